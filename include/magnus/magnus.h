@@ -1,0 +1,246 @@
+/*
+ * magnus: portable GPU SpGEMM (C = A·B, CSR) built on the gMAGNUS algorithm.
+ *
+ * Conventions (after SuiteSparse:GraphBLAS and Level Zero):
+ *   - every call returns a magnus_status: 0 is success, negative values are errors;
+ *   - outputs come first: magnus_csr_new(&A, rows, cols, nnz, type);
+ *   - objects are freed with magnus_X_free(&h), which sets the handle to NULL and accepts a
+ *     NULL handle (or a pointer to NULL) as a no-op;
+ *   - every handle carries a magic number, so a freed or foreign pointer is reported as
+ *     MAGNUS_ERROR_INVALID_HANDLE rather than read;
+ *   - when a call fails, magnus_last_error() gives a one-line detail message (file and line of
+ *     a parse error, the first invalid entry of a matrix, the vendor's own error text...).
+ *
+ * Thread safety: the detail message is thread-local. Calls on distinct objects may run
+ * concurrently from different threads; one object must not be used by two threads at once
+ * unless a function's comment says otherwise.
+ */
+#ifndef MAGNUS_MAGNUS_H
+#define MAGNUS_MAGNUS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MAGNUS_VERSION_MAJOR 0
+#define MAGNUS_VERSION_MINOR 1
+#define MAGNUS_VERSION_PATCH 0
+
+#if defined(_WIN32)
+#define MAGNUS_API
+#elif defined(__GNUC__)
+#define MAGNUS_API __attribute__((visibility("default")))
+#else
+#define MAGNUS_API
+#endif
+
+/* ------------------------------------------------------------------------------------------
+ * Status codes
+ * ------------------------------------------------------------------------------------------ */
+typedef enum magnus_status {
+    MAGNUS_SUCCESS = 0,
+
+    /* caller errors */
+    MAGNUS_ERROR_NULL_POINTER = -1,        /* a required pointer argument is NULL */
+    MAGNUS_ERROR_INVALID_HANDLE = -2,      /* handle freed, corrupted or of another type */
+    MAGNUS_ERROR_INVALID_ARGUMENT = -3,    /* an option or size is out of its range */
+    MAGNUS_ERROR_DIMENSION_MISMATCH = -4,  /* A.cols != B.rows, or shapes differ in compare */
+    MAGNUS_ERROR_UNSUPPORTED_TYPE = -5,    /* value type other than float32/float64, or mixed */
+    MAGNUS_ERROR_SIZE_OVERFLOW = -6,       /* a size or product count does not fit 64 bits */
+
+    /* invalid CSR content (magnus_csr_validate and every entry point taking a matrix) */
+    MAGNUS_ERROR_ROWPTR_INVALID = -10,     /* row_ptr[0] != 0 or row_ptr[rows] != nnz */
+    MAGNUS_ERROR_ROWPTR_NOT_MONOTONE = -11,
+    MAGNUS_ERROR_COLUMN_OUT_OF_RANGE = -12,
+    MAGNUS_ERROR_COLUMNS_UNSORTED = -13,
+    MAGNUS_ERROR_DUPLICATE_COLUMN = -14,
+
+    /* files */
+    MAGNUS_ERROR_FILE_OPEN = -20,          /* cannot open / create the file */
+    MAGNUS_ERROR_FILE_READ = -21,          /* I/O error or corrupt compressed stream */
+    MAGNUS_ERROR_FILE_WRITE = -22,
+    MAGNUS_ERROR_MM_BANNER = -23,          /* missing or malformed %%MatrixMarket line */
+    MAGNUS_ERROR_MM_UNSUPPORTED = -24,     /* complex, hermitian, array, ... */
+    MAGNUS_ERROR_MM_SIZE_LINE = -25,       /* malformed or out-of-range size line */
+    MAGNUS_ERROR_MM_ENTRY_COUNT = -26,     /* more or fewer entries than the size line says */
+    MAGNUS_ERROR_MM_INDEX_RANGE = -27,     /* row or column index outside 1..rows / 1..cols */
+    MAGNUS_ERROR_MM_NUMBER = -28,          /* non-numeric or malformed field */
+    MAGNUS_ERROR_MM_TRUNCATED = -29,       /* file ends inside an entry line */
+
+    /* memory */
+    MAGNUS_ERROR_OUT_OF_HOST_MEMORY = -30,
+    MAGNUS_ERROR_OUT_OF_DEVICE_MEMORY = -31,
+    MAGNUS_ERROR_PROBLEM_TOO_LARGE = -32,  /* refused up front: needs more device memory */
+
+    /* devices and backends */
+    MAGNUS_ERROR_NO_DEVICE = -40,          /* no usable device (or none matches the choice) */
+    MAGNUS_ERROR_BACKEND_UNAVAILABLE = -41,/* vendor library missing or broken */
+    MAGNUS_ERROR_DEVICE = -42,             /* a vendor call failed; detail has its text */
+    MAGNUS_ERROR_KERNEL_BUILD = -43,       /* program/module build failed; detail has the log */
+    MAGNUS_ERROR_KERNEL_LAUNCH = -44,
+    MAGNUS_ERROR_FEATURE_UNSUPPORTED = -45,/* device lacks a required feature (fp64, ...) */
+
+    /* results */
+    MAGNUS_ERROR_MISMATCH = -50,           /* magnus_csr_compare found a difference */
+
+    MAGNUS_ERROR_INTERNAL = -99
+} magnus_status;
+
+/* Library version as "major.minor.patch"; never NULL. */
+MAGNUS_API const char *magnus_version(void);
+/* Fills any non-NULL output with the runtime library's version numbers. */
+MAGNUS_API magnus_status magnus_version_numbers(int *major, int *minor, int *patch);
+/* Short constant text for a status ("invalid CSR: column out of range"); never NULL. */
+MAGNUS_API const char *magnus_status_string(magnus_status status);
+/* Detail message of the last failing call on this thread ("" if none); valid until the next
+ * magnus call on this thread. */
+MAGNUS_API const char *magnus_last_error(void);
+
+/* ------------------------------------------------------------------------------------------
+ * Host CSR matrices
+ * ------------------------------------------------------------------------------------------ */
+typedef enum magnus_value_type {
+    MAGNUS_FLOAT32 = 1,
+    MAGNUS_FLOAT64 = 2
+} magnus_value_type;
+
+/* Size in bytes of one value of the type, 0 for an invalid type. */
+MAGNUS_API size_t magnus_value_size(magnus_value_type type);
+
+/*
+ * A host CSR matrix. Fields are public to read and to fill (after magnus_csr_new), but the
+ * object is created, copied and freed only through the API.
+ *   rows, cols    0 .. INT32_MAX (column indices are 32-bit)
+ *   nnz           number of stored entries (explicit zeros included)
+ *   row_ptr       rows+1 entries, 64-bit, row_ptr[0] = 0, row_ptr[rows] = nnz
+ *   col_idx       nnz entries, 32-bit, sorted and unique within each row when valid
+ *   values        nnz entries of float (MAGNUS_FLOAT32) or double (MAGNUS_FLOAT64)
+ */
+typedef struct magnus_csr_s {
+    uint64_t magic; /* set by the library; do not touch */
+    int64_t rows;
+    int64_t cols;
+    int64_t nnz;
+    magnus_value_type type;
+    int64_t *row_ptr;
+    int32_t *col_idx;
+    void *values;
+} magnus_csr_s, *magnus_csr;
+
+/* New matrix with arrays allocated for nnz entries; row_ptr is zeroed (an empty matrix when
+ * nnz == 0), col_idx and values are left for the caller to fill. */
+MAGNUS_API magnus_status magnus_csr_new(magnus_csr *out, int64_t rows, int64_t cols, int64_t nnz,
+                                        magnus_value_type type);
+/* Deep copy of `in`, keeping its value type. */
+MAGNUS_API magnus_status magnus_csr_copy(magnus_csr *out, const magnus_csr_s *in);
+/* Deep copy of `in` with values converted to `type`. */
+MAGNUS_API magnus_status magnus_csr_convert(magnus_csr *out, const magnus_csr_s *in,
+                                            magnus_value_type type);
+/* Frees the matrix and sets *A to NULL. NULL or *A == NULL is a no-op returning success. */
+MAGNUS_API magnus_status magnus_csr_free(magnus_csr *A);
+/* Checks the structure and reports the first problem found with its own status and a detail
+ * message naming the row/entry: row_ptr[0] or row_ptr[rows] wrong, row pointers not monotone,
+ * column out of range, unsorted or duplicate columns. */
+MAGNUS_API magnus_status magnus_csr_validate(const magnus_csr_s *A);
+
+/* Row-length statistics and the intermediate products of A·B (B may be A). */
+typedef struct magnus_csr_stats {
+    int64_t row_nnz_min, row_nnz_max;
+    double row_nnz_mean, row_nnz_std;
+    int64_t empty_rows;
+    int64_t products;          /* sum over rows i of sum over k in A[i,:] of nnz(B[k,:]) */
+    int64_t row_products_max;  /* largest row of intermediate products */
+} magnus_csr_stats;
+MAGNUS_API magnus_status magnus_csr_stats_compute(magnus_csr_stats *out, const magnus_csr_s *A,
+                                                  const magnus_csr_s *B);
+
+/* ------------------------------------------------------------------------------------------
+ * Progress reporting for long work (file reading, generation, multiply)
+ * ------------------------------------------------------------------------------------------ */
+/* Called with the fraction done in [0,1] and a short label; return nonzero to keep going. */
+typedef int (*magnus_progress_fn)(void *user, double fraction, const char *what);
+
+/* ------------------------------------------------------------------------------------------
+ * Matrix Market I/O
+ * ------------------------------------------------------------------------------------------ */
+/*
+ * Reads a `coordinate` Matrix Market file (`.mtx`, or gzip-compressed `.mtx.gz`, recognised by
+ * content): fields real / integer / pattern (pattern values become 1), symmetry general /
+ * symmetric / skew-symmetric (expanded). Columns are sorted, duplicates summed, explicit zeros
+ * kept. complex, hermitian and array files are refused with MAGNUS_ERROR_MM_UNSUPPORTED. Every
+ * error's detail message names the file and line. progress may be NULL.
+ */
+MAGNUS_API magnus_status magnus_mm_read(magnus_csr *out, const char *path, magnus_value_type type,
+                                        magnus_progress_fn progress, void *progress_user);
+/* Writes `coordinate real general`; gzip-compressed when path ends in ".gz". */
+MAGNUS_API magnus_status magnus_mm_write(const char *path, const magnus_csr_s *A);
+
+/* ------------------------------------------------------------------------------------------
+ * CPU reference (verification only; shares no code with the device paths)
+ * ------------------------------------------------------------------------------------------ */
+/*
+ * C = A·B by Gustavson's algorithm with a dense accumulator; rows of C sorted; products of
+ * A's and B's entries are always formed, so cancellation leaves explicit zeros in C (as every
+ * magnus device path does). Values are accumulated in double and rounded to the inputs' type.
+ * If magnitude is non-NULL it receives |A|·|B| with C's structure, the scale used by
+ * magnus_csr_compare's tolerance. A and B must have the same value type.
+ */
+MAGNUS_API magnus_status magnus_reference_spgemm(magnus_csr *C, magnus_csr *magnitude,
+                                                 const magnus_csr_s *A, const magnus_csr_s *B);
+
+/* Where two matrices first differ. */
+typedef struct magnus_compare_result {
+    int64_t row;           /* -1 when the matrices match */
+    int64_t col;           /* column of the first differing entry, -1 if structural in row_ptr */
+    double value, expected;
+    double max_rel_error;  /* largest |value-expected| / magnitude over all entries */
+} magnus_compare_result;
+
+/*
+ * Compares `C` with `expected`: dimensions and structure must match exactly; each value must
+ * satisfy |c - e| <= rel_tol * m, where m is the entry of `magnitude` (|A|·|B|) or |e| when
+ * magnitude is NULL. rel_tol <= 0 picks a default for the type (float32 1e-4, float64 1e-10).
+ * Returns MAGNUS_ERROR_MISMATCH (detail names the first mismatch) or success. result may be
+ * NULL. NaN matches NaN at the same position; Inf must match exactly.
+ */
+MAGNUS_API magnus_status magnus_csr_compare(magnus_compare_result *result, const magnus_csr_s *C,
+                                            const magnus_csr_s *expected,
+                                            const magnus_csr_s *magnitude, double rel_tol);
+
+/* ------------------------------------------------------------------------------------------
+ * Generators (own PRNG: the same seed gives the same matrix on every machine)
+ * ------------------------------------------------------------------------------------------ */
+typedef struct magnus_rmat_options {
+    int scale;              /* rows = cols = 2^scale, 1..30 */
+    int64_t nnz_per_row;    /* edges drawn per row on average, before duplicate removal */
+    double a, b, c;         /* quadrant probabilities; d = 1-a-b-c (Graph500: .57 .19 .19) */
+    uint64_t seed;
+    magnus_value_type type;
+    int pattern;            /* nonzero: all values 1; else uniform in [0.5, 1.5) */
+} magnus_rmat_options;
+/* Fills Graph500 defaults: a=.57, b=c=.19, scale 10, 8 per row, seed 1, float32, values. */
+MAGNUS_API magnus_status magnus_rmat_options_init(magnus_rmat_options *opt);
+MAGNUS_API magnus_status magnus_gen_rmat(magnus_csr *out, const magnus_rmat_options *opt,
+                                         magnus_progress_fn progress, void *progress_user);
+
+/* 5-point Laplacian on an nx×ny grid (4 on the diagonal, -1 off it). */
+MAGNUS_API magnus_status magnus_gen_laplacian_2d(magnus_csr *out, int64_t nx, int64_t ny,
+                                                 magnus_value_type type);
+/* 7-point Laplacian on an nx×ny×nz grid (6 on the diagonal, -1 off it). */
+MAGNUS_API magnus_status magnus_gen_laplacian_3d(magnus_csr *out, int64_t nx, int64_t ny,
+                                                 int64_t nz, magnus_value_type type);
+/* n×n band: entries (i,j) with -lower <= j-i <= upper, values uniform in [0.5,1.5). */
+MAGNUS_API magnus_status magnus_gen_banded(magnus_csr *out, int64_t n, int64_t lower,
+                                           int64_t upper, uint64_t seed, magnus_value_type type);
+/* rows×cols with about nnz_per_row distinct uniformly random columns per row. */
+MAGNUS_API magnus_status magnus_gen_uniform(magnus_csr *out, int64_t rows, int64_t cols,
+                                            double nnz_per_row, uint64_t seed,
+                                            magnus_value_type type);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* MAGNUS_MAGNUS_H */

@@ -1,0 +1,205 @@
+/* Host CSR matrices: creation, copy, conversion, free, validation and row statistics. */
+#include <math.h>
+#include <string.h>
+
+#include "internal.h"
+
+size_t magnus_value_size(magnus_value_type type) {
+    switch (type) {
+    case MAGNUS_FLOAT32: return sizeof(float);
+    case MAGNUS_FLOAT64: return sizeof(double);
+    }
+    return 0;
+}
+
+magnus_status magnus_csr_check_handle(const magnus_csr_s *A, const char *name) {
+    if (!A) return magnus_error(MAGNUS_ERROR_NULL_POINTER, "matrix %s is NULL", name);
+    if (A->magic != MAGNUS_MAGIC_CSR)
+        return magnus_error(MAGNUS_ERROR_INVALID_HANDLE,
+                            "matrix %s is not a live magnus_csr (freed or never created)", name);
+    if (magnus_value_size(A->type) == 0)
+        return magnus_error(MAGNUS_ERROR_UNSUPPORTED_TYPE, "matrix %s has unsupported value type %d",
+                            name, (int)A->type);
+    return MAGNUS_SUCCESS;
+}
+
+magnus_status magnus_csr_new(magnus_csr *out, int64_t rows, int64_t cols, int64_t nnz,
+                             magnus_value_type type) {
+    magnus_error_clear();
+    if (!out) return magnus_error(MAGNUS_ERROR_NULL_POINTER, "magnus_csr_new: output is NULL");
+    *out = NULL;
+    size_t vsize = magnus_value_size(type);
+    if (vsize == 0)
+        return magnus_error(MAGNUS_ERROR_UNSUPPORTED_TYPE, "magnus_csr_new: value type %d", (int)type);
+    if (rows < 0 || cols < 0 || nnz < 0 || rows > INT32_MAX || cols > INT32_MAX)
+        return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
+                            "magnus_csr_new: %lld x %lld with %lld entries is out of range "
+                            "(rows and cols at most 2^31-1)",
+                            (long long)rows, (long long)cols, (long long)nnz);
+    size_t ptr_bytes, col_bytes, val_bytes;
+    if (!magnus_mul_size((size_t)rows + 1, sizeof(int64_t), &ptr_bytes) ||
+        !magnus_mul_size((size_t)nnz, sizeof(int32_t), &col_bytes) ||
+        !magnus_mul_size((size_t)nnz, vsize, &val_bytes))
+        return magnus_error(MAGNUS_ERROR_SIZE_OVERFLOW, "magnus_csr_new: %lld entries overflow",
+                            (long long)nnz);
+    magnus_csr A = magnus_host_calloc(1, sizeof *A);
+    if (!A) goto oom;
+    A->row_ptr = magnus_host_calloc((size_t)rows + 1, sizeof(int64_t));
+    A->col_idx = magnus_host_malloc(col_bytes);
+    A->values = magnus_host_malloc(val_bytes);
+    if (!A->row_ptr || !A->col_idx || !A->values) goto oom;
+    A->magic = MAGNUS_MAGIC_CSR;
+    A->rows = rows;
+    A->cols = cols;
+    A->nnz = nnz;
+    A->type = type;
+    *out = A;
+    return MAGNUS_SUCCESS;
+oom:
+    if (A) {
+        magnus_host_free(A->row_ptr);
+        magnus_host_free(A->col_idx);
+        magnus_host_free(A->values);
+        magnus_host_free(A);
+    }
+    return magnus_error(MAGNUS_ERROR_OUT_OF_HOST_MEMORY,
+                        "magnus_csr_new: cannot allocate %lld x %lld with %lld entries",
+                        (long long)rows, (long long)cols, (long long)nnz);
+}
+
+magnus_status magnus_csr_convert(magnus_csr *out, const magnus_csr_s *in, magnus_value_type type) {
+    magnus_error_clear();
+    if (!out) return magnus_error(MAGNUS_ERROR_NULL_POINTER, "magnus_csr_convert: output is NULL");
+    *out = NULL;
+    magnus_status s = magnus_csr_check_handle(in, "in");
+    if (s) return s;
+    magnus_csr A;
+    if ((s = magnus_csr_new(&A, in->rows, in->cols, in->nnz, type))) return s;
+    memcpy(A->row_ptr, in->row_ptr, ((size_t)in->rows + 1) * sizeof(int64_t));
+    memcpy(A->col_idx, in->col_idx, (size_t)in->nnz * sizeof(int32_t));
+    if (in->type == type) {
+        memcpy(A->values, in->values, (size_t)in->nnz * magnus_value_size(type));
+    } else if (type == MAGNUS_FLOAT64) {
+        const float *src = in->values;
+        double *dst = A->values;
+        for (int64_t i = 0; i < in->nnz; i++) dst[i] = src[i];
+    } else {
+        const double *src = in->values;
+        float *dst = A->values;
+        for (int64_t i = 0; i < in->nnz; i++) dst[i] = (float)src[i];
+    }
+    *out = A;
+    return MAGNUS_SUCCESS;
+}
+
+magnus_status magnus_csr_copy(magnus_csr *out, const magnus_csr_s *in) {
+    magnus_error_clear();
+    if (!out) return magnus_error(MAGNUS_ERROR_NULL_POINTER, "magnus_csr_copy: output is NULL");
+    *out = NULL;
+    magnus_status s = magnus_csr_check_handle(in, "in");
+    if (s) return s;
+    return magnus_csr_convert(out, in, in->type);
+}
+
+magnus_status magnus_csr_free(magnus_csr *A) {
+    if (!A || !*A) return MAGNUS_SUCCESS;
+    magnus_csr M = *A;
+    if (M->magic != MAGNUS_MAGIC_CSR)
+        return magnus_error(MAGNUS_ERROR_INVALID_HANDLE, "magnus_csr_free: not a live magnus_csr");
+    M->magic = MAGNUS_MAGIC_FREED;
+    magnus_host_free(M->row_ptr);
+    magnus_host_free(M->col_idx);
+    magnus_host_free(M->values);
+    magnus_host_free(M);
+    *A = NULL;
+    return MAGNUS_SUCCESS;
+}
+
+magnus_status magnus_csr_validate(const magnus_csr_s *A) {
+    magnus_error_clear();
+    magnus_status s = magnus_csr_check_handle(A, "A");
+    if (s) return s;
+    if (A->rows < 0 || A->cols < 0 || A->rows > INT32_MAX || A->cols > INT32_MAX || A->nnz < 0)
+        return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT, "matrix is %lld x %lld with %lld entries",
+                            (long long)A->rows, (long long)A->cols, (long long)A->nnz);
+    if (!A->row_ptr || ((!A->col_idx || !A->values) && A->nnz > 0))
+        return magnus_error(MAGNUS_ERROR_NULL_POINTER, "matrix arrays are NULL");
+    if (A->row_ptr[0] != 0)
+        return magnus_error(MAGNUS_ERROR_ROWPTR_INVALID, "row_ptr[0] = %lld, expected 0",
+                            (long long)A->row_ptr[0]);
+    for (int64_t i = 0; i < A->rows; i++) {
+        int64_t b = A->row_ptr[i], e = A->row_ptr[i + 1];
+        if (e < b)
+            return magnus_error(MAGNUS_ERROR_ROWPTR_NOT_MONOTONE,
+                                "row_ptr not monotone at row %lld: %lld then %lld", (long long)i,
+                                (long long)b, (long long)e);
+        if (e > A->nnz)
+            return magnus_error(MAGNUS_ERROR_ROWPTR_INVALID,
+                                "row_ptr[%lld] = %lld exceeds nnz = %lld", (long long)(i + 1),
+                                (long long)e, (long long)A->nnz);
+        for (int64_t p = b; p < e; p++) {
+            int32_t c = A->col_idx[p];
+            if (c < 0 || c >= A->cols)
+                return magnus_error(MAGNUS_ERROR_COLUMN_OUT_OF_RANGE,
+                                    "row %lld entry %lld: column %d outside 0..%lld", (long long)i,
+                                    (long long)p, c, (long long)A->cols - 1);
+            if (p > b && c == A->col_idx[p - 1])
+                return magnus_error(MAGNUS_ERROR_DUPLICATE_COLUMN,
+                                    "row %lld entry %lld: duplicate column %d", (long long)i,
+                                    (long long)p, c);
+            if (p > b && c < A->col_idx[p - 1])
+                return magnus_error(MAGNUS_ERROR_COLUMNS_UNSORTED,
+                                    "row %lld entry %lld: column %d after column %d", (long long)i,
+                                    (long long)p, c, A->col_idx[p - 1]);
+        }
+    }
+    if (A->row_ptr[A->rows] != A->nnz)
+        return magnus_error(MAGNUS_ERROR_ROWPTR_INVALID, "row_ptr[rows] = %lld, expected nnz = %lld",
+                            (long long)A->row_ptr[A->rows], (long long)A->nnz);
+    return MAGNUS_SUCCESS;
+}
+
+magnus_status magnus_csr_stats_compute(magnus_csr_stats *out, const magnus_csr_s *A,
+                                       const magnus_csr_s *B) {
+    magnus_error_clear();
+    if (!out) return magnus_error(MAGNUS_ERROR_NULL_POINTER, "magnus_csr_stats_compute: output is NULL");
+    memset(out, 0, sizeof *out);
+    magnus_status s;
+    if ((s = magnus_csr_check_handle(A, "A"))) return s;
+    if (!B) B = A;
+    if ((s = magnus_csr_check_handle(B, "B"))) return s;
+    if (A->cols != B->rows)
+        return magnus_error(MAGNUS_ERROR_DIMENSION_MISMATCH, "A is %lld x %lld, B is %lld x %lld",
+                            (long long)A->rows, (long long)A->cols, (long long)B->rows,
+                            (long long)B->cols);
+    double sum = 0, sum2 = 0;
+    out->row_nnz_min = A->rows ? INT64_MAX : 0;
+    for (int64_t i = 0; i < A->rows; i++) {
+        int64_t len = A->row_ptr[i + 1] - A->row_ptr[i];
+        if (len < out->row_nnz_min) out->row_nnz_min = len;
+        if (len > out->row_nnz_max) out->row_nnz_max = len;
+        if (len == 0) out->empty_rows++;
+        sum += (double)len;
+        sum2 += (double)len * (double)len;
+        int64_t prod = 0;
+        for (int64_t p = A->row_ptr[i]; p < A->row_ptr[i + 1]; p++) {
+            int32_t k = A->col_idx[p];
+            if (k < 0 || k >= B->rows)
+                return magnus_error(MAGNUS_ERROR_COLUMN_OUT_OF_RANGE,
+                                    "A row %lld: column %d outside 0..%lld", (long long)i, k,
+                                    (long long)B->rows - 1);
+            int64_t n = B->row_ptr[k + 1] - B->row_ptr[k];
+            if (!magnus_add_i64(prod, n, &prod))
+                return magnus_error(MAGNUS_ERROR_SIZE_OVERFLOW, "row %lld products overflow", (long long)i);
+        }
+        if (prod > out->row_products_max) out->row_products_max = prod;
+        if (!magnus_add_i64(out->products, prod, &out->products))
+            return magnus_error(MAGNUS_ERROR_SIZE_OVERFLOW, "total products overflow 64 bits");
+    }
+    if (A->rows) {
+        out->row_nnz_mean = sum / (double)A->rows;
+        double var = sum2 / (double)A->rows - out->row_nnz_mean * out->row_nnz_mean;
+        out->row_nnz_std = var > 0 ? sqrt(var) : 0;
+    }
+    return MAGNUS_SUCCESS;
+}
