@@ -240,6 +240,73 @@ MAGNUS_API magnus_status magnus_gen_uniform(magnus_csr *out, int64_t rows, int64
                                             double nnz_per_row, uint64_t seed,
                                             magnus_value_type type);
 
+/* ------------------------------------------------------------------------------------------
+ * Devices and contexts
+ * ------------------------------------------------------------------------------------------ */
+typedef enum magnus_backend_kind {
+    MAGNUS_BACKEND_CUDA = 1,   /* CUDA Driver API (libcuda.so.1), kernels as fatbin/PTX */
+    MAGNUS_BACKEND_LEVEL0 = 2, /* oneAPI Level Zero (libze_loader.so.1), kernels as SPIR-V */
+    MAGNUS_BACKEND_OPENCL = 3  /* any OpenCL 1.2+ device (libOpenCL.so.1), kernels as OpenCL C */
+} magnus_backend_kind;
+
+/* "cuda", "level0", "opencl" (the names MAGNUS_BACKENDS uses); "unknown" otherwise. */
+MAGNUS_API const char *magnus_backend_name(magnus_backend_kind kind);
+
+typedef struct magnus_device_info {
+    magnus_backend_kind backend;
+    int index;                   /* index within its backend */
+    char name[256];
+    char vendor[128];
+    char driver_version[128];
+    uint64_t global_mem_bytes;
+    uint64_t local_mem_bytes;    /* local (shared) memory one work group can use: CUDA's
+                                    opt-in maximum per block, OpenCL's CL_DEVICE_LOCAL_MEM_SIZE,
+                                    Level Zero's maxSharedLocalMemory */
+    int compute_units;
+    int subgroup_sizes[8];
+    int num_subgroup_sizes;
+    uint64_t max_work_group_size;
+    int fp64;                    /* double precision arithmetic */
+    int atomic64;                /* 64-bit integer atomics on global and local memory */
+    int is_cpu;                  /* a CPU device (PoCL): the last choice for "best" */
+} magnus_device_info;
+
+/*
+ * Lists every device of every backend whose vendor library loads, in backend order
+ * (MAGNUS_BACKENDS, a comma-separated list of backend names, selects and orders them;
+ * default "cuda,level0,opencl"). Writes at most `capacity` entries to `devices` (which may be
+ * NULL when capacity is 0) and the total number found to *count. A backend that is missing or
+ * broken is skipped; magnus_probe_diagnostics() says why. Finding no device is not an error.
+ */
+MAGNUS_API magnus_status magnus_device_probe(magnus_device_info *devices, size_t capacity,
+                                             size_t *count);
+/* One line per backend tried: loaded with N devices, or why it was skipped. Valid until the
+ * next probe. */
+MAGNUS_API const char *magnus_probe_diagnostics(void);
+/*
+ * The device to use: MAGNUS_DEVICE if set ("opencl:1", "cuda:0", or a plain index into the
+ * probe list), else the best device (GPUs before CPUs, then backend order, then the largest
+ * local memory). MAGNUS_ERROR_NO_DEVICE if none.
+ */
+MAGNUS_API magnus_status magnus_device_select(magnus_device_info *out);
+
+typedef struct magnus_context_s magnus_context_s, *magnus_context;
+
+typedef struct magnus_context_options {
+    uint64_t local_mem_bytes;     /* 0: the device's; else a smaller budget per work group
+                                     (MAGNUS_LOCAL_MEM_BYTES overrides when this is 0) */
+    uint64_t device_memory_limit; /* 0: none; else refuse allocations beyond it
+                                     (MAGNUS_DEVICE_MEMORY_LIMIT overrides when this is 0) */
+} magnus_context_options;
+
+MAGNUS_API magnus_status magnus_context_options_init(magnus_context_options *opt);
+/* A context on `device` (NULL: magnus_device_select()); opt may be NULL for defaults. */
+MAGNUS_API magnus_status magnus_context_create(magnus_context *ctx, const magnus_device_info *device,
+                                               const magnus_context_options *opt);
+MAGNUS_API magnus_status magnus_context_free(magnus_context *ctx);
+/* The device the context runs on, with local_mem_bytes set to the budget in effect. */
+MAGNUS_API magnus_status magnus_context_device(magnus_device_info *out, const magnus_context_s *ctx);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,121 @@
+/*
+ * The backend interface: one table of function pointers per vendor backend, filled by that
+ * backend alone (backends/<vendor>/<vendor>_ops.c), read top to bottom like PoCL's
+ * pocl_device_ops. runtime/ sees a backend only through this table; no vendor type or name
+ * appears outside backends/.
+ *
+ * Rules every backend follows:
+ *   - load() dlopens the vendor library (libcuda.so.1, libze_loader.so.1, libOpenCL.so.1, or
+ *     the path in MAGNUS_<VENDOR>_LIBRARY for tests) and resolves every entry point into a
+ *     private struct; on failure it returns MAGNUS_ERROR_BACKEND_UNAVAILABLE with a detail
+ *     message naming the library and symbol, and leaves nothing loaded.
+ *   - Every other call returns a magnus_status and, on failure, sets the detail message with
+ *     magnus_error() including the vendor's own error name/text.
+ *   - Handles (contexts, queues, buffers, modules, kernels, events) are opaque structs that
+ *     the backend defines; the runtime only passes them back.
+ *   - Device memory is addressed as whole buffers: a kernel receives a buffer argument and
+ *     any offset into it as a separate integer argument (OpenCL 1.2 has no pointer
+ *     arithmetic on cl_mem). Host<->device copies take byte offsets.
+ *   - launch() runs a 1-D grid of `groups` work groups of `group_size` work items with
+ *     `local_bytes` of dynamic local memory. Every kernel's last parameter is the dialect's
+ *     MG_DYN_LOCAL_PARAM (kernels/magnus_dialect.h); the backend supplies it (OpenCL/Level
+ *     Zero: a local argument of local_bytes; CUDA: a dummy pointer plus sharedMemBytes, with
+ *     the opt-in attribute set when local_bytes exceeds 48 KiB).
+ *   - Queues are in order. Work on different queues may overlap; order across queues only
+ *     with event_record + queue_wait_event.
+ */
+#ifndef MAGNUS_BACKEND_H
+#define MAGNUS_BACKEND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "magnus/magnus.h"
+
+typedef struct magnus_bctx magnus_bctx;       /* a context on one device */
+typedef struct magnus_bqueue magnus_bqueue;   /* an in-order queue / stream / command list */
+typedef struct magnus_bmem magnus_bmem;       /* a device buffer */
+typedef struct magnus_bmodule magnus_bmodule; /* the loaded kernel module of one variant */
+typedef struct magnus_bkernel magnus_bkernel; /* one kernel of a module */
+typedef struct magnus_bevent magnus_bevent;   /* a point in a queue, with a timestamp */
+
+/* The kernels are built once per value type: every kernel exists in both variants. */
+typedef enum magnus_kernel_variant {
+    MAGNUS_VARIANT_F32 = 0,
+    MAGNUS_VARIANT_F64 = 1,
+    MAGNUS_VARIANT_COUNT = 2
+} magnus_kernel_variant;
+
+/* One kernel argument: a device buffer, or a scalar value of 4 or 8 bytes. */
+typedef enum magnus_karg_kind { MAGNUS_KARG_MEM = 1, MAGNUS_KARG_VALUE = 2 } magnus_karg_kind;
+typedef struct magnus_karg {
+    magnus_karg_kind kind;
+    uint32_t size; /* bytes of value (4 or 8); unused for MEM */
+    union {
+        magnus_bmem *mem;
+        int32_t i32;
+        int64_t i64;
+        uint32_t u32;
+        uint64_t u64;
+        float f32;
+        double f64;
+    } u;
+} magnus_karg;
+
+typedef struct magnus_backend_ops {
+    const char *name;          /* "cuda", "level0", "opencl" */
+    magnus_backend_kind kind;
+
+    /* library */
+    magnus_status (*load)(void);
+    void (*unload)(void);
+
+    /* devices */
+    magnus_status (*device_count)(int *count);
+    magnus_status (*device_info)(int index, magnus_device_info *info);
+
+    /* contexts and queues */
+    magnus_status (*context_create)(int index, magnus_bctx **ctx);
+    void (*context_destroy)(magnus_bctx *ctx);
+    magnus_status (*queue_create)(magnus_bctx *ctx, magnus_bqueue **queue);
+    void (*queue_destroy)(magnus_bqueue *queue);
+    magnus_status (*queue_finish)(magnus_bqueue *queue);
+
+    /* memory: alloc/free are synchronous; write/read block until done; copy/fill are queued */
+    magnus_status (*mem_alloc)(magnus_bctx *ctx, size_t bytes, magnus_bmem **mem);
+    void (*mem_free)(magnus_bctx *ctx, magnus_bmem *mem);
+    magnus_status (*mem_write)(magnus_bqueue *q, magnus_bmem *dst, size_t dst_offset,
+                               const void *src, size_t bytes);
+    magnus_status (*mem_read)(magnus_bqueue *q, void *dst, magnus_bmem *src, size_t src_offset,
+                              size_t bytes);
+    magnus_status (*mem_copy)(magnus_bqueue *q, magnus_bmem *dst, size_t dst_offset,
+                              magnus_bmem *src, size_t src_offset, size_t bytes);
+    /* pattern_bytes is 1, 2, 4 or 8; bytes is a multiple of it */
+    magnus_status (*mem_fill)(magnus_bqueue *q, magnus_bmem *dst, size_t offset,
+                              const void *pattern, size_t pattern_bytes, size_t bytes);
+
+    /* kernels: modules come from the backend's own embedded binaries */
+    magnus_status (*module_load)(magnus_bctx *ctx, magnus_kernel_variant variant,
+                                 magnus_bmodule **module);
+    void (*module_unload)(magnus_bmodule *module);
+    magnus_status (*kernel_get)(magnus_bmodule *module, const char *name, magnus_bkernel **kernel);
+    void (*kernel_release)(magnus_bkernel *kernel);
+    magnus_status (*launch)(magnus_bqueue *q, magnus_bkernel *kernel, size_t groups,
+                            size_t group_size, size_t local_bytes, int nargs,
+                            const magnus_karg *args);
+
+    /* events */
+    magnus_status (*event_record)(magnus_bqueue *q, magnus_bevent **event);
+    magnus_status (*queue_wait_event)(magnus_bqueue *q, magnus_bevent *event);
+    magnus_status (*event_synchronize)(magnus_bevent *event);
+    magnus_status (*event_elapsed_ms)(magnus_bevent *start, magnus_bevent *end, double *ms);
+    void (*event_destroy)(magnus_bevent *event);
+} magnus_backend_ops;
+
+/* Each backend exports exactly one accessor for its table (defined in its *_ops.c). */
+const magnus_backend_ops *magnus_backend_cuda_ops(void);
+const magnus_backend_ops *magnus_backend_level0_ops(void);
+const magnus_backend_ops *magnus_backend_opencl_ops(void);
+
+#endif

@@ -1,0 +1,128 @@
+/*
+ * The backend-agnostic device runtime used by the scheduler (runtime/spgemm_*.c) and the
+ * primitives: contexts with several queues, accounted device buffers, kernel lookup and
+ * launch by name. Internal; built on runtime/backend.h.
+ */
+#ifndef MAGNUS_DEVICE_RUNTIME_H
+#define MAGNUS_DEVICE_RUNTIME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "backend.h"
+#include "internal.h"
+
+#define MAGNUS_MAGIC_CONTEXT 0x6d61676e63747831ULL /* "magnctx1" */
+
+/* Queues of a context: heavy and light work run on their own queues so they overlap. */
+typedef enum magnus_queue_id {
+    MAGNUS_QUEUE_MAIN = 0,
+    MAGNUS_QUEUE_HEAVY = 1,
+    MAGNUS_QUEUE_LIGHT = 2,
+    MAGNUS_QUEUE_COUNT = 3
+} magnus_queue_id;
+
+/* An accounted device buffer. A zero-byte buffer is valid and has mem == NULL only if the
+ * backend cannot allocate 0 bytes; the runtime always allocates at least 1 byte. */
+typedef struct magnus_dbuf {
+    magnus_bmem *mem;
+    size_t bytes;
+} magnus_dbuf;
+
+#define MAGNUS_MAX_KERNELS 128
+
+struct magnus_context_s {
+    uint64_t magic;
+    const magnus_backend_ops *ops;
+    magnus_device_info device;        /* local_mem_bytes is the budget in effect */
+    uint64_t device_local_mem_bytes;  /* what the device itself offers */
+    magnus_bctx *bctx;
+    magnus_bqueue *queues[MAGNUS_QUEUE_COUNT];
+    magnus_bmodule *modules[MAGNUS_VARIANT_COUNT]; /* loaded lazily */
+    struct {
+        const char *name;
+        magnus_kernel_variant variant;
+        magnus_bkernel *kernel;
+    } kernels[MAGNUS_MAX_KERNELS];     /* lookup cache */
+    int nkernels;
+    uint64_t memory_limit;            /* 0: none */
+    uint64_t memory_in_use;
+    uint64_t memory_peak;
+};
+
+/* Device memory, accounted against the context's limit (MAGNUS_ERROR_OUT_OF_DEVICE_MEMORY,
+ * with the sizes in the message, when it would be exceeded or the device refuses). */
+magnus_status magnus_dbuf_alloc(magnus_context ctx, size_t bytes, magnus_dbuf *out);
+void magnus_dbuf_free(magnus_context ctx, magnus_dbuf *buf); /* NULL mem: no-op; clears *buf */
+magnus_status magnus_dbuf_write(magnus_context ctx, magnus_queue_id q, magnus_dbuf *dst,
+                                size_t dst_offset, const void *src, size_t bytes);
+magnus_status magnus_dbuf_read(magnus_context ctx, magnus_queue_id q, void *dst,
+                               const magnus_dbuf *src, size_t src_offset, size_t bytes);
+magnus_status magnus_dbuf_copy(magnus_context ctx, magnus_queue_id q, magnus_dbuf *dst,
+                               size_t dst_offset, const magnus_dbuf *src, size_t src_offset,
+                               size_t bytes);
+magnus_status magnus_dbuf_fill(magnus_context ctx, magnus_queue_id q, magnus_dbuf *dst,
+                               size_t offset, const void *pattern, size_t pattern_bytes,
+                               size_t bytes);
+/* Resets the peak counter to what is in use now (per-multiply peak reports). */
+void magnus_context_reset_peak(magnus_context ctx);
+
+/* Kernel arguments. */
+static inline magnus_karg magnus_arg_mem(const magnus_dbuf *b) {
+    magnus_karg a = {.kind = MAGNUS_KARG_MEM, .size = 0};
+    a.u.mem = b->mem;
+    return a;
+}
+static inline magnus_karg magnus_arg_i32(int32_t v) {
+    magnus_karg a = {.kind = MAGNUS_KARG_VALUE, .size = 4};
+    a.u.i32 = v;
+    return a;
+}
+static inline magnus_karg magnus_arg_u32(uint32_t v) {
+    magnus_karg a = {.kind = MAGNUS_KARG_VALUE, .size = 4};
+    a.u.u32 = v;
+    return a;
+}
+static inline magnus_karg magnus_arg_i64(int64_t v) {
+    magnus_karg a = {.kind = MAGNUS_KARG_VALUE, .size = 8};
+    a.u.i64 = v;
+    return a;
+}
+static inline magnus_karg magnus_arg_f32(float v) {
+    magnus_karg a = {.kind = MAGNUS_KARG_VALUE, .size = 4};
+    a.u.f32 = v;
+    return a;
+}
+static inline magnus_karg magnus_arg_f64(double v) {
+    magnus_karg a = {.kind = MAGNUS_KARG_VALUE, .size = 8};
+    a.u.f64 = v;
+    return a;
+}
+
+/*
+ * Launches kernel `name` of the given variant on queue q: `groups` work groups of
+ * `group_size` items, `local_bytes` of dynamic local memory. groups == 0 is a no-op.
+ * The kernel's module is loaded on first use; lookups are cached.
+ */
+magnus_status magnus_launch(magnus_context ctx, magnus_queue_id q, magnus_kernel_variant variant,
+                            const char *name, size_t groups, size_t group_size, size_t local_bytes,
+                            int nargs, const magnus_karg *args);
+
+/* Waits for all work on one queue / on every queue. */
+magnus_status magnus_queue_finish(magnus_context ctx, magnus_queue_id q);
+magnus_status magnus_context_finish(magnus_context ctx);
+/* Makes queue `waiter` wait for everything submitted so far to queue `signaller`. */
+magnus_status magnus_queue_depend(magnus_context ctx, magnus_queue_id waiter,
+                                  magnus_queue_id signaller);
+
+/* Host-side timing of device work: a recorded point in a queue. */
+typedef struct magnus_timer {
+    magnus_bevent *start, *end;
+} magnus_timer;
+magnus_status magnus_timer_start(magnus_context ctx, magnus_queue_id q, magnus_timer *t);
+magnus_status magnus_timer_stop(magnus_context ctx, magnus_queue_id q, magnus_timer *t);
+/* Waits for the end event; returns the elapsed milliseconds and destroys both events. */
+magnus_status magnus_timer_elapsed_ms(magnus_context ctx, magnus_timer *t, double *ms);
+
+#endif
