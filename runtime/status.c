@@ -31,6 +31,7 @@ const char *magnus_status_string(magnus_status s) {
     case MAGNUS_ERROR_DIMENSION_MISMATCH: return "dimension mismatch";
     case MAGNUS_ERROR_UNSUPPORTED_TYPE: return "unsupported value type";
     case MAGNUS_ERROR_SIZE_OVERFLOW: return "size overflows 64 bits";
+    case MAGNUS_ERROR_CANCELLED: return "cancelled by the progress callback";
     case MAGNUS_ERROR_ROWPTR_INVALID: return "invalid CSR: row_ptr[0] or row_ptr[rows] wrong";
     case MAGNUS_ERROR_ROWPTR_NOT_MONOTONE: return "invalid CSR: row pointers not monotone";
     case MAGNUS_ERROR_COLUMN_OUT_OF_RANGE: return "invalid CSR: column out of range";

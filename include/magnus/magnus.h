@@ -50,6 +50,7 @@ typedef enum magnus_status {
     MAGNUS_ERROR_DIMENSION_MISMATCH = -4,  /* A.cols != B.rows, or shapes differ in compare */
     MAGNUS_ERROR_UNSUPPORTED_TYPE = -5,    /* value type other than float32/float64, or mixed */
     MAGNUS_ERROR_SIZE_OVERFLOW = -6,       /* a size or product count does not fit 64 bits */
+    MAGNUS_ERROR_CANCELLED = -7,           /* a progress callback returned 0 to stop the work */
 
     /* invalid CSR content (magnus_csr_validate and every entry point taking a matrix) */
     MAGNUS_ERROR_ROWPTR_INVALID = -10,     /* row_ptr[0] != 0 or row_ptr[rows] != nnz */
