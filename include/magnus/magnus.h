@@ -308,6 +308,73 @@ MAGNUS_API magnus_status magnus_context_free(magnus_context *ctx);
 /* The device the context runs on, with local_mem_bytes set to the budget in effect. */
 MAGNUS_API magnus_status magnus_context_device(magnus_device_info *out, const magnus_context_s *ctx);
 
+/* ------------------------------------------------------------------------------------------
+ * SpGEMM on a device
+ * ------------------------------------------------------------------------------------------ */
+typedef enum magnus_algorithm {
+    MAGNUS_ALGORITHM_MAGNUS = 0, /* gMAGNUS: light rows hashed, heavy rows expanded, reordered
+                                    by column range and accumulated densely in local memory */
+    MAGNUS_ALGORITHM_HASH = 1    /* OpSparse-style binned hash Gustavson; rows too large for
+                                    local memory use a global-memory table */
+} magnus_algorithm;
+
+typedef struct magnus_spgemm_options {
+    magnus_algorithm algorithm;
+    magnus_progress_fn progress; /* may be NULL */
+    void *progress_user;
+} magnus_spgemm_options;
+MAGNUS_API magnus_status magnus_spgemm_options_init(magnus_spgemm_options *opt);
+
+#define MAGNUS_MAX_LEVELS 8
+/* Filled by every multiply: where the time went and what the parameters were. Times in ms. */
+typedef struct magnus_report {
+    magnus_algorithm algorithm;
+    double time_total_ms;        /* end to end, as the caller sees it */
+    double time_upload_ms, time_download_ms;
+    double time_setup_ms;        /* products per row, scan, threshold partition */
+    double time_csr2csc_ms;      /* masked CSR->CSC of A's heavy rows */
+    double time_outer_product_ms;
+    double time_histogram_ms[MAGNUS_MAX_LEVELS];
+    double time_multisplit_ms[MAGNUS_MAX_LEVELS];
+    double time_symbolic_ms, time_numeric_ms;
+    double time_alloc_ms;        /* allocation of C and work buffers */
+    /* parameters (paper's Table V / VI) */
+    uint64_t local_mem_bytes;    /* budget per work group used */
+    int64_t tau;                 /* products above which a row/chunk is heavy */
+    int64_t chunks_required;     /* chunks per heavy row after the last level */
+    int levels;                  /* multisplit levels run (0: no heavy rows) */
+    int64_t chunks_per_level[MAGNUS_MAX_LEVELS];
+    int64_t chunk_width;         /* columns per chunk at the last level */
+    /* sizes */
+    int64_t rows_total, rows_heavy;
+    int64_t products_total, products_heavy;
+    int64_t nnz_c;
+    uint64_t chat_bytes;         /* bytes of the intermediate matrix C-hat */
+    uint64_t peak_device_bytes;  /* peak device memory held during the multiply */
+} magnus_report;
+
+/*
+ * C = A·B on the context's device. A and B are validated (magnus_csr_validate) and must have
+ * the same value type; C gets it too. report and opt may be NULL.
+ */
+MAGNUS_API magnus_status magnus_spgemm(magnus_csr *C, magnus_context ctx, const magnus_csr_s *A,
+                                       const magnus_csr_s *B, const magnus_spgemm_options *opt,
+                                       magnus_report *report);
+
+/* Device-resident matrices: upload once, multiply many times, download when asked. */
+typedef struct magnus_device_csr_s *magnus_device_csr;
+MAGNUS_API magnus_status magnus_device_csr_upload(magnus_device_csr *out, magnus_context ctx,
+                                                  const magnus_csr_s *A);
+MAGNUS_API magnus_status magnus_device_csr_download(magnus_csr *out, const magnus_device_csr dA);
+MAGNUS_API magnus_status magnus_device_csr_free(magnus_device_csr *dA);
+/* Shape and nnz of a device matrix (any output may be NULL). */
+MAGNUS_API magnus_status magnus_device_csr_shape(int64_t *rows, int64_t *cols, int64_t *nnz,
+                                                 const magnus_device_csr dA);
+MAGNUS_API magnus_status magnus_spgemm_device(magnus_device_csr *C, magnus_context ctx,
+                                              const magnus_device_csr A, const magnus_device_csr B,
+                                              const magnus_spgemm_options *opt,
+                                              magnus_report *report);
+
 #ifdef __cplusplus
 }
 #endif
