@@ -1,11 +1,16 @@
-# The one kernel source: every kernels/*.cl file, in name order, after magnus_dialect.h.
+# The one kernel source: magnus_dialect.h, then the device-function libraries kernels/lib/*.cl
+# (helpers shared by several kernels, e.g. the hash accumulator), then every kernels/*.cl, each
+# group in name order.
 # Backends build it into their own formats (backends/<vendor>/*.cmake) with:
 #   MAGNUS_KERNEL_DIALECT   the dialect header
 #   MAGNUS_KERNEL_SOURCES   the kernel files
 #   MAGNUS_KERNELS_ALL      a generated file that #includes every kernel file (for nvcc/clang)
 #   magnus_embed(SYMBOL INPUT [TEXT])  adds a generated C file embedding INPUT to the library
-file(GLOB MAGNUS_KERNEL_SOURCES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/kernels/*.cl)
-list(SORT MAGNUS_KERNEL_SOURCES)
+file(GLOB _lib CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/kernels/lib/*.cl)
+file(GLOB _main CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/kernels/*.cl)
+list(SORT _lib)
+list(SORT _main)
+set(MAGNUS_KERNEL_SOURCES ${_lib} ${_main})
 set(MAGNUS_KERNEL_DIALECT ${PROJECT_SOURCE_DIR}/kernels/magnus_dialect.h)
 set(MAGNUS_GENERATED_DIR ${PROJECT_BINARY_DIR}/generated)
 file(MAKE_DIRECTORY ${MAGNUS_GENERATED_DIR})

@@ -3,7 +3,11 @@
  * 1.2 (OpenCL runtime compilers, clang -target spir64 for Level Zero) and CUDA C++ (nvcc).
  *
  * Rules for kernel files (the .cl files in kernels/):
- *   1. Start with `#include "magnus_dialect.h"`. No other includes, no host headers.
+ *   1. Start with `#include "magnus_dialect.h"` (and `#include "lib/<name>.cl"` for shared
+ *      device functions). No host headers. All files form ONE module: kernels/lib/*.cl first,
+ *      then kernels/*.cl, in name order (kernels/kernels.cmake); the includes only serve
+ *      editors and single-file syntax checks, the build strips them, so every lib file needs
+ *      an include guard and names must be unique across files.
  *   2. Kernels are `MG_KERNEL void name(...)`, launched 1-D. The last parameter of every
  *      kernel is MG_DYN_LOCAL_PARAM; inside, dynamic local memory is `mg_dyn_local` (8-byte
  *      aligned; cast it with MG_LOCAL_CAST(type, offset_in_bytes)).

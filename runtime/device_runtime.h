@@ -126,3 +126,19 @@ magnus_status magnus_timer_stop(magnus_context ctx, magnus_queue_id q, magnus_ti
 magnus_status magnus_timer_elapsed_ms(magnus_context ctx, magnus_timer *t, double *ms);
 
 #endif
+
+/* ---- device-resident CSR (the public magnus_device_csr handle) ---- */
+#define MAGNUS_MAGIC_DEVICE_CSR 0x6d61676e64637372ULL /* "magndcsr" */
+struct magnus_device_csr_s {
+    uint64_t magic;
+    magnus_context ctx;
+    int64_t rows, cols, nnz;
+    magnus_value_type type;
+    magnus_dbuf row_ptr; /* int64, rows+1 */
+    magnus_dbuf col_idx; /* int32, nnz */
+    magnus_dbuf values;  /* float or double, nnz */
+};
+
+static inline magnus_kernel_variant magnus_variant_of(magnus_value_type t) {
+    return t == MAGNUS_FLOAT64 ? MAGNUS_VARIANT_F64 : MAGNUS_VARIANT_F32;
+}
