@@ -125,8 +125,6 @@ magnus_status magnus_timer_stop(magnus_context ctx, magnus_queue_id q, magnus_ti
 /* Waits for the end event; returns the elapsed milliseconds and destroys both events. */
 magnus_status magnus_timer_elapsed_ms(magnus_context ctx, magnus_timer *t, double *ms);
 
-#endif
-
 /* ---- device-resident CSR (the public magnus_device_csr handle) ---- */
 #define MAGNUS_MAGIC_DEVICE_CSR 0x6d61676e64637372ULL /* "magndcsr" */
 struct magnus_device_csr_s {
@@ -142,3 +140,5 @@ struct magnus_device_csr_s {
 static inline magnus_kernel_variant magnus_variant_of(magnus_value_type t) {
     return t == MAGNUS_FLOAT64 ? MAGNUS_VARIANT_F64 : MAGNUS_VARIANT_F32;
 }
+
+#endif
