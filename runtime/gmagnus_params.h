@@ -1,0 +1,61 @@
+/*
+ * gMAGNUS runtime parameters (paper §III-D, restated in shared/docs/gmagnus.md §5): the
+ * heavy threshold tau, the chunks each heavy row is split into, how they spread over the
+ * multisplit levels, and the elements each work group of the outer product and multisplit
+ * kernels owns. Pure host arithmetic; the public face is magnus_gmagnus_params_compute().
+ */
+#ifndef MAGNUS_GMAGNUS_PARAMS_H
+#define MAGNUS_GMAGNUS_PARAMS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "magnus/magnus.h"
+
+/* Element sizes the kernels use (bytes). */
+#define MAGNUS_GM_COL_BYTES 4    /* sC.col, sChat.col: 32-bit column indices */
+#define MAGNUS_GM_HISTO_BYTES 4  /* shisto: one local histogram counter */
+#define MAGNUS_GM_ROWPTR_BYTES 8 /* sChat.rowPtr: 64-bit offsets */
+#define MAGNUS_GM_GROUP_ROWS 2   /* rows of C-hat one multisplit work group can touch */
+#define MAGNUS_GM_HASH_LOAD 2    /* alpha: hash table slots per entry */
+
+/* Everything the parameters depend on, spelled out so the paper's tables can be checked. */
+typedef struct magnus_gmagnus_params_input {
+    uint64_t local_mem_bytes;  /* sLM: local memory budget of one work group */
+    int64_t c_cols;            /* C.m: columns of C */
+    size_t value_bytes;        /* sC.val: 4 or 8 */
+    int multisplit_group_size; /* work items of a histogram / multisplit group */
+    int subgroup_size;         /* items per subgroup: one local histogram each */
+    int outer_group_size;      /* work items of an outer-product group */
+    int dense_group_size;      /* work items of a dense-accumulator group */
+} magnus_gmagnus_params_input;
+
+/*
+ * Fills `out` from `in`. Fails with MAGNUS_ERROR_INVALID_ARGUMENT (detail says which) when
+ * the inputs are out of range or the local memory budget is too small for gMAGNUS to keep
+ * every accumulation in local memory (fewer than 2 chunks per multisplit pass while more
+ * than one chunk is required, more than MAGNUS_MAX_LEVELS levels, or no room for one work
+ * group's elements).
+ */
+magnus_status magnus_gmagnus_params_from_input(magnus_gmagnus_params *out,
+                                               const magnus_gmagnus_params_input *in);
+
+/* The input a device implies: sLM from device->local_mem_bytes (the budget in effect),
+ * group sizes capped by the device, subgroup size its smallest (32 when it reports none). */
+magnus_status magnus_gmagnus_params_input_for_device(magnus_gmagnus_params_input *out,
+                                                     const magnus_device_info *device,
+                                                     int64_t c_cols, magnus_value_type type);
+
+/* Multisplit chunk id shift at level `level`: chunk = local column >> shift. */
+static inline int magnus_gmagnus_level_shift(const magnus_gmagnus_params *p, int level) {
+    int shift = 0;
+    for (int64_t w = p->chunk_width[level]; w > 1; w >>= 1) shift++;
+    return shift;
+}
+
+/* Local memory bytes of one multisplit / histogram group for `nchunks` chunks and
+ * `group_elems` elements (offsetsLocal, offsetsGlobal, colBuff, valBuff). */
+uint64_t magnus_gmagnus_multisplit_local_bytes(int64_t nchunks, int subgroups,
+                                               int64_t group_elems, size_t value_bytes);
+
+#endif

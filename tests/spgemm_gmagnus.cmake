@@ -1,0 +1,4 @@
+# gMAGNUS: parameters (pure host arithmetic, checked against the paper's tables) and the
+# device algorithm end to end (every product compared with the CPU reference).
+magnus_add_test(test_gmagnus_params SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_gmagnus_params.c
+                LABELS gmagnus unit TIMEOUT 60)
