@@ -1,0 +1,458 @@
+/* Option parsing, errors, number formatting, JSON output and the progress line of `magnus`. */
+#include "cli_common.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* The progress line currently on screen, erased before an error message is printed so the
+ * message does not land in the middle of it. */
+static cli_progress *visible_progress;
+
+/* ======================================================================================== */
+/* option parsing                                                                           */
+/* ======================================================================================== */
+
+bool cli_to_int64(const char *text, int64_t *out) {
+    if (!text || !*text) return false;
+    errno = 0;
+    char *end;
+    long long v = strtoll(text, &end, 10);
+    if (errno || *end) return false;
+    *out = (int64_t)v;
+    return true;
+}
+
+bool cli_to_uint64(const char *text, uint64_t *out) {
+    /* strtoull accepts "-1" and wraps it; a seed given as a negative number is a mistake. */
+    if (!text || !*text || text[0] == '-') return false;
+    errno = 0;
+    char *end;
+    unsigned long long v = strtoull(text, &end, 0);
+    if (errno || *end) return false;
+    *out = (uint64_t)v;
+    return true;
+}
+
+bool cli_to_double(const char *text, double *out) {
+    if (!text || !*text) return false;
+    errno = 0;
+    char *end;
+    double v = strtod(text, &end);
+    if (errno || *end || !isfinite(v)) return false;
+    *out = v;
+    return true;
+}
+
+bool cli_to_type(const char *text, magnus_value_type *out) {
+    if (!text) return false;
+    if (!strcmp(text, "f32") || !strcmp(text, "float32") || !strcmp(text, "float")) {
+        *out = MAGNUS_FLOAT32;
+        return true;
+    }
+    if (!strcmp(text, "f64") || !strcmp(text, "float64") || !strcmp(text, "double")) {
+        *out = MAGNUS_FLOAT64;
+        return true;
+    }
+    return false;
+}
+
+const char *cli_type_name(magnus_value_type type) {
+    switch (type) {
+    case MAGNUS_FLOAT32: return "f32";
+    case MAGNUS_FLOAT64: return "f64";
+    }
+    return "?";
+}
+
+static void print_usage_line(const cli_spec *spec, FILE *out) {
+    fprintf(out, "usage: magnus %s %s\n", spec->command, spec->synopsis ? spec->synopsis : "");
+}
+
+void cli_print_help(const cli_spec *spec, FILE *out) {
+    print_usage_line(spec, out);
+    if (spec->description) fprintf(out, "\n%s\n", spec->description);
+    fprintf(out, "\noptions:\n");
+    /* Labels are "-o, --output FILE" or "    --scale S"; align the help column on the
+     * longest one. */
+    char label[128];
+    int width = (int)strlen("-h, --help");
+    for (const cli_option *o = spec->options; o && o->name; o++) {
+        int n = snprintf(label, sizeof label, "%s%s%s%s%s", o->alias ? o->alias : "    ",
+                         o->alias ? ", " : "", o->name, o->value_name ? " " : "",
+                         o->value_name ? o->value_name : "");
+        if (n > width) width = n;
+    }
+    for (const cli_option *o = spec->options; o && o->name; o++) {
+        snprintf(label, sizeof label, "%s%s%s%s%s", o->alias ? o->alias : "    ",
+                 o->alias ? ", " : "", o->name, o->value_name ? " " : "",
+                 o->value_name ? o->value_name : "");
+        fprintf(out, "  %-*s  %s\n", width, label, o->help ? o->help : "");
+    }
+    fprintf(out, "  %-*s  %s\n", width, "-h, --help", "show this help and exit");
+}
+
+int cli_usage_error(const cli_spec *spec, const char *fmt, ...) {
+    cli_progress_done(visible_progress);
+    fprintf(stderr, "magnus %s: ", spec->command);
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    print_usage_line(spec, stderr);
+    fprintf(stderr, "(see 'magnus %s --help')\n", spec->command);
+    return CLI_EXIT_USAGE;
+}
+
+static const cli_option *find_option(const cli_spec *spec, const char *arg, size_t len) {
+    for (const cli_option *o = spec->options; o && o->name; o++) {
+        if (strlen(o->name) == len && !strncmp(o->name, arg, len)) return o;
+        if (o->alias && strlen(o->alias) == len && !strncmp(o->alias, arg, len)) return o;
+    }
+    return NULL;
+}
+
+static const char *kind_expectation(cli_option_kind kind) {
+    switch (kind) {
+    case CLI_INT: return "an integer";
+    case CLI_UINT: return "a non-negative integer";
+    case CLI_REAL: return "a number";
+    case CLI_TYPE: return "f32 or f64";
+    case CLI_STRING:
+    case CLI_FLAG: break;
+    }
+    return "a value";
+}
+
+/* Stores `value` into the option's target; false if it does not convert. */
+static bool store_option(const cli_option *o, const char *value) {
+    switch (o->kind) {
+    case CLI_FLAG: *(bool *)o->target = true; return true;
+    case CLI_INT: return cli_to_int64(value, (int64_t *)o->target);
+    case CLI_UINT: return cli_to_uint64(value, (uint64_t *)o->target);
+    case CLI_REAL: return cli_to_double(value, (double *)o->target);
+    case CLI_STRING: *(const char **)o->target = value; return true;
+    case CLI_TYPE: return cli_to_type(value, (magnus_value_type *)o->target);
+    }
+    return false;
+}
+
+int cli_parse(const cli_spec *spec, int argc, char **argv, const char **positional,
+              int *npositional) {
+    int count = 0;
+    bool options_done = false;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        bool is_option = !options_done && arg[0] == '-' && arg[1] != '\0';
+        if (is_option && !strcmp(arg, "--")) {
+            options_done = true;
+            continue;
+        }
+        if (is_option && (!strcmp(arg, "-h") || !strcmp(arg, "--help"))) {
+            cli_print_help(spec, stdout);
+            return CLI_EXIT_OK;
+        }
+        if (!is_option) {
+            if (count >= spec->max_positional)
+                return cli_usage_error(spec, "unexpected argument '%s'", arg);
+            positional[count++] = arg;
+            continue;
+        }
+        const char *eq = strncmp(arg, "--", 2) == 0 ? strchr(arg, '=') : NULL;
+        size_t name_len = eq ? (size_t)(eq - arg) : strlen(arg);
+        const cli_option *o = find_option(spec, arg, name_len);
+        if (!o) return cli_usage_error(spec, "unknown option '%.*s'", (int)name_len, arg);
+        const char *value = NULL;
+        if (o->kind == CLI_FLAG) {
+            if (eq) return cli_usage_error(spec, "option %s takes no value", o->name);
+        } else if (eq) {
+            value = eq + 1;
+        } else if (i + 1 < argc) {
+            value = argv[++i];
+        } else {
+            return cli_usage_error(spec, "option %s needs a value (%s)", o->name,
+                                   o->value_name ? o->value_name : "VALUE");
+        }
+        if (!store_option(o, value))
+            return cli_usage_error(spec, "invalid value '%s' for %s (expected %s)", value,
+                                   o->name, kind_expectation(o->kind));
+    }
+    if (count < spec->min_positional)
+        return cli_usage_error(spec, "missing argument%s", spec->min_positional - count > 1 ? "s" : "");
+    *npositional = count;
+    return CLI_CONTINUE;
+}
+
+/* ======================================================================================== */
+/* errors                                                                                   */
+/* ======================================================================================== */
+
+int cli_fail(magnus_status status) {
+    /* Read the detail before anything else can replace it. */
+    const char *detail = magnus_last_error();
+    cli_progress_done(visible_progress);
+    if (detail && *detail)
+        fprintf(stderr, "magnus: %s: %s\n", magnus_status_string(status), detail);
+    else
+        fprintf(stderr, "magnus: %s\n", magnus_status_string(status));
+    return CLI_EXIT_FAILURE;
+}
+
+int cli_failf(const char *fmt, ...) {
+    cli_progress_done(visible_progress);
+    fputs("magnus: ", stderr);
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return CLI_EXIT_FAILURE;
+}
+
+/* ======================================================================================== */
+/* numbers                                                                                  */
+/* ======================================================================================== */
+
+cli_text cli_count(int64_t n) {
+    cli_text t;
+    char digits[24];
+    /* Negate in unsigned arithmetic so INT64_MIN is fine too. */
+    uint64_t magnitude = n < 0 ? 0 - (uint64_t)n : (uint64_t)n;
+    int len = snprintf(digits, sizeof digits, "%llu", (unsigned long long)magnitude);
+    char *p = t.s;
+    if (n < 0) *p++ = '-';
+    for (int i = 0; i < len; i++) {
+        if (i > 0 && (len - i) % 3 == 0) *p++ = ',';
+        *p++ = digits[i];
+    }
+    *p = '\0';
+    return t;
+}
+
+cli_text cli_si(double x) {
+    static const char *const units[] = {"", " k", " M", " G", " T", " P", " E"};
+    cli_text t;
+    double a = fabs(x);
+    int u = 0;
+    while (a >= 999.95 && u < 6) {
+        a /= 1000;
+        x /= 1000;
+        u++;
+    }
+    snprintf(t.s, sizeof t.s, "%.3g%s", x, units[u]);
+    return t;
+}
+
+cli_text cli_duration(double seconds) {
+    cli_text t;
+    if (seconds >= 1 || seconds == 0)
+        snprintf(t.s, sizeof t.s, "%.2f s", seconds);
+    else if (seconds >= 1e-3)
+        snprintf(t.s, sizeof t.s, "%.1f ms", seconds * 1e3);
+    else
+        snprintf(t.s, sizeof t.s, "%.0f us", seconds * 1e6);
+    return t;
+}
+
+double cli_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* ======================================================================================== */
+/* JSON                                                                                     */
+/* ======================================================================================== */
+
+/* Length of the valid UTF-8 sequence starting at s, or 0 if it is not valid (overlong forms,
+ * surrogates and code points above U+10FFFF are invalid). */
+static int utf8_sequence_length(const unsigned char *s) {
+    unsigned char c = s[0];
+    if (c < 0x80) return 1;
+    int len;
+    unsigned char lo = 0x80, hi = 0xBF; /* allowed range of the second byte */
+    if (c >= 0xC2 && c <= 0xDF) {
+        len = 2;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+        len = 3;
+        if (c == 0xE0) lo = 0xA0;
+        if (c == 0xED) hi = 0x9F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        len = 4;
+        if (c == 0xF0) lo = 0x90;
+        if (c == 0xF4) hi = 0x8F;
+    } else {
+        return 0;
+    }
+    if (s[1] < lo || s[1] > hi) return 0;
+    for (int i = 2; i < len; i++)
+        if (s[i] < 0x80 || s[i] > 0xBF) return 0;
+    return len;
+}
+
+void cli_json_write_string(FILE *out, const char *str) {
+    if (!str) {
+        fputs("null", out);
+        return;
+    }
+    const unsigned char *s = (const unsigned char *)str;
+    fputc('"', out);
+    while (*s) {
+        unsigned char c = *s;
+        switch (c) {
+        case '"': fputs("\\\"", out); s++; continue;
+        case '\\': fputs("\\\\", out); s++; continue;
+        case '\b': fputs("\\b", out); s++; continue;
+        case '\f': fputs("\\f", out); s++; continue;
+        case '\n': fputs("\\n", out); s++; continue;
+        case '\r': fputs("\\r", out); s++; continue;
+        case '\t': fputs("\\t", out); s++; continue;
+        default: break;
+        }
+        if (c < 0x20 || c == 0x7F) {
+            fprintf(out, "\\u%04x", c);
+            s++;
+            continue;
+        }
+        int len = utf8_sequence_length(s);
+        if (len == 0) {
+            fputs("\\ufffd", out);
+            s++;
+            continue;
+        }
+        fwrite(s, 1, (size_t)len, out);
+        s += len;
+    }
+    fputc('"', out);
+}
+
+static void json_indent(cli_json *j, int depth) {
+    for (int i = 0; i < depth; i++) fputs("  ", j->out);
+}
+
+/* Starts a member "key": of the current object. */
+static void json_member(cli_json *j, const char *key) {
+    fputs(j->has_member[j->depth] ? ",\n" : "\n", j->out);
+    j->has_member[j->depth] = true;
+    json_indent(j, j->depth);
+    cli_json_write_string(j->out, key);
+    fputs(": ", j->out);
+}
+
+/* The top-level object is level 1, so members at level d are indented by d steps. */
+void cli_json_begin(cli_json *j, FILE *out) {
+    j->out = out;
+    j->depth = 1;
+    j->has_member[1] = false;
+    fputc('{', out);
+}
+
+void cli_json_close(cli_json *j) {
+    if (j->depth < 1) return; /* unbalanced close: a subcommand bug; never write past the top */
+    if (j->has_member[j->depth]) {
+        fputc('\n', j->out);
+        json_indent(j, j->depth - 1);
+    }
+    fputc('}', j->out);
+    j->depth--;
+}
+
+void cli_json_end(cli_json *j) {
+    while (j->depth > 0) cli_json_close(j);
+    fputc('\n', j->out);
+    fflush(j->out);
+}
+
+void cli_json_object(cli_json *j, const char *key) {
+    json_member(j, key);
+    fputc('{', j->out);
+    /* Nesting deeper than the table would be a programming error in a subcommand; stay at
+     * the last level rather than overrun (the output is then merely less indented). */
+    if (j->depth + 1 < CLI_JSON_MAX_DEPTH) j->depth++;
+    j->has_member[j->depth] = false;
+}
+
+void cli_json_string(cli_json *j, const char *key, const char *value) {
+    json_member(j, key);
+    cli_json_write_string(j->out, value);
+}
+
+void cli_json_int(cli_json *j, const char *key, int64_t value) {
+    json_member(j, key);
+    fprintf(j->out, "%lld", (long long)value);
+}
+
+void cli_json_real(cli_json *j, const char *key, double value) {
+    json_member(j, key);
+    if (isfinite(value))
+        fprintf(j->out, "%.15g", value);
+    else
+        fputs("null", j->out);
+}
+
+void cli_json_bool(cli_json *j, const char *key, bool value) {
+    json_member(j, key);
+    fputs(value ? "true" : "false", j->out);
+}
+
+void cli_json_null(cli_json *j, const char *key) {
+    json_member(j, key);
+    fputs("null", j->out);
+}
+
+/* ======================================================================================== */
+/* progress                                                                                 */
+/* ======================================================================================== */
+
+#define PROGRESS_MIN_INTERVAL 0.2 /* seconds between draws: at most ~5 per second */
+
+void cli_progress_init(cli_progress *p, bool forced) {
+    p->tty = isatty(STDERR_FILENO) == 1;
+    p->enabled = forced || p->tty;
+    p->drawn = false;
+    p->last_draw = -1e9;
+    p->label[0] = '\0';
+}
+
+int cli_progress_update(void *user, double fraction, const char *what) {
+    cli_progress *p = user;
+    if (!p || !p->enabled) return 1;
+    if (!what || !*what) what = "working";
+    double now = cli_now();
+    bool same_step = strncmp(what, p->label, sizeof p->label - 1) == 0;
+    if (same_step && now - p->last_draw < PROGRESS_MIN_INTERVAL) return 1;
+    p->last_draw = now;
+    snprintf(p->label, sizeof p->label, "%s", what);
+    if (fraction > 1) fraction = 1;
+    if (p->tty) {
+        /* \033[K clears what a longer previous label left on the line. */
+        if (fraction >= 0)
+            fprintf(stderr, "\r%s %5.1f%%\033[K", what, 100 * fraction);
+        else
+            fprintf(stderr, "\r%s ...\033[K", what);
+        p->drawn = true;
+        visible_progress = p;
+    } else {
+        if (fraction >= 0)
+            fprintf(stderr, "%s %5.1f%%\n", what, 100 * fraction);
+        else
+            fprintf(stderr, "%s ...\n", what);
+    }
+    fflush(stderr);
+    return 1;
+}
+
+void cli_progress_done(cli_progress *p) {
+    if (!p) return;
+    if (p->tty && p->drawn) {
+        fputs("\r\033[K", stderr);
+        fflush(stderr);
+    }
+    p->drawn = false;
+    if (visible_progress == p) visible_progress = NULL;
+}

@@ -1,0 +1,144 @@
+/*
+ * Helpers shared by every `magnus` subcommand: option parsing driven by a table (which also
+ * prints the --help text), a JSON writer with correct string escaping, a rate-limited progress
+ * line on stderr, readable number formatting and uniform error reporting.
+ *
+ * Exit codes of the tool: 0 success (and --help), 1 a library or data error (the message
+ * comes from magnus_status_string and magnus_last_error), 2 a usage error.
+ */
+#ifndef MAGNUS_CLI_COMMON_H
+#define MAGNUS_CLI_COMMON_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "magnus/magnus.h"
+
+#if defined(__GNUC__)
+#define CLI_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define CLI_PRINTF(f, a)
+#endif
+
+enum {
+    CLI_CONTINUE = -1, /* cli_parse: arguments fine, run the command */
+    CLI_EXIT_OK = 0,
+    CLI_EXIT_FAILURE = 1,
+    CLI_EXIT_USAGE = 2
+};
+
+/* ---- option parsing ------------------------------------------------------------------- */
+typedef enum cli_option_kind {
+    CLI_FLAG,   /* bool, takes no value */
+    CLI_INT,    /* int64_t */
+    CLI_UINT,   /* uint64_t (seeds) */
+    CLI_REAL,   /* double */
+    CLI_STRING, /* const char * (points into argv) */
+    CLI_TYPE    /* magnus_value_type, spelled f32 or f64 */
+} cli_option_kind;
+
+typedef struct cli_option {
+    const char *name;       /* "--scale" */
+    const char *alias;      /* "-o", or NULL */
+    cli_option_kind kind;
+    void *target;           /* written when the option is given; holds the default otherwise */
+    const char *value_name; /* "S" in "--scale S"; NULL for flags */
+    const char *help;       /* one line */
+} cli_option;
+
+typedef struct cli_spec {
+    const char *command;       /* "rmat" */
+    const char *synopsis;      /* what follows "magnus rmat" in the usage line */
+    const char *description;   /* a paragraph for --help, or NULL */
+    const cli_option *options; /* ends with an entry whose name is NULL */
+    int min_positional, max_positional;
+} cli_spec;
+
+/*
+ * Parses argv[1..argc-1] (argv[0] is the subcommand's name). Options may be given as
+ * "--name value" or "--name=value"; "--" ends the options. Positional arguments are stored in
+ * positional[0..max_positional-1] and counted in *npositional. Returns CLI_CONTINUE when the
+ * command should run, CLI_EXIT_OK after printing --help to stdout, or CLI_EXIT_USAGE after
+ * printing the problem and the usage to stderr.
+ */
+int cli_parse(const cli_spec *spec, int argc, char **argv, const char **positional,
+              int *npositional);
+/* Prints the full --help text of a subcommand. */
+void cli_print_help(const cli_spec *spec, FILE *out);
+/* Prints "magnus <command>: <message>" and the usage line to stderr; returns CLI_EXIT_USAGE. */
+int cli_usage_error(const cli_spec *spec, const char *fmt, ...) CLI_PRINTF(2, 3);
+
+/* Strict conversions of a whole string; false if it is not a number or out of range. */
+bool cli_to_int64(const char *text, int64_t *out);
+bool cli_to_uint64(const char *text, uint64_t *out);
+bool cli_to_double(const char *text, double *out);
+bool cli_to_type(const char *text, magnus_value_type *out);
+const char *cli_type_name(magnus_value_type type); /* "f32", "f64", "?" */
+
+/* ---- errors --------------------------------------------------------------------------- */
+/* Prints "magnus: <status string>: <magnus_last_error()>" to stderr; returns CLI_EXIT_FAILURE.
+ * Call it right after the failing call, before any other magnus call replaces the detail. */
+int cli_fail(magnus_status status);
+/* Prints "magnus: <message>" to stderr; returns CLI_EXIT_FAILURE. */
+int cli_failf(const char *fmt, ...) CLI_PRINTF(1, 2);
+
+/* ---- numbers -------------------------------------------------------------------------- */
+typedef struct cli_text {
+    char s[96];
+} cli_text;
+/* 81362487 -> "81,362,487" (use as cli_count(n).s inside one expression). */
+cli_text cli_count(int64_t n);
+/* 81362487 -> "81.4 M"; 0.0123 -> "0.0123". */
+cli_text cli_si(double x);
+/* Seconds as "1.23 s", "45.6 ms" or "789 us". */
+cli_text cli_duration(double seconds);
+/* Monotonic clock in seconds. */
+double cli_now(void);
+
+/* ---- JSON ----------------------------------------------------------------------------- */
+#define CLI_JSON_MAX_DEPTH 16
+typedef struct cli_json {
+    FILE *out;
+    int depth;
+    bool has_member[CLI_JSON_MAX_DEPTH];
+} cli_json;
+
+/* Writes s as a JSON string literal: quotes, backslashes and control characters escaped,
+ * invalid UTF-8 bytes replaced by U+FFFD so the output always parses. */
+void cli_json_write_string(FILE *out, const char *s);
+/* Opens the top-level object; cli_json_end closes it and ends the line. */
+void cli_json_begin(cli_json *j, FILE *out);
+void cli_json_end(cli_json *j);
+/* A member holding a nested object, closed by cli_json_close. */
+void cli_json_object(cli_json *j, const char *key);
+void cli_json_close(cli_json *j);
+void cli_json_string(cli_json *j, const char *key, const char *value); /* NULL -> null */
+void cli_json_int(cli_json *j, const char *key, int64_t value);
+void cli_json_real(cli_json *j, const char *key, double value); /* NaN/Inf -> null */
+void cli_json_bool(cli_json *j, const char *key, bool value);
+void cli_json_null(cli_json *j, const char *key);
+
+/* ---- progress ------------------------------------------------------------------------- */
+/*
+ * A progress line on stderr, shown when stderr is a terminal or when forced (--progress).
+ * On a terminal the line is redrawn in place; otherwise each update is its own line. Updates
+ * of one step are drawn at most about 5 times a second; a new step (label) is drawn at once, so
+ * a long step that follows a short one is never hidden.
+ */
+typedef struct cli_progress {
+    bool enabled;
+    bool tty;
+    bool drawn;       /* a line is on screen (terminal mode) */
+    double last_draw; /* cli_now() of the last draw, or a large negative number */
+    char label[64];   /* label of the last draw */
+} cli_progress;
+
+void cli_progress_init(cli_progress *p, bool forced);
+/* A magnus_progress_fn: user is the cli_progress; fraction < 0 shows only the label.
+ * Always returns 1 (keep going). */
+int cli_progress_update(void *user, double fraction, const char *what);
+/* Erases the line (terminal) so normal output starts on a clean line. */
+void cli_progress_done(cli_progress *p);
+
+#endif

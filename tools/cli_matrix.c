@@ -1,0 +1,168 @@
+/* Loading a matrix from a Matrix Market file or from a generator spec. */
+#include "cli_matrix.h"
+
+#include <string.h>
+
+typedef struct generator_info {
+    const char *kind;
+    int nargs;            /* required arguments */
+    bool seeded;          /* takes a seed */
+    const char *arg_names;
+} generator_info;
+
+static const generator_info generators[] = {
+    {"rmat", 2, true, "SCALE PER_ROW"},
+    {"laplace2d", 2, false, "NX NY"},
+    {"laplace3d", 3, false, "NX NY NZ"},
+    {"banded", 3, true, "N LOWER UPPER"},
+    {"uniform", 3, true, "ROWS COLS PER_ROW"},
+};
+#define GENERATOR_COUNT (sizeof generators / sizeof generators[0])
+
+static const generator_info *find_generator(const char *kind, size_t len) {
+    for (size_t i = 0; i < GENERATOR_COUNT; i++)
+        if (strlen(generators[i].kind) == len && !strncmp(generators[i].kind, kind, len))
+            return &generators[i];
+    return NULL;
+}
+
+bool cli_gen_parse(cli_gen_request *req, const char *kind, int nargs, const char *const *args,
+                   bool allow_seed, char *why, size_t why_size) {
+    const generator_info *g = find_generator(kind, strlen(kind));
+    if (!g) {
+        snprintf(why, why_size,
+                 "unknown generator '%s' (rmat, laplace2d, laplace3d, banded, uniform)", kind);
+        return false;
+    }
+    int most = g->nargs + (allow_seed && g->seeded ? 1 : 0);
+    if (nargs < g->nargs || nargs > most) {
+        snprintf(why, why_size, "%s takes %s%s", g->kind, g->arg_names,
+                 most > g->nargs ? " [SEED]" : "");
+        return false;
+    }
+    req->kind = g->kind;
+    for (int i = 0; i < g->nargs; i++) {
+        bool is_per_row = !strcmp(g->kind, "uniform") && i == 2;
+        bool ok = is_per_row ? cli_to_double(args[i], &req->per_row)
+                             : cli_to_int64(args[i], &req->n[i]);
+        if (!ok || (is_per_row ? req->per_row < 0 : req->n[i] < 0)) {
+            snprintf(why, why_size, "%s: argument %d ('%s') must be a non-negative %s", g->kind,
+                     i + 1, args[i], is_per_row ? "number" : "integer");
+            return false;
+        }
+    }
+    if (nargs > g->nargs && !cli_to_uint64(args[g->nargs], &req->seed)) {
+        snprintf(why, why_size, "%s: seed '%s' must be a non-negative integer", g->kind,
+                 args[g->nargs]);
+        return false;
+    }
+    return true;
+}
+
+magnus_status cli_gen_run(magnus_csr *out, const cli_gen_request *req, cli_progress *progress) {
+    if (!strcmp(req->kind, "rmat")) {
+        magnus_rmat_options opt;
+        magnus_status s = magnus_rmat_options_init(&opt);
+        if (s) return s;
+        /* The library checks the range of scale; keep an out-of-int value out of range. */
+        opt.scale = req->n[0] > 64 ? 64 : (int)req->n[0];
+        opt.nnz_per_row = req->n[1];
+        opt.seed = req->seed;
+        opt.type = req->type;
+        return magnus_gen_rmat(out, &opt, cli_progress_update, progress);
+    }
+    /* The other generators report no progress; show at least what is running. */
+    cli_progress_update(progress, -1, "generating");
+    if (!strcmp(req->kind, "laplace2d"))
+        return magnus_gen_laplacian_2d(out, req->n[0], req->n[1], req->type);
+    if (!strcmp(req->kind, "laplace3d"))
+        return magnus_gen_laplacian_3d(out, req->n[0], req->n[1], req->n[2], req->type);
+    if (!strcmp(req->kind, "banded"))
+        return magnus_gen_banded(out, req->n[0], req->n[1], req->n[2], req->seed, req->type);
+    return magnus_gen_uniform(out, req->n[0], req->n[1], req->per_row, req->seed, req->type);
+}
+
+cli_text cli_gen_describe(const cli_gen_request *req) {
+    cli_text t;
+    unsigned long long seed = (unsigned long long)req->seed;
+    long long a = (long long)req->n[0], b = (long long)req->n[1], c = (long long)req->n[2];
+    if (!strcmp(req->kind, "rmat"))
+        snprintf(t.s, sizeof t.s, "rmat scale %lld, %lld per row, seed %llu", a, b, seed);
+    else if (!strcmp(req->kind, "laplace2d"))
+        snprintf(t.s, sizeof t.s, "laplace2d %lld x %lld grid", a, b);
+    else if (!strcmp(req->kind, "laplace3d"))
+        snprintf(t.s, sizeof t.s, "laplace3d %lld x %lld x %lld grid", a, b, c);
+    else if (!strcmp(req->kind, "banded"))
+        snprintf(t.s, sizeof t.s, "banded n %lld, band -%lld..+%lld, seed %llu", a, b, c, seed);
+    else
+        snprintf(t.s, sizeof t.s, "uniform %lld x %lld, %g per row, seed %llu", a, b,
+                 req->per_row, seed);
+    return t;
+}
+
+bool cli_is_generator_spec(const char *source) {
+    const char *colon = strchr(source, ':');
+    return colon && find_generator(source, (size_t)(colon - source)) != NULL;
+}
+
+int cli_matrix_load(magnus_csr *out, double *seconds, const char *source, magnus_value_type type,
+                    cli_progress *progress) {
+    *out = NULL;
+    double start = cli_now();
+    magnus_status s;
+    if (cli_is_generator_spec(source)) {
+        /* "kind:a:b[:c[:seed]]" -> kind and up to four arguments. */
+        char buf[256];
+        if (strlen(source) >= sizeof buf) return cli_failf("matrix spec too long: '%s'", source);
+        strcpy(buf, source);
+        const char *parts[6];
+        int nparts = 0;
+        for (char *p = buf;; p++) {
+            if (nparts < 6) parts[nparts] = p;
+            nparts++;
+            p = strchr(p, ':');
+            if (!p) break;
+            *p = '\0';
+        }
+        cli_gen_request req = {.seed = 1, .type = type};
+        char why[160];
+        if (nparts > 6 ||
+            !cli_gen_parse(&req, parts[0], nparts - 1, parts + 1, true, why, sizeof why)) {
+            if (nparts > 6) snprintf(why, sizeof why, "too many fields");
+            fprintf(stderr, "magnus: bad matrix spec '%s': %s\nspecs:\n%s\n", source, why,
+                    CLI_GENERATOR_SPECS);
+            return CLI_EXIT_USAGE;
+        }
+        s = cli_gen_run(out, &req, progress);
+    } else {
+        s = magnus_mm_read(out, source, type, cli_progress_update, progress);
+    }
+    if (s) return cli_fail(s);
+    cli_progress_done(progress);
+    *seconds = cli_now() - start;
+    return CLI_EXIT_OK;
+}
+
+void cli_matrix_print(FILE *out, const char *label, const magnus_csr_s *M, const char *source,
+                      const char *how, double seconds) {
+    char head[32];
+    snprintf(head, sizeof head, "%s:", label);
+    fprintf(out, "%-10s%s x %s, %s entries", head, cli_count(M->rows).s, cli_count(M->cols).s,
+            cli_count(M->nnz).s);
+    if (source && how)
+        fprintf(out, " (%s, %s in %s)", source, how, cli_duration(seconds).s);
+    else if (source)
+        fprintf(out, " (%s)", source);
+    fputc('\n', out);
+}
+
+void cli_matrix_json(cli_json *j, const char *key, const magnus_csr_s *M, const char *source,
+                     double seconds) {
+    cli_json_object(j, key);
+    if (source) cli_json_string(j, "source", source);
+    cli_json_int(j, "rows", M->rows);
+    cli_json_int(j, "cols", M->cols);
+    cli_json_int(j, "nnz", M->nnz);
+    if (seconds >= 0) cli_json_real(j, "seconds", seconds);
+    cli_json_close(j);
+}

@@ -1,0 +1,63 @@
+/*
+ * Where the tool's matrices come from: a Matrix Market file, or a generator written as a spec
+ * ("rmat:14:4", "laplace2d:100:100", ...), so a multiply can run with no files at all.
+ */
+#ifndef MAGNUS_CLI_MATRIX_H
+#define MAGNUS_CLI_MATRIX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cli_common.h"
+
+/* Specs and `magnus gen` share this list of kinds and arguments. */
+#define CLI_GENERATOR_SPECS                                                                      \
+    "  rmat:SCALE:PER_ROW[:SEED]          R-MAT graph, 2^SCALE rows (Graph500 a,b,c)\n"         \
+    "  laplace2d:NX:NY                    5-point Laplacian on an NX x NY grid\n"               \
+    "  laplace3d:NX:NY:NZ                 7-point Laplacian on an NX x NY x NZ grid\n"          \
+    "  banded:N:LOWER:UPPER[:SEED]        N x N band with random values\n"                      \
+    "  uniform:ROWS:COLS:PER_ROW[:SEED]   uniformly random columns, about PER_ROW per row"
+
+/* A generator call, parsed and range-checked by the caller's rules only (the library checks
+ * the rest and reports through its status). */
+typedef struct cli_gen_request {
+    const char *kind; /* "rmat", "laplace2d", "laplace3d", "banded", "uniform" */
+    int64_t n[3];     /* the integer arguments in order */
+    double per_row;   /* uniform's PER_ROW (may be fractional) */
+    uint64_t seed;
+    magnus_value_type type;
+} cli_gen_request;
+
+/*
+ * Fills `req` from a kind name and its arguments (as text). With allow_seed, one extra
+ * argument after the required ones is the seed (for seeded kinds). On failure returns false
+ * and writes the reason to why[why_size].
+ */
+bool cli_gen_parse(cli_gen_request *req, const char *kind, int nargs, const char *const *args,
+                   bool allow_seed, char *why, size_t why_size);
+/* Runs the generator. */
+magnus_status cli_gen_run(magnus_csr *out, const cli_gen_request *req, cli_progress *progress);
+/* One-line description of the request, e.g. "rmat scale 14, 4 per row, seed 1". */
+cli_text cli_gen_describe(const cli_gen_request *req);
+
+/* True when `source` names a generator ("kind:..."), not a file. */
+bool cli_is_generator_spec(const char *source);
+
+/*
+ * Loads `source` (file or spec) with values of `type`. Prints any error itself and returns an
+ * exit code: CLI_EXIT_OK, CLI_EXIT_FAILURE (library/file error) or CLI_EXIT_USAGE (malformed
+ * spec). *seconds receives the time taken to read or generate.
+ */
+int cli_matrix_load(magnus_csr *out, double *seconds, const char *source, magnus_value_type type,
+                    cli_progress *progress);
+
+/* Report helpers: "A:          82,168 x 82,168, 948,464 entries (file.mtx.gz, read in 1.20 s)";
+ * `how` is "read" or "generated", source/how may be NULL. */
+void cli_matrix_print(FILE *out, const char *label, const magnus_csr_s *M, const char *source,
+                      const char *how, double seconds);
+/* The same as a JSON object member: {"source", "rows", "cols", "nnz", "seconds"}. */
+void cli_matrix_json(cli_json *j, const char *key, const magnus_csr_s *M, const char *source,
+                     double seconds);
+
+#endif

@@ -1,0 +1,143 @@
+/* `magnus rmat` and `magnus gen`: write generated matrices as Matrix Market files. */
+#include <string.h>
+
+#include "cli_commands.h"
+#include "cli_common.h"
+#include "cli_matrix.h"
+
+/* Writes M to path and reports it on stdout; frees M. */
+static int write_and_report(magnus_csr *M, const char *path, const char *what, double gen_seconds,
+                            cli_progress *progress) {
+    cli_progress_update(progress, -1, "writing");
+    double start = cli_now();
+    magnus_status s = magnus_mm_write(path, *M);
+    double write_seconds = cli_now() - start;
+    cli_progress_done(progress);
+    int rc = CLI_EXIT_OK;
+    if (s) {
+        rc = cli_fail(s);
+    } else {
+        printf("wrote %s: %s x %s, %s entries (%s; generated in %s, written in %s)\n", path,
+               cli_count((*M)->rows).s, cli_count((*M)->cols).s, cli_count((*M)->nnz).s, what,
+               cli_duration(gen_seconds).s, cli_duration(write_seconds).s);
+    }
+    magnus_csr_free(M);
+    return rc;
+}
+
+int cmd_rmat(int argc, char **argv) {
+    magnus_rmat_options opt;
+    magnus_status s = magnus_rmat_options_init(&opt);
+    if (s) return cli_fail(s);
+    int64_t scale = -1, per_row = -1;
+    uint64_t seed = opt.seed;
+    magnus_value_type type = opt.type;
+    bool pattern = false, progress_forced = false;
+    const char *output = NULL;
+    char help_a[64], help_b[64], help_c[64];
+    snprintf(help_a, sizeof help_a, "probability of the top-left quadrant (default %g)", opt.a);
+    snprintf(help_b, sizeof help_b, "probability of the top-right quadrant (default %g)", opt.b);
+    snprintf(help_c, sizeof help_c, "probability of the bottom-left quadrant (default %g)", opt.c);
+    const cli_option options[] = {
+        {"--scale", NULL, CLI_INT, &scale, "S", "2^S rows and columns (1..30; required)"},
+        {"--per-row", NULL, CLI_INT, &per_row, "N",
+         "edges drawn per row on average, before duplicates are merged (required)"},
+        {"--a", NULL, CLI_REAL, &opt.a, "P", help_a},
+        {"--b", NULL, CLI_REAL, &opt.b, "P", help_b},
+        {"--c", NULL, CLI_REAL, &opt.c, "P", help_c},
+        {"--seed", NULL, CLI_UINT, &seed, "SEED", "random seed (default 1)"},
+        {"--pattern", NULL, CLI_FLAG, &pattern, NULL, "all values 1 (else uniform in [0.5, 1.5))"},
+        {"--type", NULL, CLI_TYPE, &type, "f32|f64", "value type (default f32)"},
+        {"--output", "-o", CLI_STRING, &output, "FILE", "output file, .mtx or .mtx.gz (required)"},
+        {"--progress", NULL, CLI_FLAG, &progress_forced, NULL,
+         "show progress on stderr even when it is not a terminal"},
+        {0},
+    };
+    const cli_spec spec = {
+        .command = "rmat",
+        .synopsis = "--scale S --per-row N [--a P --b P --c P] [--seed SEED] [--pattern]\n"
+                    "                   [--type f32|f64] -o FILE",
+        .description = "Generates an R-MAT (Graph500 Kronecker) matrix and writes it in Matrix\n"
+                       "Market format, gzip-compressed when FILE ends in .gz. The same seed gives\n"
+                       "the same matrix on every machine.",
+        .options = options,
+    };
+    int npositional;
+    int rc = cli_parse(&spec, argc, argv, NULL, &npositional);
+    if (rc != CLI_CONTINUE) return rc;
+    if (scale < 0) return cli_usage_error(&spec, "--scale is required");
+    if (per_row < 0) return cli_usage_error(&spec, "--per-row is required");
+    if (!output) return cli_usage_error(&spec, "-o FILE is required");
+    /* The library checks the range; keep values beyond int out of range rather than wrapped. */
+    opt.scale = scale > 64 ? 64 : (int)scale;
+    opt.nnz_per_row = per_row;
+    opt.seed = seed;
+    opt.type = type;
+    opt.pattern = pattern;
+
+    cli_progress progress;
+    cli_progress_init(&progress, progress_forced);
+    magnus_csr M = NULL;
+    double start = cli_now();
+    s = magnus_gen_rmat(&M, &opt, cli_progress_update, &progress);
+    double gen_seconds = cli_now() - start;
+    cli_progress_done(&progress);
+    if (s) return cli_fail(s);
+    char what[128];
+    snprintf(what, sizeof what, "rmat scale %d, %lld per row, seed %llu%s", opt.scale,
+             (long long)per_row, (unsigned long long)seed, pattern ? ", pattern" : "");
+    return write_and_report(&M, output, what, gen_seconds, &progress);
+}
+
+int cmd_gen(int argc, char **argv) {
+    uint64_t seed = 1;
+    magnus_value_type type = MAGNUS_FLOAT32;
+    bool progress_forced = false;
+    const char *output = NULL;
+    const cli_option options[] = {
+        {"--seed", NULL, CLI_UINT, &seed, "SEED", "random seed for banded/uniform/rmat (default 1)"},
+        {"--type", NULL, CLI_TYPE, &type, "f32|f64", "value type (default f32)"},
+        {"--output", "-o", CLI_STRING, &output, "FILE", "output file, .mtx or .mtx.gz (required)"},
+        {"--progress", NULL, CLI_FLAG, &progress_forced, NULL,
+         "show progress on stderr even when it is not a terminal"},
+        {0},
+    };
+    const cli_spec spec = {
+        .command = "gen",
+        .synopsis = "{laplace2d NX NY | laplace3d NX NY NZ | banded N LOWER UPPER |\n"
+                    "                  uniform ROWS COLS PER_ROW} [--seed SEED] [--type f32|f64] "
+                    "-o FILE",
+        .description =
+            "Generates a matrix and writes it in Matrix Market format (gzip-compressed when\n"
+            "FILE ends in .gz):\n"
+            "  laplace2d NX NY            5-point Laplacian on an NX x NY grid (4 / -1)\n"
+            "  laplace3d NX NY NZ         7-point Laplacian on an NX x NY x NZ grid (6 / -1)\n"
+            "  banded N LOWER UPPER       N x N, entries with -LOWER <= j-i <= UPPER, values\n"
+            "                             uniform in [0.5, 1.5)\n"
+            "  uniform ROWS COLS PER_ROW  about PER_ROW distinct random columns per row\n"
+            "  rmat SCALE PER_ROW         R-MAT with Graph500 defaults (see 'magnus rmat')",
+        .options = options,
+        .min_positional = 1,
+        .max_positional = 4,
+    };
+    const char *positional[4];
+    int npositional;
+    int rc = cli_parse(&spec, argc, argv, positional, &npositional);
+    if (rc != CLI_CONTINUE) return rc;
+    cli_gen_request req = {.seed = seed, .type = type};
+    char why[160];
+    if (!cli_gen_parse(&req, positional[0], npositional - 1, positional + 1, false, why,
+                       sizeof why))
+        return cli_usage_error(&spec, "%s", why);
+    if (!output) return cli_usage_error(&spec, "-o FILE is required");
+
+    cli_progress progress;
+    cli_progress_init(&progress, progress_forced);
+    magnus_csr M = NULL;
+    double start = cli_now();
+    magnus_status s = cli_gen_run(&M, &req, &progress);
+    double gen_seconds = cli_now() - start;
+    cli_progress_done(&progress);
+    if (s) return cli_fail(s);
+    return write_and_report(&M, output, cli_gen_describe(&req).s, gen_seconds, &progress);
+}
