@@ -1,0 +1,128 @@
+/*
+ * Shared state of the Level Zero backend: the device list built by load() and the structs
+ * behind the opaque backend handles. Private to backends/level0/.
+ *
+ * Design (the simplest one that keeps runtime/backend.h's rules):
+ *   - A queue is one IMMEDIATE command list (asynchronous mode) on the device's first compute
+ *     queue group: commands start as they are appended, with no command-queue/fence
+ *     bookkeeping. Level Zero only orders the START of commands in a list, so every appended
+ *     command is followed by a barrier; that makes the list in order, as backend.h requires.
+ *   - Synchronisation is by events, not fences (fences belong to command queues, which
+ *     immediate lists do not expose): each queue owns one host-visible "idle" event; finishing
+ *     the queue appends a barrier that signals it, waits on the host and resets it.
+ *   - A recorded event is a host-visible event signalled by
+ *     zeCommandListAppendWriteGlobalTimestamp, which writes the device's global timestamp into
+ *     a small host allocation when the queue reaches it; elapsed time is the difference of two
+ *     such stamps (masked to timestampValidBits) times timerResolution (nanoseconds per tick,
+ *     as queried with ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES).
+ *   - Host<->device copies pass the caller's pageable pointer straight to
+ *     zeCommandListAppendMemoryCopy and block until the queue is idle (Intel's driver stages
+ *     such pointers itself).
+ */
+#ifndef MAGNUS_LEVEL0_INTERNAL_H
+#define MAGNUS_LEVEL0_INTERNAL_H
+
+#include "backend.h"
+#include "internal.h"
+#include "level0_loader.h"
+
+/* One usable device found by load(). */
+typedef struct level0_device {
+    ze_driver_handle_t driver;
+    ze_device_handle_t device;
+    magnus_device_info info;
+    double ns_per_tick;        /* timerResolution */
+    uint64_t timestamp_mask;   /* (1 << timestampValidBits) - 1 */
+    uint64_t max_alloc_bytes;  /* maxMemAllocSize: beyond it, allocations ask for relaxed limits */
+    uint32_t max_group_count;  /* maxGroupCountX */
+} level0_device;
+
+/* The devices of every driver, in driver order then device order; filled by load(). */
+extern level0_device *level0_devices;
+extern int level0_device_count;
+
+struct magnus_bctx {
+    const level0_device *dev;
+    ze_context_handle_t context;
+    uint32_t compute_ordinal; /* command queue group used for every queue */
+};
+
+struct magnus_bqueue {
+    magnus_bctx *ctx;
+    ze_command_list_handle_t list; /* immediate */
+    ze_event_pool_handle_t pool;
+    ze_event_handle_t idle; /* signalled by queue_finish's barrier */
+};
+
+struct magnus_bmem {
+    void *ptr; /* device USM pointer: kernels receive it by value */
+    size_t bytes;
+};
+
+struct magnus_bmodule {
+    magnus_bctx *ctx;
+    ze_module_handle_t module;
+};
+
+struct magnus_bkernel {
+    ze_kernel_handle_t kernel;
+    uint32_t group_size; /* last zeKernelSetGroupSize, 0 before the first */
+};
+
+struct magnus_bevent {
+    magnus_bctx *ctx;
+    ze_event_pool_handle_t pool;
+    ze_event_handle_t event;
+    uint64_t *timestamp; /* host USM; written by the device */
+};
+
+/* Devices (level0_devices.c) */
+magnus_status level0_load(void);
+void level0_unload(void);
+magnus_status level0_device_count_get(int *count);
+magnus_status level0_device_info(int index, magnus_device_info *info);
+
+/* Contexts, queues, memory (level0_queue.c, level0_memory.c) */
+magnus_status level0_context_create(int index, magnus_bctx **ctx);
+void level0_context_destroy(magnus_bctx *ctx);
+magnus_status level0_queue_create(magnus_bctx *ctx, magnus_bqueue **queue);
+void level0_queue_destroy(magnus_bqueue *queue);
+magnus_status level0_queue_finish(magnus_bqueue *queue);
+/* Appends the barrier that keeps the immediate list in order; `what` names the command. */
+magnus_status level0_queue_order(magnus_bqueue *q, const char *what);
+
+magnus_status level0_mem_alloc(magnus_bctx *ctx, size_t bytes, magnus_bmem **mem);
+void level0_mem_free(magnus_bctx *ctx, magnus_bmem *mem);
+magnus_status level0_mem_write(magnus_bqueue *q, magnus_bmem *dst, size_t dst_offset,
+                               const void *src, size_t bytes);
+magnus_status level0_mem_read(magnus_bqueue *q, void *dst, magnus_bmem *src, size_t src_offset,
+                              size_t bytes);
+magnus_status level0_mem_copy(magnus_bqueue *q, magnus_bmem *dst, size_t dst_offset,
+                              magnus_bmem *src, size_t src_offset, size_t bytes);
+magnus_status level0_mem_fill(magnus_bqueue *q, magnus_bmem *dst, size_t offset,
+                              const void *pattern, size_t pattern_bytes, size_t bytes);
+
+/* Kernels (level0_kernels.c) */
+magnus_status level0_module_load(magnus_bctx *ctx, magnus_kernel_variant variant,
+                                 magnus_bmodule **module);
+void level0_module_unload(magnus_bmodule *module);
+magnus_status level0_kernel_get(magnus_bmodule *module, const char *name,
+                                magnus_bkernel **kernel);
+void level0_kernel_release(magnus_bkernel *kernel);
+magnus_status level0_launch(magnus_bqueue *q, magnus_bkernel *kernel, size_t groups,
+                            size_t group_size, size_t local_bytes, int nargs,
+                            const magnus_karg *args);
+
+/* Events (level0_events.c) */
+magnus_status level0_event_record(magnus_bqueue *q, magnus_bevent **event);
+magnus_status level0_queue_wait_event(magnus_bqueue *q, magnus_bevent *event);
+magnus_status level0_event_synchronize(magnus_bevent *event);
+magnus_status level0_event_elapsed_ms(magnus_bevent *start, magnus_bevent *end, double *ms);
+void level0_event_destroy(magnus_bevent *event);
+
+/* A host-visible event pool of one event (used by queues and recorded events). */
+magnus_status level0_single_event_create(magnus_bctx *ctx, ze_event_pool_handle_t *pool,
+                                         ze_event_handle_t *event);
+void level0_single_event_destroy(ze_event_pool_handle_t pool, ze_event_handle_t event);
+
+#endif

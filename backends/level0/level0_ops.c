@@ -1,0 +1,81 @@
+/*
+ * The Level Zero backend's ops table (runtime/backend.h). Intel GPUs through the oneAPI Level
+ * Zero loader, dlopened at run time; kernels are the SPIR-V embedded at build time.
+ * The design (immediate command lists, events instead of fences) is described in
+ * level0_internal.h; each group of ops lives in its own file:
+ *   level0_loader.c   dlopen + entry points      level0_devices.c  zeInit, probe, device info
+ *   level0_queue.c    contexts and queues         level0_memory.c   buffers, copies, fills
+ *   level0_kernels.c  modules, kernels, launch    level0_events.c   events and timing
+ */
+#include "backend.h"
+#include "internal.h"
+
+#ifdef MAGNUS_HAVE_LEVEL0_HEADERS
+
+#include "level0_internal.h"
+
+static const magnus_backend_ops level0_ops = {
+    .name = "level0",
+    .kind = MAGNUS_BACKEND_LEVEL0,
+
+    .load = level0_load,
+    .unload = level0_unload,
+
+    .device_count = level0_device_count_get,
+    .device_info = level0_device_info,
+
+    .context_create = level0_context_create,
+    .context_destroy = level0_context_destroy,
+    .queue_create = level0_queue_create,
+    .queue_destroy = level0_queue_destroy,
+    .queue_finish = level0_queue_finish,
+
+    .mem_alloc = level0_mem_alloc,
+    .mem_free = level0_mem_free,
+    .mem_write = level0_mem_write,
+    .mem_read = level0_mem_read,
+    .mem_copy = level0_mem_copy,
+    .mem_fill = level0_mem_fill,
+
+    .module_load = level0_module_load,
+    .module_unload = level0_module_unload,
+    .kernel_get = level0_kernel_get,
+    .kernel_release = level0_kernel_release,
+    .launch = level0_launch,
+
+    .event_record = level0_event_record,
+    .queue_wait_event = level0_queue_wait_event,
+    .event_synchronize = level0_event_synchronize,
+    .event_elapsed_ms = level0_event_elapsed_ms,
+    .event_destroy = level0_event_destroy,
+};
+
+#else /* built without level_zero/ze_api.h: the backend exists but never loads */
+
+static magnus_status level0_load_unavailable(void) {
+    return magnus_error(MAGNUS_ERROR_BACKEND_UNAVAILABLE,
+                        "level0: libmagnus was built without the Level Zero headers "
+                        "(level_zero/ze_api.h, package libze-dev)");
+}
+
+static void level0_unload_nothing(void) {}
+
+static magnus_status level0_no_devices(int *count) {
+    if (count) *count = 0;
+    return MAGNUS_SUCCESS;
+}
+
+static const magnus_backend_ops level0_ops = {
+    .name = "level0",
+    .kind = MAGNUS_BACKEND_LEVEL0,
+    .load = level0_load_unavailable,
+    .unload = level0_unload_nothing,
+    .device_count = level0_no_devices,
+    /* every other op is NULL: the runtime never gets past load() */
+};
+
+#endif
+
+const magnus_backend_ops *magnus_backend_level0_ops(void) {
+    return &level0_ops;
+}
