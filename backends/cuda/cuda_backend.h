@@ -1,0 +1,105 @@
+/*
+ * The CUDA backend's handles and the functions its ops table (cuda_ops.c) points at.
+ * Every function that calls the driver on behalf of a context first makes that context's
+ * primary context current on the calling thread (magnus_cuda_make_current), because the
+ * runtime may call from any thread and the CUDA current context is per thread.
+ */
+#ifndef MAGNUS_CUDA_BACKEND_H
+#define MAGNUS_CUDA_BACKEND_H
+
+#include <pthread.h>
+
+#include "backend.h"
+#include "cuda_loader.h"
+
+/* Dynamic shared memory a kernel may use without opting in (CUDA's fixed 48 KiB). */
+#define MAGNUS_CUDA_DEFAULT_DYNAMIC_SHARED (48u * 1024u)
+
+struct magnus_bctx {
+    int index;
+    CUdevice device;
+    CUcontext context; /* the device's primary context, retained until context_destroy */
+    pthread_mutex_t fill_lock;
+    CUmodule fill_module; /* fill_u64.ptx, JIT-compiled on the first 8-byte pattern fill */
+    CUfunction fill_kernel;
+};
+
+struct magnus_bqueue {
+    magnus_bctx *ctx;
+    CUstream stream; /* non-blocking: never waits for the legacy NULL stream */
+};
+
+struct magnus_bmem {
+    CUdeviceptr ptr;
+    size_t bytes; /* as allocated (at least 1) */
+};
+
+struct magnus_bmodule {
+    magnus_bctx *ctx;
+    CUmodule module;
+    magnus_kernel_variant variant;
+};
+
+struct magnus_bkernel {
+    magnus_bmodule *module;
+    CUfunction function;
+    char name[64]; /* for messages */
+    /* CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES in effect (48 KiB until raised once a
+     * launch asks for more), so the attribute is set only when a launch needs a larger one. */
+    size_t dynamic_shared_limit;
+};
+
+struct magnus_bevent {
+    magnus_bctx *ctx;
+    CUevent event;
+};
+
+magnus_status magnus_cuda_make_current(magnus_bctx *ctx);
+
+/* library (cuda_ops.c) */
+magnus_status magnus_cuda_backend_load(void);
+void magnus_cuda_backend_unload(void);
+
+/* devices, contexts, queues (cuda_device.c) */
+magnus_status magnus_cuda_device_count(int *count);
+magnus_status magnus_cuda_device_info(int index, magnus_device_info *info);
+magnus_status magnus_cuda_context_create(int index, magnus_bctx **ctx);
+void magnus_cuda_context_destroy(magnus_bctx *ctx);
+magnus_status magnus_cuda_queue_create(magnus_bctx *ctx, magnus_bqueue **queue);
+void magnus_cuda_queue_destroy(magnus_bqueue *queue);
+magnus_status magnus_cuda_queue_finish(magnus_bqueue *queue);
+
+/* memory (cuda_memory.c) */
+magnus_status magnus_cuda_mem_alloc(magnus_bctx *ctx, size_t bytes, magnus_bmem **mem);
+void magnus_cuda_mem_free(magnus_bctx *ctx, magnus_bmem *mem);
+magnus_status magnus_cuda_mem_write(magnus_bqueue *q, magnus_bmem *dst, size_t dst_offset,
+                                    const void *src, size_t bytes);
+magnus_status magnus_cuda_mem_read(magnus_bqueue *q, void *dst, magnus_bmem *src,
+                                   size_t src_offset, size_t bytes);
+magnus_status magnus_cuda_mem_copy(magnus_bqueue *q, magnus_bmem *dst, size_t dst_offset,
+                                   magnus_bmem *src, size_t src_offset, size_t bytes);
+magnus_status magnus_cuda_mem_fill(magnus_bqueue *q, magnus_bmem *dst, size_t offset,
+                                   const void *pattern, size_t pattern_bytes, size_t bytes);
+
+/* modules, kernels, launches (cuda_module.c) */
+magnus_status magnus_cuda_module_load(magnus_bctx *ctx, magnus_kernel_variant variant,
+                                      magnus_bmodule **module);
+void magnus_cuda_module_unload(magnus_bmodule *module);
+magnus_status magnus_cuda_kernel_get(magnus_bmodule *module, const char *name,
+                                     magnus_bkernel **kernel);
+void magnus_cuda_kernel_release(magnus_bkernel *kernel);
+magnus_status magnus_cuda_launch(magnus_bqueue *q, magnus_bkernel *kernel, size_t groups,
+                                 size_t group_size, size_t local_bytes, int nargs,
+                                 const magnus_karg *args);
+
+/* events (cuda_event.c) */
+magnus_status magnus_cuda_event_record(magnus_bqueue *q, magnus_bevent **event);
+magnus_status magnus_cuda_queue_wait_event(magnus_bqueue *q, magnus_bevent *event);
+magnus_status magnus_cuda_event_synchronize(magnus_bevent *event);
+magnus_status magnus_cuda_event_elapsed_ms(magnus_bevent *start, magnus_bevent *end, double *ms);
+void magnus_cuda_event_destroy(magnus_bevent *event);
+
+/* "13.0" from cuDriverGetVersion's 13000 (1000*major + 10*minor). */
+void magnus_cuda_format_version(int version, char *buf, size_t size);
+
+#endif
