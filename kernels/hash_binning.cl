@@ -1,0 +1,118 @@
+/*
+ * Setup and binning of the hash accumulator (runtime/hash_accumulate.c, OpSparse §5.1):
+ * products per row, then items grouped by key into bins. An "item" is a row of A·B or a
+ * chunk of an intermediate matrix; `ids` lists them (has_ids == 0: ids 0..count-1) and an
+ * item's key is keys[id] (key_is_ptr == 0) or keys[id+1] - keys[id] (key_is_ptr != 0),
+ * capped at key_cap when key_cap > 0 (a row of A·B cannot have more columns than B).
+ * Bin b holds the keys in (bounds[b-1], bounds[b]]; the last bound is the largest int64.
+ * All binning kernels run HASH_BIN_GROUP work items per group, one item each.
+ */
+#include "magnus_dialect.h"
+
+#define HASH_BIN_GROUP 256
+#define HASH_MAX_BINS 32
+
+MG_DEVICE mg_u32 hash_item_id(MG_GLOBAL const mg_u32 *ids, mg_i64 ids_offset, mg_i32 has_ids,
+                              mg_i64 i) {
+    return has_ids ? ids[ids_offset + i] : (mg_u32)i;
+}
+
+MG_DEVICE mg_i64 hash_item_key(MG_GLOBAL const mg_i64 *keys, mg_u32 id, mg_i32 key_is_ptr) {
+    return key_is_ptr ? keys[(mg_u64)id + 1u] - keys[id] : keys[id];
+}
+
+MG_DEVICE mg_i64 hash_cap_key(mg_i64 key, mg_i64 key_cap) {
+    return key_cap > 0 && key > key_cap ? key_cap : key;
+}
+
+MG_DEVICE mg_u32 hash_bin_of(MG_LOCAL const mg_i64 *bounds, mg_u32 nbins, mg_i64 key) {
+    mg_u32 b = 0;
+    while (b + 1u < nbins && key > bounds[b]) b++;
+    return b;
+}
+
+/* products[r] = sum over k in A[r,:] of nnz(B[k,:]) for each listed row r. */
+MG_KERNEL void hash_row_products(MG_GLOBAL const mg_i64 *A_rp, MG_GLOBAL const mg_i32 *A_col,
+                                 MG_GLOBAL const mg_i64 *B_rp, MG_GLOBAL const mg_u32 *ids,
+                                 mg_i64 ids_offset, mg_i32 has_ids, mg_i64 count,
+                                 MG_GLOBAL mg_i64 *products, MG_DYN_LOCAL_PARAM) {
+    mg_i64 i = (mg_i64)mg_global_id();
+    if (i >= count) return;
+    mg_u32 row = hash_item_id(ids, ids_offset, has_ids, i);
+    mg_i64 sum = 0;
+    for (mg_i64 a = A_rp[row]; a < A_rp[row + 1]; a++) {
+        mg_i32 k = A_col[a];
+        sum += B_rp[k + 1] - B_rp[k];
+    }
+    products[row] = sum;
+}
+
+/* Pass 1: bin sizes (counted in local memory, one global atomic per bin per group) and the
+ * sum of the uncapped keys (a tree reduction, one 64-bit atomic per group). */
+MG_KERNEL void hash_bin_count(MG_GLOBAL const mg_u32 *ids, mg_i64 ids_offset, mg_i32 has_ids,
+                              mg_i64 count, MG_GLOBAL const mg_i64 *keys, mg_i32 key_is_ptr,
+                              mg_i64 key_cap, MG_GLOBAL const mg_i64 *bounds, mg_u32 nbins,
+                              MG_GLOBAL mg_u32 *bin_sizes, MG_GLOBAL mg_u64 *key_sum,
+                              MG_DYN_LOCAL_PARAM) {
+    MG_LOCAL_ARRAY(mg_i64, lbounds, HASH_MAX_BINS);
+    MG_LOCAL_ARRAY(mg_u32, lcount, HASH_MAX_BINS);
+    MG_LOCAL_ARRAY(mg_u64, lsum, HASH_BIN_GROUP);
+    mg_u32 lid = mg_local_id();
+    if (lid < nbins) {
+        lbounds[lid] = bounds[lid];
+        lcount[lid] = 0;
+    }
+    mg_barrier();
+    mg_i64 i = (mg_i64)mg_group_id() * HASH_BIN_GROUP + lid;
+    mg_i64 key = 0;
+    if (i < count) {
+        key = hash_item_key(keys, hash_item_id(ids, ids_offset, has_ids, i), key_is_ptr);
+        mg_atomic_add_u32(&lcount[hash_bin_of(lbounds, nbins, hash_cap_key(key, key_cap))], 1u);
+    }
+    lsum[lid] = (mg_u64)key;
+    mg_barrier();
+    for (mg_u32 s = HASH_BIN_GROUP / 2; s > 0; s >>= 1) {
+        if (lid < s) lsum[lid] += lsum[lid + s];
+        mg_barrier();
+    }
+    if (lid < nbins && lcount[lid] != 0) mg_atomic_add_u32(&bin_sizes[lid], lcount[lid]);
+    if (lid == 0 && lsum[0] != 0) mg_atomic_add_u64(key_sum, lsum[0]);
+}
+
+/* Pass 2: bins_out[bin_pos[b] ...] = ids of bin b; bin_pos starts at each bin's offset and
+ * is advanced by one global atomic per bin per group. */
+MG_KERNEL void hash_bin_fill(MG_GLOBAL const mg_u32 *ids, mg_i64 ids_offset, mg_i32 has_ids,
+                             mg_i64 count, MG_GLOBAL const mg_i64 *keys, mg_i32 key_is_ptr,
+                             mg_i64 key_cap, MG_GLOBAL const mg_i64 *bounds, mg_u32 nbins,
+                             MG_GLOBAL mg_u32 *bin_pos, MG_GLOBAL mg_u32 *bins_out,
+                             MG_DYN_LOCAL_PARAM) {
+    MG_LOCAL_ARRAY(mg_i64, lbounds, HASH_MAX_BINS);
+    MG_LOCAL_ARRAY(mg_u32, lcount, HASH_MAX_BINS);
+    MG_LOCAL_ARRAY(mg_u32, lbase, HASH_MAX_BINS);
+    mg_u32 lid = mg_local_id();
+    if (lid < nbins) {
+        lbounds[lid] = bounds[lid];
+        lcount[lid] = 0;
+    }
+    mg_barrier();
+    mg_i64 i = (mg_i64)mg_group_id() * HASH_BIN_GROUP + lid;
+    mg_u32 id = 0, bin = 0, rank = 0;
+    if (i < count) {
+        id = hash_item_id(ids, ids_offset, has_ids, i);
+        bin = hash_bin_of(lbounds, nbins, hash_cap_key(hash_item_key(keys, id, key_is_ptr), key_cap));
+        rank = mg_atomic_add_u32(&lcount[bin], 1u);
+    }
+    mg_barrier();
+    if (lid < nbins && lcount[lid] != 0) lbase[lid] = mg_atomic_add_u32(&bin_pos[lid], lcount[lid]);
+    mg_barrier();
+    if (i < count) bins_out[lbase[bin] + rank] = id;
+}
+
+/* out[i] = capped key of item bins[offset + i] (sizes the global tables on the host). */
+MG_KERNEL void hash_gather_keys(MG_GLOBAL const mg_u32 *bins, mg_i64 offset, mg_i64 count,
+                                MG_GLOBAL const mg_i64 *keys, mg_i32 key_is_ptr, mg_i64 key_cap,
+                                MG_GLOBAL mg_i64 *out, MG_DYN_LOCAL_PARAM) {
+    mg_i64 i = (mg_i64)mg_global_id();
+    if (i >= count) return;
+    out[i] = hash_cap_key(hash_item_key(keys, bins[offset + i], key_is_ptr), key_cap);
+}

@@ -1,0 +1,115 @@
+/*
+ * The hash accumulator (OpSparse-style; shared/docs/gmagnus.md §6): device functions shared
+ * by the hash SpGEMM kernels (kernels/hash_*.cl) and gMAGNUS's light rows and chunks.
+ * Interface summary: runtime/hash_accumulate.h, end of file.
+ *
+ * A table is an array of mg_u32 keys (column indices; MG_HASH_EMPTY marks a free slot) and,
+ * for the numeric phase, a parallel array of values. Probing is linear from a multiplicative
+ * hash; each probe step touches the table once, with a compare-and-swap whose returned old
+ * key says whether the slot was free, already ours, or someone else's (OpSparse Alg. 4/5).
+ * Symbolic tables are powers of two (mask instead of modulo); numeric tables may have any
+ * size, so the largest bin can use the whole local-memory budget.
+ *
+ * Every function exists for tables in local memory (suffix _local, 32-bit sizes) and in
+ * global memory (suffix _global, 64-bit sizes, used only for items too large for local
+ * memory). They are generated from one template so the two cannot drift apart.
+ */
+#ifndef MAGNUS_LIB_HASH_ACCUMULATOR_CL
+#define MAGNUS_LIB_HASH_ACCUMULATOR_CL
+
+#include "magnus_dialect.h"
+
+#define MG_HASH_EMPTY 0xffffffffu
+/* OpSparse's HASH_SCALE: odd, so consecutive columns land 107 slots apart. */
+#define MG_HASH_SCALE 107u
+
+/*
+ * MG_HASH_TEMPLATE(SUFFIX, SPACE, IDX, ADD_VAL):
+ *   SUFFIX   _local or _global
+ *   SPACE    MG_LOCAL or MG_GLOBAL
+ *   IDX      index type (mg_u32 for local tables, mg_u64 for global ones)
+ *   ADD_VAL  the float atomic add for that address space
+ */
+#define MG_HASH_TEMPLATE(SUFFIX, SPACE, IDX, ADD_VAL)                                            \
+    /* keys[*] = EMPTY */                                                                        \
+    MG_DEVICE void mg_hash_clear_keys##SUFFIX(SPACE mg_u32 *keys, IDX size, mg_u32 lane,         \
+                                              mg_u32 lanes) {                                    \
+        for (IDX i = lane; i < size; i += lanes) keys[i] = MG_HASH_EMPTY;                        \
+    }                                                                                            \
+    /* keys[*] = EMPTY, vals[*] = 0 */                                                           \
+    MG_DEVICE void mg_hash_clear##SUFFIX(SPACE mg_u32 *keys, SPACE mg_val *vals, IDX size,       \
+                                         mg_u32 lane, mg_u32 lanes) {                            \
+        for (IDX i = lane; i < size; i += lanes) {                                               \
+            keys[i] = MG_HASH_EMPTY;                                                             \
+            vals[i] = (mg_val)0;                                                                 \
+        }                                                                                        \
+    }                                                                                            \
+    /* Symbolic insert into a power-of-two table (size = mask + 1, never full): 1 if `key`    \
+     * was not there yet. */                                                                     \
+    MG_DEVICE mg_u32 mg_hash_insert##SUFFIX(SPACE mg_u32 *keys, IDX mask, mg_u32 key) {          \
+        IDX slot = ((IDX)key * MG_HASH_SCALE) & mask;                                            \
+        for (;;) {                                                                               \
+            mg_u32 old = mg_atomic_cas_u32(&keys[slot], MG_HASH_EMPTY, key);                     \
+            if (old == MG_HASH_EMPTY) return 1u;                                                 \
+            if (old == key) return 0u;                                                           \
+            slot = (slot + 1u) & mask;                                                           \
+        }                                                                                        \
+    }                                                                                            \
+    /* Numeric insert: adds v to key's value (table of any size with a free slot). */            \
+    MG_DEVICE void mg_hash_accumulate##SUFFIX(SPACE mg_u32 *keys, SPACE mg_val *vals, IDX size,  \
+                                              mg_u32 key, mg_val v) {                            \
+        IDX slot = ((IDX)key * MG_HASH_SCALE) % size;                                            \
+        for (;;) {                                                                               \
+            mg_u32 old = mg_atomic_cas_u32(&keys[slot], MG_HASH_EMPTY, key);                     \
+            if (old == MG_HASH_EMPTY || old == key) {                                            \
+                ADD_VAL(&vals[slot], v);                                                         \
+                return;                                                                          \
+            }                                                                                    \
+            slot = slot + 1u == size ? (IDX)0 : slot + 1u;                                       \
+        }                                                                                        \
+    }                                                                                            \
+    /* Bitonic sort of the whole table by key, ascending (EMPTY, the largest key, last).       \
+     * Sorting network for the next power of two n >= size in which every comparator puts    \
+     * the minimum at the lower index (the first step of each merge compares mirrored         \
+     * positions); the virtual slots >= size hold +infinity and so never move, which lets us  \
+     * skip every comparator that touches them. Contains barriers: all work items of the      \
+     * group call it with the same size. Ends with a barrier. */                                 \
+    MG_DEVICE void mg_hash_sort##SUFFIX(SPACE mg_u32 *keys, SPACE mg_val *vals, IDX size,        \
+                                        mg_u32 lane, mg_u32 lanes) {                             \
+        IDX n = 1;                                                                               \
+        while (n < size) n <<= 1;                                                                \
+        for (IDX k = 2; k <= n; k <<= 1) {                                                       \
+            for (IDX j = k >> 1; j > 0; j >>= 1) {                                               \
+                for (IDX i = lane; i < (n >> 1); i += lanes) {                                   \
+                    IDX lo = ((i & ~(j - 1u)) << 1) | (i & (j - 1u));                            \
+                    IDX hi = j == (k >> 1) ? (lo ^ (k - 1u)) : (lo + j);                         \
+                    if (hi < size) {                                                             \
+                        mg_u32 klo = keys[lo], khi = keys[hi];                                   \
+                        if (klo > khi) {                                                         \
+                            mg_val vlo = vals[lo];                                               \
+                            keys[lo] = khi;                                                      \
+                            keys[hi] = klo;                                                      \
+                            vals[lo] = vals[hi];                                                 \
+                            vals[hi] = vlo;                                                      \
+                        }                                                                        \
+                    }                                                                            \
+                }                                                                                \
+                mg_barrier();                                                                    \
+            }                                                                                    \
+        }                                                                                        \
+    }                                                                                            \
+    /* Writes the first n entries of a sorted table: out_col[out_offset + e] = key + shift. */   \
+    MG_DEVICE void mg_hash_write##SUFFIX(SPACE mg_u32 *keys, SPACE mg_val *vals, IDX n,          \
+                                         MG_GLOBAL mg_i32 *out_col, MG_GLOBAL mg_val *out_val,   \
+                                         mg_i64 out_offset, mg_i64 col_shift, mg_u32 lane,       \
+                                         mg_u32 lanes) {                                         \
+        for (IDX e = lane; e < n; e += lanes) {                                                  \
+            out_col[out_offset + (mg_i64)e] = (mg_i32)((mg_i64)keys[e] + col_shift);             \
+            out_val[out_offset + (mg_i64)e] = vals[e];                                           \
+        }                                                                                        \
+    }
+
+MG_HASH_TEMPLATE(_local, MG_LOCAL, mg_u32, mg_atomic_add_val_local)
+MG_HASH_TEMPLATE(_global, MG_GLOBAL, mg_u64, mg_atomic_add_val_global)
+
+#endif /* MAGNUS_LIB_HASH_ACCUMULATOR_CL */

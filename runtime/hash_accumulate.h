@@ -1,0 +1,172 @@
+/*
+ * The hash accumulator (OpSparse-style, shared/docs/gmagnus.md §6) as reusable host
+ * functions: the binned symbolic and numeric phases over any set of "items", where an item is
+ *   (a) a row i of C = A·B (its products are A[i,k]·B[k,:]), or
+ *   (b) a chunk: a segment of an intermediate matrix (64-bit segment pointers, 32-bit local
+ *       columns, values), accumulated into one sorted piece of C.
+ * The hash algorithm (runtime/hash_spgemm.c) runs (a) on every row; gMAGNUS runs (a) on its
+ * light rows and (b) on its light chunks.
+ *
+ * How a phase runs (every function below):
+ *   1. binning: each item gets a key (its products, or its nnz), capped by the columns it can
+ *      hold; a counting kernel (bin counts in local memory, one global atomic per bin per work
+ *      group) and a fill kernel group the item ids by bin; the host reads the bin sizes.
+ *   2. per bin, one launch: one work group per item (or several items per group for tiny
+ *      bins), hash table in local memory, sized from ctx->device.local_mem_bytes (the budget
+ *      in effect, MAGNUS_LOCAL_MEM_BYTES included). Largest bins are launched first.
+ *      Symbolic: power-of-two table of column keys, load <= 3/4 of the key, multiplicative
+ *      hash, linear probing, one compare-and-swap per probe step; counts distinct columns.
+ *      Numeric: table of (column, value) with at least 2 slots per entry, then a bitonic sort
+ *      of the table in local memory (empty slots sort last) and a coalesced write.
+ *   3. items whose key exceeds what local memory holds get a global-memory table each, in one
+ *      scratch region processed in batches (the only global accumulation in magnus; gMAGNUS
+ *      never sends such items here: its light rows and chunks have at most tau products,
+ *      which magnus_hash_local_capacity() checks).
+ *   4. the function waits for its queue before it frees its scratch and returns, so outputs
+ *      are complete on return (device memory of every backend may be freed only when idle).
+ *
+ * Id lists: device buffers of uint32 item ids (row ids for (a), chunk ids for (b)); `ids`
+ * NULL means the ids 0 .. count-1. `ids_offset` is the element index of the first id used.
+ * Every output is written at the item's id, so a caller may pass a subset of rows or chunks.
+ * Work goes to the queues in `cfg` (or `q`); the caller orders it against other queues with
+ * magnus_queue_depend(). Kernel variant: A/B's value type for (a), seg->type for (b).
+ * Errors: the usual statuses (OUT_OF_DEVICE_MEMORY, KERNEL_LAUNCH, ...); on error outputs are
+ * unspecified and nothing leaks.
+ */
+#ifndef MAGNUS_HASH_ACCUMULATE_H
+#define MAGNUS_HASH_ACCUMULATE_H
+
+#include "device_runtime.h"
+
+/* What the accumulator did: added (+=) into *stats by each call when stats is non-NULL. */
+typedef struct magnus_hash_stats {
+    int64_t items;                /* items processed (all bins, empty ones included) */
+    int64_t items_global;         /* items that needed a global-memory table */
+    int64_t global_batches;       /* launches of a global-table kernel */
+    uint64_t global_table_bytes;  /* largest global scratch region allocated */
+    int64_t key_total;            /* sum of the uncapped keys: products (symbolic), nnz
+                                     (numeric) */
+    int64_t launches;             /* kernels launched, binning included */
+} magnus_hash_stats;
+
+/* Queues and knobs of one call. */
+typedef struct magnus_hash_config {
+    /* Queues: binning runs on `main`; the global-table items and the largest local bin on
+     * `heavy`, the other bins on `light` (they overlap); `main` then waits for both. Set all
+     * three to one queue to keep the phase on it (gMAGNUS: MAGNUS_QUEUE_LIGHT). A NULL cfg
+     * means magnus_hash_config_init(&cfg, MAGNUS_QUEUE_MAIN). */
+    magnus_queue_id main, heavy, light;
+    uint64_t global_scratch_bytes; /* most bytes of global tables at once (0: default, the
+                                      largest single table is always allowed) */
+} magnus_hash_config;
+/* All three queues = q, default scratch. */
+void magnus_hash_config_init(magnus_hash_config *cfg, magnus_queue_id q);
+
+/*
+ * The largest key a work group's local memory takes, for a context and value type:
+ * *symbolic_products: items with at most this many products (or, for rows, min(products,
+ * B.cols)) are counted in local memory; *numeric_nnz: items with at most this many entries
+ * are accumulated and sorted in local memory. Either output may be NULL. Both are at least
+ * local_mem_bytes / (2 * (4 + value bytes)) (gMAGNUS's tau) whenever that is >= 1.
+ */
+void magnus_hash_local_capacity(const magnus_context_s *ctx, magnus_value_type type,
+                                int64_t *symbolic_products, int64_t *numeric_nnz);
+
+/* ---- (a) rows of C = A·B --------------------------------------------------------------- */
+
+/*
+ * Products per row: products[r] = sum over k in A[r,:] of nnz(B[k,:]), written at index r of
+ * the int64 buffer `products` (at least max id + 1 entries) for each listed row r. With every
+ * row listed and `products` = C.row_ptr this is the OpSparse setup step.
+ */
+magnus_status magnus_hash_rows_products(magnus_context ctx, magnus_queue_id q,
+                                        const struct magnus_device_csr_s *A,
+                                        const struct magnus_device_csr_s *B,
+                                        const magnus_dbuf *ids, int64_t ids_offset, int64_t count,
+                                        magnus_dbuf *products, magnus_hash_stats *stats);
+
+/*
+ * Symbolic phase for listed rows: reads products[r] (from magnus_hash_rows_products) and
+ * overwrites it with nnz(C[r,:]), the number of distinct columns. `row_counts` may be
+ * C.row_ptr (rows+1 int64): an exclusive scan of it then gives C's row pointers.
+ */
+magnus_status magnus_hash_rows_symbolic(magnus_context ctx, const magnus_hash_config *cfg,
+                                        const struct magnus_device_csr_s *A,
+                                        const struct magnus_device_csr_s *B,
+                                        const magnus_dbuf *ids, int64_t ids_offset, int64_t count,
+                                        magnus_dbuf *row_counts, magnus_hash_stats *stats);
+
+/*
+ * Numeric phase for listed rows: C_col/C_val[C_row_ptr[r] .. C_row_ptr[r+1]) get row r of
+ * A·B sorted by column. C_row_ptr is int64 with A.rows+1 entries (final, scanned); the row's
+ * nnz must be the symbolic count. C_val holds A's value type.
+ */
+magnus_status magnus_hash_rows_numeric(magnus_context ctx, const magnus_hash_config *cfg,
+                                       const struct magnus_device_csr_s *A,
+                                       const struct magnus_device_csr_s *B,
+                                       const magnus_dbuf *ids, int64_t ids_offset, int64_t count,
+                                       const magnus_dbuf *C_row_ptr, magnus_dbuf *C_col,
+                                       magnus_dbuf *C_val, magnus_hash_stats *stats);
+
+/* ---- (b) chunks: segments of an intermediate matrix ------------------------------------ */
+
+typedef struct magnus_hash_segments {
+    const magnus_dbuf *ptr; /* int64: chunk c owns elements [ptr[c], ptr[c+1]) */
+    const magnus_dbuf *col; /* int32 local column of each element, 0 <= col < col_range */
+    const magnus_dbuf *val; /* value of each element (type below); unused by symbolic */
+    int64_t col_range;      /* bound on local columns (chunk width); 0: unknown. Caps the
+                               symbolic key like B.cols caps a row's */
+    magnus_value_type type;
+} magnus_hash_segments;
+
+/* Symbolic phase for listed chunks: counts[c] (int64, written at index c) = number of
+ * distinct local columns of chunk c. */
+magnus_status magnus_hash_chunks_symbolic(magnus_context ctx, const magnus_hash_config *cfg,
+                                          const magnus_hash_segments *seg,
+                                          const magnus_dbuf *ids, int64_t ids_offset,
+                                          int64_t count, magnus_dbuf *counts,
+                                          magnus_hash_stats *stats);
+
+/* Where the numeric phase writes each chunk. Entry e (0-based, in column order) of chunk c
+ * goes to C_col[offset[c] + e] = local column + shift(c), C_val[offset[c] + e], where
+ *   shift(c) = (col_shift ? col_shift[c] : 0) + (shift_period > 0 ? (c % shift_period) *
+ *              shift_step : 0)
+ * (gMAGNUS: chunk j of a heavy row starts at column j * chunk width, so shift_period =
+ * chunks per row and shift_step = chunk width when chunks of a row have consecutive ids). */
+typedef struct magnus_hash_chunk_output {
+    const magnus_dbuf *offset;    /* int64 per chunk id: position in C_col / C_val */
+    const magnus_dbuf *nnz;       /* int64 per chunk id: entries of the chunk (its symbolic
+                                     count); NULL: offset[c+1] - offset[c] */
+    const magnus_dbuf *col_shift; /* int32 per chunk id, or NULL */
+    int64_t shift_period, shift_step;
+    magnus_dbuf *C_col;           /* int32 */
+    magnus_dbuf *C_val;           /* seg->type */
+} magnus_hash_chunk_output;
+
+/* Numeric phase for listed chunks: accumulates each chunk's duplicates, sorts by column and
+ * writes as described above. */
+magnus_status magnus_hash_chunks_numeric(magnus_context ctx, const magnus_hash_config *cfg,
+                                         const magnus_hash_segments *seg, const magnus_dbuf *ids,
+                                         int64_t ids_offset, int64_t count,
+                                         const magnus_hash_chunk_output *out,
+                                         magnus_hash_stats *stats);
+
+/*
+ * Device functions (kernels/lib/hash_accumulator.cl), for kernels that need the accumulator
+ * inside their own loops. Tables are arrays of mg_u32 keys (MG_HASH_EMPTY = unused) and, for
+ * numeric, mg_val values; every function exists for local (_local, mg_u32 sizes) and global
+ * (_global, mg_u64 sizes) tables. `lane`/`lanes`: this work item's index among the work items
+ * sharing the table.
+ *   mg_hash_clear_keys_X(keys, size, lane, lanes)              keys[*] = MG_HASH_EMPTY
+ *   mg_hash_clear_X(keys, vals, size, lane, lanes)             and vals[*] = 0
+ *   mg_hash_insert_X(keys, mask, key) -> 1 if new, else 0      symbolic; size = mask + 1
+ *   mg_hash_accumulate_X(keys, vals, size, key, v)             numeric; any size >= 2*entries
+ *   mg_hash_sort_X(keys, vals, size, lane, lanes)              bitonic sort of the whole table
+ *        by key (empties last); contains barriers: every work item of the group calls it with
+ *        the same size, after a barrier that ends the inserts; it ends with a barrier
+ *   mg_hash_write_X(keys, vals, n, out_col, out_val, out_offset, col_shift, lane, lanes)
+ *        writes the first n (sorted) entries: out_col[out_offset+e] = keys[e] + col_shift
+ * The caller puts a barrier between clear and inserts, and between inserts and sort/count.
+ */
+
+#endif
