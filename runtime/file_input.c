@@ -1,0 +1,85 @@
+/* Block reading of plain and gzip files for the text readers (see file_input.h). */
+#include <errno.h>
+#include <limits.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "file_input.h"
+#include "internal.h"
+
+magnus_status magnus_file_input_open(magnus_file_input *in, const char *path) {
+    memset(in, 0, sizeof *in);
+    in->path = path;
+    FILE *f = fopen(path, "rb");
+    if (!f) return magnus_error(MAGNUS_ERROR_FILE_OPEN, "%s: cannot open: %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode)) in->size = (int64_t)st.st_size;
+    unsigned char magic[2] = {0, 0};
+    size_t n = fread(magic, 1, 2, f);
+    bool gzip = n == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
+    if (!gzip) {
+        /* Start again from byte 0 (a pipe cannot seek: then keep what fread took). */
+        if (n > 0 && fseek(f, 0, SEEK_SET) != 0) {
+            fclose(f);
+            return magnus_error(MAGNUS_ERROR_FILE_OPEN, "%s: cannot seek: %s", path,
+                                strerror(errno));
+        }
+        in->file = f;
+        return MAGNUS_SUCCESS;
+    }
+    fclose(f);
+    in->gz = gzopen(path, "rb");
+    if (!in->gz)
+        return magnus_error(MAGNUS_ERROR_FILE_OPEN, "%s: cannot open gzip stream: %s", path,
+                            errno ? strerror(errno) : "out of memory");
+    gzbuffer(in->gz, 1u << 20); /* fewer, larger reads of the compressed file */
+    return MAGNUS_SUCCESS;
+}
+
+magnus_status magnus_file_input_read(magnus_file_input *in, char *buf, size_t capacity,
+                                     size_t *got, int64_t line) {
+    *got = 0;
+    if (in->file) {
+        size_t n = fread(buf, 1, capacity, in->file);
+        if (n < capacity && ferror(in->file))
+            return magnus_error(MAGNUS_ERROR_FILE_READ, "%s:%lld: read error: %s", in->path,
+                                (long long)line, strerror(errno));
+        in->plain_offset += (int64_t)n;
+        *got = n;
+        return MAGNUS_SUCCESS;
+    }
+    if (!in->gz) return magnus_error(MAGNUS_ERROR_INTERNAL, "%s: file is not open", in->path);
+    unsigned ask = capacity > (size_t)INT_MAX ? (unsigned)INT_MAX : (unsigned)capacity;
+    int n = gzread(in->gz, buf, ask);
+    int code = Z_OK;
+    const char *what = gzerror(in->gz, &code);
+    /* A stream cut short reads as end of file with Z_BUF_ERROR pending: report it then. */
+    if (n < 0 || (n == 0 && code != Z_OK)) {
+        if (code == Z_BUF_ERROR)
+            return magnus_error(MAGNUS_ERROR_MM_TRUNCATED,
+                                "%s:%lld: gzip stream ends early (truncated file): %s", in->path,
+                                (long long)line, what);
+        if (code == Z_ERRNO)
+            return magnus_error(MAGNUS_ERROR_FILE_READ, "%s:%lld: read error: %s", in->path,
+                                (long long)line, strerror(errno));
+        return magnus_error(MAGNUS_ERROR_FILE_READ, "%s:%lld: corrupt gzip stream: %s", in->path,
+                            (long long)line, what);
+    }
+    *got = (size_t)n;
+    return MAGNUS_SUCCESS;
+}
+
+double magnus_file_input_fraction(const magnus_file_input *in) {
+    if (in->size <= 0) return 0.0;
+    int64_t done = in->plain_offset;
+    if (in->gz) done = (int64_t)gzoffset(in->gz);
+    double f = (double)done / (double)in->size;
+    return f < 0 ? 0 : f > 1 ? 1 : f;
+}
+
+void magnus_file_input_close(magnus_file_input *in) {
+    if (in->file) fclose(in->file);
+    if (in->gz) gzclose(in->gz);
+    in->file = NULL;
+    in->gz = NULL;
+}
