@@ -173,10 +173,30 @@ typedef int (*magnus_progress_fn)(void *user, double fraction, const char *what)
  * symmetric / skew-symmetric (expanded). Columns are sorted, duplicates summed, explicit zeros
  * kept. complex, hermitian and array files are refused with MAGNUS_ERROR_MM_UNSUPPORTED. Every
  * error's detail message names the file and line. progress may be NULL.
+ *
+ * Details:
+ *   - values are correctly rounded to `type` (as strtod / strtof would); duplicates are summed
+ *     in double, in file order, then rounded once; out-of-range values become +-inf or 0;
+ *   - symmetric files: an entry on either side of the diagonal is mirrored (so a file holding
+ *     both (i,j) and (j,i) sums them); skew-symmetric: the mirror is negated and a diagonal
+ *     entry is an error (MAGNUS_ERROR_MM_INDEX_RANGE), as is `pattern skew-symmetric`
+ *     (MAGNUS_ERROR_MM_BANNER); duplicate pattern entries stay one entry of value 1;
+ *   - the banner's words are case-insensitive and `double` is read as `real`; comments and
+ *     blank lines may appear anywhere after the banner; CRLF line endings are accepted;
+ *   - a missing or malformed field is MAGNUS_ERROR_MM_NUMBER, except on an unterminated last
+ *     line, where it means the file was cut: MAGNUS_ERROR_MM_TRUNCATED. A gzip stream that ends
+ *     early is also MAGNUS_ERROR_MM_TRUNCATED; a corrupt one MAGNUS_ERROR_FILE_READ;
+ *   - progress is called with 0 first, about every 64 MB of text, and with 1 when the text is
+ *     read (before the CSR is assembled), labelled "reading"; if it returns 0 the read stops
+ *     with MAGNUS_ERROR_INVALID_ARGUMENT and the detail "path:line: cancelled ...".
+ * Numbers are read in the "C" locale whatever the application's locale (also when writing).
  */
 MAGNUS_API magnus_status magnus_mm_read(magnus_csr *out, const char *path, magnus_value_type type,
                                         magnus_progress_fn progress, void *progress_user);
-/* Writes `coordinate real general`; gzip-compressed when path ends in ".gz". */
+/* Writes `coordinate real general`, 1-based, row by row, values printed to read back
+ * bit-identical (%.9g for float, %.17g for double); gzip-compressed when path ends in ".gz".
+ * The matrix is validated first (magnus_csr_validate's status on failure). Errors:
+ * MAGNUS_ERROR_FILE_OPEN, MAGNUS_ERROR_FILE_WRITE (a partly written regular file is removed). */
 MAGNUS_API magnus_status magnus_mm_write(const char *path, const magnus_csr_s *A);
 
 /* ------------------------------------------------------------------------------------------
