@@ -46,7 +46,8 @@ static void print_text(const info_result *r) {
                cli_count(st->row_products_max).s);
     else
         printf("%-12snot defined (not square)\n", "A*A:");
-    printf("%-12s%s\n", "read time:", cli_duration(r->read_seconds).s);
+    printf("%-12s%s\n", cli_is_generator_spec(r->source) ? "gen time:" : "read time:",
+           cli_duration(r->read_seconds).s);
     if (r->have_product) {
         printf("%-12s%s (C = A*A by the CPU reference in %s", "nnz(C):",
                cli_count(r->product_nnz).s, cli_duration(r->product_seconds).s);
