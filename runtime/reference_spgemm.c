@@ -1,0 +1,338 @@
+/*
+ * CPU reference SpGEMM: C = A·B by Gustavson's row-by-row method with a dense accumulator.
+ *
+ * This is the yardstick every device path is checked against, so it is written to be plainly
+ * correct first and shares no code with the device paths. It is still fast enough to check
+ * products of 10^8 intermediate products in seconds: two passes (symbolic count, then
+ * numeric), each over rows handed out dynamically to a few threads, each thread with its own
+ * dense accumulator of B.cols entries.
+ *
+ * Per row i the accumulator holds:
+ *   marker[j]  the last row that touched column j (so nothing is cleared between rows),
+ *   acc[j]     the running sum of A[i,k]*B[k,j] in double (mag[j] the sum of |A[i,k]*B[k,j]|),
+ *   touched    the columns seen in this row, in order of first touch, sorted at the end.
+ * Every product creates a structural entry, so cancellation leaves an explicit zero, as in
+ * the device paths. Sums run in the order of A's row, then B's row, so the result does not
+ * depend on the number of threads.
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "reference_spgemm.h"
+#include "sort_columns.h"
+
+/* Rows handed to a thread at a time: small enough to balance power-law rows between threads,
+ * large enough that the shared counter is not contended. */
+#define REFERENCE_ROWS_PER_GRAB 32
+/* Below this many intermediate products threads cost more than they save. */
+#define REFERENCE_PARALLEL_MIN_PRODUCTS (1 << 20)
+#define REFERENCE_MAX_THREADS 16
+
+enum reference_phase { PHASE_SYMBOLIC, PHASE_NUMERIC };
+
+typedef struct reference_job {
+    const magnus_csr_s *A, *B;
+    magnus_csr C;         /* numeric phase: structure from row_ptr, filled here */
+    magnus_csr magnitude; /* numeric phase, optional */
+    int64_t *row_nnz;     /* symbolic phase: row_nnz[i+1] = nnz of row i of C */
+    enum reference_phase phase;
+    int key_bits; /* bits of a column index of C, for the radix sort */
+    atomic_llong next_row;
+} reference_job;
+
+typedef struct reference_workspace {
+    reference_job *job;
+    int32_t *marker;  /* B.cols */
+    double *acc;      /* B.cols */
+    double *mag;      /* B.cols, NULL without magnitude output */
+    int32_t *touched; /* B.cols */
+    int32_t *scratch; /* B.cols, for the radix sort */
+} reference_workspace;
+
+static void workspace_free(reference_workspace *w) {
+    magnus_host_free(w->marker);
+    magnus_host_free(w->acc);
+    magnus_host_free(w->mag);
+    magnus_host_free(w->touched);
+    magnus_host_free(w->scratch);
+    memset(w, 0, sizeof *w);
+}
+
+static bool workspace_alloc(reference_workspace *w, reference_job *job, int64_t cols,
+                            bool with_magnitude) {
+    memset(w, 0, sizeof *w);
+    w->job = job;
+    w->marker = magnus_host_malloc((size_t)cols * sizeof *w->marker);
+    w->acc = magnus_host_malloc((size_t)cols * sizeof *w->acc);
+    w->mag = with_magnitude ? magnus_host_malloc((size_t)cols * sizeof *w->mag) : NULL;
+    w->touched = magnus_host_malloc((size_t)cols * sizeof *w->touched);
+    w->scratch = magnus_host_malloc((size_t)cols * sizeof *w->scratch);
+    if (!w->marker || !w->acc || (with_magnitude && !w->mag) || !w->touched || !w->scratch) {
+        workspace_free(w);
+        return false;
+    }
+    return true;
+}
+
+static inline double value_at(const void *values, magnus_value_type type, int64_t p) {
+    return type == MAGNUS_FLOAT32 ? (double)((const float *)values)[p]
+                                  : ((const double *)values)[p];
+}
+
+static inline void store_value(void *values, magnus_value_type type, int64_t p, double v) {
+    if (type == MAGNUS_FLOAT32)
+        ((float *)values)[p] = (float)v;
+    else
+        ((double *)values)[p] = v;
+}
+
+static void symbolic_row(reference_workspace *w, int64_t i) {
+    const magnus_csr_s *A = w->job->A, *B = w->job->B;
+    int32_t *marker = w->marker;
+    int32_t row = (int32_t)i;
+    int64_t count = 0;
+    for (int64_t p = A->row_ptr[i]; p < A->row_ptr[i + 1]; p++) {
+        int32_t k = A->col_idx[p];
+        for (int64_t q = B->row_ptr[k]; q < B->row_ptr[k + 1]; q++) {
+            int32_t j = B->col_idx[q];
+            if (marker[j] != row) {
+                marker[j] = row;
+                count++;
+            }
+        }
+    }
+    w->job->row_nnz[i + 1] = count;
+}
+
+/* Accumulates row i for one value type; the type is a constant after inlining, so the inner
+ * loop has no type branch. Returns the number of distinct columns touched. */
+static inline int64_t accumulate_row(reference_workspace *w, int64_t i, magnus_value_type type) {
+    const magnus_csr_s *A = w->job->A, *B = w->job->B;
+    int32_t *marker = w->marker, *touched = w->touched;
+    double *acc = w->acc, *mag = w->mag;
+    int32_t row = (int32_t)i;
+    int64_t n = 0;
+    for (int64_t p = A->row_ptr[i]; p < A->row_ptr[i + 1]; p++) {
+        int32_t k = A->col_idx[p];
+        double a = value_at(A->values, type, p);
+        for (int64_t q = B->row_ptr[k]; q < B->row_ptr[k + 1]; q++) {
+            int32_t j = B->col_idx[q];
+            double v = a * value_at(B->values, type, q);
+            if (marker[j] != row) {
+                marker[j] = row;
+                touched[n++] = j;
+                acc[j] = v;
+                if (mag) mag[j] = v < 0 ? -v : v;
+            } else {
+                acc[j] += v;
+                if (mag) mag[j] += v < 0 ? -v : v;
+            }
+        }
+    }
+    return n;
+}
+
+static void numeric_row(reference_workspace *w, int64_t i) {
+    reference_job *job = w->job;
+    magnus_csr C = job->C, M = job->magnitude;
+    int64_t n = job->A->type == MAGNUS_FLOAT32 ? accumulate_row(w, i, MAGNUS_FLOAT32)
+                                               : accumulate_row(w, i, MAGNUS_FLOAT64);
+    int64_t base = C->row_ptr[i];
+    int32_t *cols = C->col_idx + base;
+    int64_t ncols = C->cols;
+    if (n * 8 >= ncols) {
+        /* A dense row: reading the marker in column order is cheaper than sorting. */
+        int32_t row = (int32_t)i;
+        int64_t t = 0;
+        for (int64_t j = 0; j < ncols; j++)
+            if (w->marker[j] == row) cols[t++] = (int32_t)j;
+    } else {
+        memcpy(cols, w->touched, (size_t)n * sizeof *cols);
+        magnus_sort_columns(cols, w->scratch, n, job->key_bits);
+    }
+    for (int64_t t = 0; t < n; t++) store_value(C->values, C->type, base + t, w->acc[cols[t]]);
+    if (M) {
+        memcpy(M->col_idx + base, cols, (size_t)n * sizeof *cols);
+        for (int64_t t = 0; t < n; t++) store_value(M->values, M->type, base + t, w->mag[cols[t]]);
+    }
+}
+
+static void *reference_worker(void *arg) {
+    reference_workspace *w = arg;
+    reference_job *job = w->job;
+    int64_t rows = job->A->rows;
+    /* The marker holds row numbers; -1 (all bytes 0xff) is no row. */
+    memset(w->marker, 0xff, (size_t)job->B->cols * sizeof *w->marker);
+    for (;;) {
+        int64_t first = atomic_fetch_add(&job->next_row, REFERENCE_ROWS_PER_GRAB);
+        if (first >= rows) break;
+        int64_t last =
+            first + REFERENCE_ROWS_PER_GRAB < rows ? first + REFERENCE_ROWS_PER_GRAB : rows;
+        for (int64_t i = first; i < last; i++) {
+            if (job->phase == PHASE_SYMBOLIC)
+                symbolic_row(w, i);
+            else
+                numeric_row(w, i);
+        }
+    }
+    return NULL;
+}
+
+/* Runs one phase on `nthreads` workspaces: the calling thread works as the first, and if a
+ * thread cannot be started the others simply take its rows. */
+static void run_phase(reference_job *job, reference_workspace *ws, int nthreads,
+                      enum reference_phase phase) {
+    job->phase = phase;
+    atomic_store(&job->next_row, 0);
+    pthread_t threads[REFERENCE_MAX_THREADS];
+    bool started[REFERENCE_MAX_THREADS] = {false};
+    for (int t = 1; t < nthreads; t++)
+        started[t] = pthread_create(&threads[t], NULL, reference_worker, &ws[t]) == 0;
+    reference_worker(&ws[0]);
+    for (int t = 1; t < nthreads; t++)
+        if (started[t]) pthread_join(threads[t], NULL);
+}
+
+static int64_t total_products(const magnus_csr_s *A, const magnus_csr_s *B) {
+    int64_t sum = 0;
+    for (int64_t p = 0; p < A->nnz; p++) {
+        int32_t k = A->col_idx[p];
+        sum += B->row_ptr[k + 1] - B->row_ptr[k];
+        if (sum > REFERENCE_PARALLEL_MIN_PRODUCTS) break; /* enough to decide */
+    }
+    return sum;
+}
+
+/* The requested thread count, or (<= 0) one per online CPU for large products; never more
+ * than the rows or REFERENCE_MAX_THREADS. */
+static int choose_threads(const magnus_csr_s *A, const magnus_csr_s *B, int requested) {
+    int n = requested;
+    if (n <= 0) {
+        long online = sysconf(_SC_NPROCESSORS_ONLN);
+        n = total_products(A, B) <= REFERENCE_PARALLEL_MIN_PRODUCTS || online < 1 ? 1
+            : online > REFERENCE_MAX_THREADS ? REFERENCE_MAX_THREADS
+                                             : (int)online;
+    }
+    if (n > REFERENCE_MAX_THREADS) n = REFERENCE_MAX_THREADS;
+    if (n > A->rows) n = A->rows > 0 ? (int)A->rows : 1;
+    return n;
+}
+
+static magnus_status check_inputs(const magnus_csr_s *A, const magnus_csr_s *B) {
+    magnus_status s;
+    if ((s = magnus_csr_check_handle(A, "A")) || (s = magnus_csr_check_handle(B, "B"))) return s;
+    if (A->type != B->type)
+        return magnus_error(MAGNUS_ERROR_UNSUPPORTED_TYPE,
+                            "magnus_reference_spgemm: A is %s but B is %s (types must match)",
+                            A->type == MAGNUS_FLOAT32 ? "float32" : "float64",
+                            B->type == MAGNUS_FLOAT32 ? "float32" : "float64");
+    if (A->cols != B->rows)
+        return magnus_error(MAGNUS_ERROR_DIMENSION_MISMATCH,
+                            "magnus_reference_spgemm: A is %lld x %lld, B is %lld x %lld "
+                            "(A.cols must equal B.rows)",
+                            (long long)A->rows, (long long)A->cols, (long long)B->rows,
+                            (long long)B->cols);
+    if ((s = magnus_csr_validate(A))) {
+        magnus_error_prefix("magnus_reference_spgemm: A: ");
+        return s;
+    }
+    if ((s = magnus_csr_validate(B))) {
+        magnus_error_prefix("magnus_reference_spgemm: B: ");
+        return s;
+    }
+    return MAGNUS_SUCCESS;
+}
+
+magnus_status magnus_reference_spgemm_threads(magnus_csr *C, magnus_csr *magnitude,
+                                              const magnus_csr_s *A, const magnus_csr_s *B,
+                                              int nthreads) {
+    magnus_error_clear();
+    if (!C) return magnus_error(MAGNUS_ERROR_NULL_POINTER, "magnus_reference_spgemm: C is NULL");
+    *C = NULL;
+    if (magnitude) *magnitude = NULL;
+    magnus_status s = check_inputs(A, B);
+    if (s) return s;
+
+    nthreads = choose_threads(A, B, nthreads);
+
+    reference_job job = {.A = A, .B = B, .key_bits = magnus_key_bits(B->cols)};
+    reference_workspace ws[REFERENCE_MAX_THREADS];
+    int nws = 0;
+    magnus_csr Cout = NULL, Mout = NULL;
+    job.row_nnz = magnus_host_calloc((size_t)A->rows + 1, sizeof *job.row_nnz);
+    if (!job.row_nnz) goto oom;
+    for (; nws < nthreads; nws++)
+        if (!workspace_alloc(&ws[nws], &job, B->cols, magnitude != NULL)) goto oom;
+
+    run_phase(&job, ws, nthreads, PHASE_SYMBOLIC);
+    for (int64_t i = 0; i < A->rows; i++) {
+        if (!magnus_add_i64(job.row_nnz[i + 1], job.row_nnz[i], &job.row_nnz[i + 1])) {
+            s = magnus_error(MAGNUS_ERROR_SIZE_OVERFLOW,
+                             "magnus_reference_spgemm: nnz(C) overflows 64 bits at row %lld",
+                             (long long)i);
+            goto fail;
+        }
+    }
+    int64_t nnz = job.row_nnz[A->rows];
+    if ((s = magnus_csr_new(&Cout, A->rows, B->cols, nnz, A->type))) goto fail;
+    if (magnitude && (s = magnus_csr_new(&Mout, A->rows, B->cols, nnz, A->type))) goto fail;
+    memcpy(Cout->row_ptr, job.row_nnz, ((size_t)A->rows + 1) * sizeof *job.row_nnz);
+    if (Mout) memcpy(Mout->row_ptr, job.row_nnz, ((size_t)A->rows + 1) * sizeof *job.row_nnz);
+    job.C = Cout;
+    job.magnitude = Mout;
+    run_phase(&job, ws, nthreads, PHASE_NUMERIC);
+
+    for (int t = 0; t < nws; t++) workspace_free(&ws[t]);
+    magnus_host_free(job.row_nnz);
+    *C = Cout;
+    if (magnitude) *magnitude = Mout;
+    return MAGNUS_SUCCESS;
+
+oom:
+    s = magnus_error(MAGNUS_ERROR_OUT_OF_HOST_MEMORY,
+                     "magnus_reference_spgemm: cannot allocate the accumulators for %lld columns "
+                     "(%d threads)",
+                     (long long)B->cols, nthreads);
+fail:
+    for (int t = 0; t < nws; t++) workspace_free(&ws[t]);
+    magnus_host_free(job.row_nnz);
+    magnus_csr_free(&Cout);
+    magnus_csr_free(&Mout);
+    return s;
+}
+
+magnus_status magnus_reference_count(int64_t *nnz, const magnus_csr_s *A, const magnus_csr_s *B,
+                                     int nthreads) {
+    magnus_error_clear();
+    if (!nnz) return magnus_error(MAGNUS_ERROR_NULL_POINTER, "magnus_reference_count: nnz is NULL");
+    *nnz = 0;
+    magnus_status s = check_inputs(A, B);
+    if (s) return s;
+    nthreads = choose_threads(A, B, nthreads);
+    reference_job job = {.A = A, .B = B, .key_bits = magnus_key_bits(B->cols)};
+    reference_workspace ws[REFERENCE_MAX_THREADS];
+    int nws = 0;
+    job.row_nnz = magnus_host_calloc((size_t)A->rows + 1, sizeof *job.row_nnz);
+    if (!job.row_nnz) goto oom;
+    for (; nws < nthreads; nws++)
+        if (!workspace_alloc(&ws[nws], &job, B->cols, false)) goto oom;
+    run_phase(&job, ws, nthreads, PHASE_SYMBOLIC);
+    for (int64_t i = 0; i < A->rows; i++) *nnz += job.row_nnz[i + 1]; /* < 2^62: no overflow */
+    for (int t = 0; t < nws; t++) workspace_free(&ws[t]);
+    magnus_host_free(job.row_nnz);
+    return MAGNUS_SUCCESS;
+oom:
+    for (int t = 0; t < nws; t++) workspace_free(&ws[t]);
+    magnus_host_free(job.row_nnz);
+    return magnus_error(MAGNUS_ERROR_OUT_OF_HOST_MEMORY,
+                        "magnus_reference_count: cannot allocate the accumulators for %lld columns",
+                        (long long)B->cols);
+}
+
+magnus_status magnus_reference_spgemm(magnus_csr *C, magnus_csr *magnitude, const magnus_csr_s *A,
+                                      const magnus_csr_s *B) {
+    return magnus_reference_spgemm_threads(C, magnitude, A, B, 0);
+}
