@@ -12,13 +12,14 @@
 #include "backend.h"
 #include "cuda_loader.h"
 
-/* Dynamic shared memory a kernel may use without opting in (CUDA's fixed 48 KiB). */
-#define MAGNUS_CUDA_DEFAULT_DYNAMIC_SHARED (48u * 1024u)
+/* Shared memory (static + dynamic) a block may use without opting in: CUDA's fixed 48 KiB. */
+#define MAGNUS_CUDA_DEFAULT_SHARED ((size_t)48 * 1024)
 
 struct magnus_bctx {
     int index;
     CUdevice device;
     CUcontext context; /* the device's primary context, retained until context_destroy */
+    size_t shared_optin; /* MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: static + dynamic per block */
     pthread_mutex_t fill_lock;
     CUmodule fill_module; /* fill_u64.ptx, JIT-compiled on the first 8-byte pattern fill */
     CUfunction fill_kernel;
@@ -43,9 +44,11 @@ struct magnus_bmodule {
 struct magnus_bkernel {
     magnus_bmodule *module;
     CUfunction function;
-    char name[64]; /* for messages */
-    /* CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES in effect (48 KiB until raised once a
-     * launch asks for more), so the attribute is set only when a launch needs a larger one. */
+    char name[64];        /* for messages */
+    size_t static_shared; /* CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES (MG_LOCAL_ARRAYs) */
+    /* CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES in effect (48 KiB - static_shared until
+     * raised once a launch asks for more), so the attribute is set only when a launch needs a
+     * larger one. */
     size_t dynamic_shared_limit;
 };
 

@@ -97,10 +97,14 @@ magnus_status magnus_cuda_context_create(int index, magnus_bctx **out) {
     if ((s = magnus_cuda_check(magnus_cuda.DevicePrimaryCtxRetain(&ctx->context, ctx->device),
                                MAGNUS_ERROR_DEVICE, "cuDevicePrimaryCtxRetain(%d)", index)))
         goto fail;
-    if ((s = magnus_cuda_make_current(ctx))) {
+    int optin = 0;
+    if ((s = magnus_cuda_make_current(ctx)) ||
+        (s = attribute(ctx->device, index, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+                       "MAX_SHARED_MEMORY_PER_BLOCK_OPTIN", &optin))) {
         magnus_cuda.DevicePrimaryCtxRelease(ctx->device);
         goto fail;
     }
+    ctx->shared_optin = (size_t)(optin > 0 ? optin : 0);
     if (pthread_mutex_init(&ctx->fill_lock, NULL) != 0) {
         magnus_cuda.DevicePrimaryCtxRelease(ctx->device);
         s = magnus_error(MAGNUS_ERROR_INTERNAL, "CUDA context %d: pthread_mutex_init failed", index);

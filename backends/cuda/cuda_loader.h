@@ -26,12 +26,12 @@
 #define MAGNUS_CUDA_API_VERSION 12000
 
 /* Every driver entry point the backend calls, with the typedef of its ABI at
- * MAGNUS_CUDA_API_VERSION (cudaTypedefs.h names them PFN_<name>_v<version introduced>). */
+ * MAGNUS_CUDA_API_VERSION (cudaTypedefs.h names them PFN_<name>_v<version introduced>).
+ * cuDriverGetVersion, resolved first and on its own, is not in the list. */
 #define MAGNUS_CUDA_ENTRY_POINTS(X)                                                   \
     X(GetErrorName, "cuGetErrorName", PFN_cuGetErrorName_v6000)                       \
     X(GetErrorString, "cuGetErrorString", PFN_cuGetErrorString_v6000)                 \
     X(Init, "cuInit", PFN_cuInit_v2000)                                               \
-    X(DriverGetVersion, "cuDriverGetVersion", PFN_cuDriverGetVersion_v2020)           \
     X(DeviceGetCount, "cuDeviceGetCount", PFN_cuDeviceGetCount_v2000)                 \
     X(DeviceGet, "cuDeviceGet", PFN_cuDeviceGet_v2000)                                \
     X(DeviceGetName, "cuDeviceGetName", PFN_cuDeviceGetName_v2000)                    \
@@ -58,6 +58,7 @@
     X(ModuleLoadDataEx, "cuModuleLoadDataEx", PFN_cuModuleLoadDataEx_v2010)           \
     X(ModuleUnload, "cuModuleUnload", PFN_cuModuleUnload_v2000)                       \
     X(ModuleGetFunction, "cuModuleGetFunction", PFN_cuModuleGetFunction_v2000)        \
+    X(FuncGetAttribute, "cuFuncGetAttribute", PFN_cuFuncGetAttribute_v2020)           \
     X(FuncSetAttribute, "cuFuncSetAttribute", PFN_cuFuncSetAttribute_v9000)           \
     X(LaunchKernel, "cuLaunchKernel", PFN_cuLaunchKernel_v4000)                       \
     X(EventCreate, "cuEventCreate", PFN_cuEventCreate_v2000)                          \
@@ -72,6 +73,7 @@ typedef struct magnus_cuda_api {
 #define MAGNUS_CUDA_MEMBER(member, symbol, type) type member;
     MAGNUS_CUDA_ENTRY_POINTS(MAGNUS_CUDA_MEMBER)
 #undef MAGNUS_CUDA_MEMBER
+    PFN_cuDriverGetVersion_v2020 DriverGetVersion;
     int driver_version; /* cuDriverGetVersion: 1000*major + 10*minor */
     int api_version;    /* the version the entry points were resolved at */
 } magnus_cuda_api;

@@ -97,13 +97,23 @@ magnus_status magnus_cuda_kernel_get(magnus_bmodule *m, const char *name, magnus
     if (!k) return magnus_error(MAGNUS_ERROR_OUT_OF_HOST_MEMORY, "CUDA kernel handle %s", name);
     k->module = m;
     snprintf(k->name, sizeof k->name, "%s", name);
-    k->dynamic_shared_limit = MAGNUS_CUDA_DEFAULT_DYNAMIC_SHARED;
+    int static_shared = 0;
     if ((s = magnus_cuda_check(magnus_cuda.ModuleGetFunction(&k->function, m->module, name),
                                MAGNUS_ERROR_KERNEL_BUILD, "cuModuleGetFunction(%s) in the %s module",
-                               name, variant_name(m->variant)))) {
+                               name, variant_name(m->variant))) ||
+        (s = magnus_cuda_check(magnus_cuda.FuncGetAttribute(&static_shared,
+                                                            CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
+                                                            k->function),
+                               MAGNUS_ERROR_KERNEL_BUILD, "cuFuncGetAttribute(%s, SHARED_SIZE_BYTES)",
+                               name))) {
         magnus_host_free(k);
         return s;
     }
+    k->static_shared = (size_t)(static_shared > 0 ? static_shared : 0);
+    /* CUDA's default: 48 KiB per block minus the static shared arrays. */
+    k->dynamic_shared_limit = k->static_shared < MAGNUS_CUDA_DEFAULT_SHARED
+                                  ? MAGNUS_CUDA_DEFAULT_SHARED - k->static_shared
+                                  : 0;
     *out = k;
     return MAGNUS_SUCCESS;
 }
@@ -116,6 +126,13 @@ void magnus_cuda_kernel_release(magnus_bkernel *k) {
  * (above 48 KiB CUDA requires the opt-in); the value set is remembered per kernel. */
 static magnus_status allow_dynamic_shared(magnus_bkernel *k, size_t local_bytes) {
     if (local_bytes <= k->dynamic_shared_limit) return MAGNUS_SUCCESS;
+    /* The opt-in maximum covers the kernel's static shared arrays and the dynamic part. */
+    size_t optin = k->module->ctx->shared_optin;
+    if (k->static_shared > optin || local_bytes > optin - k->static_shared)
+        return magnus_error(MAGNUS_ERROR_KERNEL_LAUNCH,
+                            "CUDA launch of %s: %zu bytes of dynamic local memory plus %zu of "
+                            "static exceed the device's %zu per block",
+                            k->name, local_bytes, k->static_shared, optin);
     magnus_status s = magnus_cuda_check(
         magnus_cuda.FuncSetAttribute(k->function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                                      (int)local_bytes),
