@@ -208,6 +208,12 @@ MAGNUS_API magnus_status magnus_mm_write(const char *path, const magnus_csr_s *A
  * magnus device path does). Values are accumulated in double and rounded to the inputs' type.
  * If magnitude is non-NULL it receives |A|·|B| with C's structure, the scale used by
  * magnus_csr_compare's tolerance. A and B must have the same value type.
+ *
+ * The magnitude has C's value type. Inputs are validated first (magnus_csr_validate's status,
+ * detail prefixed "A: " or "B: "); A.cols != B.rows is MAGNUS_ERROR_DIMENSION_MISMATCH (the
+ * detail names both shapes), different value types MAGNUS_ERROR_UNSUPPORTED_TYPE. Rows are
+ * shared among up to one thread per CPU (one thread for small products); the result does not
+ * depend on the thread count. Besides C it needs about 28 bytes per column of B per thread.
  */
 MAGNUS_API magnus_status magnus_reference_spgemm(magnus_csr *C, magnus_csr *magnitude,
                                                  const magnus_csr_s *A, const magnus_csr_s *B);
@@ -215,9 +221,12 @@ MAGNUS_API magnus_status magnus_reference_spgemm(magnus_csr *C, magnus_csr *magn
 /* Where two matrices first differ. */
 typedef struct magnus_compare_result {
     int64_t row;           /* -1 when the matrices match */
-    int64_t col;           /* column of the first differing entry, -1 if structural in row_ptr */
-    double value, expected;
-    double max_rel_error;  /* largest |value-expected| / magnitude over all entries */
+    int64_t col;           /* column of the first differing entry, -1 if structural in row_ptr
+                              (for differing columns: the first column in one row only) */
+    double value, expected;/* the two values there; NaN for a structural difference */
+    double max_rel_error;  /* largest |value-expected| / magnitude over all entries compared
+                              (all, unless a structural difference ended the comparison);
+                              infinite for a difference against m == 0 or a NaN/Inf mismatch */
 } magnus_compare_result;
 
 /*
@@ -226,6 +235,14 @@ typedef struct magnus_compare_result {
  * magnitude is NULL. rel_tol <= 0 picks a default for the type (float32 1e-4, float64 1e-10).
  * Returns MAGNUS_ERROR_MISMATCH (detail names the first mismatch) or success. result may be
  * NULL. NaN matches NaN at the same position; Inf must match exactly.
+ *
+ * Values are compared in double, so C and expected may have different value types; the
+ * default tolerance is float32's if either is float32. With m == 0 only c == e passes: pass
+ * the magnitude when C may hold explicit zeros left by cancellation. expected must be valid
+ * (else its magnus_csr_validate status); C is read only where it agrees with expected, so a
+ * broken C (bad row_ptr, short arrays) is reported as a mismatch, never read out of bounds.
+ * Different shapes: MAGNUS_ERROR_DIMENSION_MISMATCH; a magnitude without expected's structure:
+ * MAGNUS_ERROR_INVALID_ARGUMENT; rel_tol NaN or infinite: MAGNUS_ERROR_INVALID_ARGUMENT.
  */
 MAGNUS_API magnus_status magnus_csr_compare(magnus_compare_result *result, const magnus_csr_s *C,
                                             const magnus_csr_s *expected,
@@ -244,19 +261,34 @@ typedef struct magnus_rmat_options {
 } magnus_rmat_options;
 /* Fills Graph500 defaults: a=.57, b=c=.19, scale 10, 8 per row, seed 1, float32, values. */
 MAGNUS_API magnus_status magnus_rmat_options_init(magnus_rmat_options *opt);
+/*
+ * Plain R-MAT, as drawn by PaRMAT (the gMAGNUS paper's generator): no per-level noise and no
+ * vertex permutation (unlike Graph500's Kronecker generator), so low indices are the dense
+ * ones; duplicate edges are merged, so nnz <= nnz_per_row * 2^scale (docs/rmat.md compares
+ * with the paper). progress is called about every 2 % and with 1 at the end; returning 0
+ * stops with MAGNUS_ERROR_CANCELLED. Probabilities must each lie in [0,1] with a+b+c <= 1
+ * (else MAGNUS_ERROR_INVALID_ARGUMENT); an overflowing edge count is MAGNUS_ERROR_SIZE_OVERFLOW.
+ */
 MAGNUS_API magnus_status magnus_gen_rmat(magnus_csr *out, const magnus_rmat_options *opt,
                                          magnus_progress_fn progress, void *progress_user);
 
-/* 5-point Laplacian on an nx×ny grid (4 on the diagonal, -1 off it). */
+/* 5-point Laplacian on an nx×ny grid (4 on the diagonal, -1 off it). Grid point (x,y,z) is
+ * row x + nx*(y + ny*z); a side of 0 gives a 0×0 matrix; more than 2^31-1 points is
+ * MAGNUS_ERROR_INVALID_ARGUMENT, a product of sides overflowing 64 bits
+ * MAGNUS_ERROR_SIZE_OVERFLOW. nnz = 5·nx·ny - 2·nx - 2·ny. */
 MAGNUS_API magnus_status magnus_gen_laplacian_2d(magnus_csr *out, int64_t nx, int64_t ny,
                                                  magnus_value_type type);
-/* 7-point Laplacian on an nx×ny×nz grid (6 on the diagonal, -1 off it). */
+/* 7-point Laplacian on an nx×ny×nz grid (6 on the diagonal, -1 off it), numbered as above.
+ * nnz = 7·n - 2·(nx·ny + ny·nz + nx·nz). */
 MAGNUS_API magnus_status magnus_gen_laplacian_3d(magnus_csr *out, int64_t nx, int64_t ny,
                                                  int64_t nz, magnus_value_type type);
-/* n×n band: entries (i,j) with -lower <= j-i <= upper, values uniform in [0.5,1.5). */
+/* n×n band: entries (i,j) with -lower <= j-i <= upper, values uniform in [0.5,1.5).
+ * lower, upper >= 0 (a band wider than the matrix fills it). */
 MAGNUS_API magnus_status magnus_gen_banded(magnus_csr *out, int64_t n, int64_t lower,
                                            int64_t upper, uint64_t seed, magnus_value_type type);
-/* rows×cols with about nnz_per_row distinct uniformly random columns per row. */
+/* rows×cols with about nnz_per_row distinct uniformly random columns per row: each row has
+ * floor(nnz_per_row) entries, plus one with probability equal to the fraction (at most cols),
+ * at a uniformly random set of columns; values uniform in [0.5,1.5). */
 MAGNUS_API magnus_status magnus_gen_uniform(magnus_csr *out, int64_t rows, int64_t cols,
                                             double nnz_per_row, uint64_t seed,
                                             magnus_value_type type);
