@@ -41,7 +41,7 @@ struct magnus_context_s {
     magnus_bqueue *queues[MAGNUS_QUEUE_COUNT];
     magnus_bmodule *modules[MAGNUS_VARIANT_COUNT]; /* loaded lazily */
     struct {
-        const char *name;
+        char *name;                   /* a copy owned by the context */
         magnus_kernel_variant variant;
         magnus_bkernel *kernel;
     } kernels[MAGNUS_MAX_KERNELS];     /* lookup cache */
@@ -50,6 +50,14 @@ struct magnus_context_s {
     uint64_t memory_in_use;
     uint64_t memory_peak;
 };
+
+/* NULL -> MAGNUS_ERROR_NULL_POINTER, freed or foreign -> MAGNUS_ERROR_INVALID_HANDLE. */
+magnus_status magnus_context_check(const magnus_context_s *ctx);
+/* The ops of the backend `kind`, loading its vendor library if needed (runtime/device.c). */
+magnus_status magnus_backend_get(magnus_backend_kind kind, const magnus_backend_ops **ops);
+/* "4096", "64K", "512M", "2G", "1T" (also "KB"/"KiB"...; binary multiples, any case) into
+ * bytes; false when malformed or overflowing. Used for MAGNUS_* size variables. */
+bool magnus_parse_byte_size(const char *text, uint64_t *bytes);
 
 /* Device memory, accounted against the context's limit (MAGNUS_ERROR_OUT_OF_DEVICE_MEMORY,
  * with the sizes in the message, when it would be exceeded or the device refuses). */
@@ -87,6 +95,11 @@ static inline magnus_karg magnus_arg_u32(uint32_t v) {
 static inline magnus_karg magnus_arg_i64(int64_t v) {
     magnus_karg a = {.kind = MAGNUS_KARG_VALUE, .size = 8};
     a.u.i64 = v;
+    return a;
+}
+static inline magnus_karg magnus_arg_u64(uint64_t v) {
+    magnus_karg a = {.kind = MAGNUS_KARG_VALUE, .size = 8};
+    a.u.u64 = v;
     return a;
 }
 static inline magnus_karg magnus_arg_f32(float v) {

@@ -322,6 +322,8 @@ typedef struct magnus_device_info {
     int fp64;                    /* double precision arithmetic */
     int atomic64;                /* 64-bit integer atomics on global and local memory */
     int is_cpu;                  /* a CPU device (PoCL): the last choice for "best" */
+    uint64_t max_alloc_bytes;    /* largest single buffer the device allows (OpenCL's
+                                    CL_DEVICE_MAX_MEM_ALLOC_SIZE); 0: global_mem_bytes */
 } magnus_device_info;
 
 /*

@@ -1,0 +1,227 @@
+/*
+ * OpenCL device enumeration and the magnus_device_info of each device.
+ *
+ * Subgroup size: OpenCL 1.2 has no subgroups, and the kernels never rely on one (the dialect's
+ * "subgroups" are ranges of local ids). The value only sizes per-subgroup histograms, so it
+ * should match the hardware's SIMD width. It comes from, in order: NVIDIA's warp size
+ * (cl_nv_device_attribute_query), AMD's wavefront width (cl_amd_device_attribute_query),
+ * Intel's list of sub-group sizes (cl_intel_required_subgroup_size), OpenCL 3.0's
+ * CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE (PoCL answers 8 on x86), else 32. Querying
+ * CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE would need a built kernel, which costs seconds
+ * on CPU implementations, too much for a probe.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "opencl_internal.h"
+
+#define MAGNUS_CL_MAX_DEVICES 64
+
+static struct {
+    cl_platform_id platform;
+    cl_device_id device;
+} devices[MAGNUS_CL_MAX_DEVICES];
+static int ndevices;
+
+magnus_status magnus_cl_device_string(cl_device_id device, cl_device_info param, char *buf,
+                                      size_t capacity) {
+    size_t size = 0;
+    buf[0] = '\0';
+    cl_int err = magnus_cl.GetDeviceInfo(device, param, 0, NULL, &size);
+    if (err != CL_SUCCESS) return magnus_cl_fail(err, MAGNUS_ERROR_DEVICE, "clGetDeviceInfo");
+    char *text = magnus_host_malloc(size + 1);
+    if (!text) return magnus_error(MAGNUS_ERROR_OUT_OF_HOST_MEMORY, "OpenCL device string");
+    err = magnus_cl.GetDeviceInfo(device, param, size, text, NULL);
+    text[size] = '\0';
+    if (err == CL_SUCCESS) snprintf(buf, capacity, "%s", text);
+    magnus_host_free(text);
+    if (err != CL_SUCCESS) return magnus_cl_fail(err, MAGNUS_ERROR_DEVICE, "clGetDeviceInfo");
+    return MAGNUS_SUCCESS;
+}
+
+magnus_status magnus_cl_platform_string(cl_platform_id platform, cl_platform_info param,
+                                        char *buf, size_t capacity) {
+    size_t size = 0;
+    buf[0] = '\0';
+    cl_int err = magnus_cl.GetPlatformInfo(platform, param, 0, NULL, &size);
+    if (err != CL_SUCCESS) return magnus_cl_fail(err, MAGNUS_ERROR_DEVICE, "clGetPlatformInfo");
+    char *text = magnus_host_malloc(size + 1);
+    if (!text) return magnus_error(MAGNUS_ERROR_OUT_OF_HOST_MEMORY, "OpenCL platform string");
+    err = magnus_cl.GetPlatformInfo(platform, param, size, text, NULL);
+    text[size] = '\0';
+    if (err == CL_SUCCESS) snprintf(buf, capacity, "%s", text);
+    magnus_host_free(text);
+    if (err != CL_SUCCESS) return magnus_cl_fail(err, MAGNUS_ERROR_DEVICE, "clGetPlatformInfo");
+    return MAGNUS_SUCCESS;
+}
+
+bool magnus_cl_device_has_extension(cl_device_id device, const char *extension) {
+    size_t size = 0;
+    if (magnus_cl.GetDeviceInfo(device, CL_DEVICE_EXTENSIONS, 0, NULL, &size) != CL_SUCCESS)
+        return false;
+    char *text = magnus_host_malloc(size + 1);
+    if (!text) return false;
+    bool found = false;
+    if (magnus_cl.GetDeviceInfo(device, CL_DEVICE_EXTENSIONS, size, text, NULL) == CL_SUCCESS) {
+        text[size] = '\0';
+        size_t len = strlen(extension);
+        for (const char *p = strstr(text, extension); p && !found; p = strstr(p + 1, extension)) {
+            bool starts = p == text || p[-1] == ' ';
+            bool ends = p[len] == '\0' || p[len] == ' ';
+            found = starts && ends;
+        }
+    }
+    magnus_host_free(text);
+    return found;
+}
+
+/* "OpenCL C 1.2 ..." or "OpenCL 1.2 ..." -> 120; 0 when unreadable. */
+static int version_number(const char *text) {
+    int major = 0, minor = 0;
+    const char *p = strstr(text, "OpenCL");
+    if (!p) return 0;
+    p += 6;
+    if (strncmp(p, " C", 2) == 0) p += 2;
+    if (sscanf(p, " %d.%d", &major, &minor) != 2) return 0;
+    return major * 100 + minor * 10;
+}
+
+static bool device_usable(cl_device_id device) {
+    cl_bool available = CL_FALSE, compiler = CL_FALSE;
+    char version[256];
+    if (magnus_cl.GetDeviceInfo(device, CL_DEVICE_AVAILABLE, sizeof available, &available, NULL) ||
+        magnus_cl.GetDeviceInfo(device, CL_DEVICE_COMPILER_AVAILABLE, sizeof compiler, &compiler,
+                                NULL))
+        return false;
+    if (magnus_cl_device_string(device, CL_DEVICE_VERSION, version, sizeof version)) return false;
+    return available && compiler && version_number(version) >= 120;
+}
+
+magnus_status magnus_cl_device_count(int *count) {
+    *count = 0;
+    ndevices = 0;
+    cl_uint nplatforms = 0;
+    cl_int err = magnus_cl.GetPlatformIDs(0, NULL, &nplatforms);
+    /* The ICD loader reports "no platform" as an error; for magnus it is zero devices. */
+    if (err == -1001 || (err == CL_SUCCESS && nplatforms == 0)) return MAGNUS_SUCCESS;
+    if (err != CL_SUCCESS) return magnus_cl_fail(err, MAGNUS_ERROR_DEVICE, "clGetPlatformIDs");
+    cl_platform_id platforms[16];
+    if (nplatforms > 16) nplatforms = 16;
+    err = magnus_cl.GetPlatformIDs(nplatforms, platforms, NULL);
+    if (err != CL_SUCCESS) return magnus_cl_fail(err, MAGNUS_ERROR_DEVICE, "clGetPlatformIDs");
+    for (cl_uint p = 0; p < nplatforms; p++) {
+        cl_device_id ids[MAGNUS_CL_MAX_DEVICES];
+        cl_uint n = 0;
+        err = magnus_cl.GetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, MAGNUS_CL_MAX_DEVICES, ids, &n);
+        if (err == CL_DEVICE_NOT_FOUND) continue;
+        if (err != CL_SUCCESS) return magnus_cl_fail(err, MAGNUS_ERROR_DEVICE, "clGetDeviceIDs");
+        if (n > MAGNUS_CL_MAX_DEVICES) n = MAGNUS_CL_MAX_DEVICES;
+        for (cl_uint d = 0; d < n && ndevices < MAGNUS_CL_MAX_DEVICES; d++) {
+            if (!device_usable(ids[d])) continue;
+            devices[ndevices].platform = platforms[p];
+            devices[ndevices].device = ids[d];
+            ndevices++;
+        }
+    }
+    *count = ndevices;
+    return MAGNUS_SUCCESS;
+}
+
+magnus_status magnus_cl_device_ids(int index, cl_platform_id *platform, cl_device_id *device) {
+    if (ndevices == 0) {
+        int count;
+        magnus_status s = magnus_cl_device_count(&count);
+        if (s) return s;
+    }
+    if (index < 0 || index >= ndevices)
+        return magnus_error(MAGNUS_ERROR_NO_DEVICE, "OpenCL has no device %d (%d found)", index,
+                            ndevices);
+    *platform = devices[index].platform;
+    *device = devices[index].device;
+    return MAGNUS_SUCCESS;
+}
+
+/* One scalar parameter, or a magnus status naming it. */
+#define QUERY(param, var)                                                                        \
+    do {                                                                                         \
+        cl_int e_ = magnus_cl.GetDeviceInfo(device, param, sizeof(var), &(var), NULL);           \
+        if (e_ != CL_SUCCESS) return magnus_cl_fail(e_, MAGNUS_ERROR_DEVICE, "clGetDeviceInfo(" #param ")"); \
+    } while (0)
+
+static void subgroup_sizes(cl_device_id device, magnus_device_info *info) {
+    cl_uint width = 0;
+    info->num_subgroup_sizes = 0;
+    if (magnus_cl_device_has_extension(device, "cl_nv_device_attribute_query") &&
+        magnus_cl.GetDeviceInfo(device, MAGNUS_CL_DEVICE_WARP_SIZE_NV, sizeof width, &width, NULL) ==
+            CL_SUCCESS && width > 0) {
+        info->subgroup_sizes[info->num_subgroup_sizes++] = (int)width;
+        return;
+    }
+    if (strstr(info->vendor, "NVIDIA")) {
+        info->subgroup_sizes[info->num_subgroup_sizes++] = 32;
+        return;
+    }
+    if (magnus_cl_device_has_extension(device, "cl_amd_device_attribute_query") &&
+        magnus_cl.GetDeviceInfo(device, MAGNUS_CL_DEVICE_WAVEFRONT_WIDTH_AMD, sizeof width, &width,
+                                NULL) == CL_SUCCESS && width > 0) {
+        info->subgroup_sizes[info->num_subgroup_sizes++] = (int)width;
+        return;
+    }
+    if (magnus_cl_device_has_extension(device, "cl_intel_required_subgroup_size")) {
+        size_t sizes[8], bytes = 0;
+        if (magnus_cl.GetDeviceInfo(device, MAGNUS_CL_DEVICE_SUB_GROUP_SIZES_INTEL, sizeof sizes,
+                                    sizes, &bytes) == CL_SUCCESS) {
+            for (size_t i = 0; i < bytes / sizeof sizes[0] && i < 8; i++)
+                info->subgroup_sizes[info->num_subgroup_sizes++] = (int)sizes[i];
+            if (info->num_subgroup_sizes > 0) return;
+        }
+    }
+    size_t multiple = 0;
+    if (magnus_cl.GetDeviceInfo(device, MAGNUS_CL_DEVICE_PREFERRED_WG_MULTIPLE, sizeof multiple,
+                                &multiple, NULL) == CL_SUCCESS && multiple > 0 && multiple <= 1024) {
+        info->subgroup_sizes[info->num_subgroup_sizes++] = (int)multiple;
+        return;
+    }
+    info->subgroup_sizes[info->num_subgroup_sizes++] = 32;
+}
+
+magnus_status magnus_cl_device_info(int index, magnus_device_info *info) {
+    cl_platform_id platform;
+    cl_device_id device;
+    magnus_status s = magnus_cl_device_ids(index, &platform, &device);
+    if (s) return s;
+    memset(info, 0, sizeof *info);
+    info->backend = MAGNUS_BACKEND_OPENCL;
+    info->index = index;
+    if ((s = magnus_cl_device_string(device, CL_DEVICE_NAME, info->name, sizeof info->name)) ||
+        (s = magnus_cl_device_string(device, CL_DEVICE_VENDOR, info->vendor, sizeof info->vendor)) ||
+        (s = magnus_cl_device_string(device, CL_DRIVER_VERSION, info->driver_version,
+                                     sizeof info->driver_version)))
+        return s;
+    cl_ulong global_mem = 0, local_mem = 0, max_alloc = 0;
+    cl_uint units = 0;
+    size_t max_wg = 0;
+    cl_device_type type = 0;
+    cl_device_fp_config fp64_config = 0;
+    QUERY(CL_DEVICE_GLOBAL_MEM_SIZE, global_mem);
+    QUERY(CL_DEVICE_LOCAL_MEM_SIZE, local_mem);
+    QUERY(CL_DEVICE_MAX_MEM_ALLOC_SIZE, max_alloc);
+    QUERY(CL_DEVICE_MAX_COMPUTE_UNITS, units);
+    QUERY(CL_DEVICE_MAX_WORK_GROUP_SIZE, max_wg);
+    QUERY(CL_DEVICE_TYPE, type);
+    /* Not an error when absent: OpenCL 1.2 devices without fp64 may refuse the query. */
+    if (magnus_cl.GetDeviceInfo(device, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp64_config,
+                                &fp64_config, NULL) != CL_SUCCESS)
+        fp64_config = 0;
+    info->global_mem_bytes = global_mem;
+    info->local_mem_bytes = local_mem;
+    info->max_alloc_bytes = max_alloc;
+    info->compute_units = (int)units;
+    info->max_work_group_size = max_wg;
+    info->fp64 = fp64_config != 0 || magnus_cl_device_has_extension(device, "cl_khr_fp64");
+    info->atomic64 = magnus_cl_device_has_extension(device, "cl_khr_int64_base_atomics") &&
+                     magnus_cl_device_has_extension(device, "cl_khr_int64_extended_atomics");
+    info->is_cpu = (type & CL_DEVICE_TYPE_CPU) != 0;
+    subgroup_sizes(device, info);
+    return MAGNUS_SUCCESS;
+}

@@ -1,0 +1,242 @@
+/*
+ * Device-wide primitives: exclusive scan, flagged partition, histogram, fill, gather.
+ * Host wrappers and their guarantees: runtime/primitives.h. Written in the magnus dialect
+ * (kernels/magnus_dialect.h); every kernel is 1-D, and work groups never wait on each other.
+ *
+ * Tiles: scan and partition work on tiles of PRIM_ITEMS * local_size consecutive elements.
+ * Kernels walk tiles grid-stride (tile = group, group + num_groups, ...), so a launch of any
+ * number of groups covers any number of tiles, and every index is 64-bit. Work group sizes
+ * are powers of two (the tree reductions below assume it); the host guarantees that.
+ */
+#include "magnus_dialect.h"
+
+/* Elements per work item in a tile; runtime/primitives.c uses the same value. */
+#define PRIM_ITEMS 4
+
+/*
+ * Exclusive scan of one value per work item across the work group (Hillis-Steele in `part`,
+ * local_size entries). Returns the sum of the values of lower local ids; afterwards
+ * part[local_size - 1] holds the group's total until the caller's next barrier-separated write.
+ */
+#define PRIM_GROUP_SCAN(T, SUF)                                                                  \
+    MG_DEVICE T prim_group_scan_##SUF(MG_LOCAL T *part, T value) {                               \
+        mg_u32 lid = mg_local_id(), gs = mg_local_size();                                        \
+        part[lid] = value;                                                                       \
+        mg_barrier();                                                                            \
+        for (mg_u32 off = 1; off < gs; off <<= 1) {                                              \
+            T add = lid >= off ? part[lid - off] : (T)0;                                         \
+            mg_barrier();                                                                        \
+            part[lid] += add;                                                                    \
+            mg_barrier();                                                                        \
+        }                                                                                        \
+        return part[lid] - value;                                                                \
+    }
+PRIM_GROUP_SCAN(mg_u32, u32)
+PRIM_GROUP_SCAN(mg_u64, u64)
+
+/*
+ * Scan kernels for input type TIN and output type TOUT (sums and carries are TOUT, so a
+ * u32 -> u64 scan never wraps). Local memory: TOUT[local_size] for reduce,
+ * TOUT[PRIM_ITEMS * local_size + local_size] for scan.
+ *
+ * prim_scan_reduce_SUF: sums[t] = sum of tile t.
+ * prim_scan_tiles_SUF:  out[i] = carry(t) + exclusive prefix of i within its tile, where
+ *   carry(t) = carries[t] when use_carries, else 0 (only valid with one tile). The group that
+ *   owns the last tile writes carry + tile total, the grand total, to total[0].
+ *   in and out may be the same buffer: a tile is fully read before it is written.
+ */
+#define PRIM_SCAN_KERNELS(TIN, TOUT, SUF, GSUF)                                                  \
+    MG_KERNEL void prim_scan_reduce_##SUF(MG_GLOBAL const TIN *in, mg_u64 n,                     \
+                                          MG_GLOBAL TOUT *sums, mg_u64 ntiles,                   \
+                                          MG_DYN_LOCAL_PARAM) {                                  \
+        MG_LOCAL TOUT *part = MG_LOCAL_CAST(TOUT, 0);                                            \
+        mg_u32 lid = mg_local_id(), gs = mg_local_size();                                        \
+        mg_u64 tile = (mg_u64)gs * PRIM_ITEMS;                                                   \
+        for (mg_u64 t = mg_group_id(); t < ntiles; t += mg_num_groups()) {                      \
+            mg_u64 base = t * tile;                                                              \
+            TOUT acc = 0;                                                                        \
+            for (mg_u32 k = 0; k < PRIM_ITEMS; k++) {                                            \
+                mg_u64 i = base + (mg_u64)k * gs + lid;                                          \
+                if (i < n) acc += (TOUT)in[i];                                                   \
+            }                                                                                    \
+            part[lid] = acc;                                                                     \
+            mg_barrier();                                                                        \
+            for (mg_u32 s = gs >> 1; s > 0; s >>= 1) {                                           \
+                if (lid < s) part[lid] += part[lid + s];                                         \
+                mg_barrier();                                                                    \
+            }                                                                                    \
+            if (lid == 0) sums[t] = part[0];                                                     \
+            mg_barrier();                                                                        \
+        }                                                                                        \
+    }                                                                                            \
+    MG_KERNEL void prim_scan_tiles_##SUF(MG_GLOBAL const TIN *in, MG_GLOBAL TOUT *out,           \
+                                         mg_u64 n, MG_GLOBAL const TOUT *carries,                \
+                                         mg_i32 use_carries, MG_GLOBAL TOUT *total,              \
+                                         mg_u64 ntiles, MG_DYN_LOCAL_PARAM) {                    \
+        mg_u32 lid = mg_local_id(), gs = mg_local_size();                                        \
+        mg_u64 tile = (mg_u64)gs * PRIM_ITEMS;                                                   \
+        MG_LOCAL TOUT *buf = MG_LOCAL_CAST(TOUT, 0);                                             \
+        MG_LOCAL TOUT *part = buf + tile;                                                        \
+        for (mg_u64 t = mg_group_id(); t < ntiles; t += mg_num_groups()) {                       \
+            mg_u64 base = t * tile;                                                              \
+            for (mg_u32 k = 0; k < PRIM_ITEMS; k++) {                                            \
+                mg_u64 i = base + (mg_u64)k * gs + lid;                                          \
+                buf[k * gs + lid] = i < n ? (TOUT)in[i] : (TOUT)0;                               \
+            }                                                                                    \
+            mg_barrier();                                                                        \
+            TOUT mine = 0;                                                                       \
+            for (mg_u32 k = 0; k < PRIM_ITEMS; k++) mine += buf[lid * PRIM_ITEMS + k];           \
+            TOUT carry = use_carries ? carries[t] : (TOUT)0;                                     \
+            TOUT run = carry + prim_group_scan_##GSUF(part, mine);                               \
+            for (mg_u32 k = 0; k < PRIM_ITEMS; k++) {                                            \
+                TOUT x = buf[lid * PRIM_ITEMS + k];                                              \
+                buf[lid * PRIM_ITEMS + k] = run;                                                 \
+                run += x;                                                                        \
+            }                                                                                    \
+            if (t == ntiles - 1 && lid == gs - 1) total[0] = run;                                \
+            mg_barrier();                                                                        \
+            for (mg_u32 k = 0; k < PRIM_ITEMS; k++) {                                            \
+                mg_u64 i = base + (mg_u64)k * gs + lid;                                          \
+                if (i < n) out[i] = buf[k * gs + lid];                                           \
+            }                                                                                    \
+            mg_barrier();                                                                        \
+        }                                                                                        \
+    }
+PRIM_SCAN_KERNELS(mg_u32, mg_u32, u32, u32)
+PRIM_SCAN_KERNELS(mg_u64, mg_u64, u64, u64)
+PRIM_SCAN_KERNELS(mg_u32, mg_u64, u32_u64, u64)
+
+/*
+ * Partition. The flag of element i is flags[i] != 0 (mode 0), or
+ * rowptr[i+1] - rowptr[i] > tau (mode 1: a row longer than tau). The unused buffer argument
+ * is never read.
+ */
+MG_DEVICE mg_u32 prim_flag(mg_i32 mode, MG_GLOBAL const mg_u32 *flags,
+                           MG_GLOBAL const mg_i64 *rowptr, mg_i64 tau, mg_u64 i) {
+    if (mode) return rowptr[i + 1] - rowptr[i] > tau ? 1u : 0u;
+    return flags[i] != 0 ? 1u : 0u;
+}
+
+/* counts[t] = number of flagged elements in tile t. Local memory: mg_u32[local_size]. */
+MG_KERNEL void prim_partition_count(mg_i32 mode, MG_GLOBAL const mg_u32 *flags,
+                                    MG_GLOBAL const mg_i64 *rowptr, mg_i64 tau, mg_u64 n,
+                                    MG_GLOBAL mg_u64 *counts, mg_u64 ntiles, MG_DYN_LOCAL_PARAM) {
+    MG_LOCAL mg_u32 *part = MG_LOCAL_CAST(mg_u32, 0);
+    mg_u32 lid = mg_local_id(), gs = mg_local_size();
+    mg_u64 tile = (mg_u64)gs * PRIM_ITEMS;
+    for (mg_u64 t = mg_group_id(); t < ntiles; t += mg_num_groups()) {
+        mg_u32 acc = 0;
+        for (mg_u32 k = 0; k < PRIM_ITEMS; k++) {
+            mg_u64 i = t * tile + (mg_u64)k * gs + lid;
+            if (i < n) acc += prim_flag(mode, flags, rowptr, tau, i);
+        }
+        part[lid] = acc;
+        mg_barrier();
+        for (mg_u32 s = gs >> 1; s > 0; s >>= 1) {
+            if (lid < s) part[lid] += part[lid + s];
+            mg_barrier();
+        }
+        if (lid == 0) counts[t] = part[0];
+        mg_barrier();
+    }
+}
+
+/*
+ * Stable scatter: flagged element i goes to above[offsets[t] + its rank among the tile's
+ * flagged elements], the others to below[(t * tile - offsets[t]) + their rank], where
+ * offsets is the exclusive scan of prim_partition_count's counts. Element indices are 32-bit
+ * (the host refuses n > 2^32). Work item lid owns elements lid*PRIM_ITEMS .. +PRIM_ITEMS-1 of
+ * the tile, so ranks follow element order. Local memory: mg_u32[local_size].
+ */
+MG_KERNEL void prim_partition_scatter(mg_i32 mode, MG_GLOBAL const mg_u32 *flags,
+                                      MG_GLOBAL const mg_i64 *rowptr, mg_i64 tau, mg_u64 n,
+                                      MG_GLOBAL const mg_u64 *offsets, MG_GLOBAL mg_u32 *above,
+                                      MG_GLOBAL mg_u32 *below, mg_i32 write_above,
+                                      mg_i32 write_below, mg_u64 ntiles, MG_DYN_LOCAL_PARAM) {
+    MG_LOCAL mg_u32 *part = MG_LOCAL_CAST(mg_u32, 0);
+    mg_u32 lid = mg_local_id(), gs = mg_local_size();
+    mg_u64 tile = (mg_u64)gs * PRIM_ITEMS;
+    for (mg_u64 t = mg_group_id(); t < ntiles; t += mg_num_groups()) {
+        mg_u64 first = t * tile + (mg_u64)lid * PRIM_ITEMS;
+        mg_u32 mine = 0;
+        for (mg_u32 k = 0; k < PRIM_ITEMS; k++)
+            if (first + k < n) mine += prim_flag(mode, flags, rowptr, tau, first + k);
+        mg_u32 rank = prim_group_scan_u32(part, mine);
+        mg_u64 above_at = offsets[t] + rank;
+        mg_u64 below_at = t * tile - offsets[t] + (mg_u64)lid * PRIM_ITEMS - rank;
+        for (mg_u32 k = 0; k < PRIM_ITEMS; k++) {
+            mg_u64 i = first + k;
+            if (i >= n) break;
+            if (prim_flag(mode, flags, rowptr, tau, i)) {
+                if (write_above) above[above_at] = (mg_u32)i;
+                above_at++;
+            } else {
+                if (write_below) below[below_at] = (mg_u32)i;
+                below_at++;
+            }
+        }
+        mg_barrier();
+    }
+}
+
+/*
+ * Histogram: bins[k] += number of keys equal to k, for keys < nbins (others are ignored).
+ * _local: one histogram per work group in local memory (mg_u32[nbins]), the group's keys
+ * grid-strided, then one global atomic per nonzero bin. _global: atomics straight to global
+ * memory, for histograms larger than local memory. The host zeroes bins first and keeps each
+ * group's share of keys below 2^32 so local counts cannot wrap.
+ */
+#define PRIM_HISTOGRAM_KERNELS(TC, SUF, ATOMIC_ADD)                                              \
+    MG_KERNEL void prim_histogram_local_##SUF(MG_GLOBAL const mg_u32 *keys, mg_u64 n,            \
+                                              MG_GLOBAL TC *bins, mg_u32 nbins,                  \
+                                              MG_DYN_LOCAL_PARAM) {                              \
+        MG_LOCAL mg_u32 *hist = MG_LOCAL_CAST(mg_u32, 0);                                        \
+        mg_u32 lid = mg_local_id(), gs = mg_local_size();                                        \
+        for (mg_u32 b = lid; b < nbins; b += gs) hist[b] = 0;                                    \
+        mg_barrier();                                                                            \
+        mg_u64 stride = mg_num_groups() * gs;                                                    \
+        for (mg_u64 i = mg_group_id() * gs + lid; i < n; i += stride) {                          \
+            mg_u32 k = keys[i];                                                                  \
+            if (k < nbins) mg_atomic_add_u32(&hist[k], 1u);                                      \
+        }                                                                                        \
+        mg_barrier();                                                                            \
+        for (mg_u32 b = lid; b < nbins; b += gs)                                                 \
+            if (hist[b]) ATOMIC_ADD(&bins[b], hist[b]);                                          \
+    }                                                                                            \
+    MG_KERNEL void prim_histogram_global_##SUF(MG_GLOBAL const mg_u32 *keys, mg_u64 n,           \
+                                               MG_GLOBAL TC *bins, mg_u32 nbins,                 \
+                                               MG_DYN_LOCAL_PARAM) {                             \
+        mg_u64 stride = mg_num_groups() * mg_local_size();                                       \
+        for (mg_u64 i = mg_global_id(); i < n; i += stride) {                                    \
+            mg_u32 k = keys[i];                                                                  \
+            if (k < nbins) ATOMIC_ADD(&bins[k], 1u);                                             \
+        }                                                                                        \
+    }
+PRIM_HISTOGRAM_KERNELS(mg_u32, u32, mg_atomic_add_u32)
+#if defined(MG_CUDA) || defined(cl_khr_int64_base_atomics)
+PRIM_HISTOGRAM_KERNELS(mg_u64, u64, mg_atomic_add_u64)
+#endif
+
+/* p[offset + i] = value for i < n. */
+#define PRIM_FILL_KERNEL(T, SUF)                                                                 \
+    MG_KERNEL void prim_fill_##SUF(MG_GLOBAL T *p, mg_u64 offset, mg_u64 n, T value,             \
+                                   MG_DYN_LOCAL_PARAM) {                                         \
+        mg_u64 stride = mg_num_groups() * mg_local_size();                                       \
+        for (mg_u64 i = mg_global_id(); i < n; i += stride) p[offset + i] = value;               \
+    }
+PRIM_FILL_KERNEL(mg_u32, u32)
+PRIM_FILL_KERNEL(mg_u64, u64)
+
+/* out[i] = in[idx[i]] for i < n; an index >= in_count gives 0 instead of reading outside. */
+#define PRIM_GATHER_KERNEL(T, SUF)                                                               \
+    MG_KERNEL void prim_gather_##SUF(MG_GLOBAL T *out, MG_GLOBAL const T *in, mg_u64 in_count,   \
+                                     MG_GLOBAL const mg_u32 *idx, mg_u64 n,                      \
+                                     MG_DYN_LOCAL_PARAM) {                                       \
+        mg_u64 stride = mg_num_groups() * mg_local_size();                                       \
+        for (mg_u64 i = mg_global_id(); i < n; i += stride) {                                    \
+            mg_u64 j = idx[i];                                                                   \
+            out[i] = j < in_count ? in[j] : (T)0;                                                \
+        }                                                                                        \
+    }
+PRIM_GATHER_KERNEL(mg_u32, u32)
+PRIM_GATHER_KERNEL(mg_u64, u64)

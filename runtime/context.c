@@ -1,0 +1,157 @@
+/*
+ * Contexts: one device, its queues, its lazily loaded kernel modules, the local-memory budget
+ * and the device-memory limit in effect.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "device_runtime.h"
+
+bool magnus_parse_byte_size(const char *text, uint64_t *bytes) {
+    const char *p = text;
+    while (isspace((unsigned char)*p)) p++;
+    if (!isdigit((unsigned char)*p)) return false;
+    uint64_t value = 0;
+    for (; isdigit((unsigned char)*p); p++)
+        if (__builtin_mul_overflow(value, 10, &value) ||
+            __builtin_add_overflow(value, (uint64_t)(*p - '0'), &value))
+            return false;
+    int shift = 0;
+    switch (toupper((unsigned char)*p)) {
+    case 'K': shift = 10; break;
+    case 'M': shift = 20; break;
+    case 'G': shift = 30; break;
+    case 'T': shift = 40; break;
+    default: break;
+    }
+    if (shift) {
+        p++;
+        if (toupper((unsigned char)*p) == 'I') p++;
+        if (toupper((unsigned char)*p) == 'B') p++;
+    } else if (toupper((unsigned char)*p) == 'B') {
+        p++;
+    }
+    while (isspace((unsigned char)*p)) p++;
+    if (*p) return false;
+    if (shift && value > (UINT64_MAX >> shift)) return false;
+    *bytes = value << shift;
+    return true;
+}
+
+magnus_status magnus_context_check(const magnus_context_s *ctx) {
+    if (!ctx) return magnus_error(MAGNUS_ERROR_NULL_POINTER, "context is NULL");
+    if (ctx->magic != MAGNUS_MAGIC_CONTEXT)
+        return magnus_error(MAGNUS_ERROR_INVALID_HANDLE,
+                            "not a live magnus_context (freed or never created)");
+    return MAGNUS_SUCCESS;
+}
+
+magnus_status magnus_context_options_init(magnus_context_options *opt) {
+    magnus_error_clear();
+    if (!opt) return magnus_error(MAGNUS_ERROR_NULL_POINTER, "magnus_context_options_init: NULL");
+    memset(opt, 0, sizeof *opt);
+    return MAGNUS_SUCCESS;
+}
+
+/* The option if nonzero, else the environment variable if set, else 0. */
+static magnus_status size_setting(uint64_t option, const char *variable, uint64_t *out) {
+    *out = option;
+    const char *env = getenv(variable);
+    if (option || !env || !*env) return MAGNUS_SUCCESS;
+    if (!magnus_parse_byte_size(env, out))
+        return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
+                            "%s=%s: expected a size in bytes such as 65536, 48K, 512M or 2G",
+                            variable, env);
+    return MAGNUS_SUCCESS;
+}
+
+static void context_release(magnus_context c) {
+    for (int i = 0; i < c->nkernels; i++) {
+        c->ops->kernel_release(c->kernels[i].kernel);
+        magnus_host_free(c->kernels[i].name);
+    }
+    for (int v = 0; v < MAGNUS_VARIANT_COUNT; v++)
+        if (c->modules[v]) c->ops->module_unload(c->modules[v]);
+    for (int q = 0; q < MAGNUS_QUEUE_COUNT; q++)
+        if (c->queues[q]) c->ops->queue_destroy(c->queues[q]);
+    if (c->bctx) c->ops->context_destroy(c->bctx);
+    c->magic = MAGNUS_MAGIC_FREED;
+    magnus_host_free(c);
+}
+
+magnus_status magnus_context_create(magnus_context *ctx, const magnus_device_info *device,
+                                    const magnus_context_options *opt) {
+    magnus_error_clear();
+    if (!ctx) return magnus_error(MAGNUS_ERROR_NULL_POINTER, "magnus_context_create: ctx is NULL");
+    *ctx = NULL;
+    magnus_context_options defaults;
+    magnus_context_options_init(&defaults);
+    if (!opt) opt = &defaults;
+    magnus_device_info chosen;
+    magnus_status s;
+    if (!device) {
+        if ((s = magnus_device_select(&chosen))) return s;
+        device = &chosen;
+    }
+    const magnus_backend_ops *ops;
+    if ((s = magnus_backend_get(device->backend, &ops))) return s;
+
+    magnus_device_info info;
+    memset(&info, 0, sizeof info);
+    if ((s = ops->device_info(device->index, &info))) return s;
+    info.backend = device->backend;
+    info.index = device->index;
+    if (info.max_alloc_bytes == 0) info.max_alloc_bytes = info.global_mem_bytes;
+
+    uint64_t local_budget, memory_limit;
+    if ((s = size_setting(opt->local_mem_bytes, "MAGNUS_LOCAL_MEM_BYTES", &local_budget)) ||
+        (s = size_setting(opt->device_memory_limit, "MAGNUS_DEVICE_MEMORY_LIMIT", &memory_limit)))
+        return s;
+    if (local_budget > info.local_mem_bytes)
+        return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
+                            "local memory budget of %llu bytes exceeds the %llu bytes of %s",
+                            (unsigned long long)local_budget,
+                            (unsigned long long)info.local_mem_bytes, info.name);
+
+    magnus_context c = magnus_host_calloc(1, sizeof *c);
+    if (!c) return magnus_error(MAGNUS_ERROR_OUT_OF_HOST_MEMORY, "magnus_context_create");
+    c->magic = MAGNUS_MAGIC_CONTEXT;
+    c->ops = ops;
+    c->device = info;
+    c->device_local_mem_bytes = info.local_mem_bytes;
+    if (local_budget) c->device.local_mem_bytes = local_budget;
+    c->memory_limit = memory_limit;
+    if ((s = ops->context_create(info.index, &c->bctx))) {
+        context_release(c);
+        return s;
+    }
+    for (int q = 0; q < MAGNUS_QUEUE_COUNT; q++) {
+        if ((s = ops->queue_create(c->bctx, &c->queues[q]))) {
+            context_release(c);
+            return s;
+        }
+    }
+    *ctx = c;
+    return MAGNUS_SUCCESS;
+}
+
+magnus_status magnus_context_free(magnus_context *ctx) {
+    if (!ctx || !*ctx) return MAGNUS_SUCCESS;
+    magnus_status s = magnus_context_check(*ctx);
+    if (s) return s;
+    magnus_context c = *ctx;
+    for (int q = 0; q < MAGNUS_QUEUE_COUNT; q++) c->ops->queue_finish(c->queues[q]);
+    context_release(c);
+    *ctx = NULL;
+    return MAGNUS_SUCCESS;
+}
+
+magnus_status magnus_context_device(magnus_device_info *out, const magnus_context_s *ctx) {
+    magnus_error_clear();
+    if (!out) return magnus_error(MAGNUS_ERROR_NULL_POINTER, "magnus_context_device: out is NULL");
+    magnus_status s = magnus_context_check(ctx);
+    if (s) return s;
+    *out = ctx->device;
+    return MAGNUS_SUCCESS;
+}

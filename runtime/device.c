@@ -1,0 +1,311 @@
+/*
+ * The backend registry: which backends exist in this build, probing their devices in the
+ * order MAGNUS_BACKENDS gives, the diagnostics of the last probe, and device selection
+ * (MAGNUS_DEVICE, or the best device).
+ *
+ * Backends are loaded on first probe and stay loaded for the life of the process (unloading a
+ * vendor library that may have started threads is not safe). A backend that failed to load is
+ * tried again at the next probe.
+ */
+#include <ctype.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "device_runtime.h"
+
+typedef struct registry_entry {
+    magnus_backend_kind kind;
+    const char *name;
+    const magnus_backend_ops *(*accessor)(void); /* NULL: not built into this library */
+    bool loaded;
+} registry_entry;
+
+/* Default order: vendor-specific backends first, OpenCL (which may see the same GPU) last. */
+static registry_entry registry[] = {
+#ifdef MAGNUS_HAVE_BACKEND_CUDA
+    {MAGNUS_BACKEND_CUDA, "cuda", magnus_backend_cuda_ops, false},
+#else
+    {MAGNUS_BACKEND_CUDA, "cuda", NULL, false},
+#endif
+#ifdef MAGNUS_HAVE_BACKEND_LEVEL0
+    {MAGNUS_BACKEND_LEVEL0, "level0", magnus_backend_level0_ops, false},
+#else
+    {MAGNUS_BACKEND_LEVEL0, "level0", NULL, false},
+#endif
+#ifdef MAGNUS_HAVE_BACKEND_OPENCL
+    {MAGNUS_BACKEND_OPENCL, "opencl", magnus_backend_opencl_ops, false},
+#else
+    {MAGNUS_BACKEND_OPENCL, "opencl", NULL, false},
+#endif
+};
+#define NBACKENDS ((int)(sizeof registry / sizeof registry[0]))
+
+static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
+static magnus_device_info *probed;     /* the devices of the last probe */
+static int *probed_rank;               /* position of each device's backend in the order */
+static size_t nprobed, probed_capacity;
+static char diagnostics[4096];
+
+const char *magnus_backend_name(magnus_backend_kind kind) {
+    for (int i = 0; i < NBACKENDS; i++)
+        if (registry[i].kind == kind) return registry[i].name;
+    return "unknown";
+}
+
+static void diag(const char *fmt, ...) MAGNUS_PRINTF(1, 2);
+static void diag(const char *fmt, ...) {
+    size_t used = strlen(diagnostics);
+    if (used + 1 >= sizeof diagnostics) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(diagnostics + used, sizeof diagnostics - used, fmt, ap);
+    va_end(ap);
+    used = strlen(diagnostics);
+    if (used + 1 < sizeof diagnostics) strcat(diagnostics, "\n");
+}
+
+/* Registry positions in probing order, from MAGNUS_BACKENDS (default: registry order). */
+static int backend_order(int order[NBACKENDS]) {
+    const char *env = getenv("MAGNUS_BACKENDS");
+    int n = 0;
+    if (!env || !*env) {
+        for (int i = 0; i < NBACKENDS; i++) order[n++] = i;
+        return n;
+    }
+    const char *p = env;
+    while (*p) {
+        while (*p == ',' || isspace((unsigned char)*p)) p++;
+        const char *start = p;
+        while (*p && *p != ',') p++;
+        const char *end = p;
+        while (end > start && isspace((unsigned char)end[-1])) end--;
+        if (end == start) continue;
+        int found = -1;
+        for (int i = 0; i < NBACKENDS; i++)
+            if (strlen(registry[i].name) == (size_t)(end - start) &&
+                strncmp(registry[i].name, start, (size_t)(end - start)) == 0)
+                found = i;
+        if (found < 0) {
+            diag("MAGNUS_BACKENDS: unknown backend \"%.*s\" ignored (known: cuda, level0, opencl)",
+                 (int)(end - start), start);
+            continue;
+        }
+        bool duplicate = false;
+        for (int j = 0; j < n; j++) duplicate |= order[j] == found;
+        if (!duplicate) order[n++] = found;
+    }
+    return n;
+}
+
+static magnus_status load_entry(registry_entry *e, const magnus_backend_ops **ops) {
+    *ops = NULL;
+    if (!e->accessor)
+        return magnus_error(MAGNUS_ERROR_BACKEND_UNAVAILABLE, "%s: not built into this library",
+                            e->name);
+    const magnus_backend_ops *o = e->accessor();
+    if (!e->loaded) {
+        magnus_status s = o->load();
+        if (s) return s;
+        e->loaded = true;
+    }
+    *ops = o;
+    return MAGNUS_SUCCESS;
+}
+
+static bool append_device(const magnus_device_info *info, int rank) {
+    if (nprobed == probed_capacity) {
+        size_t cap = probed_capacity ? 2 * probed_capacity : 8;
+        magnus_device_info *list = magnus_host_realloc(probed, cap * sizeof *list);
+        if (!list) return false;
+        probed = list;
+        int *ranks = magnus_host_realloc(probed_rank, cap * sizeof *ranks);
+        if (!ranks) return false;
+        probed_rank = ranks;
+        probed_capacity = cap;
+    }
+    probed[nprobed] = *info;
+    probed_rank[nprobed] = rank;
+    nprobed++;
+    return true;
+}
+
+/* One backend's devices into the list; diagnostics say what happened. */
+static magnus_status probe_backend(registry_entry *e, int rank) {
+    const magnus_backend_ops *ops;
+    magnus_status s = load_entry(e, &ops);
+    if (s) {
+        if (e->accessor) diag("%s: unavailable: %s", e->name, magnus_last_error());
+        else diag("%s: not built into this library", e->name);
+        return MAGNUS_SUCCESS;
+    }
+    int count = 0;
+    if ((s = ops->device_count(&count))) {
+        diag("%s: loaded, but listing devices failed: %s", e->name, magnus_last_error());
+        return MAGNUS_SUCCESS;
+    }
+    int listed = 0;
+    for (int i = 0; i < count; i++) {
+        magnus_device_info info;
+        memset(&info, 0, sizeof info);
+        if ((s = ops->device_info(i, &info))) {
+            diag("%s: device %d skipped: %s", e->name, i, magnus_last_error());
+            continue;
+        }
+        info.backend = e->kind;
+        info.index = i;
+        if (info.max_alloc_bytes == 0) info.max_alloc_bytes = info.global_mem_bytes;
+        if (!append_device(&info, rank))
+            return magnus_error(MAGNUS_ERROR_OUT_OF_HOST_MEMORY, "device probe: device list");
+        listed++;
+    }
+    diag("%s: loaded, %d device%s", e->name, listed, listed == 1 ? "" : "s");
+    return MAGNUS_SUCCESS;
+}
+
+/* Probes every selected backend into the static list. Caller holds registry_lock. */
+static magnus_status probe_locked(void) {
+    diagnostics[0] = '\0';
+    nprobed = 0;
+    int order[NBACKENDS];
+    int n = backend_order(order);
+    for (int i = 0; i < NBACKENDS; i++) {
+        bool selected = false;
+        for (int j = 0; j < n; j++) selected |= order[j] == i;
+        if (!selected) diag("%s: skipped (not in MAGNUS_BACKENDS)", registry[i].name);
+    }
+    for (int j = 0; j < n; j++) {
+        magnus_status s = probe_backend(&registry[order[j]], j);
+        if (s) return s;
+    }
+    size_t len = strlen(diagnostics);
+    if (len > 0 && diagnostics[len - 1] == '\n') diagnostics[len - 1] = '\0';
+    return MAGNUS_SUCCESS;
+}
+
+magnus_status magnus_device_probe(magnus_device_info *devices, size_t capacity, size_t *count) {
+    magnus_error_clear();
+    if (!count) return magnus_error(MAGNUS_ERROR_NULL_POINTER, "magnus_device_probe: count is NULL");
+    *count = 0;
+    if (!devices && capacity > 0)
+        return magnus_error(MAGNUS_ERROR_NULL_POINTER,
+                            "magnus_device_probe: devices is NULL but capacity is %zu", capacity);
+    pthread_mutex_lock(&registry_lock);
+    magnus_status s = probe_locked();
+    if (!s) {
+        for (size_t i = 0; i < nprobed && i < capacity; i++) devices[i] = probed[i];
+        *count = nprobed;
+    }
+    pthread_mutex_unlock(&registry_lock);
+    if (!s) magnus_error_clear(); /* a skipped backend is not this call's error */
+    return s;
+}
+
+const char *magnus_probe_diagnostics(void) { return diagnostics; }
+
+magnus_status magnus_backend_get(magnus_backend_kind kind, const magnus_backend_ops **ops) {
+    *ops = NULL;
+    pthread_mutex_lock(&registry_lock);
+    magnus_status s = magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT, "unknown backend %d", (int)kind);
+    for (int i = 0; i < NBACKENDS; i++)
+        if (registry[i].kind == kind) s = load_entry(&registry[i], ops);
+    pthread_mutex_unlock(&registry_lock);
+    return s;
+}
+
+/* Index into `probed` of the best device among those accepted by `want` (NULL: all). */
+static long best_device(const registry_entry *want) {
+    long best = -1;
+    for (size_t i = 0; i < nprobed; i++) {
+        const magnus_device_info *d = &probed[i];
+        if (want && d->backend != want->kind) continue;
+        if (best < 0) {
+            best = (long)i;
+            continue;
+        }
+        const magnus_device_info *b = &probed[best];
+        bool better = d->is_cpu != b->is_cpu ? !d->is_cpu
+                    : probed_rank[i] != probed_rank[best] ? probed_rank[i] < probed_rank[best]
+                    : d->local_mem_bytes > b->local_mem_bytes;
+        if (better) best = (long)i;
+    }
+    return best;
+}
+
+/* Parses MAGNUS_DEVICE into an index of `probed`: "3", "opencl", "opencl:1". */
+static magnus_status device_from_env(const char *text, long *index) {
+    *index = -1;
+    char *end;
+    while (isspace((unsigned char)*text)) text++;
+    if (isdigit((unsigned char)*text)) {
+        long i = strtol(text, &end, 10);
+        while (isspace((unsigned char)*end)) end++;
+        if (*end)
+            return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
+                                "MAGNUS_DEVICE=%s: expected an index, a backend, or backend:index",
+                                text);
+        if (i < 0 || (size_t)i >= nprobed)
+            return magnus_error(MAGNUS_ERROR_NO_DEVICE,
+                                "MAGNUS_DEVICE=%s: the probe found %zu device%s", text, nprobed,
+                                nprobed == 1 ? "" : "s");
+        *index = i;
+        return MAGNUS_SUCCESS;
+    }
+    size_t len = strcspn(text, ":");
+    while (len > 0 && isspace((unsigned char)text[len - 1])) len--;
+    const registry_entry *backend = NULL;
+    for (int i = 0; i < NBACKENDS; i++)
+        if (strlen(registry[i].name) == len && strncmp(registry[i].name, text, len) == 0)
+            backend = &registry[i];
+    const char *colon = strchr(text, ':');
+    long within = -1;
+    bool ok = backend != NULL;
+    if (ok && colon) {
+        within = strtol(colon + 1, &end, 10);
+        while (isspace((unsigned char)*end)) end++;
+        ok = end != colon + 1 && *end == '\0' && within >= 0;
+    } else if (ok) {
+        const char *rest = text + len;
+        while (isspace((unsigned char)*rest)) rest++;
+        ok = *rest == '\0';
+    }
+    if (!ok)
+        return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
+                            "MAGNUS_DEVICE=%s: expected an index (\"0\"), a backend (\"opencl\") "
+                            "or backend:index (\"cuda:1\")",
+                            text);
+    if (within < 0) {
+        *index = best_device(backend);
+    } else {
+        for (size_t i = 0; i < nprobed; i++)
+            if (probed[i].backend == backend->kind && probed[i].index == within) *index = (long)i;
+    }
+    if (*index < 0)
+        return magnus_error(MAGNUS_ERROR_NO_DEVICE, "MAGNUS_DEVICE=%s: no such device; probe: %s",
+                            text, diagnostics);
+    return MAGNUS_SUCCESS;
+}
+
+magnus_status magnus_device_select(magnus_device_info *out) {
+    magnus_error_clear();
+    if (!out) return magnus_error(MAGNUS_ERROR_NULL_POINTER, "magnus_device_select: out is NULL");
+    pthread_mutex_lock(&registry_lock);
+    magnus_status s = probe_locked();
+    long index = -1;
+    if (!s) {
+        magnus_error_clear();
+        const char *env = getenv("MAGNUS_DEVICE");
+        if (env && *env) {
+            s = device_from_env(env, &index);
+        } else {
+            index = best_device(NULL);
+            if (index < 0)
+                s = magnus_error(MAGNUS_ERROR_NO_DEVICE, "no device found; probe: %s", diagnostics);
+        }
+    }
+    if (!s) *out = probed[index];
+    pthread_mutex_unlock(&registry_lock);
+    return s;
+}

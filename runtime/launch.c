@@ -1,0 +1,79 @@
+/* Kernel launch by name: modules load on first use, kernel handles are cached per context. */
+#include <string.h>
+
+#include "device_runtime.h"
+
+static const char *variant_name(magnus_kernel_variant v) {
+    return v == MAGNUS_VARIANT_F64 ? "float64" : "float32";
+}
+
+/* The kernel `name` of `variant`, from the cache or the module (loading it if needed). */
+static magnus_status lookup(magnus_context ctx, magnus_kernel_variant variant, const char *name,
+                            magnus_bkernel **kernel) {
+    for (int i = 0; i < ctx->nkernels; i++)
+        if (ctx->kernels[i].variant == variant && strcmp(ctx->kernels[i].name, name) == 0) {
+            *kernel = ctx->kernels[i].kernel;
+            return MAGNUS_SUCCESS;
+        }
+    if (ctx->nkernels == MAGNUS_MAX_KERNELS)
+        return magnus_error(MAGNUS_ERROR_INTERNAL,
+                            "kernel cache full (%d kernels): raise MAGNUS_MAX_KERNELS",
+                            MAGNUS_MAX_KERNELS);
+    magnus_status s;
+    if (!ctx->modules[variant] &&
+        (s = ctx->ops->module_load(ctx->bctx, variant, &ctx->modules[variant])))
+        return s;
+    size_t len = strlen(name);
+    char *copy = magnus_host_malloc(len + 1);
+    if (!copy) return magnus_error(MAGNUS_ERROR_OUT_OF_HOST_MEMORY, "kernel name");
+    memcpy(copy, name, len + 1);
+    if ((s = ctx->ops->kernel_get(ctx->modules[variant], name, kernel))) {
+        magnus_host_free(copy);
+        return s;
+    }
+    ctx->kernels[ctx->nkernels].name = copy;
+    ctx->kernels[ctx->nkernels].variant = variant;
+    ctx->kernels[ctx->nkernels].kernel = *kernel;
+    ctx->nkernels++;
+    return MAGNUS_SUCCESS;
+}
+
+magnus_status magnus_launch(magnus_context ctx, magnus_queue_id q, magnus_kernel_variant variant,
+                            const char *name, size_t groups, size_t group_size, size_t local_bytes,
+                            int nargs, const magnus_karg *args) {
+    magnus_status s = magnus_context_check(ctx);
+    if (s) return s;
+    if (!name) return magnus_error(MAGNUS_ERROR_NULL_POINTER, "magnus_launch: kernel name is NULL");
+    if ((int)q < 0 || q >= MAGNUS_QUEUE_COUNT || (int)variant < 0 ||
+        variant >= MAGNUS_VARIANT_COUNT || nargs < 0 || (nargs > 0 && !args))
+        return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
+                            "magnus_launch(%s): queue %d, variant %d, %d arguments", name, (int)q,
+                            (int)variant, nargs);
+    if (groups == 0) return MAGNUS_SUCCESS;
+    if (group_size == 0 || group_size > ctx->device.max_work_group_size)
+        return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
+                            "magnus_launch(%s): work group of %zu items (device maximum %llu)",
+                            name, group_size, (unsigned long long)ctx->device.max_work_group_size);
+    if (local_bytes > ctx->device.local_mem_bytes)
+        return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
+                            "magnus_launch(%s): %zu bytes of local memory exceed the budget of "
+                            "%llu",
+                            name, local_bytes, (unsigned long long)ctx->device.local_mem_bytes);
+    for (int i = 0; i < nargs; i++)
+        if (args[i].kind == MAGNUS_KARG_MEM ? !args[i].u.mem
+                                            : args[i].kind != MAGNUS_KARG_VALUE ||
+                                                  (args[i].size != 4 && args[i].size != 8))
+            return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
+                                "magnus_launch(%s): argument %d is an unallocated buffer or a "
+                                "value of %u bytes",
+                                name, i, (unsigned)args[i].size);
+    magnus_bkernel *kernel;
+    if ((s = lookup(ctx, variant, name, &kernel))) {
+        magnus_error_prefix("kernel %s (%s): ", name, variant_name(variant));
+        return s;
+    }
+    s = ctx->ops->launch(ctx->queues[q], kernel, groups, group_size, local_bytes, nargs, args);
+    if (s) magnus_error_prefix("kernel %s (%s), %zu groups of %zu: ", name, variant_name(variant),
+                               groups, group_size);
+    return s;
+}

@@ -1,0 +1,70 @@
+/* Queues of a context: waiting, ordering across queues, and timing device work. */
+#include "device_runtime.h"
+
+static magnus_status check_queue(magnus_context ctx, magnus_queue_id q, const char *what) {
+    magnus_status s = magnus_context_check(ctx);
+    if (s) return s;
+    if ((int)q < 0 || q >= MAGNUS_QUEUE_COUNT)
+        return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT, "%s: no queue %d", what, (int)q);
+    return MAGNUS_SUCCESS;
+}
+
+magnus_status magnus_queue_finish(magnus_context ctx, magnus_queue_id q) {
+    magnus_status s = check_queue(ctx, q, "magnus_queue_finish");
+    if (s) return s;
+    return ctx->ops->queue_finish(ctx->queues[q]);
+}
+
+magnus_status magnus_context_finish(magnus_context ctx) {
+    magnus_status s = magnus_context_check(ctx);
+    for (int q = 0; q < MAGNUS_QUEUE_COUNT && !s; q++) s = ctx->ops->queue_finish(ctx->queues[q]);
+    return s;
+}
+
+magnus_status magnus_queue_depend(magnus_context ctx, magnus_queue_id waiter,
+                                  magnus_queue_id signaller) {
+    magnus_status s;
+    if ((s = check_queue(ctx, waiter, "magnus_queue_depend")) ||
+        (s = check_queue(ctx, signaller, "magnus_queue_depend")))
+        return s;
+    if (waiter == signaller) return MAGNUS_SUCCESS; /* queues are in order */
+    magnus_bevent *event;
+    if ((s = ctx->ops->event_record(ctx->queues[signaller], &event))) return s;
+    s = ctx->ops->queue_wait_event(ctx->queues[waiter], event);
+    ctx->ops->event_destroy(event);
+    return s;
+}
+
+magnus_status magnus_timer_start(magnus_context ctx, magnus_queue_id q, magnus_timer *t) {
+    magnus_status s = check_queue(ctx, q, "magnus_timer_start");
+    if (s) return s;
+    if (!t) return magnus_error(MAGNUS_ERROR_NULL_POINTER, "magnus_timer_start: timer is NULL");
+    t->start = t->end = NULL;
+    return ctx->ops->event_record(ctx->queues[q], &t->start);
+}
+
+magnus_status magnus_timer_stop(magnus_context ctx, magnus_queue_id q, magnus_timer *t) {
+    magnus_status s = check_queue(ctx, q, "magnus_timer_stop");
+    if (s) return s;
+    if (!t || !t->start)
+        return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT, "magnus_timer_stop: timer not started");
+    if (t->end) ctx->ops->event_destroy(t->end);
+    t->end = NULL;
+    return ctx->ops->event_record(ctx->queues[q], &t->end);
+}
+
+magnus_status magnus_timer_elapsed_ms(magnus_context ctx, magnus_timer *t, double *ms) {
+    magnus_status s = magnus_context_check(ctx);
+    if (s) return s;
+    if (!t || !ms) return magnus_error(MAGNUS_ERROR_NULL_POINTER, "magnus_timer_elapsed_ms: NULL");
+    *ms = 0;
+    if (!t->start || !t->end)
+        s = magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
+                         "magnus_timer_elapsed_ms: timer not started and stopped");
+    if (!s) s = ctx->ops->event_synchronize(t->end);
+    if (!s) s = ctx->ops->event_elapsed_ms(t->start, t->end, ms);
+    if (t->start) ctx->ops->event_destroy(t->start);
+    if (t->end) ctx->ops->event_destroy(t->end);
+    t->start = t->end = NULL;
+    return s;
+}

@@ -1,0 +1,106 @@
+/*
+ * The main() of a device test executable, shared by every backend's device tests.
+ *
+ * Use: include this header in exactly ONE source file of the test executable (it defines
+ * main), then write ordinary Criterion tests that call magnus_test_context():
+ *
+ *     #include "device_test_main.h"
+ *     Test(scan, small) {
+ *         magnus_context ctx = magnus_test_context();
+ *         ...
+ *     }
+ *
+ * and register the executable once per backend in a tests/<component>.cmake file:
+ *
+ *     magnus_add_test(primitives_opencl SOURCES test_primitives.c ENV MAGNUS_BACKENDS=opencl)
+ *
+ * What main() does, before Criterion runs anything:
+ *   1. magnus_device_select() under the test's environment (MAGNUS_BACKENDS picks the
+ *      backend, MAGNUS_DEVICE a device). If it finds no device it prints why (the probe
+ *      diagnostics) and exits 77, which ctest reports as "skipped" (magnus_add_test sets
+ *      SKIP_RETURN_CODE 77). Any other failure (say, a malformed MAGNUS_DEVICE) exits 1.
+ *   2. It prints the device the tests will use, then hands over to Criterion.
+ *
+ * Criterion runs every test in a fresh process that does not run main(), so the "shared"
+ * context is per test process: magnus_test_context() creates it on first use (on the device
+ * magnus_device_select() chooses, with default options) and frees it when the process exits.
+ * A test that needs other options (a memory limit, a local-memory budget) creates its own.
+ * If the context cannot be created the test fails with the library's message.
+ *
+ * Also here: magnus_test_seed() for reproducible random inputs (MAGNUS_TEST_SEED overrides
+ * the fixed default; print the seed in failure messages), magnus_test_require_fp64() and
+ * magnus_test_large() (MAGNUS_TEST_LARGE=1 enables tests that need many GiB).
+ */
+#ifndef MAGNUS_DEVICE_TEST_MAIN_H
+#define MAGNUS_DEVICE_TEST_MAIN_H
+
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "device_runtime.h"
+
+static magnus_context magnus_test_shared_context;
+
+static void magnus_test_free_context(void) { magnus_context_free(&magnus_test_shared_context); }
+
+/* The context of this test process; created on first use, freed at exit. */
+static inline magnus_context magnus_test_context(void) {
+    if (!magnus_test_shared_context) {
+        magnus_status s = magnus_context_create(&magnus_test_shared_context, NULL, NULL);
+        if (s)
+            cr_assert_fail("magnus_context_create: %s: %s", magnus_status_string(s),
+                           magnus_last_error());
+        atexit(magnus_test_free_context);
+    }
+    return magnus_test_shared_context;
+}
+
+/* The seed of random test inputs: MAGNUS_TEST_SEED, else `fallback`. */
+static inline uint64_t magnus_test_seed(uint64_t fallback) {
+    const char *env = getenv("MAGNUS_TEST_SEED");
+    return env && *env ? strtoull(env, NULL, 0) : fallback;
+}
+
+/* Skips the calling test on devices without double precision. */
+#define magnus_test_require_fp64(ctx)                                                            \
+    do {                                                                                         \
+        if (!(ctx)->device.fp64) cr_skip_test("%s has no fp64", (ctx)->device.name);             \
+    } while (0)
+
+/* Whether tests needing many GiB of device memory should run (MAGNUS_TEST_LARGE=1). */
+static inline int magnus_test_large(void) {
+    const char *env = getenv("MAGNUS_TEST_LARGE");
+    return env && *env && strcmp(env, "0") != 0;
+}
+
+/* Default visibility: Criterion's workers find main by its symbol (the build hides symbols by
+ * default), and run the test instead of main; hidden, main would run again in every worker. */
+__attribute__((visibility("default"))) int main(int argc, char **argv) {
+    magnus_device_info device;
+    magnus_status s = magnus_device_select(&device);
+    const char *backends = getenv("MAGNUS_BACKENDS");
+    if (s == MAGNUS_ERROR_NO_DEVICE) {
+        printf("SKIP: no device for MAGNUS_BACKENDS=%s%s%s: %s\nprobe:\n%s\n",
+               backends ? backends : "(unset)", getenv("MAGNUS_DEVICE") ? " MAGNUS_DEVICE=" : "",
+               getenv("MAGNUS_DEVICE") ? getenv("MAGNUS_DEVICE") : "", magnus_last_error(),
+               magnus_probe_diagnostics());
+        return 77;
+    }
+    if (s) {
+        fprintf(stderr, "device test: magnus_device_select: %s: %s\n", magnus_status_string(s),
+                magnus_last_error());
+        return 1;
+    }
+    printf("device tests on %s:%d %s (%s, driver %s)\n", magnus_backend_name(device.backend),
+           device.index, device.name, device.vendor, device.driver_version);
+    fflush(stdout);
+    struct criterion_test_set *tests = criterion_initialize();
+    int result = 0;
+    if (criterion_handle_args(argc, argv, true)) result = !criterion_run_all_tests(tests);
+    criterion_finalize(tests);
+    return result;
+}
+
+#endif
