@@ -80,6 +80,9 @@ static magnus_status split_levels(magnus_gmagnus_params *p, int column_bits, int
     int required_bits = column_bits > dense_bits ? column_bits - dense_bits : 0;
     p->chunks_required = (int64_t)1 << required_bits;
     p->levels = 0;
+    memset(p->chunks_per_level, 0, sizeof p->chunks_per_level);
+    memset(p->chunk_width, 0, sizeof p->chunk_width);
+    memset(p->multisplit_group_elems, 0, sizeof p->multisplit_group_elems);
     if (required_bits == 0) return MAGNUS_SUCCESS; /* heavy rows fit one dense accumulator */
     int max_bits = floor_log2_u64((uint64_t)p->chunks_max);
     if (max_bits < 1)
@@ -178,20 +181,24 @@ magnus_status magnus_gmagnus_params_from_input(magnus_gmagnus_params *out,
     uint64_t used = min_group_elems * elem + MAGNUS_GM_HISTO_BYTES;
     p->chunks_max = slm > used ? floor_pow2((int64_t)((slm - used) / per_chunk)) : 0;
 
-    /* Eq. 7 and the split over levels. */
-    int column_bits = ceil_log2_u64((uint64_t)(in->c_cols > 1 ? in->c_cols : 1));
-    int dense_bits = floor_log2_u64((uint64_t)p->dense_width);
-    if ((s = split_levels(p, column_bits, dense_bits))) return s;
-    p->column_bits = column_bits;
-    p->dense_bits = dense_bits;
-
     /* Outer product: one 64-bit write position per A entry a group touches. */
     p->outer_group_elems = (int64_t)(slm / MAGNUS_GM_ROWPTR_BYTES);
-    if (p->outer_group_elems < 1)
-        return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
-                            "gMAGNUS parameters: local memory budget of %llu bytes is too small",
-                            (unsigned long long)slm);
-    return multisplit_elems(p);
+
+    /* Eq. 7 and the split over levels. The paper's Eq. 5 budgets one 64-bit offset per chunk
+     * and no slack; the kernel keeps one per (local row, chunk) pair. Where that leaves a
+     * multisplit group fewer elements than work items, halve chunks_max and split again
+     * (never the case for the paper's machines, whose floor to a power of two leaves room). */
+    int column_bits = ceil_log2_u64((uint64_t)(in->c_cols > 1 ? in->c_cols : 1));
+    int dense_bits = floor_log2_u64((uint64_t)p->dense_width);
+    p->column_bits = column_bits;
+    p->dense_bits = dense_bits;
+    for (;;) {
+        if ((s = split_levels(p, column_bits, dense_bits))) return s;
+        if ((s = multisplit_elems(p)) == MAGNUS_SUCCESS) return s;
+        if (p->chunks_max <= 2) return s;
+        p->chunks_max /= 2;
+        magnus_error_clear();
+    }
 }
 
 static int largest_pow2_at_most(uint64_t x, int cap) {
@@ -223,13 +230,16 @@ magnus_status magnus_gmagnus_params_input_for_device(magnus_gmagnus_params_input
     int ms = largest_pow2_at_most(tau ? tau : 1, 1024);
     ms = largest_pow2_at_most(max_wg, ms);
     if (sub > ms) sub = ms;
+    /* The dense accumulator's scan scratch (4 bytes per item) stays a small part of sLM. */
+    int dense = largest_pow2_at_most(max_wg, 256);
+    dense = largest_pow2_at_most(slm / 32 ? slm / 32 : 1, dense);
     out->local_mem_bytes = slm;
     out->c_cols = c_cols;
     out->value_bytes = vbytes;
     out->multisplit_group_size = ms;
     out->subgroup_size = sub;
     out->outer_group_size = largest_pow2_at_most(max_wg, 256);
-    out->dense_group_size = largest_pow2_at_most(max_wg, 256);
+    out->dense_group_size = dense;
     return MAGNUS_SUCCESS;
 }
 

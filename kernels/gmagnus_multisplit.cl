@@ -1,0 +1,156 @@
+/*
+ * gMAGNUS Histogram and Multisplit (paper Alg. 5; shared/docs/gmagnus.md §4): one level of
+ * the hierarchical multisplit. The input is a CSR-like matrix (C-hat, or the heavy chunks of
+ * the previous level) whose rows all have more than tau elements, with columns local to the
+ * row's current range; each row is split into `nchunks` chunks of 2^shift columns. Output
+ * chunk q = row * nchunks + chunk ("natural" id).
+ *
+ * Both kernels partition the flattened elements statically, `group_elems` per work group,
+ * which the parameters keep <= tau + 2 so a group touches at most 2 rows (local row lr =
+ * row - first row of the group, 0 or 1).
+ *
+ * Local memory (magnus_gmagnus_multisplit_local_bytes()):
+ *   hist           u32[K + 3], K = 2 * nchunks * nsub; key k = (lr*nchunks + chunk)*nsub + sub,
+ *                  one histogram per subgroup (`sub_size` consecutive items) to cut contention;
+ *                  counted at hist[k + 2] so one array serves counting, scan and permute
+ *   offsets_global u64[2 * nchunks]: this group's reserved start in each output chunk
+ *   col_buff       i32[group_elems] (first used as the scan's scratch)
+ *   val_buff       mg_val[group_elems]
+ */
+#include "magnus_dialect.h"
+#include "lib/gmagnus_device.cl"
+
+#define MG_GM_ROWS 2
+
+/* Byte offsets of the local arrays (8-byte aligned). */
+MG_DEVICE mg_u64 mg_gm_ms_global_offset(mg_u32 nkeys) {
+    return (((mg_u64)(nkeys + 3u) * 4u) + 7u) & ~(mg_u64)7u;
+}
+
+/* Counts each element of [start, end) into the group's local histograms. Items take
+ * elements start + t, start + t + wg, ... in both kernels, so an element always lands in
+ * the same subgroup's histogram. */
+MG_DEVICE void mg_gm_ms_count(MG_LOCAL mg_u32 *hist, mg_u64 start, mg_u64 end, mg_u64 row0,
+                              MG_GLOBAL const mg_u64 *row_ptr, MG_GLOBAL const mg_i32 *col,
+                              mg_u32 nchunks, mg_u32 shift, mg_u32 nsub, mg_u32 sub_size) {
+    const mg_u32 t = mg_local_id();
+    const mg_u32 sub = t / sub_size;
+    mg_u64 r = row0;
+    for (mg_u64 i = start + t; i < end; i += mg_local_size()) {
+        while (i >= row_ptr[r + 1]) r++;
+        mg_u64 lr = r - row0;
+        if (lr >= MG_GM_ROWS) continue; /* excluded by the parameters; never write outside */
+        mg_u32 chunk = (mg_u32)col[i] >> shift;
+        mg_u32 key = ((mg_u32)lr * nchunks + chunk) * nsub + sub;
+        mg_atomic_add_u32(&hist[key + 2u], 1u);
+    }
+}
+
+/* Row of the group's first element, broadcast through `slot`. */
+MG_DEVICE mg_u64 mg_gm_ms_first_row(MG_LOCAL mg_u64 *slot, MG_GLOBAL const mg_u64 *row_ptr,
+                                    mg_u64 nrows, mg_u64 start) {
+    if (mg_local_id() == 0) *slot = mg_gm_find_segment(row_ptr, nrows, start);
+    mg_barrier();
+    return *slot;
+}
+
+/* counts[row * nchunks + chunk] += elements of that chunk (counts zeroed by the host). */
+MG_KERNEL void gmagnus_histogram(mg_u64 nrows, mg_u64 total, mg_u64 group_elems,
+                                 MG_GLOBAL const mg_u64 *row_ptr, MG_GLOBAL const mg_i32 *col,
+                                 mg_u32 nchunks, mg_u32 shift, mg_u32 nsub, mg_u32 sub_size,
+                                 MG_GLOBAL mg_u64 *counts, MG_DYN_LOCAL_PARAM) {
+    MG_LOCAL mg_u32 *hist = MG_LOCAL_CAST(mg_u32, 0);
+    MG_LOCAL_ARRAY(mg_u64, row0_slot, 1);
+    const mg_u32 t = mg_local_id();
+    const mg_u32 wg = mg_local_size();
+    const mg_u32 nkeys = MG_GM_ROWS * nchunks * nsub;
+    for (mg_u64 g = mg_group_id(); g * group_elems < total; g += mg_num_groups()) {
+        const mg_u64 start = g * group_elems;
+        const mg_u64 end = MG_MIN(start + group_elems, total);
+        for (mg_u32 k = t; k < nkeys + 3u; k += wg) hist[k] = 0u;
+        const mg_u64 row0 = mg_gm_ms_first_row(row0_slot, row_ptr, nrows, start);
+        mg_gm_ms_count(hist, start, end, row0, row_ptr, col, nchunks, shift, nsub, sub_size);
+        mg_barrier();
+        /* one global atomic per (local row, chunk) pair, not per element */
+        for (mg_u32 pair = t; pair < MG_GM_ROWS * nchunks; pair += wg) {
+            mg_u32 n = 0u;
+            for (mg_u32 s = 0; s < nsub; s++) n += hist[pair * nsub + s + 2u];
+            if (n) {
+                mg_u64 row = row0 + pair / nchunks;
+                mg_atomic_add_u64(&counts[row * nchunks + pair % nchunks], n);
+            }
+        }
+        mg_barrier();
+    }
+}
+
+/* Permutes the elements into their chunks: cursor[q] is the next free position of natural
+ * chunk q in the output (the host lays chunks out heavy first); columns are written local to
+ * the chunk (col & (2^shift - 1)). */
+MG_KERNEL void gmagnus_multisplit(mg_u64 nrows, mg_u64 total, mg_u64 group_elems,
+                                  MG_GLOBAL const mg_u64 *row_ptr, MG_GLOBAL const mg_i32 *in_col,
+                                  MG_GLOBAL const mg_val *in_val, mg_u32 nchunks, mg_u32 shift,
+                                  mg_u32 nsub, mg_u32 sub_size, MG_GLOBAL mg_u64 *cursor,
+                                  MG_GLOBAL mg_i32 *out_col, MG_GLOBAL mg_val *out_val,
+                                  MG_DYN_LOCAL_PARAM) {
+    const mg_u32 t = mg_local_id();
+    const mg_u32 wg = mg_local_size();
+    const mg_u32 nkeys = MG_GM_ROWS * nchunks * nsub;
+    const mg_u64 global_off = mg_gm_ms_global_offset(nkeys);
+    const mg_u64 col_off = global_off + (mg_u64)MG_GM_ROWS * nchunks * 8u;
+    const mg_u64 val_off = col_off + ((group_elems * 4u + 7u) & ~(mg_u64)7u);
+    MG_LOCAL mg_u32 *hist = MG_LOCAL_CAST(mg_u32, 0);
+    MG_LOCAL mg_u64 *offsets_global = MG_LOCAL_CAST(mg_u64, global_off);
+    MG_LOCAL mg_i32 *col_buff = MG_LOCAL_CAST(mg_i32, col_off);
+    MG_LOCAL mg_val *val_buff = MG_LOCAL_CAST(mg_val, val_off);
+    MG_LOCAL_ARRAY(mg_u64, row0_slot, 1);
+    const mg_u32 chunk_mask = (1u << shift) - 1u;
+
+    for (mg_u64 g = mg_group_id(); g * group_elems < total; g += mg_num_groups()) {
+        const mg_u64 start = g * group_elems;
+        const mg_u64 end = MG_MIN(start + group_elems, total);
+        const mg_u32 nlocal = (mg_u32)(end - start);
+        for (mg_u32 k = t; k < nkeys + 3u; k += wg) hist[k] = 0u;
+        const mg_u64 row0 = mg_gm_ms_first_row(row0_slot, row_ptr, nrows, start);
+
+        /* 1. local histograms */
+        mg_gm_ms_count(hist, start, end, row0, row_ptr, in_col, nchunks, shift, nsub, sub_size);
+        /* 3. local scan: afterwards hist[k + 1] = local start of key k (hist[0..1] = 0) */
+        mg_gm_scan_inclusive_u32_local(hist + 2, nkeys, (MG_LOCAL mg_u32 *)col_buff, t, wg);
+        /* 2. global reservation: one atomic per non-empty (local row, chunk) pair */
+        for (mg_u32 pair = t; pair < MG_GM_ROWS * nchunks; pair += wg) {
+            mg_u32 n = hist[(pair + 1u) * nsub + 1u] - hist[pair * nsub + 1u];
+            if (n) {
+                mg_u64 row = row0 + pair / nchunks;
+                offsets_global[pair] = mg_atomic_add_u64(&cursor[row * nchunks + pair % nchunks], n);
+            }
+        }
+        mg_barrier();
+
+        /* 4. local permute; afterwards hist[k] = local start of key k */
+        const mg_u32 sub = t / sub_size;
+        mg_u64 r = row0;
+        for (mg_u64 i = start + t; i < end; i += wg) {
+            while (i >= row_ptr[r + 1]) r++;
+            mg_u64 lr = r - row0;
+            if (lr >= MG_GM_ROWS) continue;
+            mg_i32 c = in_col[i];
+            mg_u32 key = ((mg_u32)lr * nchunks + ((mg_u32)c >> shift)) * nsub + sub;
+            mg_u32 pos = mg_atomic_add_u32(&hist[key + 1u], 1u);
+            col_buff[pos] = c;
+            val_buff[pos] = in_val[i];
+        }
+        mg_barrier();
+
+        /* 5. coalesced write: position pos belongs to pair (lr, chunk of its column) */
+        const mg_u32 row1_start = hist[nchunks * nsub];
+        for (mg_u32 pos = t; pos < nlocal; pos += wg) {
+            mg_u32 c = (mg_u32)col_buff[pos];
+            mg_u32 pair = (pos >= row1_start ? nchunks : 0u) + (c >> shift);
+            mg_u64 dest = offsets_global[pair] + (pos - hist[pair * nsub]);
+            out_col[dest] = (mg_i32)(c & chunk_mask);
+            out_val[dest] = val_buff[pos];
+        }
+        mg_barrier();
+    }
+}

@@ -1,0 +1,84 @@
+/*
+ * gMAGNUS outer product (paper Alg. 4; shared/docs/gmagnus.md §3): C-hat = sum over slices s
+ * of column s of A-tilde (CSC, heavy rows) times row s of B.
+ *
+ * Static partition of the flattened slice space: work group g owns elements
+ * [g*group_elems, (g+1)*group_elems), so every group reads and writes the same amount and no
+ * load-balancing pass is needed. Inside slice s (column k), flattened element i is
+ *   entryA = (i - slice_off[s]) / nnz(B[k,:]),  entryB = (i - slice_off[s]) % nnz(B[k,:]).
+ * Step 1 reserves, for each A entry the group touches, room for the B elements this group
+ * writes with one atomic on chat_ptr[row + 1] (updated in place: before the kernel
+ * chat_ptr[h + 1] holds row h's start, after it row h's end = row h+1's start, i.e. the
+ * array is C-hat's row pointer). Step 2 writes: consecutive items read consecutive B
+ * entries and write consecutive positions of C-hat.
+ *
+ * Local memory: offsets_local, one 64-bit write position per touched A entry (at most
+ * group_elems of them, since each touched A entry owns >= 1 element of the range). The A
+ * entries a group touches are consecutive in the CSC (empty slices are compacted away and
+ * masked entries never enter the CSC), so entry p has local index p - pa0.
+ */
+#include "magnus_dialect.h"
+#include "lib/gmagnus_device.cl"
+
+MG_KERNEL void gmagnus_outer_product(mg_u64 total, mg_u64 group_elems, mg_u64 nslices,
+                                     MG_GLOBAL const mg_i32 *slice_col,
+                                     MG_GLOBAL const mg_u64 *slice_off,
+                                     MG_GLOBAL const mg_u64 *csc_ptr,
+                                     MG_GLOBAL const mg_u32 *csc_row,
+                                     MG_GLOBAL const mg_val *csc_val,
+                                     MG_GLOBAL const mg_i64 *b_ptr, MG_GLOBAL const mg_i32 *b_col,
+                                     MG_GLOBAL const mg_val *b_val, MG_GLOBAL mg_u64 *chat_ptr,
+                                     MG_GLOBAL mg_i32 *chat_col, MG_GLOBAL mg_val *chat_val,
+                                     MG_DYN_LOCAL_PARAM) {
+    MG_LOCAL mg_u64 *offsets_local = MG_LOCAL_CAST(mg_u64, 0);
+    MG_LOCAL_ARRAY(mg_u64, first, 3); /* slice, CSC position and B entry of the first element */
+    const mg_u32 t = mg_local_id();
+    const mg_u32 wg = mg_local_size();
+    for (mg_u64 g = mg_group_id(); g * group_elems < total; g += mg_num_groups()) {
+        const mg_u64 start = g * group_elems;
+        const mg_u64 end = MG_MIN(start + group_elems, total);
+        if (t == 0) {
+            mg_u64 s = mg_gm_find_segment(slice_off, nslices, start);
+            mg_i32 k = slice_col[s];
+            mg_u64 lenb = (mg_u64)(b_ptr[k + 1] - b_ptr[k]);
+            mg_u64 within = start - slice_off[s];
+            first[0] = s;
+            first[1] = csc_ptr[k] + within / lenb;
+            first[2] = within % lenb;
+        }
+        mg_barrier();
+        const mg_u64 s0 = first[0], pa0 = first[1], b0 = first[2];
+
+        /* Step 1: the item owning the first element of each A entry's run reserves the run. */
+        mg_u64 s = s0;
+        for (mg_u64 i = start + t; i < end; i += wg) {
+            while (i >= slice_off[s + 1]) s++;
+            mg_i32 k = slice_col[s];
+            mg_u64 lenb = (mg_u64)(b_ptr[k + 1] - b_ptr[k]);
+            mg_u64 within = i - slice_off[s];
+            mg_u64 b = within % lenb;
+            if (b == 0 || i == start) {
+                mg_u64 p = csc_ptr[k] + within / lenb;
+                mg_u64 n = MG_MIN(lenb - b, end - i);
+                offsets_local[p - pa0] = mg_atomic_add_u64(&chat_ptr[csc_row[p] + 1], n);
+            }
+        }
+        mg_barrier();
+
+        /* Step 2: coalesced writes of the products. */
+        s = s0;
+        for (mg_u64 i = start + t; i < end; i += wg) {
+            while (i >= slice_off[s + 1]) s++;
+            mg_i32 k = slice_col[s];
+            mg_u64 lenb = (mg_u64)(b_ptr[k + 1] - b_ptr[k]);
+            mg_u64 within = i - slice_off[s];
+            mg_u64 p = csc_ptr[k] + within / lenb;
+            mg_u64 b = within % lenb;
+            mg_u64 dest = offsets_local[p - pa0] + (b - (p == pa0 ? b0 : 0));
+            mg_i64 q = b_ptr[k] + (mg_i64)b;
+            chat_col[dest] = b_col[q];
+            chat_val[dest] = csc_val[p] * b_val[q];
+        }
+        mg_barrier(); /* first[] and offsets_local are reused by the next range */
+    }
+}

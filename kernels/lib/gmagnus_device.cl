@@ -1,0 +1,111 @@
+/*
+ * Device functions of the gMAGNUS kernels (kernels/gmagnus_*.cl): the segment search that
+ * starts every statically partitioned work group, a work-group prefix sum in local memory,
+ * and the bit operations of the dense accumulator. Only what OpenCL 1.2 guarantees (no
+ * subgroup intrinsics, no popcount builtin in the dialect, no atomic_or in the dialect).
+ */
+#ifndef MAGNUS_LIB_GMAGNUS_DEVICE_CL
+#define MAGNUS_LIB_GMAGNUS_DEVICE_CL
+
+#include "magnus_dialect.h"
+
+/* The segment holding flattened element x: the largest s < n with off[s] <= x, for a
+ * non-decreasing off[0..n] with off[0] = 0 <= x < off[n]. Empty segments before the answer
+ * are skipped because the answer is the LAST s whose start is <= x. */
+MG_DEVICE mg_u64 mg_gm_find_segment(MG_GLOBAL const mg_u64 *off, mg_u64 n, mg_u64 x) {
+    mg_u64 lo = 0, hi = n;
+    while (hi - lo > 1) {
+        mg_u64 mid = lo + (hi - lo) / 2;
+        if (off[mid] <= x)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Inclusive prefix sum in place of data[0..n) in local memory, by every work item of the
+ * group (same n): each item scans a contiguous piece, the pieces' totals are scanned in
+ * `scratch` (lanes entries, distinct from data) with Hillis-Steele steps. Starts and ends
+ * with a barrier. */
+MG_DEVICE void mg_gm_scan_inclusive_u32_local(MG_LOCAL mg_u32 *data, mg_u32 n,
+                                              MG_LOCAL mg_u32 *scratch, mg_u32 lane,
+                                              mg_u32 lanes) {
+    mg_barrier();
+    mg_u32 piece = (n + lanes - 1u) / lanes;
+    mg_u32 lo = MG_MIN(lane * piece, n);
+    mg_u32 hi = MG_MIN(lo + piece, n);
+    mg_u32 sum = 0u;
+    for (mg_u32 i = lo; i < hi; i++) {
+        sum += data[i];
+        data[i] = sum;
+    }
+    scratch[lane] = sum;
+    mg_barrier();
+    for (mg_u32 d = 1u; d < lanes; d <<= 1) {
+        mg_u32 v = lane >= d ? scratch[lane - d] : 0u;
+        mg_barrier();
+        scratch[lane] += v;
+        mg_barrier();
+    }
+    mg_u32 before = lane ? scratch[lane - 1u] : 0u;
+    for (mg_u32 i = lo; i < hi; i++) data[i] += before;
+    mg_barrier();
+}
+
+/* Sum over the group of one value per work item, via `scratch` (lanes entries). Every item
+ * gets the total. Starts and ends with a barrier. */
+MG_DEVICE mg_u32 mg_gm_group_sum_u32(mg_u32 v, MG_LOCAL mg_u32 *scratch, mg_u32 lane,
+                                     mg_u32 lanes) {
+    mg_barrier();
+    scratch[lane] = v;
+    mg_barrier();
+    for (mg_u32 d = 1u; d < lanes; d <<= 1) {
+        mg_u32 w = lane >= d ? scratch[lane - d] : 0u;
+        mg_barrier();
+        scratch[lane] += w;
+        mg_barrier();
+    }
+    mg_u32 total = scratch[lanes - 1u];
+    mg_barrier();
+    return total;
+}
+
+/* Exclusive prefix over the group of one value per work item, via `scratch` (lanes entries).
+ * Starts and ends with a barrier. */
+MG_DEVICE mg_u32 mg_gm_group_exclusive_scan_u32(mg_u32 v, MG_LOCAL mg_u32 *scratch,
+                                                mg_u32 lane, mg_u32 lanes) {
+    mg_barrier();
+    scratch[lane] = v;
+    mg_barrier();
+    for (mg_u32 d = 1u; d < lanes; d <<= 1) {
+        mg_u32 w = lane >= d ? scratch[lane - d] : 0u;
+        mg_barrier();
+        scratch[lane] += w;
+        mg_barrier();
+    }
+    mg_u32 before = scratch[lane] - v;
+    mg_barrier();
+    return before;
+}
+
+MG_DEVICE mg_u32 mg_gm_popcount(mg_u32 x) {
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    return (((x + (x >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
+}
+
+/* Sets bit `bit` of a local bitmap with compare-and-swap (the dialect has no atomic or). */
+MG_DEVICE void mg_gm_set_bit_local(MG_LOCAL mg_u32 *words, mg_u32 bit) {
+    MG_LOCAL mg_u32 *w = &words[bit >> 5];
+    mg_u32 mask = 1u << (bit & 31u);
+    mg_u32 old = 0u;
+    for (;;) {
+        mg_u32 prev = mg_atomic_cas_u32(w, old, old | mask);
+        if (prev == old) return;
+        if (prev & mask) return;
+        old = prev;
+    }
+}
+
+#endif /* MAGNUS_LIB_GMAGNUS_DEVICE_CL */

@@ -1,0 +1,226 @@
+/*
+ * gMAGNUS accumulation of the heavy rows' chunks (paper Alg. 3 lines 21 and 26), on the
+ * heavy queue. Every stage's chunks that are not split again are accumulated in local
+ * memory: those with at most tau elements by the shared hash accumulator
+ * (runtime/hash_accumulate.h, chunk items), the last stage's larger ones by the dense
+ * accumulator (kernels/gmagnus_dense.cl), whose width the parameters fit in local memory.
+ *
+ * Symbolic: each accumulated chunk's count, then counts go up the stages (a split chunk
+ * counts its children; kernels/gmagnus_chunks.cl) into C.row_ptr at the heavy rows.
+ * Numeric: each chunk's first position in C goes down the stages (row start + siblings
+ * before it), then the accumulators write the chunks sorted, columns shifted back.
+ * The dense kernels are queued first and the hash calls (which wait for their queue) after,
+ * so the host returns with the heavy queue idle.
+ */
+#include <string.h>
+
+#include "gmagnus_internal.h"
+#include "hash_accumulate.h"
+#include "primitives.h"
+
+static magnus_status check_local_only(const magnus_hash_stats *st) {
+    if (st->items_global != 0)
+        return magnus_error(MAGNUS_ERROR_INTERNAL,
+                            "gMAGNUS: %lld light chunks went to a global-memory hash table "
+                            "(the parameters must keep every chunk in local memory)",
+                            (long long)st->items_global);
+    return MAGNUS_SUCCESS;
+}
+
+static magnus_hash_segments segments_of(const magnus_gm *g, const magnus_gm_stage *st) {
+    magnus_hash_segments seg = {.ptr = &st->ptr,
+                                .col = &g->col[st->buffer],
+                                .val = &g->val[st->buffer],
+                                .col_range = st->width,
+                                .type = g->C->type};
+    return seg;
+}
+
+/* Dense accumulator geometry: bytes of the bitmap (8-aligned) and of the whole numeric
+ * workspace, as kernels/gmagnus_dense.cl lays them out. */
+static size_t dense_bitmap_bytes(int64_t width) {
+    return (((size_t)(width + 31) / 32) * 4 + 7) & ~(size_t)7;
+}
+
+/* Which chunks each accumulator takes: the last stage splits by tau, the others send their
+ * light chunks (laid out after the heavy ones) to the hash accumulator. */
+static magnus_status choose_accumulators(magnus_gm *g, int L) {
+    magnus_gm_stage *st = &g->stage[L];
+    magnus_status s;
+    if (L < g->nstages - 1) {
+        if ((s = magnus_gm_iota(g, MAGNUS_QUEUE_HEAVY, st->count))) return s;
+        st->hash_offset = st->heavy;
+        st->hash_count = st->count - st->heavy;
+        return MAGNUS_SUCCESS;
+    }
+    uint64_t ndense = 0, nhash = 0;
+    if ((s = magnus_prim_partition_threshold(g->ctx, MAGNUS_QUEUE_HEAVY, &st->ptr,
+                                             (uint64_t)st->count, g->p.tau, &st->dense_ids,
+                                             &st->hash_ids, &ndense, &nhash)))
+        return s;
+    st->dense_count = (int64_t)ndense;
+    st->hash_count = (int64_t)nhash;
+    st->hash_offset = 0;
+    if (ndense > 0 && st->width > g->p.dense_width)
+        return magnus_error(MAGNUS_ERROR_INTERNAL,
+                            "gMAGNUS: %llu chunks of %lld columns exceed the dense accumulator "
+                            "(%lld columns)", (unsigned long long)ndense, (long long)st->width,
+                            (long long)g->p.dense_width);
+    return MAGNUS_SUCCESS;
+}
+
+static const magnus_dbuf *hash_ids_of(const magnus_gm *g, const magnus_gm_stage *st) {
+    return st->hash_ids.mem ? &st->hash_ids : &g->iota;
+}
+
+/* cnt of every stage, counts up into scan (natural order), heavy rows' counts into C. */
+static magnus_status counts_up(magnus_gm *g) {
+    magnus_context ctx = g->ctx;
+    const magnus_queue_id q = MAGNUS_QUEUE_HEAVY;
+    magnus_status s;
+    for (int L = g->nstages - 1; L >= 0; L--) {
+        magnus_gm_stage *st = &g->stage[L];
+        const magnus_gm_stage *next = L + 1 < g->nstages ? &g->stage[L + 1] : st;
+        if ((s = magnus_gm_alloc(g, ((size_t)st->count + 1) * 8, &st->scan))) return s;
+        magnus_karg a[8] = {magnus_arg_i64(st->count),
+                            magnus_arg_i64(st->heavy),
+                            magnus_arg_u32((uint32_t)st->has_perm),
+                            magnus_arg_mem(st->has_perm ? &st->perm : &st->cnt),
+                            magnus_arg_mem(&st->cnt),
+                            magnus_arg_mem(&next->scan),
+                            magnus_arg_i64(next->nchunks),
+                            magnus_arg_mem(&st->scan)};
+        if ((s = magnus_launch(ctx, q, g->variant, "gmagnus_chunk_counts_up",
+                               magnus_gm_groups(st->count, 256), 256, 0, 8, a)) ||
+            (s = magnus_prim_fill_u64(ctx, q, &st->scan, (uint64_t)st->count, 1, 0)) ||
+            (s = magnus_prim_scan_u64(ctx, q, &st->scan, &st->scan, (uint64_t)st->count + 1, NULL)))
+            return s;
+    }
+    magnus_karg a[5] = {magnus_arg_i64(g->nheavy), magnus_arg_mem(&g->heavy_rows),
+                        magnus_arg_mem(&g->stage[0].scan), magnus_arg_i64(g->stage[0].nchunks),
+                        magnus_arg_mem(&g->C->row_ptr)};
+    return magnus_launch(ctx, q, g->variant, "gmagnus_heavy_row_counts",
+                         magnus_gm_groups(g->nheavy, 256), 256, 0, 5, a);
+}
+
+magnus_status magnus_gm_chunks_symbolic(magnus_gm *g) {
+    magnus_context ctx = g->ctx;
+    const magnus_queue_id q = MAGNUS_QUEUE_HEAVY;
+    magnus_status s = MAGNUS_SUCCESS;
+    if (g->nstages == 0) return MAGNUS_SUCCESS;
+    for (int L = 0; L < g->nstages && !s; L++) {
+        magnus_gm_stage *st = &g->stage[L];
+        if (!(s = magnus_gm_alloc(g, (size_t)st->count * 8, &st->cnt)))
+            s = choose_accumulators(g, L);
+    }
+    /* dense first (queued), then the hash calls, which wait for the queue */
+    magnus_gm_stage *last = &g->stage[g->nstages - 1];
+    if (!s && last->dense_count > 0) {
+        const size_t wg = (size_t)g->p.dense_group_size;
+        magnus_karg a[7] = {magnus_arg_i64(last->dense_count), magnus_arg_mem(&last->dense_ids),
+                            magnus_arg_i64(0),
+                            magnus_arg_mem(&last->ptr),
+                            magnus_arg_mem(&g->col[last->buffer]),
+                            magnus_arg_u32((uint32_t)last->width),
+                            magnus_arg_mem(&last->cnt)};
+        s = magnus_launch(ctx, q, g->variant, "gmagnus_dense_symbolic",
+                          magnus_gm_groups(last->dense_count, 1), wg,
+                          dense_bitmap_bytes(last->width) + wg * 4, 7, a);
+    }
+    magnus_hash_config cfg;
+    magnus_hash_config_init(&cfg, q);
+    magnus_hash_stats stats;
+    memset(&stats, 0, sizeof stats);
+    for (int L = 0; L < g->nstages && !s; L++) {
+        magnus_gm_stage *st = &g->stage[L];
+        if (st->hash_count == 0) continue;
+        magnus_hash_segments seg = segments_of(g, st);
+        s = magnus_hash_chunks_symbolic(ctx, &cfg, &seg, hash_ids_of(g, st), st->hash_offset,
+                                        st->hash_count, &st->cnt, &stats);
+    }
+    if (!s) s = check_local_only(&stats);
+    if (!s) s = counts_up(g);
+    if (s) magnus_gm_drain(g, s);
+    return s;
+}
+
+/* base and shift of every stage, from C's row pointers down. */
+static magnus_status bases_down(magnus_gm *g) {
+    magnus_status s;
+    for (int L = 0; L < g->nstages; L++) {
+        magnus_gm_stage *st = &g->stage[L];
+        const magnus_gm_stage *parent = L > 0 ? &g->stage[L - 1] : NULL;
+        if ((s = magnus_gm_alloc(g, (size_t)st->count * 8, &st->base)) ||
+            (s = magnus_gm_alloc(g, (size_t)st->count * 4, &st->shift)))
+            return s;
+        magnus_karg a[13] = {magnus_arg_i64(st->count),
+                             magnus_arg_u32((uint32_t)st->has_perm),
+                             magnus_arg_mem(st->has_perm ? &st->perm : &st->shift),
+                             magnus_arg_mem(&st->scan),
+                             magnus_arg_i64(st->nchunks),
+                             magnus_arg_i64(st->width),
+                             magnus_arg_u32(parent ? 0u : 1u),
+                             magnus_arg_mem(&g->heavy_rows),
+                             magnus_arg_mem(&g->C->row_ptr),
+                             magnus_arg_mem(parent ? &parent->base : &st->base),
+                             magnus_arg_mem(parent ? &parent->shift : &st->shift),
+                             magnus_arg_mem(&st->base),
+                             magnus_arg_mem(&st->shift)};
+        if ((s = magnus_launch(g->ctx, MAGNUS_QUEUE_HEAVY, g->variant, "gmagnus_chunk_bases_down",
+                               magnus_gm_groups(st->count, 256), 256, 0, 13, a)))
+            return s;
+    }
+    return MAGNUS_SUCCESS;
+}
+
+magnus_status magnus_gm_chunks_numeric_dense(magnus_gm *g) {
+    if (g->nstages == 0) return MAGNUS_SUCCESS;
+    magnus_status s = bases_down(g);
+    magnus_gm_stage *last = &g->stage[g->nstages - 1];
+    if (!s && last->dense_count > 0) {
+        const size_t wg = (size_t)g->p.dense_group_size;
+        size_t values = ((size_t)last->width * g->value_bytes + 7) & ~(size_t)7;
+        magnus_karg a[11] = {magnus_arg_i64(last->dense_count), magnus_arg_mem(&last->dense_ids),
+                             magnus_arg_i64(0),
+                             magnus_arg_mem(&last->ptr),
+                             magnus_arg_mem(&g->col[last->buffer]),
+                             magnus_arg_mem(&g->val[last->buffer]),
+                             magnus_arg_u32((uint32_t)last->width),
+                             magnus_arg_mem(&last->base),
+                             magnus_arg_mem(&last->shift),
+                             magnus_arg_mem(&g->C->col_idx),
+                             magnus_arg_mem(&g->C->values)};
+        s = magnus_launch(g->ctx, MAGNUS_QUEUE_HEAVY, g->variant, "gmagnus_dense_numeric",
+                          magnus_gm_groups(last->dense_count, 1), wg,
+                          values + dense_bitmap_bytes(last->width) + wg * 4, 11, a);
+    }
+    if (s) magnus_gm_drain(g, s);
+    return s;
+}
+
+/* The light chunks' numeric phase (waits for the heavy queue). */
+magnus_status magnus_gm_chunks_numeric(magnus_gm *g) {
+    magnus_status s = MAGNUS_SUCCESS;
+    magnus_hash_config cfg;
+    magnus_hash_config_init(&cfg, MAGNUS_QUEUE_HEAVY);
+    magnus_hash_stats stats;
+    memset(&stats, 0, sizeof stats);
+    for (int L = 0; L < g->nstages && !s; L++) {
+        magnus_gm_stage *st = &g->stage[L];
+        if (st->hash_count == 0) continue;
+        magnus_hash_segments seg = segments_of(g, st);
+        magnus_hash_chunk_output out = {.offset = &st->base,
+                                        .nnz = &st->cnt,
+                                        .col_shift = &st->shift,
+                                        .shift_period = 0,
+                                        .shift_step = 0,
+                                        .C_col = &g->C->col_idx,
+                                        .C_val = &g->C->values};
+        s = magnus_hash_chunks_numeric(g->ctx, &cfg, &seg, hash_ids_of(g, st), st->hash_offset,
+                                       st->hash_count, &out, &stats);
+    }
+    if (!s) s = check_local_only(&stats);
+    if (!s) s = magnus_queue_finish(g->ctx, MAGNUS_QUEUE_HEAVY);
+    if (s) magnus_gm_drain(g, s);
+    return s;
+}

@@ -1,0 +1,141 @@
+/*
+ * gMAGNUS MaskedCsr2Csc and OuterProduct (paper Alg. 3 lines 7-8), on the heavy queue.
+ *
+ * CSC of A's heavy rows by a counting transpose (kernels/gmagnus_csr2csc.cl): count the
+ * column ids of heavy-row entries whose B row is non-empty, scan, scatter (row ids become
+ * C-hat row indices). Slice k (column k times row k of B) has count[k] * nnz(B[k,:])
+ * elements; the non-empty slices are compacted (a threshold partition of the slice offsets
+ * with tau = 0) so the outer product's walk never crosses empty slices. The product kernel
+ * (kernels/gmagnus_outer_product.cl) then fills C-hat into buffer 0, completing chat_ptr.
+ * The kernels stay queued when this returns; their inputs are retired until idle.
+ */
+#include "gmagnus_internal.h"
+#include "primitives.h"
+
+static magnus_status masked_csr2csc(magnus_gm *g, magnus_dbuf *csc_ptr, magnus_dbuf *csc_row,
+                                    magnus_dbuf *csc_val, magnus_dbuf *slice_list,
+                                    magnus_dbuf *slice_off, uint64_t *nslices) {
+    magnus_context ctx = g->ctx;
+    const magnus_queue_id q = MAGNUS_QUEUE_HEAVY;
+    const struct magnus_device_csr_s *A = g->A, *B = g->B;
+    const uint64_t ncols = (uint64_t)A->cols;
+    const size_t wg = (size_t)g->p.outer_group_size;
+    magnus_dbuf count = {0}, cursor = {0}, slice_size = {0}, slice_full = {0};
+    uint64_t entries = 0, elements = 0;
+    magnus_status s;
+    if ((s = magnus_gm_alloc(g, (ncols + 1) * 8, &count)) ||
+        (s = magnus_gm_alloc(g, (ncols + 1) * 8, csc_ptr)) ||
+        (s = magnus_gm_alloc(g, (ncols + 1) * 8, &cursor)) ||
+        (s = magnus_prim_fill_u64(ctx, q, &count, 0, ncols + 1, 0)))
+        goto done;
+    magnus_karg a[12];
+    a[0] = magnus_arg_i64(g->nheavy);
+    a[1] = magnus_arg_mem(&g->heavy_rows);
+    a[2] = magnus_arg_mem(&A->row_ptr);
+    a[3] = magnus_arg_mem(&A->col_idx);
+    a[4] = magnus_arg_mem(&B->row_ptr);
+    a[5] = magnus_arg_mem(&count);
+    if ((s = magnus_launch(ctx, q, g->variant, "gmagnus_csc_count",
+                           magnus_gm_groups(g->nheavy, 1), wg, 0, 6, a)) ||
+        (s = magnus_prim_scan_u64(ctx, q, csc_ptr, &count, ncols + 1, &entries)) ||
+        (s = magnus_dbuf_copy(ctx, q, &cursor, 0, csc_ptr, 0, (size_t)ncols * 8)) ||
+        (s = magnus_gm_alloc(g, (size_t)entries * 4, csc_row)) ||
+        (s = magnus_gm_alloc(g, (size_t)entries * g->value_bytes, csc_val)))
+        goto done;
+    /* gmagnus_csc_scatter(nheavy, xheavy, a_ptr, a_col, a_val, b_ptr, cursor, row, val) */
+    a[4] = magnus_arg_mem(&A->values);
+    a[5] = magnus_arg_mem(&B->row_ptr);
+    a[6] = magnus_arg_mem(&cursor);
+    a[7] = magnus_arg_mem(csc_row);
+    a[8] = magnus_arg_mem(csc_val);
+    if ((s = magnus_launch(ctx, q, g->variant, "gmagnus_csc_scatter",
+                           magnus_gm_groups(g->nheavy, 1), wg, 0, 9, a)))
+        goto done;
+
+    /* slices: sizes, offsets over all columns, the non-empty ones compacted */
+    if ((s = magnus_gm_alloc(g, (ncols + 1) * 8, &slice_size)) ||
+        (s = magnus_gm_alloc(g, (ncols + 1) * 8, &slice_full)) ||
+        (s = magnus_prim_fill_u64(ctx, q, &slice_size, ncols, 1, 0)))
+        goto done;
+    a[0] = magnus_arg_i64((int64_t)ncols);
+    a[1] = magnus_arg_mem(&count);
+    a[2] = magnus_arg_mem(&B->row_ptr);
+    a[3] = magnus_arg_mem(&slice_size);
+    if ((s = magnus_launch(ctx, q, g->variant, "gmagnus_slice_sizes",
+                           magnus_gm_groups((int64_t)ncols, wg), wg, 0, 4, a)) ||
+        (s = magnus_prim_scan_u64(ctx, q, &slice_full, &slice_size, ncols + 1, &elements)))
+        goto done;
+    if ((int64_t)elements != g->products_heavy) {
+        s = magnus_error(MAGNUS_ERROR_INTERNAL,
+                         "gMAGNUS: the outer product has %llu elements, the heavy rows %lld "
+                         "products", (unsigned long long)elements, (long long)g->products_heavy);
+        goto done;
+    }
+    if ((s = magnus_prim_partition_threshold(ctx, q, &slice_full, ncols, 0, slice_list, NULL,
+                                             nslices, NULL)) ||
+        (s = magnus_gm_alloc(g, ((size_t)*nslices + 1) * 8, slice_off)))
+        goto done;
+    a[0] = magnus_arg_i64((int64_t)*nslices);
+    a[1] = magnus_arg_mem(slice_list);
+    a[2] = magnus_arg_mem(&slice_full);
+    a[3] = magnus_arg_mem(slice_off);
+    s = magnus_launch(ctx, q, g->variant, "gmagnus_slice_gather",
+                      magnus_gm_groups((int64_t)*nslices, wg), wg, 0, 4, a);
+done:
+    /* small work: wait for it, so the temporaries can go */
+    if (!s) s = magnus_queue_finish(ctx, q);
+    if (s) magnus_gm_drain(g, s);
+    magnus_dbuf_free(ctx, &count);
+    magnus_dbuf_free(ctx, &cursor);
+    magnus_dbuf_free(ctx, &slice_size);
+    magnus_dbuf_free(ctx, &slice_full);
+    return s;
+}
+
+magnus_status magnus_gm_outer_product(magnus_gm *g) {
+    magnus_context ctx = g->ctx;
+    const magnus_queue_id q = MAGNUS_QUEUE_HEAVY;
+    magnus_dbuf csc_ptr = {0}, csc_row = {0}, csc_val = {0}, slice_list = {0}, slice_off = {0};
+    uint64_t nslices = 0;
+    magnus_status s;
+    g->chat_nnz = g->products_heavy;
+    if ((s = magnus_timer_start(ctx, q, &g->timers[MAGNUS_GM_T_CSR2CSC])) ||
+        (s = masked_csr2csc(g, &csc_ptr, &csc_row, &csc_val, &slice_list, &slice_off, &nslices)) ||
+        (s = magnus_timer_stop(ctx, q, &g->timers[MAGNUS_GM_T_CSR2CSC])))
+        goto done;
+    if ((s = magnus_gm_alloc(g, (size_t)g->chat_nnz * 4, &g->col[0])) ||
+        (s = magnus_gm_alloc(g, (size_t)g->chat_nnz * g->value_bytes, &g->val[0])) ||
+        (s = magnus_timer_start(ctx, q, &g->timers[MAGNUS_GM_T_OUTER])))
+        goto done;
+    const int64_t elems = g->p.outer_group_elems;
+    magnus_karg a[16];
+    int n = 0;
+    a[n++] = magnus_arg_i64(g->chat_nnz);
+    a[n++] = magnus_arg_i64(elems);
+    a[n++] = magnus_arg_i64((int64_t)nslices);
+    a[n++] = magnus_arg_mem(&slice_list);
+    a[n++] = magnus_arg_mem(&slice_off);
+    a[n++] = magnus_arg_mem(&csc_ptr);
+    a[n++] = magnus_arg_mem(&csc_row);
+    a[n++] = magnus_arg_mem(&csc_val);
+    a[n++] = magnus_arg_mem(&g->B->row_ptr);
+    a[n++] = magnus_arg_mem(&g->B->col_idx);
+    a[n++] = magnus_arg_mem(&g->B->values);
+    a[n++] = magnus_arg_mem(&g->chat_ptr);
+    a[n++] = magnus_arg_mem(&g->col[0]);
+    a[n++] = magnus_arg_mem(&g->val[0]);
+    int64_t groups = (g->chat_nnz + elems - 1) / elems;
+    if ((s = magnus_launch(ctx, q, g->variant, "gmagnus_outer_product",
+                           magnus_gm_groups(groups, 1), (size_t)g->p.outer_group_size,
+                           (size_t)elems * 8, n, a)) ||
+        (s = magnus_timer_stop(ctx, q, &g->timers[MAGNUS_GM_T_OUTER])))
+        goto done;
+done:
+    /* the product kernel may still be running: its inputs wait for an idle queue */
+    magnus_dbuf *inputs[] = {&csc_ptr, &csc_row, &csc_val, &slice_list, &slice_off};
+    for (size_t i = 0; i < sizeof inputs / sizeof *inputs; i++) {
+        magnus_status r = magnus_gm_retire(g, inputs[i]);
+        if (!s) s = r;
+    }
+    return s;
+}

@@ -1,0 +1,56 @@
+/*
+ * gMAGNUS setup (paper Alg. 3 lines 2-5), on the main queue:
+ *   products per row      C.row_ptr[r] = sum over k in A[r,:] of nnz(B[k,:])   (hash helper)
+ *   InterOffsets          the exclusive scan of those (64-bit)
+ *   ThreshPartition       rows with more than tau products are heavy
+ *   C-hat's row pointer   heavy rows' products scanned, stored one place to the right
+ *                         (chat_ptr[h+1] = start of row h) for the outer product's in-place
+ *                         atomics, which leave chat_ptr the true row pointer.
+ * Ends with the main queue idle (the host needs the heavy and light counts).
+ */
+#include "gmagnus_internal.h"
+#include "hash_accumulate.h"
+#include "primitives.h"
+
+magnus_status magnus_gm_setup(magnus_gm *g) {
+    magnus_context ctx = g->ctx;
+    const magnus_queue_id q = MAGNUS_QUEUE_MAIN;
+    const int64_t rows = g->A->rows;
+    magnus_dbuf offsets = {0}, heavy_products = {0};
+    uint64_t total = 0, nheavy = 0, nlight = 0;
+    magnus_status s;
+    if ((s = magnus_timer_start(ctx, q, &g->timers[MAGNUS_GM_T_SETUP]))) return s;
+    if ((s = magnus_hash_rows_products(ctx, q, g->A, g->B, NULL, 0, rows, &g->C->row_ptr, NULL)) ||
+        (s = magnus_prim_fill_u64(ctx, q, &g->C->row_ptr, (uint64_t)rows, 1, 0)) ||
+        (s = magnus_gm_alloc(g, ((size_t)rows + 1) * 8, &offsets)) ||
+        (s = magnus_prim_scan_u64(ctx, q, &offsets, &g->C->row_ptr, (uint64_t)rows + 1, &total)) ||
+        (s = magnus_prim_partition_threshold(ctx, q, &offsets, (uint64_t)rows, g->p.tau,
+                                             &g->heavy_rows, &g->light_rows, &nheavy, &nlight)))
+        goto done;
+    g->products_total = (int64_t)total;
+    g->nheavy = (int64_t)nheavy;
+    g->nlight = (int64_t)nlight;
+
+    if ((s = magnus_gm_alloc(g, ((size_t)nheavy + 1) * 8, &g->chat_ptr))) goto done;
+    if (nheavy > 0) {
+        uint64_t heavy_total = 0;
+        if ((s = magnus_gm_alloc(g, ((size_t)nheavy + 1) * 8, &heavy_products)) ||
+            (s = magnus_prim_gather_u64(ctx, q, &heavy_products, &g->C->row_ptr,
+                                        (uint64_t)rows, &g->heavy_rows, nheavy)) ||
+            (s = magnus_prim_fill_u64(ctx, q, &heavy_products, nheavy, 1, 0)) ||
+            (s = magnus_prim_scan_u64(ctx, q, &heavy_products, &heavy_products, nheavy + 1,
+                                      &heavy_total)) ||
+            (s = magnus_dbuf_copy(ctx, q, &g->chat_ptr, 8, &heavy_products, 0, (size_t)nheavy * 8)))
+            goto done;
+        g->products_heavy = (int64_t)heavy_total;
+    }
+    if ((s = magnus_prim_fill_u64(ctx, q, &g->chat_ptr, 0, 1, 0)) ||
+        (s = magnus_timer_stop(ctx, q, &g->timers[MAGNUS_GM_T_SETUP])))
+        goto done;
+    s = magnus_queue_finish(ctx, q);
+done:
+    if (s) magnus_gm_drain(g, s); /* buffers are freed only when idle */
+    magnus_dbuf_free(ctx, &offsets);
+    magnus_dbuf_free(ctx, &heavy_products);
+    return s;
+}

@@ -1,0 +1,242 @@
+/*
+ * gMAGNUS end to end (paper Alg. 3; shared/docs/gmagnus.md §2): the flow, C, and the report.
+ *
+ *   main    setup: products per row, heavy/light partition, C-hat's row pointer  [sync]
+ *   heavy   masked CSR->CSC, outer product (queued)
+ *   light   symbolic of the light rows (hash; runs while the outer product does)
+ *   heavy   multisplit levels, symbolic of the chunks (dense + hash), counts up into C
+ *   main    C.row_ptr = exclusive scan; allocate C's entries                     [sync]
+ *   heavy   chunk positions, dense numeric (queued)
+ *   light   numeric of the light rows (hash; runs while the dense numeric does)
+ *   heavy   numeric of the light chunks (hash)                                   [sync]
+ * No step accumulates in global memory: light rows and chunks have at most tau products
+ * (the hash accumulator's local capacity), heavy chunks of the last level fit the dense one.
+ * The hash helpers wait for their queue before returning, hence the order above: queued
+ * heavy work first, then the blocking light call.
+ */
+#include <string.h>
+#include <time.h>
+
+#include "device_csr.h"
+#include "gmagnus_internal.h"
+#include "hash_accumulate.h"
+#include "primitives.h"
+#include "spgemm_algorithms.h"
+
+double magnus_gm_now_ms(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+}
+
+magnus_status magnus_gm_alloc(magnus_gm *g, size_t bytes, magnus_dbuf *out) {
+    double t = magnus_gm_now_ms();
+    magnus_status s = magnus_dbuf_alloc(g->ctx, bytes, out);
+    g->host_alloc_ms += magnus_gm_now_ms() - t;
+    return s;
+}
+
+size_t magnus_gm_groups(int64_t items, size_t group) {
+    if (items <= 0) return 0;
+    uint64_t groups = ((uint64_t)items + group - 1) / group;
+    const uint64_t cap = 1u << 20; /* kernels stride over the rest */
+    return (size_t)(groups < cap ? groups : cap);
+}
+
+magnus_status magnus_gm_retire(magnus_gm *g, magnus_dbuf *buf) {
+    if (!buf->mem) return MAGNUS_SUCCESS;
+    if (g->nretired == (int)(sizeof g->retired / sizeof g->retired[0])) {
+        magnus_status s = magnus_context_finish(g->ctx);
+        if (s) return s;
+        magnus_gm_free_retired(g);
+    }
+    g->retired[g->nretired++] = *buf;
+    *buf = (magnus_dbuf){0};
+    return MAGNUS_SUCCESS;
+}
+
+void magnus_gm_free_retired(magnus_gm *g) {
+    for (int i = 0; i < g->nretired; i++) magnus_dbuf_free(g->ctx, &g->retired[i]);
+    g->nretired = 0;
+}
+
+magnus_status magnus_gm_drain(magnus_gm *g, magnus_status s) {
+    char saved[512];
+    strncpy(saved, magnus_last_error(), sizeof saved - 1);
+    saved[sizeof saved - 1] = 0;
+    (void)magnus_context_finish(g->ctx);
+    return magnus_error(s, "%s", saved);
+}
+
+magnus_status magnus_gm_iota(magnus_gm *g, magnus_queue_id q, int64_t n) {
+    if (n <= g->iota_count && g->iota.mem) return MAGNUS_SUCCESS;
+    magnus_status s = magnus_gm_retire(g, &g->iota);
+    if (!s) s = magnus_gm_alloc(g, (size_t)n * 4, &g->iota);
+    if (s) return s;
+    g->iota_count = n;
+    magnus_karg a[3] = {magnus_arg_i64(n), magnus_arg_i32(0), magnus_arg_mem(&g->iota)};
+    return magnus_launch(g->ctx, q, g->variant, "gmagnus_iota", magnus_gm_groups(n, 256), 256, 0,
+                         3, a);
+}
+
+void magnus_gm_release(magnus_gm *g) {
+    magnus_context ctx = g->ctx;
+    magnus_gm_free_retired(g);
+    for (int L = 0; L < MAGNUS_MAX_LEVELS; L++) {
+        magnus_gm_stage *st = &g->stage[L];
+        if (st->owns_ptr) magnus_dbuf_free(ctx, &st->ptr);
+        magnus_dbuf *bufs[] = {&st->perm, &st->hash_ids, &st->dense_ids, &st->cnt,
+                               &st->scan, &st->base,  &st->shift};
+        for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) magnus_dbuf_free(ctx, bufs[i]);
+    }
+    magnus_dbuf *bufs[] = {&g->heavy_rows, &g->light_rows, &g->chat_ptr, &g->col[0],
+                           &g->col[1],     &g->val[0],     &g->val[1],   &g->iota};
+    for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) magnus_dbuf_free(ctx, bufs[i]);
+}
+
+/* Device event times into the report (all queues are idle by now). */
+static magnus_status collect_times(magnus_gm *g, magnus_report *r) {
+    double *slot[MAGNUS_GM_TIMERS] = {0};
+    slot[MAGNUS_GM_T_SETUP] = &r->time_setup_ms;
+    slot[MAGNUS_GM_T_CSR2CSC] = &r->time_csr2csc_ms;
+    slot[MAGNUS_GM_T_OUTER] = &r->time_outer_product_ms;
+    for (int L = 0; L < MAGNUS_MAX_LEVELS; L++) {
+        slot[MAGNUS_GM_T_HISTOGRAM + L] = &r->time_histogram_ms[L];
+        slot[MAGNUS_GM_T_MULTISPLIT + L] = &r->time_multisplit_ms[L];
+    }
+    magnus_status first = MAGNUS_SUCCESS;
+    for (int i = 0; i < MAGNUS_GM_TIMERS; i++) {
+        magnus_timer *t = &g->timers[i];
+        if (!t->start) continue;
+        double ms = 0;
+        magnus_status s = t->end ? magnus_timer_elapsed_ms(g->ctx, t, &ms) : MAGNUS_SUCCESS;
+        if (!t->end && t->start) { /* started, never stopped (an error path) */
+            g->ctx->ops->event_destroy(t->start);
+            t->start = NULL;
+        }
+        if (!s && slot[i]) *slot[i] = ms;
+        if (s && !first) first = s;
+    }
+    return first;
+}
+
+static void fill_report(const magnus_gm *g, magnus_report *r) {
+    const magnus_gmagnus_params *p = &g->p;
+    r->local_mem_bytes = p->local_mem_bytes;
+    r->tau = p->tau;
+    r->chunks_required = p->chunks_required;
+    r->levels = g->levels_run;
+    for (int L = 0; L < MAGNUS_MAX_LEVELS; L++)
+        r->chunks_per_level[L] = L < p->levels ? p->chunks_per_level[L] : 0;
+    r->chunk_width = p->levels > 0 ? p->chunk_width[p->levels - 1] : g->B->cols;
+    r->rows_total = g->A->rows;
+    r->rows_heavy = g->nheavy;
+    r->products_total = g->products_total;
+    r->products_heavy = g->products_heavy;
+    r->nnz_c = g->C ? g->C->nnz : 0;
+    r->chat_bytes = g->nheavy > 0 ? (uint64_t)g->chat_nnz * (4 + g->value_bytes) +
+                                        ((uint64_t)g->nheavy + 1) * 8
+                                  : 0;
+    r->peak_device_bytes = g->ctx->memory_peak;
+}
+
+/* Symbolic: C.row_ptr[r] = nnz of row r for every row. */
+static magnus_status symbolic(magnus_gm *g, const magnus_hash_config *light) {
+    magnus_status s;
+    if ((s = magnus_queue_depend(g->ctx, MAGNUS_QUEUE_HEAVY, MAGNUS_QUEUE_MAIN)) ||
+        (s = magnus_queue_depend(g->ctx, MAGNUS_QUEUE_LIGHT, MAGNUS_QUEUE_MAIN)))
+        return s;
+    if (g->nheavy > 0 && (s = magnus_gm_outer_product(g))) return s;
+    if (g->nlight > 0 &&
+        (s = magnus_hash_rows_symbolic(g->ctx, light, g->A, g->B, &g->light_rows, 0, g->nlight,
+                                       &g->C->row_ptr, NULL)))
+        return s;
+    if ((s = magnus_gm_levels(g)) || (s = magnus_gm_chunks_symbolic(g))) return s;
+    return MAGNUS_SUCCESS;
+}
+
+/* Numeric: C's entries, row by row in column order. */
+static magnus_status numeric(magnus_gm *g, const magnus_hash_config *light) {
+    magnus_status s;
+    if ((s = magnus_queue_depend(g->ctx, MAGNUS_QUEUE_HEAVY, MAGNUS_QUEUE_MAIN)) ||
+        (s = magnus_queue_depend(g->ctx, MAGNUS_QUEUE_LIGHT, MAGNUS_QUEUE_MAIN)) ||
+        (s = magnus_gm_chunks_numeric_dense(g)))
+        return s;
+    if (g->nlight > 0 &&
+        (s = magnus_hash_rows_numeric(g->ctx, light, g->A, g->B, &g->light_rows, 0, g->nlight,
+                                      &g->C->row_ptr, &g->C->col_idx, &g->C->values, NULL)))
+        return s;
+    return magnus_gm_chunks_numeric(g);
+}
+
+static magnus_status run(magnus_gm *g, magnus_report *r) {
+    magnus_context ctx = g->ctx;
+    magnus_hash_config light;
+    magnus_hash_config_init(&light, MAGNUS_QUEUE_LIGHT);
+    magnus_status s;
+    double t = magnus_gm_now_ms();
+    if ((s = magnus_device_csr_new((magnus_device_csr *)&g->C, ctx, g->A->rows, g->B->cols,
+                                   g->A->type)))
+        return s;
+    g->host_alloc_ms += magnus_gm_now_ms() - t;
+    if ((s = magnus_gm_setup(g))) return s;
+
+    t = magnus_gm_now_ms();
+    if ((s = symbolic(g, &light)) ||
+        (s = magnus_queue_depend(ctx, MAGNUS_QUEUE_MAIN, MAGNUS_QUEUE_HEAVY)) ||
+        (s = magnus_queue_depend(ctx, MAGNUS_QUEUE_MAIN, MAGNUS_QUEUE_LIGHT)))
+        return s;
+    uint64_t nnz = 0;
+    if ((s = magnus_prim_scan_u64(ctx, MAGNUS_QUEUE_MAIN, &g->C->row_ptr, &g->C->row_ptr,
+                                  (uint64_t)g->A->rows + 1, &nnz)))
+        return s;
+    r->time_symbolic_ms = magnus_gm_now_ms() - t;
+
+    double ta = magnus_gm_now_ms();
+    s = magnus_device_csr_alloc_entries(g->C, (int64_t)nnz);
+    g->host_alloc_ms += magnus_gm_now_ms() - ta;
+    if (s) return s;
+
+    t = magnus_gm_now_ms();
+    if ((s = numeric(g, &light)) || (s = magnus_context_finish(ctx))) return s;
+    r->time_numeric_ms = magnus_gm_now_ms() - t;
+    return MAGNUS_SUCCESS;
+}
+
+magnus_status magnus_gmagnus_spgemm(magnus_device_csr *C, magnus_context ctx,
+                                    const struct magnus_device_csr_s *A,
+                                    const struct magnus_device_csr_s *B, magnus_report *report) {
+    if (!C || !ctx || !A || !B)
+        return magnus_error(MAGNUS_ERROR_NULL_POINTER, "magnus_gmagnus_spgemm: NULL argument");
+    *C = NULL;
+    magnus_report scratch;
+    magnus_report *r = report ? report : &scratch;
+    if (!report) memset(&scratch, 0, sizeof scratch);
+    magnus_gm *g = magnus_host_calloc(1, sizeof *g);
+    if (!g) return magnus_error(MAGNUS_ERROR_OUT_OF_HOST_MEMORY, "gMAGNUS state");
+    g->ctx = ctx;
+    g->A = A;
+    g->B = B;
+    g->variant = magnus_variant_of(A->type);
+    g->value_bytes = magnus_value_size(A->type);
+    magnus_context_reset_peak(ctx);
+    magnus_status s = magnus_gmagnus_params_compute(&g->p, &ctx->device, B->cols, A->type);
+    if (s) {
+        magnus_error_prefix("gMAGNUS: ");
+    } else {
+        s = run(g, r);
+        if (s) magnus_gm_drain(g, s);
+    }
+    magnus_status ts = collect_times(g, r);
+    if (!s) s = ts;
+    fill_report(g, r);
+    r->time_alloc_ms = g->host_alloc_ms;
+    magnus_gm_release(g);
+    if (s) {
+        magnus_device_csr_destroy((magnus_device_csr *)&g->C);
+    } else {
+        *C = g->C;
+    }
+    magnus_host_free(g);
+    return s;
+}
