@@ -26,6 +26,8 @@
 #endif
 
 #define MM_BLOCK ((size_t)4 << 20)
+/* Longest line accepted: the buffer grows to hold one line, up to this. */
+#define MM_LINE_MAX ((size_t)1 << 30)
 /* Progress is reported every this many bytes read (decompressed). */
 #define MM_PROGRESS_STEP ((int64_t)64 << 20)
 /* First allocation of entries; trusted up to this, the size line's nnz is then approached by
@@ -349,6 +351,14 @@ static magnus_status read_all(mm_reader *r) {
     while (!eof) {
         if (r->len + 1 == r->cap) { /* one line fills the buffer: make room for more of it */
             size_t cap = r->cap * 2;
+            if (cap - 1 > MM_LINE_MAX) {
+                r->line++;
+                return reader_error(r,
+                                    r->phase == MM_PHASE_BANNER ? MAGNUS_ERROR_MM_BANNER
+                                    : r->phase == MM_PHASE_SIZE ? MAGNUS_ERROR_MM_SIZE_LINE
+                                                                : MAGNUS_ERROR_MM_NUMBER,
+                                    "line of more than %zu bytes (not a text matrix?)", r->len);
+            }
             char *buf = magnus_host_realloc(r->buf, cap);
             if (!buf)
                 return reader_error(r, MAGNUS_ERROR_OUT_OF_HOST_MEMORY,
@@ -422,7 +432,10 @@ magnus_status magnus_mm_read(magnus_csr *out, const char *path, magnus_value_typ
     magnus_status st = magnus_file_input_open(&r.in, path);
     if (st) return st;
     magnus_text_locale locale = magnus_text_locale_enter();
+    /* A small plain file needs no full block (the +2: the '\n' appended at the end, and the
+     * one free byte that tells end of file from a full buffer). */
     r.cap = MM_BLOCK + 1;
+    if (r.in.file && r.in.size > 0 && (uint64_t)r.in.size + 2 < r.cap) r.cap = (size_t)r.in.size + 2;
     r.buf = magnus_host_malloc(r.cap);
     if (!r.buf) st = magnus_error(MAGNUS_ERROR_OUT_OF_HOST_MEMORY, "%s: cannot allocate the read buffer", path);
     if (!st) st = report_progress(&r, 0.0);

@@ -48,6 +48,9 @@ static inline const char *mm_temp_path(const char *name, char *buf, size_t size)
 static inline const char *mm_write_bytes(const char *name, const void *data, size_t len, int gzip,
                                   char *path, size_t size) {
     mm_temp_path(name, path, size);
+    /* A new file rather than a truncated one: ext4 flushes a truncated-and-rewritten file to
+     * disk on close (auto_da_alloc), which made loops of rewrites wait on the disk. */
+    remove(path);
     if (gzip) {
         gzFile gz = gzopen(path, "wb");
         cr_assert_not_null(gz);
