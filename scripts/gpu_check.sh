@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# Runs ON the GPU machine (an NVIDIA H200 reached through the device tool), from the
+# repository root, with build-gpu/ and .carry/ made here by scripts/gpu_bundle.sh:
+#   run(command="bash scripts/gpu_check.sh", carry=["build-gpu", ".carry"])
+# Writes one log per step and summary.txt to $OUT (default ./gpu-out):
+#   nvidia-smi, the device probe (CUDA, NVIDIA's OpenCL, PoCL if present), the CUDA loader
+#   test (fake drivers), every device test executable (build-gpu/tests/*_opencl, which honour
+#   MAGNUS_BACKENDS / MAGNUS_DEVICE) once through CUDA and once through NVIDIA's OpenCL, and
+#   magnus-bench-scan on both. Never stops at a failing step; exits 1 if any step failed.
+# Environment: GPU_CHECK_LOG2N (scan size, default 28), GPU_CHECK_JOBS (Criterion jobs, 4),
+#              GPU_CHECK_TESTS (a regex: only test executables whose name matches),
+#              GPU_CHECK_OPENCL_DEVICE (the OpenCL device to use, default: the NVIDIA one).
+set -u
+root=$(pwd)
+out=${OUT:-$root/gpu-out}
+mkdir -p "$out"
+build=$root/build-gpu
+summary=$out/summary.txt
+: >"$summary"
+failed=0
+log2n=${GPU_CHECK_LOG2N:-28}
+jobs=${GPU_CHECK_JOBS:-4}
+
+say() { echo "$*" | tee -a "$summary"; }
+
+# step NAME TIMEOUT COMMAND...: runs the command with its output in NAME.log; exit 77 is a skip.
+step() {
+  local name=$1 limit=$2
+  shift 2
+  local start=$SECONDS
+  timeout "$limit" "$@" >"$out/$name.log" 2>&1
+  local rc=$?
+  local verdict=ok
+  if [ $rc -eq 77 ]; then verdict=skipped; elif [ $rc -ne 0 ]; then verdict="FAILED (rc $rc)"; failed=1; fi
+  say "$(printf '%-44s %-16s %4ds' "$name" "$verdict" $((SECONDS - start)))"
+  if [ $rc -ne 0 ] && [ $rc -ne 77 ]; then tail -n 15 "$out/$name.log" | sed 's/^/    | /' | tee -a "$summary"; fi
+  return 0
+}
+
+if [ ! -x "$build/tools/magnus-bench-scan" ] || [ ! -e "$root/.carry/lib/libcriterion.so.3" ]; then
+  say "gpu_check: build-gpu/ or .carry/ missing: run scripts/gpu_bundle.sh on the build machine and carry both"
+  exit 2
+fi
+
+# The build tree holds absolute paths of the machine it was built on (ctest files, test data
+# directories): make them resolve here when this checkout lives elsewhere.
+built_src=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$build/CMakeCache.txt")
+if [ -n "$built_src" ] && [ "$built_src" != "$root" ] && [ ! -e "$built_src" ]; then
+  if mkdir -p "$(dirname "$built_src")" 2>/dev/null && ln -s "$root" "$built_src" 2>/dev/null; then
+    say "gpu_check: linked $built_src -> $root (paths baked into build-gpu)"
+  else
+    say "gpu_check: cannot link $built_src -> $root; ctest may not find its files"
+  fi
+fi
+
+export LD_LIBRARY_PATH="$build/runtime:$root/.carry/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+# OpenCL: the carried ICD loader only if the machine has none; the NVIDIA ICD registered
+# for it if the driver's OpenCL library exists but /etc/OpenCL/vendors does not name it.
+if ! ldconfig -p 2>/dev/null | grep -q 'libOpenCL\.so\.1' && [ -e "$root/.carry/opencl/libOpenCL.so.1" ]; then
+  export LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$root/.carry/opencl"
+  say "gpu_check: using the carried OpenCL ICD loader"
+fi
+if ldconfig -p 2>/dev/null | grep -q 'libnvidia-opencl\.so\.1' &&
+   ! grep -qs 'libnvidia-opencl' /etc/OpenCL/vendors/*.icd; then
+  vendors=$out/opencl-vendors
+  mkdir -p "$vendors"
+  echo libnvidia-opencl.so.1 >"$vendors/nvidia.icd"
+  for icd in /etc/OpenCL/vendors/*.icd; do [ -e "$icd" ] && cp "$icd" "$vendors/"; done
+  export OCL_ICD_VENDORS=$vendors
+  say "gpu_check: registered libnvidia-opencl.so.1 through OCL_ICD_VENDORS=$vendors"
+fi
+
+say "gpu_check: $(date -u +%FT%TZ) on $(hostname), output in $out"
+step nvidia-smi 60 nvidia-smi
+grep -m1 -o 'Driver Version: [0-9.]*.*CUDA Version: [0-9.]*' "$out/nvidia-smi.log" | sed 's/^/    /' | tee -a "$summary"
+
+step probe 60 "$build/tools/magnus-bench-scan" --list
+sed 's/^/    /' "$out/probe.log" | tee -a "$summary"
+nv_opencl=${GPU_CHECK_OPENCL_DEVICE:-}
+[ -n "$nv_opencl" ] || nv_opencl=$(awk -F'\t' '$1 ~ /^opencl:[0-9]+$/ && ($2 ~ /NVIDIA/ || $3 ~ /NVIDIA/) {print $1; exit}' "$out/probe.log")
+has_cuda=$(awk -F'\t' '$1 ~ /^cuda:[0-9]+$/ {print $1; exit}' "$out/probe.log")
+[ -n "$has_cuda" ] || say "gpu_check: NO CUDA DEVICE in the probe (see probe.log)"
+[ -n "$nv_opencl" ] || say "gpu_check: no NVIDIA OpenCL device in the probe; OpenCL runs skipped"
+
+# The loader against fake drivers (its fake libraries are found by the paths baked in above).
+step cuda-loader-test 120 "$build/tests/test_cuda_loader" --jobs 1
+
+# Device tests: each *_opencl executable selects its device from the environment.
+for exe in "$build"/tests/*_opencl; do
+  [ -x "$exe" ] || continue
+  name=$(basename "$exe" _opencl)
+  if [ -n "${GPU_CHECK_TESTS:-}" ] && ! [[ $name =~ $GPU_CHECK_TESTS ]]; then continue; fi
+  [ -n "$has_cuda" ] && step "$name-cuda" 240 env MAGNUS_BACKENDS=cuda MAGNUS_DEVICE="$has_cuda" \
+    "$exe" --jobs "$jobs"
+  [ -n "$nv_opencl" ] && step "$name-opencl-nvidia" 240 env MAGNUS_BACKENDS=opencl \
+    MAGNUS_DEVICE="$nv_opencl" "$exe" --jobs "$jobs"
+done
+
+# The scan benchmark on both paths to the GPU.
+[ -n "$has_cuda" ] && step bench-scan-cuda 120 "$build/tools/magnus-bench-scan" --log2n "$log2n" --device "$has_cuda"
+[ -n "$nv_opencl" ] && step bench-scan-opencl-nvidia 120 "$build/tools/magnus-bench-scan" --log2n "$log2n" --device "$nv_opencl"
+for f in "$out"/bench-scan-*.log; do
+  [ -e "$f" ] || continue
+  say "  $(basename "$f" .log):"
+  grep -E '^(device|scan_u64|copy d2d|scan/copy|result):' "$f" | sed 's/^/    /' | tee -a "$summary"
+done
+
+say "gpu_check: $([ $failed -eq 0 ] && echo 'all steps passed' || echo 'SOME STEPS FAILED') (logs in $out)"
+exit $failed
