@@ -99,7 +99,8 @@ MG_KERNEL void hash_bin_fill(MG_GLOBAL const mg_u32 *ids, mg_i64 ids_offset, mg_
     mg_u32 id = 0, bin = 0, rank = 0;
     if (i < count) {
         id = hash_item_id(ids, ids_offset, has_ids, i);
-        bin = hash_bin_of(lbounds, nbins, hash_cap_key(hash_item_key(keys, id, key_is_ptr), key_cap));
+        bin =
+            hash_bin_of(lbounds, nbins, hash_cap_key(hash_item_key(keys, id, key_is_ptr), key_cap));
         rank = mg_atomic_add_u32(&lcount[bin], 1u);
     }
     mg_barrier();

@@ -4,14 +4,14 @@
  * hash_accumulate.h, magnus_hash_chunks_*). Same layout of work as kernels/hash_rows.cl:
  * _local kernels give `lanes` work items and one local table to each chunk of a bin, _global
  * kernels one work group and a global table. A chunk's elements are flat, so its lanes
- * simply stride over them.
+ * simply stride over them. lanes is a power of two (see kernels/hash_rows.cl).
  *
  * Numeric output of chunk c: out_offset[c] is its first position in C; its entry count is
  * out_nnz[c] (nnz_is_ptr == 0) or out_nnz[c+1] - out_nnz[c]; every column gets
  * (has_shift ? col_shift[c] : 0) + (shift_period > 0 ? (c % shift_period) * shift_step : 0).
  */
-#include "magnus_dialect.h"
 #include "lib/hash_accumulator.cl"
+#include "magnus_dialect.h"
 
 MG_DEVICE mg_i64 hash_chunk_shift(MG_GLOBAL const mg_i32 *col_shift, mg_i32 has_shift,
                                   mg_i64 shift_period, mg_i64 shift_step, mg_u32 c) {
@@ -27,10 +27,10 @@ MG_DEVICE mg_i64 hash_chunk_nnz(MG_GLOBAL const mg_i64 *out_nnz, mg_i32 nnz_is_p
 MG_KERNEL void hash_chunks_symbolic_local(MG_GLOBAL const mg_i64 *seg_ptr,
                                           MG_GLOBAL const mg_i32 *seg_col,
                                           MG_GLOBAL const mg_u32 *bins, mg_i64 bins_offset,
-                                          mg_i64 count, MG_GLOBAL mg_i64 *counts,
-                                          mg_u32 table_size, mg_u32 lanes, MG_DYN_LOCAL_PARAM) {
+                                          mg_i64 count, MG_GLOBAL mg_i64 *counts, mg_u32 table_size,
+                                          mg_u32 lanes, MG_DYN_LOCAL_PARAM) {
     mg_u32 per_group = mg_local_size() / lanes;
-    mg_u32 sub = mg_local_id() / lanes, lane = mg_local_id() % lanes;
+    mg_u32 sub = mg_local_id() / lanes, lane = mg_local_id() & (lanes - 1u);
     mg_i64 item = (mg_i64)mg_group_id() * per_group + sub;
     MG_LOCAL mg_u32 *keys = MG_LOCAL_CAST(mg_u32, (mg_u64)sub * table_size * 4u);
     MG_LOCAL mg_u32 *found = MG_LOCAL_CAST(mg_u32, (mg_u64)per_group * table_size * 4u);
@@ -40,10 +40,10 @@ MG_KERNEL void hash_chunks_symbolic_local(MG_GLOBAL const mg_i64 *seg_ptr,
     mg_barrier();
     if (item < count) {
         mg_u32 c = bins[bins_offset + item];
-        mg_u32 added = 0;
-        for (mg_i64 e = seg_ptr[c] + lane; e < seg_ptr[c + 1]; e += lanes)
-            added += mg_hash_insert_local(keys, table_size - 1u, (mg_u32)seg_col[e]);
-        if (added != 0) mg_atomic_add_u32(&found[sub], added);
+        const mg_i64 e_end = seg_ptr[c + 1];
+        for (mg_i64 e = seg_ptr[c] + lane; e < e_end; e += lanes)
+            if (mg_hash_insert_local(keys, table_size - 1u, (mg_u32)seg_col[e]))
+                mg_atomic_add_u32(&found[sub], 1u);
     }
     mg_barrier();
     if (item < count && lane == 0) counts[bins[bins_offset + item]] = (mg_i64)found[sub];
@@ -52,9 +52,9 @@ MG_KERNEL void hash_chunks_symbolic_local(MG_GLOBAL const mg_i64 *seg_ptr,
 MG_KERNEL void hash_chunks_symbolic_global(MG_GLOBAL const mg_i64 *seg_ptr,
                                            MG_GLOBAL const mg_i32 *seg_col,
                                            MG_GLOBAL const mg_u32 *bins, mg_i64 bins_offset,
-                                           MG_GLOBAL mg_i64 *counts,
-                                           MG_GLOBAL const mg_i64 *tables, mg_i64 table_index,
-                                           MG_GLOBAL mg_u32 *table_keys, MG_DYN_LOCAL_PARAM) {
+                                           MG_GLOBAL mg_i64 *counts, MG_GLOBAL const mg_i64 *tables,
+                                           mg_i64 table_index, MG_GLOBAL mg_u32 *table_keys,
+                                           MG_DYN_LOCAL_PARAM) {
     MG_LOCAL_ARRAY(mg_u32, found, 1);
     mg_u32 lane = mg_local_id(), lanes = mg_local_size();
     mg_i64 item = (mg_i64)mg_group_id();
@@ -65,60 +65,54 @@ MG_KERNEL void hash_chunks_symbolic_global(MG_GLOBAL const mg_i64 *seg_ptr,
     mg_hash_clear_keys_global(keys, size, lane, lanes);
     if (lane == 0) found[0] = 0;
     mg_barrier();
-    mg_u32 added = 0;
-    for (mg_i64 e = seg_ptr[c] + lane; e < seg_ptr[c + 1]; e += lanes)
-        added += mg_hash_insert_global(keys, size - 1u, (mg_u32)seg_col[e]);
-    if (added != 0) mg_atomic_add_u32(&found[0], added);
+    const mg_i64 e_end = seg_ptr[c + 1];
+    for (mg_i64 e = seg_ptr[c] + lane; e < e_end; e += lanes)
+        if (mg_hash_insert_global(keys, size - 1u, (mg_u32)seg_col[e]))
+            mg_atomic_add_u32(&found[0], 1u);
     mg_barrier();
     if (lane == 0) counts[c] = (mg_i64)found[0];
 }
 
-MG_KERNEL void hash_chunks_numeric_local(MG_GLOBAL const mg_i64 *seg_ptr,
-                                         MG_GLOBAL const mg_i32 *seg_col,
-                                         MG_GLOBAL const mg_val *seg_val,
-                                         MG_GLOBAL const mg_u32 *bins, mg_i64 bins_offset,
-                                         mg_i64 count, MG_GLOBAL const mg_i64 *out_offset,
-                                         MG_GLOBAL const mg_i64 *out_nnz, mg_i32 nnz_is_ptr,
-                                         MG_GLOBAL const mg_i32 *col_shift, mg_i32 has_shift,
-                                         mg_i64 shift_period, mg_i64 shift_step,
-                                         MG_GLOBAL mg_i32 *C_col, MG_GLOBAL mg_val *C_val,
-                                         mg_u32 table_size, mg_u32 lanes, MG_DYN_LOCAL_PARAM) {
+MG_KERNEL void
+hash_chunks_numeric_local(MG_GLOBAL const mg_i64 *seg_ptr, MG_GLOBAL const mg_i32 *seg_col,
+                          MG_GLOBAL const mg_val *seg_val, MG_GLOBAL const mg_u32 *bins,
+                          mg_i64 bins_offset, mg_i64 count, MG_GLOBAL const mg_i64 *out_offset,
+                          MG_GLOBAL const mg_i64 *out_nnz, mg_i32 nnz_is_ptr,
+                          MG_GLOBAL const mg_i32 *col_shift, mg_i32 has_shift, mg_i64 shift_period,
+                          mg_i64 shift_step, MG_GLOBAL mg_i32 *C_col, MG_GLOBAL mg_val *C_val,
+                          mg_u32 table_size, mg_u32 lanes, MG_DYN_LOCAL_PARAM) {
     mg_u32 per_group = mg_local_size() / lanes;
-    mg_u32 sub = mg_local_id() / lanes, lane = mg_local_id() % lanes;
+    mg_u32 sub = mg_local_id() / lanes, lane = mg_local_id() & (lanes - 1u);
     mg_i64 item = (mg_i64)mg_group_id() * per_group + sub;
     MG_LOCAL mg_val *vals = MG_LOCAL_CAST(mg_val, (mg_u64)sub * table_size * sizeof(mg_val));
-    MG_LOCAL mg_u32 *keys = MG_LOCAL_CAST(
-        mg_u32, (mg_u64)per_group * table_size * sizeof(mg_val) + (mg_u64)sub * table_size * 4u);
+    MG_LOCAL mg_u32 *keys = MG_LOCAL_CAST(mg_u32, (mg_u64)per_group * table_size * sizeof(mg_val) +
+                                                      (mg_u64)sub * table_size * 4u);
 
     mg_hash_clear_local(keys, vals, table_size, lane, lanes);
     mg_barrier();
     mg_u32 c = 0;
     if (item < count) {
         c = bins[bins_offset + item];
-        for (mg_i64 e = seg_ptr[c] + lane; e < seg_ptr[c + 1]; e += lanes)
+        const mg_i64 e_end = seg_ptr[c + 1];
+        for (mg_i64 e = seg_ptr[c] + lane; e < e_end; e += lanes)
             mg_hash_accumulate_local(keys, vals, table_size, (mg_u32)seg_col[e], seg_val[e]);
     }
     mg_barrier();
     mg_hash_sort_local(keys, vals, table_size, lane, lanes);
     if (item < count)
-        mg_hash_write_local(keys, vals, (mg_u32)hash_chunk_nnz(out_nnz, nnz_is_ptr, c), C_col,
-                            C_val, out_offset[c],
-                            hash_chunk_shift(col_shift, has_shift, shift_period, shift_step, c),
-                            lane, lanes);
+        mg_hash_write_local(
+            keys, vals, (mg_u32)hash_chunk_nnz(out_nnz, nnz_is_ptr, c), C_col, C_val, out_offset[c],
+            hash_chunk_shift(col_shift, has_shift, shift_period, shift_step, c), lane, lanes);
 }
 
-MG_KERNEL void hash_chunks_numeric_global(MG_GLOBAL const mg_i64 *seg_ptr,
-                                          MG_GLOBAL const mg_i32 *seg_col,
-                                          MG_GLOBAL const mg_val *seg_val,
-                                          MG_GLOBAL const mg_u32 *bins, mg_i64 bins_offset,
-                                          MG_GLOBAL const mg_i64 *out_offset,
-                                          MG_GLOBAL const mg_i64 *out_nnz, mg_i32 nnz_is_ptr,
-                                          MG_GLOBAL const mg_i32 *col_shift, mg_i32 has_shift,
-                                          mg_i64 shift_period, mg_i64 shift_step,
-                                          MG_GLOBAL mg_i32 *C_col, MG_GLOBAL mg_val *C_val,
-                                          MG_GLOBAL const mg_i64 *tables, mg_i64 table_index,
-                                          MG_GLOBAL mg_u32 *table_keys,
-                                          MG_GLOBAL mg_val *table_vals, MG_DYN_LOCAL_PARAM) {
+MG_KERNEL void hash_chunks_numeric_global(
+    MG_GLOBAL const mg_i64 *seg_ptr, MG_GLOBAL const mg_i32 *seg_col,
+    MG_GLOBAL const mg_val *seg_val, MG_GLOBAL const mg_u32 *bins, mg_i64 bins_offset,
+    MG_GLOBAL const mg_i64 *out_offset, MG_GLOBAL const mg_i64 *out_nnz, mg_i32 nnz_is_ptr,
+    MG_GLOBAL const mg_i32 *col_shift, mg_i32 has_shift, mg_i64 shift_period, mg_i64 shift_step,
+    MG_GLOBAL mg_i32 *C_col, MG_GLOBAL mg_val *C_val, MG_GLOBAL const mg_i64 *tables,
+    mg_i64 table_index, MG_GLOBAL mg_u32 *table_keys, MG_GLOBAL mg_val *table_vals,
+    MG_DYN_LOCAL_PARAM) {
     mg_u32 lane = mg_local_id(), lanes = mg_local_size();
     mg_i64 item = (mg_i64)mg_group_id();
     mg_u32 c = bins[bins_offset + item];
@@ -129,12 +123,12 @@ MG_KERNEL void hash_chunks_numeric_global(MG_GLOBAL const mg_i64 *seg_ptr,
 
     mg_hash_clear_global(keys, vals, size, lane, lanes);
     mg_barrier();
-    for (mg_i64 e = seg_ptr[c] + lane; e < seg_ptr[c + 1]; e += lanes)
+    const mg_i64 e_end = seg_ptr[c + 1];
+    for (mg_i64 e = seg_ptr[c] + lane; e < e_end; e += lanes)
         mg_hash_accumulate_global(keys, vals, size, (mg_u32)seg_col[e], seg_val[e]);
     mg_barrier();
     mg_hash_sort_global(keys, vals, size, lane, lanes);
-    mg_hash_write_global(keys, vals, (mg_u64)hash_chunk_nnz(out_nnz, nnz_is_ptr, c), C_col, C_val,
-                         out_offset[c],
-                         hash_chunk_shift(col_shift, has_shift, shift_period, shift_step, c), lane,
-                         lanes);
+    mg_hash_write_global(
+        keys, vals, (mg_u64)hash_chunk_nnz(out_nnz, nnz_is_ptr, c), C_col, C_val, out_offset[c],
+        hash_chunk_shift(col_shift, has_shift, shift_period, shift_step, c), lane, lanes);
 }

@@ -6,23 +6,24 @@
  * dynamic local memory. _global kernels: one work group per row, its table in a global
  * scratch region at tables[2*(table_index+item)] (offset, size in slots).
  *
- * Inside a row, the lanes form teams of `team` lanes (team divides lanes): team t takes A's
- * entries t, t + lanes/team, ... and its lanes stride over the matching row of B, so long B
- * rows use many lanes and short ones do not leave most of them idle.
+ * Inside a row, the lanes form teams of `team` lanes: team t takes A's entries t, t + teams,
+ * ... and its lanes stride over the matching row of B, so long B rows use many lanes and
+ * short ones do not leave most of them idle. lanes and team are powers of two (team <=
+ * lanes): remainders are masks, which also keeps LLVM from emitting the `freeze` of a
+ * div/rem pair that llvm-spirv-14 cannot translate.
  */
-#include "magnus_dialect.h"
 #include "lib/hash_accumulator.cl"
+#include "magnus_dialect.h"
 
-MG_KERNEL void hash_rows_symbolic_local(MG_GLOBAL const mg_i64 *A_rp,
-                                        MG_GLOBAL const mg_i32 *A_col,
-                                        MG_GLOBAL const mg_i64 *B_rp,
-                                        MG_GLOBAL const mg_i32 *B_col,
+MG_KERNEL void hash_rows_symbolic_local(MG_GLOBAL const mg_i64 *A_rp, MG_GLOBAL const mg_i32 *A_col,
+                                        MG_GLOBAL const mg_i64 *B_rp, MG_GLOBAL const mg_i32 *B_col,
                                         MG_GLOBAL const mg_u32 *bins, mg_i64 bins_offset,
                                         mg_i64 count, MG_GLOBAL mg_i64 *row_counts,
                                         mg_u32 table_size, mg_u32 lanes, mg_u32 team,
                                         MG_DYN_LOCAL_PARAM) {
     mg_u32 per_group = mg_local_size() / lanes;
-    mg_u32 sub = mg_local_id() / lanes, lane = mg_local_id() % lanes;
+    mg_u32 sub = mg_local_id() / lanes, lane = mg_local_id() & (lanes - 1u);
+    mg_u32 teams = lanes / team;
     mg_i64 item = (mg_i64)mg_group_id() * per_group + sub;
     MG_LOCAL mg_u32 *keys = MG_LOCAL_CAST(mg_u32, (mg_u64)sub * table_size * 4u);
     MG_LOCAL mg_u32 *found = MG_LOCAL_CAST(mg_u32, (mg_u64)per_group * table_size * 4u);
@@ -32,29 +33,26 @@ MG_KERNEL void hash_rows_symbolic_local(MG_GLOBAL const mg_i64 *A_rp,
     mg_barrier();
     if (item < count) {
         mg_u32 row = bins[bins_offset + item];
-        mg_u32 added = 0;
-        for (mg_i64 a = A_rp[row] + lane / team; a < A_rp[row + 1]; a += lanes / team) {
+        const mg_i64 a_end = A_rp[row + 1];
+        for (mg_i64 a = A_rp[row] + lane / team; a < a_end; a += teams) {
             mg_i32 k = A_col[a];
-            for (mg_i64 b = B_rp[k] + lane % team; b < B_rp[k + 1]; b += team)
-                added += mg_hash_insert_local(keys, table_size - 1u, (mg_u32)B_col[b]);
+            const mg_i64 b_end = B_rp[k + 1];
+            for (mg_i64 b = B_rp[k] + (lane & (team - 1u)); b < b_end; b += team)
+                if (mg_hash_insert_local(keys, table_size - 1u, (mg_u32)B_col[b]))
+                    mg_atomic_add_u32(&found[sub], 1u);
         }
-        if (added != 0) mg_atomic_add_u32(&found[sub], added);
     }
     mg_barrier();
     if (item < count && lane == 0) row_counts[bins[bins_offset + item]] = (mg_i64)found[sub];
 }
 
-MG_KERNEL void hash_rows_symbolic_global(MG_GLOBAL const mg_i64 *A_rp,
-                                         MG_GLOBAL const mg_i32 *A_col,
-                                         MG_GLOBAL const mg_i64 *B_rp,
-                                         MG_GLOBAL const mg_i32 *B_col,
-                                         MG_GLOBAL const mg_u32 *bins, mg_i64 bins_offset,
-                                         MG_GLOBAL mg_i64 *row_counts,
-                                         MG_GLOBAL const mg_i64 *tables, mg_i64 table_index,
-                                         MG_GLOBAL mg_u32 *table_keys, mg_u32 team,
-                                         MG_DYN_LOCAL_PARAM) {
+MG_KERNEL void hash_rows_symbolic_global(
+    MG_GLOBAL const mg_i64 *A_rp, MG_GLOBAL const mg_i32 *A_col, MG_GLOBAL const mg_i64 *B_rp,
+    MG_GLOBAL const mg_i32 *B_col, MG_GLOBAL const mg_u32 *bins, mg_i64 bins_offset,
+    MG_GLOBAL mg_i64 *row_counts, MG_GLOBAL const mg_i64 *tables, mg_i64 table_index,
+    MG_GLOBAL mg_u32 *table_keys, mg_u32 team, MG_DYN_LOCAL_PARAM) {
     MG_LOCAL_ARRAY(mg_u32, found, 1);
-    mg_u32 lane = mg_local_id(), lanes = mg_local_size();
+    mg_u32 lane = mg_local_id(), lanes = mg_local_size(), teams = lanes / team;
     mg_i64 item = (mg_i64)mg_group_id();
     mg_u32 row = bins[bins_offset + item];
     mg_u64 size = (mg_u64)tables[2 * (table_index + item) + 1];
@@ -63,43 +61,46 @@ MG_KERNEL void hash_rows_symbolic_global(MG_GLOBAL const mg_i64 *A_rp,
     mg_hash_clear_keys_global(keys, size, lane, lanes);
     if (lane == 0) found[0] = 0;
     mg_barrier();
-    mg_u32 added = 0;
-    for (mg_i64 a = A_rp[row] + lane / team; a < A_rp[row + 1]; a += lanes / team) {
+    const mg_i64 a_end = A_rp[row + 1];
+    for (mg_i64 a = A_rp[row] + lane / team; a < a_end; a += teams) {
         mg_i32 k = A_col[a];
-        for (mg_i64 b = B_rp[k] + lane % team; b < B_rp[k + 1]; b += team)
-            added += mg_hash_insert_global(keys, size - 1u, (mg_u32)B_col[b]);
+        const mg_i64 b_end = B_rp[k + 1];
+        for (mg_i64 b = B_rp[k] + (lane & (team - 1u)); b < b_end; b += team)
+            if (mg_hash_insert_global(keys, size - 1u, (mg_u32)B_col[b]))
+                mg_atomic_add_u32(&found[0], 1u);
     }
-    if (added != 0) mg_atomic_add_u32(&found[0], added);
     mg_barrier();
     if (lane == 0) row_counts[row] = (mg_i64)found[0];
 }
 
 MG_KERNEL void hash_rows_numeric_local(MG_GLOBAL const mg_i64 *A_rp, MG_GLOBAL const mg_i32 *A_col,
-                                       MG_GLOBAL const mg_val *A_val,
-                                       MG_GLOBAL const mg_i64 *B_rp, MG_GLOBAL const mg_i32 *B_col,
-                                       MG_GLOBAL const mg_val *B_val,
+                                       MG_GLOBAL const mg_val *A_val, MG_GLOBAL const mg_i64 *B_rp,
+                                       MG_GLOBAL const mg_i32 *B_col, MG_GLOBAL const mg_val *B_val,
                                        MG_GLOBAL const mg_u32 *bins, mg_i64 bins_offset,
                                        mg_i64 count, MG_GLOBAL const mg_i64 *C_rp,
                                        MG_GLOBAL mg_i32 *C_col, MG_GLOBAL mg_val *C_val,
                                        mg_u32 table_size, mg_u32 lanes, mg_u32 team,
                                        MG_DYN_LOCAL_PARAM) {
     mg_u32 per_group = mg_local_size() / lanes;
-    mg_u32 sub = mg_local_id() / lanes, lane = mg_local_id() % lanes;
+    mg_u32 sub = mg_local_id() / lanes, lane = mg_local_id() & (lanes - 1u);
+    mg_u32 teams = lanes / team;
     mg_i64 item = (mg_i64)mg_group_id() * per_group + sub;
     /* values first: their offsets stay multiples of 8 for double */
     MG_LOCAL mg_val *vals = MG_LOCAL_CAST(mg_val, (mg_u64)sub * table_size * sizeof(mg_val));
-    MG_LOCAL mg_u32 *keys = MG_LOCAL_CAST(
-        mg_u32, (mg_u64)per_group * table_size * sizeof(mg_val) + (mg_u64)sub * table_size * 4u);
+    MG_LOCAL mg_u32 *keys = MG_LOCAL_CAST(mg_u32, (mg_u64)per_group * table_size * sizeof(mg_val) +
+                                                      (mg_u64)sub * table_size * 4u);
 
     mg_hash_clear_local(keys, vals, table_size, lane, lanes);
     mg_barrier();
     mg_u32 row = 0;
     if (item < count) {
         row = bins[bins_offset + item];
-        for (mg_i64 a = A_rp[row] + lane / team; a < A_rp[row + 1]; a += lanes / team) {
+        const mg_i64 a_end = A_rp[row + 1];
+        for (mg_i64 a = A_rp[row] + lane / team; a < a_end; a += teams) {
             mg_i32 k = A_col[a];
             mg_val av = A_val[a];
-            for (mg_i64 b = B_rp[k] + lane % team; b < B_rp[k + 1]; b += team)
+            const mg_i64 b_end = B_rp[k + 1];
+            for (mg_i64 b = B_rp[k] + (lane & (team - 1u)); b < b_end; b += team)
                 mg_hash_accumulate_local(keys, vals, table_size, (mg_u32)B_col[b], av * B_val[b]);
         }
     }
@@ -110,19 +111,16 @@ MG_KERNEL void hash_rows_numeric_local(MG_GLOBAL const mg_i64 *A_rp, MG_GLOBAL c
                             C_rp[row], 0, lane, lanes);
 }
 
-MG_KERNEL void hash_rows_numeric_global(MG_GLOBAL const mg_i64 *A_rp,
-                                        MG_GLOBAL const mg_i32 *A_col,
-                                        MG_GLOBAL const mg_val *A_val,
-                                        MG_GLOBAL const mg_i64 *B_rp,
+MG_KERNEL void hash_rows_numeric_global(MG_GLOBAL const mg_i64 *A_rp, MG_GLOBAL const mg_i32 *A_col,
+                                        MG_GLOBAL const mg_val *A_val, MG_GLOBAL const mg_i64 *B_rp,
                                         MG_GLOBAL const mg_i32 *B_col,
-                                        MG_GLOBAL const mg_val *B_val,
-                                        MG_GLOBAL const mg_u32 *bins, mg_i64 bins_offset,
-                                        MG_GLOBAL const mg_i64 *C_rp, MG_GLOBAL mg_i32 *C_col,
-                                        MG_GLOBAL mg_val *C_val, MG_GLOBAL const mg_i64 *tables,
-                                        mg_i64 table_index, MG_GLOBAL mg_u32 *table_keys,
-                                        MG_GLOBAL mg_val *table_vals, mg_u32 team,
-                                        MG_DYN_LOCAL_PARAM) {
-    mg_u32 lane = mg_local_id(), lanes = mg_local_size();
+                                        MG_GLOBAL const mg_val *B_val, MG_GLOBAL const mg_u32 *bins,
+                                        mg_i64 bins_offset, MG_GLOBAL const mg_i64 *C_rp,
+                                        MG_GLOBAL mg_i32 *C_col, MG_GLOBAL mg_val *C_val,
+                                        MG_GLOBAL const mg_i64 *tables, mg_i64 table_index,
+                                        MG_GLOBAL mg_u32 *table_keys, MG_GLOBAL mg_val *table_vals,
+                                        mg_u32 team, MG_DYN_LOCAL_PARAM) {
+    mg_u32 lane = mg_local_id(), lanes = mg_local_size(), teams = lanes / team;
     mg_i64 item = (mg_i64)mg_group_id();
     mg_u32 row = bins[bins_offset + item];
     mg_i64 offset = tables[2 * (table_index + item)];
@@ -132,14 +130,16 @@ MG_KERNEL void hash_rows_numeric_global(MG_GLOBAL const mg_i64 *A_rp,
 
     mg_hash_clear_global(keys, vals, size, lane, lanes);
     mg_barrier();
-    for (mg_i64 a = A_rp[row] + lane / team; a < A_rp[row + 1]; a += lanes / team) {
+    const mg_i64 a_end = A_rp[row + 1];
+    for (mg_i64 a = A_rp[row] + lane / team; a < a_end; a += teams) {
         mg_i32 k = A_col[a];
         mg_val av = A_val[a];
-        for (mg_i64 b = B_rp[k] + lane % team; b < B_rp[k + 1]; b += team)
+        const mg_i64 b_end = B_rp[k + 1];
+        for (mg_i64 b = B_rp[k] + (lane & (team - 1u)); b < b_end; b += team)
             mg_hash_accumulate_global(keys, vals, size, (mg_u32)B_col[b], av * B_val[b]);
     }
     mg_barrier();
     mg_hash_sort_global(keys, vals, size, lane, lanes);
-    mg_hash_write_global(keys, vals, (mg_u64)(C_rp[row + 1] - C_rp[row]), C_col, C_val,
-                         C_rp[row], 0, lane, lanes);
+    mg_hash_write_global(keys, vals, (mg_u64)(C_rp[row + 1] - C_rp[row]), C_col, C_val, C_rp[row],
+                         0, lane, lanes);
 }

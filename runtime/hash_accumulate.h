@@ -151,6 +151,25 @@ magnus_status magnus_hash_chunks_numeric(magnus_context ctx, const magnus_hash_c
                                          const magnus_hash_chunk_output *out,
                                          magnus_hash_stats *stats);
 
+/* ---- the hash algorithm ----------------------------------------------------------------- */
+
+/*
+ * MAGNUS_ALGORITHM_HASH with its knobs (runtime/hash_spgemm.c; magnus_hash_spgemm passes
+ * NULLs): config NULL means binning on MAIN, heavy bins on HEAVY, the rest on LIGHT and the
+ * default scratch bound. Each phase's stats are stored when the pointer is non-NULL, so tests
+ * can see that the global-table path ran. Report fields it fills: times of setup, symbolic
+ * (with the scan), alloc and numeric; tau (the symbolic local capacity, in products);
+ * rows_heavy (rows that needed a global table in either phase); rows_total, products_total,
+ * nnz_c, local_mem_bytes and peak_device_bytes (peak since the call started, inputs
+ * included).
+ */
+magnus_status magnus_hash_spgemm_ex(magnus_device_csr *C, magnus_context ctx,
+                                    const struct magnus_device_csr_s *A,
+                                    const struct magnus_device_csr_s *B, magnus_report *report,
+                                    const magnus_hash_config *config,
+                                    magnus_hash_stats *symbolic_stats,
+                                    magnus_hash_stats *numeric_stats);
+
 /*
  * Device functions (kernels/lib/hash_accumulator.cl), for kernels that need the accumulator
  * inside their own loops. Tables are arrays of mg_u32 keys (MG_HASH_EMPTY = unused) and, for

@@ -1,0 +1,161 @@
+/*
+ * Device-resident CSR matrices: upload once, multiply many times, download when asked.
+ * The three arrays live in accounted device buffers of the matrix's context; a matrix must be
+ * freed before its context.
+ */
+#include <string.h>
+
+#include "device_csr.h"
+
+magnus_status magnus_device_csr_check(const struct magnus_device_csr_s *d, magnus_context ctx,
+                                      const char *name) {
+    if (!d) return magnus_error(MAGNUS_ERROR_NULL_POINTER, "device matrix %s is NULL", name);
+    if (d->magic != MAGNUS_MAGIC_DEVICE_CSR)
+        return magnus_error(MAGNUS_ERROR_INVALID_HANDLE,
+                            "device matrix %s is not a live magnus_device_csr (freed or never "
+                            "created)",
+                            name);
+    if (ctx && d->ctx != ctx)
+        return magnus_error(MAGNUS_ERROR_INVALID_HANDLE,
+                            "device matrix %s belongs to another context", name);
+    return MAGNUS_SUCCESS;
+}
+
+magnus_status magnus_device_csr_new(magnus_device_csr *out, magnus_context ctx, int64_t rows,
+                                    int64_t cols, magnus_value_type type) {
+    *out = NULL;
+    magnus_status s = magnus_context_check(ctx);
+    if (s) return s;
+    if (rows < 0 || cols < 0 || rows > INT32_MAX || cols > INT32_MAX)
+        return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT, "device matrix of %lld x %lld",
+                            (long long)rows, (long long)cols);
+    if (magnus_value_size(type) == 0)
+        return magnus_error(MAGNUS_ERROR_UNSUPPORTED_TYPE, "device matrix value type %d",
+                            (int)type);
+    struct magnus_device_csr_s *d = magnus_host_calloc(1, sizeof *d);
+    if (!d) return magnus_error(MAGNUS_ERROR_OUT_OF_HOST_MEMORY, "device matrix handle");
+    d->ctx = ctx;
+    d->rows = rows;
+    d->cols = cols;
+    d->type = type;
+    if ((s = magnus_dbuf_alloc(ctx, (size_t)(rows + 1) * sizeof(int64_t), &d->row_ptr))) {
+        magnus_host_free(d);
+        return s;
+    }
+    d->magic = MAGNUS_MAGIC_DEVICE_CSR;
+    *out = d;
+    return MAGNUS_SUCCESS;
+}
+
+magnus_status magnus_device_csr_alloc_entries(struct magnus_device_csr_s *d, int64_t nnz) {
+    size_t col_bytes, val_bytes;
+    if (nnz < 0 || !magnus_mul_size((size_t)nnz, sizeof(int32_t), &col_bytes) ||
+        !magnus_mul_size((size_t)nnz, magnus_value_size(d->type), &val_bytes))
+        return magnus_error(MAGNUS_ERROR_SIZE_OVERFLOW, "device matrix with %lld entries",
+                            (long long)nnz);
+    magnus_dbuf_free(d->ctx, &d->col_idx);
+    magnus_dbuf_free(d->ctx, &d->values);
+    d->nnz = 0;
+    magnus_status s = magnus_dbuf_alloc(d->ctx, col_bytes, &d->col_idx);
+    if (!s) s = magnus_dbuf_alloc(d->ctx, val_bytes, &d->values);
+    if (s) {
+        magnus_dbuf_free(d->ctx, &d->col_idx);
+        return s;
+    }
+    d->nnz = nnz;
+    return MAGNUS_SUCCESS;
+}
+
+void magnus_device_csr_destroy(magnus_device_csr *dp) {
+    if (!dp || !*dp) return;
+    struct magnus_device_csr_s *d = *dp;
+    if (d->magic == MAGNUS_MAGIC_DEVICE_CSR) {
+        magnus_dbuf_free(d->ctx, &d->row_ptr);
+        magnus_dbuf_free(d->ctx, &d->col_idx);
+        magnus_dbuf_free(d->ctx, &d->values);
+        d->magic = MAGNUS_MAGIC_FREED;
+        magnus_host_free(d);
+    }
+    *dp = NULL;
+}
+
+magnus_status magnus_device_csr_upload_on(magnus_device_csr *out, magnus_context ctx,
+                                          magnus_queue_id q, const magnus_csr_s *A) {
+    magnus_device_csr d;
+    magnus_status s = magnus_device_csr_new(&d, ctx, A->rows, A->cols, A->type);
+    if (s) return s;
+    if ((s = magnus_device_csr_alloc_entries(d, A->nnz)) ||
+        (s = magnus_dbuf_write(ctx, q, &d->row_ptr, 0, A->row_ptr,
+                               (size_t)(A->rows + 1) * sizeof(int64_t))) ||
+        (A->nnz > 0 && (s = magnus_dbuf_write(ctx, q, &d->col_idx, 0, A->col_idx,
+                                              d->col_idx.bytes))) ||
+        (A->nnz > 0 && (s = magnus_dbuf_write(ctx, q, &d->values, 0, A->values,
+                                              d->values.bytes)))) {
+        magnus_device_csr_destroy(&d);
+        return s;
+    }
+    *out = d;
+    return MAGNUS_SUCCESS;
+}
+
+magnus_status magnus_device_csr_download_on(magnus_csr *out, const struct magnus_device_csr_s *d,
+                                            magnus_queue_id q) {
+    magnus_csr A;
+    magnus_status s = magnus_csr_new(&A, d->rows, d->cols, d->nnz, d->type);
+    if (s) return s;
+    if ((s = magnus_dbuf_read(d->ctx, q, A->row_ptr, &d->row_ptr, 0,
+                              (size_t)(d->rows + 1) * sizeof(int64_t))) ||
+        (d->nnz > 0 &&
+         (s = magnus_dbuf_read(d->ctx, q, A->col_idx, &d->col_idx, 0, d->col_idx.bytes))) ||
+        (d->nnz > 0 &&
+         (s = magnus_dbuf_read(d->ctx, q, A->values, &d->values, 0, d->values.bytes)))) {
+        magnus_csr_free(&A);
+        return s;
+    }
+    *out = A;
+    return MAGNUS_SUCCESS;
+}
+
+/* ---- public entry points ------------------------------------------------------------------ */
+
+magnus_status magnus_device_csr_upload(magnus_device_csr *out, magnus_context ctx,
+                                       const magnus_csr_s *A) {
+    magnus_error_clear();
+    if (!out) return magnus_error(MAGNUS_ERROR_NULL_POINTER, "magnus_device_csr_upload: out is NULL");
+    *out = NULL;
+    magnus_status s = magnus_context_check(ctx);
+    if (s) return s;
+    if ((s = magnus_csr_validate(A))) return s;
+    return magnus_device_csr_upload_on(out, ctx, MAGNUS_QUEUE_MAIN, A);
+}
+
+magnus_status magnus_device_csr_download(magnus_csr *out, const magnus_device_csr dA) {
+    magnus_error_clear();
+    if (!out)
+        return magnus_error(MAGNUS_ERROR_NULL_POINTER, "magnus_device_csr_download: out is NULL");
+    *out = NULL;
+    magnus_status s = magnus_device_csr_check(dA, NULL, "dA");
+    if (s) return s;
+    if ((s = magnus_context_check(dA->ctx))) return s;
+    return magnus_device_csr_download_on(out, dA, MAGNUS_QUEUE_MAIN);
+}
+
+magnus_status magnus_device_csr_free(magnus_device_csr *dA) {
+    if (!dA || !*dA) return MAGNUS_SUCCESS;
+    magnus_error_clear();
+    magnus_status s = magnus_device_csr_check(*dA, NULL, "dA");
+    if (s) return s;
+    magnus_device_csr_destroy(dA);
+    return MAGNUS_SUCCESS;
+}
+
+magnus_status magnus_device_csr_shape(int64_t *rows, int64_t *cols, int64_t *nnz,
+                                      const magnus_device_csr dA) {
+    magnus_error_clear();
+    magnus_status s = magnus_device_csr_check(dA, NULL, "dA");
+    if (s) return s;
+    if (rows) *rows = dA->rows;
+    if (cols) *cols = dA->cols;
+    if (nnz) *nnz = dA->nnz;
+    return MAGNUS_SUCCESS;
+}

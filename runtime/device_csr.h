@@ -1,0 +1,34 @@
+/*
+ * Internal helpers for device-resident CSR matrices (struct magnus_device_csr_s in
+ * device_runtime.h; public face in magnus.h). Used by the SpGEMM algorithms to build C and by
+ * runtime/spgemm.c for the host round trip. None of these clear the detail message.
+ */
+#ifndef MAGNUS_DEVICE_CSR_H
+#define MAGNUS_DEVICE_CSR_H
+
+#include "device_runtime.h"
+
+/* NULL -> MAGNUS_ERROR_NULL_POINTER; freed, foreign or of another context ->
+ * MAGNUS_ERROR_INVALID_HANDLE. ctx may be NULL to skip the context check. `name` ("A")
+ * appears in the message. */
+magnus_status magnus_device_csr_check(const struct magnus_device_csr_s *d, magnus_context ctx,
+                                      const char *name);
+
+/* A new rows x cols matrix of `type` with its row_ptr (rows+1 int64, contents undefined)
+ * allocated and nnz = 0; col_idx and values stay unallocated until
+ * magnus_device_csr_alloc_entries. */
+magnus_status magnus_device_csr_new(magnus_device_csr *out, magnus_context ctx, int64_t rows,
+                                    int64_t cols, magnus_value_type type);
+/* Allocates col_idx and values for nnz entries and sets d->nnz (any earlier ones are freed). */
+magnus_status magnus_device_csr_alloc_entries(struct magnus_device_csr_s *d, int64_t nnz);
+/* Frees a matrix made here (or by upload) without touching the detail message; NULL is fine. */
+void magnus_device_csr_destroy(magnus_device_csr *d);
+
+/* Upload / download on queue q, without validation or message clearing (the public entry
+ * points do those). */
+magnus_status magnus_device_csr_upload_on(magnus_device_csr *out, magnus_context ctx,
+                                          magnus_queue_id q, const magnus_csr_s *A);
+magnus_status magnus_device_csr_download_on(magnus_csr *out, const struct magnus_device_csr_s *d,
+                                            magnus_queue_id q);
+
+#endif

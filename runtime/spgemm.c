@@ -1,0 +1,172 @@
+/*
+ * The SpGEMM entry points: argument checks, host<->device transfers, timing of the whole
+ * call, and the dispatch to an algorithm (runtime/spgemm_algorithms.h). The algorithms see
+ * only valid device matrices of one value type with A.cols == B.rows.
+ */
+#include <string.h>
+#include <time.h>
+
+#include "device_csr.h"
+#include "spgemm_algorithms.h"
+
+/*
+ * gMAGNUS lives in runtime/gmagnus_spgemm.c. runtime/spgemm.cmake defines MAGNUS_HAVE_GMAGNUS
+ * once that file exists, so the reference is strong (a static archive then pulls it in);
+ * before, a weak reference lets the library build without it.
+ */
+#ifndef MAGNUS_HAVE_GMAGNUS
+extern magnus_status magnus_gmagnus_spgemm(magnus_device_csr *C, magnus_context ctx,
+                                           const struct magnus_device_csr_s *A,
+                                           const struct magnus_device_csr_s *B,
+                                           magnus_report *report) __attribute__((weak));
+#endif
+
+static double now_ms(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+}
+
+magnus_status magnus_spgemm_options_init(magnus_spgemm_options *opt) {
+    magnus_error_clear();
+    if (!opt) return magnus_error(MAGNUS_ERROR_NULL_POINTER, "magnus_spgemm_options_init: NULL");
+    memset(opt, 0, sizeof *opt);
+    opt->algorithm = MAGNUS_ALGORITHM_MAGNUS;
+    return MAGNUS_SUCCESS;
+}
+
+static magnus_status check_options(const magnus_spgemm_options *opt) {
+    if (opt && opt->algorithm != MAGNUS_ALGORITHM_MAGNUS && opt->algorithm != MAGNUS_ALGORITHM_HASH)
+        return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT, "unknown SpGEMM algorithm %d",
+                            (int)opt->algorithm);
+    return MAGNUS_SUCCESS;
+}
+
+/* Shapes, value types and device features, common to both entry points. */
+static magnus_status check_operands(magnus_context ctx, int64_t a_rows, int64_t a_cols,
+                                    magnus_value_type a_type, int64_t b_rows, int64_t b_cols,
+                                    magnus_value_type b_type) {
+    if (a_cols != b_rows)
+        return magnus_error(MAGNUS_ERROR_DIMENSION_MISMATCH,
+                            "A is %lld x %lld but B is %lld x %lld (A.cols must equal B.rows)",
+                            (long long)a_rows, (long long)a_cols, (long long)b_rows,
+                            (long long)b_cols);
+    if (a_type != b_type)
+        return magnus_error(MAGNUS_ERROR_UNSUPPORTED_TYPE,
+                            "A holds %s and B holds %s values; convert one of them",
+                            a_type == MAGNUS_FLOAT64 ? "float64" : "float32",
+                            b_type == MAGNUS_FLOAT64 ? "float64" : "float32");
+    if (a_type == MAGNUS_FLOAT64 && !ctx->device.fp64)
+        return magnus_error(MAGNUS_ERROR_FEATURE_UNSUPPORTED,
+                            "device \"%s\" has no double precision; use float32 matrices",
+                            ctx->device.name);
+    return MAGNUS_SUCCESS;
+}
+
+static magnus_status progress(const magnus_spgemm_options *opt, double fraction,
+                              const char *what) {
+    if (opt && opt->progress && !opt->progress(opt->progress_user, fraction, what))
+        return magnus_error(MAGNUS_ERROR_CANCELLED, "SpGEMM cancelled by the progress callback "
+                                                    "at \"%s\"",
+                            what);
+    return MAGNUS_SUCCESS;
+}
+
+/* The algorithm of opt (default gMAGNUS) on checked operands. */
+static magnus_status dispatch(magnus_device_csr *C, magnus_context ctx,
+                              const struct magnus_device_csr_s *A,
+                              const struct magnus_device_csr_s *B,
+                              const magnus_spgemm_options *opt, magnus_report *rep) {
+    magnus_algorithm algorithm = opt ? opt->algorithm : MAGNUS_ALGORITHM_MAGNUS;
+    rep->algorithm = algorithm;
+    rep->local_mem_bytes = ctx->device.local_mem_bytes;
+    if (algorithm == MAGNUS_ALGORITHM_HASH) return magnus_hash_spgemm(C, ctx, A, B, rep);
+#ifndef MAGNUS_HAVE_GMAGNUS
+    if (!magnus_gmagnus_spgemm)
+        return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
+                            "gMAGNUS algorithm not built; use MAGNUS_ALGORITHM_HASH");
+#endif
+    return magnus_gmagnus_spgemm(C, ctx, A, B, rep);
+}
+
+/* Products of A·B (sum over A's entries of their B row's length), refusing overflow. */
+static magnus_status count_products(const magnus_csr_s *A, const magnus_csr_s *B) {
+    int64_t total = 0;
+    for (int64_t e = 0; e < A->nnz; e++) {
+        int32_t k = A->col_idx[e];
+        if (!magnus_add_i64(total, B->row_ptr[k + 1] - B->row_ptr[k], &total))
+            return magnus_error(MAGNUS_ERROR_SIZE_OVERFLOW,
+                                "A·B has more than 2^63 intermediate products");
+    }
+    return MAGNUS_SUCCESS;
+}
+
+magnus_status magnus_spgemm(magnus_csr *C, magnus_context ctx, const magnus_csr_s *A,
+                            const magnus_csr_s *B, const magnus_spgemm_options *opt,
+                            magnus_report *report) {
+    double t0 = now_ms();
+    magnus_error_clear();
+    if (!C) return magnus_error(MAGNUS_ERROR_NULL_POINTER, "magnus_spgemm: output C is NULL");
+    *C = NULL;
+    magnus_report local;
+    magnus_report *rep = report ? report : &local;
+    memset(rep, 0, sizeof *rep);
+    magnus_status s;
+    if ((s = magnus_context_check(ctx)) || (s = check_options(opt))) return s;
+    if ((s = magnus_csr_check_handle(A, "A")) || (s = magnus_csr_check_handle(B, "B"))) return s;
+    if ((s = magnus_csr_validate(A))) {
+        magnus_error_prefix("matrix A: ");
+        return s;
+    }
+    if ((s = magnus_csr_validate(B))) {
+        magnus_error_prefix("matrix B: ");
+        return s;
+    }
+    if ((s = check_operands(ctx, A->rows, A->cols, A->type, B->rows, B->cols, B->type)) ||
+        (s = count_products(A, B)) || (s = progress(opt, 0.0, "upload")))
+        return s;
+
+    magnus_device_csr dA = NULL, dB = NULL, dC = NULL;
+    double t = now_ms();
+    if ((s = magnus_device_csr_upload_on(&dA, ctx, MAGNUS_QUEUE_MAIN, A)) ||
+        (s = magnus_device_csr_upload_on(&dB, ctx, MAGNUS_QUEUE_MAIN, B)))
+        goto done;
+    rep->time_upload_ms = now_ms() - t;
+    if ((s = progress(opt, 0.1, "multiply")) || (s = dispatch(&dC, ctx, dA, dB, opt, rep)) ||
+        (s = progress(opt, 0.9, "download")))
+        goto done;
+    t = now_ms();
+    if ((s = magnus_device_csr_download_on(C, dC, MAGNUS_QUEUE_MAIN))) goto done;
+    rep->time_download_ms = now_ms() - t;
+    s = progress(opt, 1.0, "done");
+    if (s) magnus_csr_free(C);
+done:
+    magnus_device_csr_destroy(&dA);
+    magnus_device_csr_destroy(&dB);
+    magnus_device_csr_destroy(&dC);
+    rep->time_total_ms = now_ms() - t0;
+    return s;
+}
+
+magnus_status magnus_spgemm_device(magnus_device_csr *C, magnus_context ctx,
+                                   const magnus_device_csr A, const magnus_device_csr B,
+                                   const magnus_spgemm_options *opt, magnus_report *report) {
+    double t0 = now_ms();
+    magnus_error_clear();
+    if (!C)
+        return magnus_error(MAGNUS_ERROR_NULL_POINTER, "magnus_spgemm_device: output C is NULL");
+    *C = NULL;
+    magnus_report local;
+    magnus_report *rep = report ? report : &local;
+    memset(rep, 0, sizeof *rep);
+    magnus_status s;
+    if ((s = magnus_context_check(ctx)) || (s = check_options(opt)) ||
+        (s = magnus_device_csr_check(A, ctx, "A")) || (s = magnus_device_csr_check(B, ctx, "B")) ||
+        (s = check_operands(ctx, A->rows, A->cols, A->type, B->rows, B->cols, B->type)) ||
+        (s = progress(opt, 0.0, "multiply")))
+        return s;
+    if (!(s = dispatch(C, ctx, A, B, opt, rep)) && (s = progress(opt, 1.0, "done")))
+        magnus_device_csr_destroy(C);
+    rep->time_total_ms = now_ms() - t0;
+    return s;
+}
