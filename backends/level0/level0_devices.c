@@ -96,6 +96,9 @@ static magnus_status describe_device(ze_driver_handle_t driver, const char *driv
     info->fp64 = (module.flags & ZE_DEVICE_MODULE_FLAG_FP64) != 0;
     info->atomic64 = (module.flags & ZE_DEVICE_MODULE_FLAG_INT64_ATOMICS) != 0;
     info->is_cpu = 0;
+    /* Allocations beyond maxMemAllocSize opt in to relaxed limits (level0_mem_alloc), so one
+     * buffer may use all of the device memory. */
+    info->max_alloc_bytes = global_bytes;
 
     out->ns_per_tick = props.timerResolution > 0 ? (double)props.timerResolution : 1.0;
     out->timestamp_mask = props.timestampValidBits == 0 || props.timestampValidBits >= 64

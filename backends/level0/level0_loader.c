@@ -23,7 +23,7 @@ magnus_status magnus_ze_load(void) {
     void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!lib) {
         const char *why = dlerror();
-        return magnus_error(MAGNUS_ERROR_BACKEND_UNAVAILABLE, "cannot load %s: %s", path,
+        return magnus_error(MAGNUS_ERROR_BACKEND_UNAVAILABLE, "level0: cannot load %s: %s", path,
                             why ? why : "unknown dlopen error");
     }
     magnus_ze_api api;
@@ -37,7 +37,7 @@ magnus_status magnus_ze_load(void) {
         if (!sym) {                                                                              \
             dlclose(lib);                                                                        \
             return magnus_error(MAGNUS_ERROR_BACKEND_UNAVAILABLE,                                \
-                                "%s lacks the symbol %s (a Level Zero loader older than the "    \
+                                "level0: %s lacks the symbol %s (a Level Zero loader older than the "    \
                                 "1.x API magnus needs?)", path, #fn);                            \
         }                                                                                        \
         memcpy(&api.fn, &sym, sizeof sym);                                                       \

@@ -1,0 +1,35 @@
+/*
+ * The tables the fake driver implements. The generated getters (gen_tables.cmake) zero every
+ * table and call the fill function of that table when one is defined here; entries left NULL
+ * make the loader answer ZE_RESULT_ERROR_UNSUPPORTED_FEATURE.
+ */
+#include "fake_ze.h"
+
+ze_result_t fake_ze_table_check(ze_api_version_t version, const void *table) {
+    if (!table) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+    /* The getters write whole tables of this header's size: an older caller's smaller table
+     * would overflow. A newer caller's larger table only keeps its extra entries. */
+    if (ZE_MAJOR_VERSION(version) != ZE_MAJOR_VERSION(ZE_API_VERSION_CURRENT) ||
+        ZE_MINOR_VERSION(version) < ZE_MINOR_VERSION(ZE_API_VERSION_CURRENT))
+        return ZE_RESULT_ERROR_UNSUPPORTED_VERSION;
+    return ZE_RESULT_SUCCESS;
+}
+
+void fake_ze_fill_ze_Global(ze_global_dditable_t *table) {
+    table->pfnInit = fake_zeInit;
+}
+
+void fake_ze_fill_ze_Driver(ze_driver_dditable_t *table) {
+    table->pfnGet = fake_zeDriverGet;
+    table->pfnGetApiVersion = fake_zeDriverGetApiVersion;
+    table->pfnGetProperties = fake_zeDriverGetProperties;
+}
+
+void fake_ze_fill_ze_Device(ze_device_dditable_t *table) {
+    table->pfnGet = fake_zeDeviceGet;
+    table->pfnGetProperties = fake_zeDeviceGetProperties;
+    table->pfnGetComputeProperties = fake_zeDeviceGetComputeProperties;
+    table->pfnGetModuleProperties = fake_zeDeviceGetModuleProperties;
+    table->pfnGetMemoryProperties = fake_zeDeviceGetMemoryProperties;
+    table->pfnGetCommandQueueGroupProperties = fake_zeDeviceGetCommandQueueGroupProperties;
+}
