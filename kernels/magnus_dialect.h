@@ -4,8 +4,8 @@
  *
  * Rules for kernel files (the .cl files in kernels/):
  *   1. Start with `#include "magnus_dialect.h"` (and `#include "lib/<name>.cl"` for shared
- *      device functions). No host headers. All files form ONE module: kernels/lib/*.cl first,
- *      then kernels/*.cl, in name order (kernels/kernels.cmake); the includes only serve
+ *      device functions). No host headers. All files form ONE module: kernels/lib/<name>.cl first,
+ *      then kernels/<name>.cl, in name order (kernels/kernels.cmake); the includes only serve
  *      editors and single-file syntax checks, the build strips them, so every lib file needs
  *      an include guard and names must be unique across files.
  *   2. Kernels are `MG_KERNEL void name(...)`, launched 1-D. The last parameter of every
