@@ -1,7 +1,8 @@
 # CUDA backend tests that need no GPU: the loader against fake drivers, the symbol hygiene of
 # libmagnus, and the hand-written fill kernel through ptxas. (On a GPU machine the backend is
 # exercised by the common device tests with MAGNUS_BACKENDS=cuda; see scripts/gpu_check.sh.)
-if(NOT MAGNUS_CUDA_INCLUDE_DIR)
+get_property(_magnus_cuda_headers GLOBAL PROPERTY MAGNUS_CUDA_HEADERS)
+if(NOT _magnus_cuda_headers)
   return() # the backend is a stub in this build
 endif()
 

@@ -17,7 +17,13 @@ find_path(MAGNUS_CUDA_INCLUDE_DIR cuda.h
 find_program(MAGNUS_NVCC nvcc
   HINTS $ENV{CUDA_PATH}/bin $ENV{CUDA_HOME}/bin /usr/local/cuda/bin
   DOC "nvcc, used to build the embedded CUDA kernels")
-if(MAGNUS_NVCC AND MAGNUS_CUDA_INCLUDE_DIR)
+set(_magnus_cuda_headers OFF)
+if(MAGNUS_CUDA_INCLUDE_DIR AND EXISTS "${MAGNUS_CUDA_INCLUDE_DIR}/cuda.h")
+  set(_magnus_cuda_headers ON)
+endif()
+# tests/cuda.cmake (another directory scope) reads this to know whether the backend is real.
+set_property(GLOBAL PROPERTY MAGNUS_CUDA_HEADERS ${_magnus_cuda_headers})
+if(MAGNUS_NVCC AND _magnus_cuda_headers)
   set(_magnus_cuda_kernels_default ON)
 else()
   set(_magnus_cuda_kernels_default OFF)
@@ -28,7 +34,7 @@ set(MAGNUS_CUDA_PTX_ARCH "90" CACHE STRING "Virtual architecture (compute_XX) of
 set(MAGNUS_CUDA_HOST_COMPILER "" CACHE STRING "Host compiler for nvcc (-ccbin); empty for nvcc's default")
 
 file(GLOB _magnus_cuda_sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/*.c)
-if(NOT MAGNUS_CUDA_INCLUDE_DIR)
+if(NOT _magnus_cuda_headers)
   message(STATUS "magnus: cuda.h not found; the CUDA backend is a stub (set MAGNUS_CUDA_INCLUDE_DIR)")
   return()
 endif()
