@@ -46,7 +46,7 @@ int main(int argc, char **argv) {
     int first = 15, last = 18, threads = 0;
     long long a_per_row = 4, b_per_row = 8;
     unsigned long long seed_a = 1, seed_b = 2;
-    for (int i = 1; i < argc; i++) {
+    for (int i = 1; i < argc; i += 2) { /* options come in pairs: --name value */
         const char *arg = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
             usage(stdout);
@@ -77,7 +77,6 @@ int main(int argc, char **argv) {
             usage(stderr);
             return 2;
         }
-        i++;
     }
     bool paper_set = a_per_row == 4 && b_per_row == 8;
 
