@@ -215,23 +215,28 @@ magnus_status magnus_backend_get(magnus_backend_kind kind, const magnus_backend_
     return s;
 }
 
-/* Index into `probed` of the best device among those accepted by `want` (NULL: all). */
-static long best_device(const registry_entry *want) {
+long magnus_device_pick_best(const magnus_device_info *devices, const int *backend_rank,
+                             size_t count, int backend) {
     long best = -1;
-    for (size_t i = 0; i < nprobed; i++) {
-        const magnus_device_info *d = &probed[i];
-        if (want && d->backend != want->kind) continue;
+    for (size_t i = 0; i < count; i++) {
+        const magnus_device_info *d = &devices[i];
+        if (backend && (int)d->backend != backend) continue;
         if (best < 0) {
             best = (long)i;
             continue;
         }
-        const magnus_device_info *b = &probed[best];
+        const magnus_device_info *b = &devices[best];
         bool better = d->is_cpu != b->is_cpu ? !d->is_cpu
-                    : probed_rank[i] != probed_rank[best] ? probed_rank[i] < probed_rank[best]
+                    : backend_rank[i] != backend_rank[best] ? backend_rank[i] < backend_rank[best]
                     : d->local_mem_bytes > b->local_mem_bytes;
         if (better) best = (long)i;
     }
     return best;
+}
+
+/* Index into `probed` of the best device of `want` (NULL: of any backend). */
+static long best_device(const registry_entry *want) {
+    return magnus_device_pick_best(probed, probed_rank, nprobed, want ? (int)want->kind : 0);
 }
 
 /* Parses MAGNUS_DEVICE into an index of `probed`: "3", "opencl", "opencl:1". */

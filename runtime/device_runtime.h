@@ -55,6 +55,11 @@ struct magnus_context_s {
 magnus_status magnus_context_check(const magnus_context_s *ctx);
 /* The ops of the backend `kind`, loading its vendor library if needed (runtime/device.c). */
 magnus_status magnus_backend_get(magnus_backend_kind kind, const magnus_backend_ops **ops);
+/* Index of the best of `count` devices (of backend `backend` only, unless 0): GPUs before CPUs,
+ * then the lower backend_rank (position in MAGNUS_BACKENDS), then the larger local memory,
+ * then the earlier entry; -1 when none qualifies. */
+long magnus_device_pick_best(const magnus_device_info *devices, const int *backend_rank,
+                             size_t count, int backend);
 /* "4096", "64K", "512M", "2G", "1T" (also "KB"/"KiB"...; binary multiples, any case) into
  * bytes; false when malformed or overflowing. Used for MAGNUS_* size variables. */
 bool magnus_parse_byte_size(const char *text, uint64_t *bytes);

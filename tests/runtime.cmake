@@ -1,5 +1,14 @@
-# Device runtime and primitives: one test source, one ctest entry per backend (each skips,
-# exit code 77, where its backend has no device; see tests/device_test_main.h).
+# Device runtime and primitives. test_primitives.c is one source registered once per backend
+# (each entry skips, exit code 77, where its backend has no device: tests/device_test_main.h).
+# test_probe.c needs no device for most of its tests; test_ldd.sh checks that libmagnus links
+# no vendor library.
 set(_rt_dir ${CMAKE_CURRENT_LIST_DIR})
 magnus_add_test(primitives_opencl SOURCES ${_rt_dir}/test_primitives.c
-                ENV MAGNUS_BACKENDS=opencl LABELS runtime opencl TIMEOUT 300)
+                ENV MAGNUS_BACKENDS=opencl LABELS runtime opencl TIMEOUT 600)
+magnus_add_test(primitives_opencl_spir SOURCES ${_rt_dir}/test_primitives.c
+                ENV MAGNUS_BACKENDS=opencl MAGNUS_OPENCL_PROGRAM=spir LABELS runtime opencl
+                TIMEOUT 600)
+magnus_add_test(primitives_cuda SOURCES ${_rt_dir}/test_primitives.c
+                ENV MAGNUS_BACKENDS=cuda LABELS runtime cuda TIMEOUT 600)
+magnus_add_test(primitives_level0 SOURCES ${_rt_dir}/test_primitives.c
+                ENV MAGNUS_BACKENDS=level0 LABELS runtime level0 TIMEOUT 600)
