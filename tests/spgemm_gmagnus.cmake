@@ -1,8 +1,16 @@
 # gMAGNUS: parameters (pure host arithmetic, checked against the paper's tables) and the
-# device algorithm end to end (every product compared with the CPU reference).
-magnus_add_test(test_gmagnus_params SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_gmagnus_params.c
+# device algorithm end to end (every product compared with the CPU reference), once per
+# backend; a backend without a device skips (exit 77). The shared real matrices squared are
+# their own entry (MAGNUS_TEST_SHARED=1; MAGNUS_TEST_LARGE=1 adds the big ones).
+set(_gm_dir ${CMAKE_CURRENT_LIST_DIR})
+magnus_add_test(test_gmagnus_params SOURCES ${_gm_dir}/test_gmagnus_params.c
                 LABELS gmagnus unit TIMEOUT 60)
-magnus_add_test(spgemm_gmagnus_opencl SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_spgemm_gmagnus.c
-                ENV MAGNUS_BACKENDS=opencl LABELS gmagnus opencl TIMEOUT 600)
-magnus_add_test(spgemm_gmagnus_cuda SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_spgemm_gmagnus.c
-                ENV MAGNUS_BACKENDS=cuda LABELS gmagnus cuda TIMEOUT 600)
+foreach(_backend opencl cuda)
+  magnus_add_test(spgemm_gmagnus_${_backend} SOURCES ${_gm_dir}/test_spgemm_gmagnus.c
+                  ENV MAGNUS_BACKENDS=${_backend} LABELS gmagnus ${_backend} TIMEOUT 900)
+  add_test(NAME spgemm_gmagnus_shared_${_backend}
+           COMMAND spgemm_gmagnus_${_backend} --jobs 1 --filter gmagnus_shared/*)
+  set_tests_properties(spgemm_gmagnus_shared_${_backend} PROPERTIES
+                       TIMEOUT 1800 SKIP_RETURN_CODE 77 LABELS "gmagnus;${_backend};shared"
+                       ENVIRONMENT "MAGNUS_BACKENDS=${_backend};MAGNUS_TEST_SHARED=1")
+endforeach()

@@ -1,13 +1,23 @@
 /*
  * gMAGNUS end to end on a device: every product is compared with the CPU reference
- * (magnus_reference_spgemm with the |A|·|B| magnitude, magnus_csr_compare). Inputs: R-MAT
- * pairs, structured generators, random rectangular products, empty and degenerate shapes,
- * a dense row, a dense column, both value types. With a small local-memory budget per work
- * group the heavy path runs: the report must show heavy rows and exactly the number of
- * multisplit levels the parameters plan, 1, 2 and 3 of them, on several inputs each.
+ * (magnus_reference_spgemm with the |A|·|B| magnitude, magnus_csr_compare) and the report's
+ * sizes with the host-side plan (magnus_gmagnus_plan_compute, a separate count). Inputs:
+ * R-MAT pairs, structured generators, random rectangular products, empty and degenerate
+ * shapes, a dense row, a dense column, both value types, each with the device's own budget
+ * and with a small local-memory budget per work group that sends rows down the heavy path.
+ *
+ * The level tests prove the heavy path ran: for three inputs whose heavy rows concentrate
+ * their products (so some chunk stays heavy at every level), a budget is searched for which
+ * the parameters plan 1, 2 and 3 multisplit levels, and the report must show heavy rows and
+ * exactly that many levels run.
+ *
+ * The shared real matrices squared (gmagnus_shared/...) run only with MAGNUS_TEST_SHARED=1,
+ * their own ctest entry; MAGNUS_TEST_LARGE=1 adds the ones with more than 5M products.
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #include "device_test_main.h"
@@ -20,6 +30,11 @@
                      magnus_last_error());                                                       \
     } while (0)
 
+static const magnus_value_type both_types[] = {MAGNUS_FLOAT32, MAGNUS_FLOAT64};
+#define SMALL_BUDGET 2048 /* bytes of local memory per work group: tau 128 (fp32) / 85 (fp64) */
+
+/* ---- helpers ------------------------------------------------------------------------------ */
+
 /* A context whose work groups get `local_bytes` of local memory (0: the device's). */
 static magnus_context budget_context(uint64_t local_bytes) {
     magnus_context_options opt;
@@ -30,7 +45,13 @@ static magnus_context budget_context(uint64_t local_bytes) {
     return ctx;
 }
 
-/* C = A·B with gMAGNUS on ctx, checked against the reference; the report is returned. */
+/* Skips fp64 cases on devices without it. */
+static int type_supported(magnus_context ctx, magnus_value_type t) {
+    return t == MAGNUS_FLOAT32 || ctx->device.fp64;
+}
+
+/* C = A·B with gMAGNUS on ctx, checked against the reference and the host plan; returns the
+ * report. */
 static magnus_report multiply_checked(magnus_context ctx, const magnus_csr_s *A,
                                       const magnus_csr_s *B, const char *what) {
     magnus_spgemm_options opt;
@@ -47,10 +68,33 @@ static magnus_report multiply_checked(magnus_context ctx, const magnus_csr_s *A,
     cr_assert_eq(s, MAGNUS_SUCCESS, "%s: %s (first difference row %lld col %lld: %g vs %g)", what,
                  magnus_last_error(), (long long)cmp.row, (long long)cmp.col, cmp.value,
                  cmp.expected);
+    cr_assert_eq(C->type, A->type);
+
+    /* the report against an independent host count */
+    magnus_device_info dev;
+    GM_OK(magnus_context_device(&dev, ctx));
+    magnus_gmagnus_plan plan;
+    GM_OK(magnus_gmagnus_plan_compute(&plan, &dev, A, B));
     cr_assert_eq(rep.algorithm, MAGNUS_ALGORITHM_MAGNUS);
-    cr_assert_eq(rep.nnz_c, R->nnz, "%s: report nnz_c %lld, reference %lld", what,
-                 (long long)rep.nnz_c, (long long)R->nnz);
+    cr_assert_eq(rep.nnz_c, R->nnz, "%s: nnz_c %lld, reference %lld", what, (long long)rep.nnz_c,
+                 (long long)R->nnz);
     cr_assert_eq(rep.rows_total, A->rows);
+    cr_assert_eq(rep.local_mem_bytes, dev.local_mem_bytes);
+    cr_assert_eq(rep.tau, plan.params.tau);
+    cr_assert_eq(rep.chunks_required, plan.params.chunks_required);
+    cr_assert_eq(rep.products_total, plan.products, "%s: products %lld, host %lld", what,
+                 (long long)rep.products_total, (long long)plan.products);
+    cr_assert_eq(rep.rows_heavy, plan.rows_heavy, "%s: heavy rows %lld, host %lld", what,
+                 (long long)rep.rows_heavy, (long long)plan.rows_heavy);
+    cr_assert_eq(rep.products_heavy, plan.products_heavy);
+    cr_assert_eq(rep.chat_bytes, plan.rows_heavy ? plan.chat_bytes : 0);
+    cr_assert_leq(rep.levels, plan.params.levels);
+    for (int i = 0; i < plan.params.levels; i++)
+        cr_assert_eq(rep.chunks_per_level[i], plan.params.chunks_per_level[i]);
+    if (rep.rows_heavy == 0) cr_assert_eq(rep.levels, 0);
+    cr_assert_gt(rep.peak_device_bytes, 0);
+    cr_assert(rep.time_setup_ms >= 0 && rep.time_symbolic_ms >= 0 && rep.time_numeric_ms >= 0 &&
+              rep.time_alloc_ms >= 0 && rep.time_outer_product_ms >= 0);
     magnus_csr_free(&C);
     magnus_csr_free(&R);
     magnus_csr_free(&M);
@@ -69,12 +113,426 @@ static magnus_csr rmat(int scale, int64_t per_row, uint64_t seed, magnus_value_t
     return A;
 }
 
-Test(gmagnus, smoke_rmat_light_and_heavy) {
-    magnus_context ctx = budget_context(2048);
-    magnus_csr A = rmat(10, 8, 1, MAGNUS_FLOAT32);
-    magnus_report rep = multiply_checked(ctx, A, A, "rmat10 squared, 2 KiB");
-    printf("heavy rows %lld levels %d chunks %lld tau %lld\n", (long long)rep.rows_heavy,
-           rep.levels, (long long)rep.chunks_required, (long long)rep.tau);
+/* splitmix64: the tests' own deterministic numbers. */
+static uint64_t mix(uint64_t x) {
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+/* A rows x cols matrix whose row i holds the columns `pick` marks; values in +-[0.5, 1.5). */
+typedef void (*row_picker)(int64_t row, int64_t cols, unsigned char *mark, uint64_t seed);
+static magnus_csr build(int64_t rows, int64_t cols, magnus_value_type type, row_picker pick,
+                        uint64_t seed) {
+    unsigned char *mark = calloc((size_t)cols + 1, 1);
+    int64_t nnz = 0;
+    for (int64_t i = 0; i < rows; i++) {
+        memset(mark, 0, (size_t)cols);
+        pick(i, cols, mark, seed);
+        for (int64_t j = 0; j < cols; j++) nnz += mark[j] != 0;
+    }
+    magnus_csr A = NULL;
+    GM_OK(magnus_csr_new(&A, rows, cols, nnz, type));
+    int64_t p = 0;
+    for (int64_t i = 0; i < rows; i++) {
+        memset(mark, 0, (size_t)cols);
+        pick(i, cols, mark, seed);
+        for (int64_t j = 0; j < cols; j++) {
+            if (!mark[j]) continue;
+            uint64_t h = mix(seed ^ mix((uint64_t)i * 1000003u + (uint64_t)j));
+            double v = 0.5 + (double)(h >> 11) / 9007199254740992.0;
+            if (h & 1) v = -v;
+            A->col_idx[p] = (int32_t)j;
+            if (type == MAGNUS_FLOAT32)
+                ((float *)A->values)[p] = (float)v;
+            else
+                ((double *)A->values)[p] = v;
+            p++;
+        }
+        A->row_ptr[i + 1] = p;
+    }
+    free(mark);
+    return A;
+}
+
+static void mark_random(int64_t row, int64_t cols, unsigned char *mark, uint64_t seed, int n,
+                        int64_t lo, int64_t hi) {
+    if (hi <= lo) return;
+    for (int k = 0; k < n; k++)
+        mark[lo + (int64_t)(mix(seed ^ mix((uint64_t)row * 7919u + (uint64_t)k)) %
+                            (uint64_t)(hi - lo))] = 1;
+    (void)cols;
+}
+
+/* ---- small and degenerate shapes ---------------------------------------------------------- */
+
+static magnus_csr from_arrays(int64_t rows, int64_t cols, const int64_t *ptr, const int32_t *col,
+                              const double *val, magnus_value_type type) {
+    magnus_csr A = NULL;
+    GM_OK(magnus_csr_new(&A, rows, cols, ptr[rows], type));
+    memcpy(A->row_ptr, ptr, ((size_t)rows + 1) * sizeof *ptr);
+    for (int64_t p = 0; p < ptr[rows]; p++) {
+        A->col_idx[p] = col[p];
+        if (type == MAGNUS_FLOAT32)
+            ((float *)A->values)[p] = (float)val[p];
+        else
+            ((double *)A->values)[p] = val[p];
+    }
+    return A;
+}
+
+/* A = [1 0 2; 0 3 0], B = [1 2; 0 1; 4 0]: C = [9 2; 0 3], checked value by value too. */
+Test(gmagnus, hand_computed) {
+    magnus_context ctx = magnus_test_context();
+    for (int t = 0; t < 2; t++) {
+        if (!type_supported(ctx, both_types[t])) continue;
+        magnus_csr A = from_arrays(2, 3, (int64_t[]){0, 2, 3}, (int32_t[]){0, 2, 1},
+                                   (double[]){1, 2, 3}, both_types[t]);
+        magnus_csr B = from_arrays(3, 2, (int64_t[]){0, 2, 3, 4}, (int32_t[]){0, 1, 1, 0},
+                                   (double[]){1, 2, 1, 4}, both_types[t]);
+        multiply_checked(ctx, A, B, "hand");
+        magnus_csr C = NULL;
+        GM_OK(magnus_spgemm(&C, ctx, A, B, NULL, NULL));
+        cr_assert_eq(C->nnz, 3);
+        cr_assert_eq(C->row_ptr[1], 2);
+        cr_assert_eq(C->col_idx[0], 0);
+        cr_assert_eq(C->col_idx[2], 1);
+        double c0 = t ? ((double *)C->values)[0] : ((float *)C->values)[0];
+        cr_assert_eq(c0, 9.0);
+        magnus_csr_free(&A);
+        magnus_csr_free(&B);
+        magnus_csr_free(&C);
+    }
+}
+
+Test(gmagnus, empty_shapes) {
+    magnus_context ctx = magnus_test_context();
+    const int64_t shapes[][3] = {{0, 0, 0}, {5, 0, 7}, {0, 4, 3}, {4, 6, 0}, {3, 3, 3}};
+    for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++) {
+        magnus_csr A = NULL, B = NULL;
+        GM_OK(magnus_csr_new(&A, shapes[i][0], shapes[i][1], 0, MAGNUS_FLOAT32));
+        GM_OK(magnus_csr_new(&B, shapes[i][1], shapes[i][2], 0, MAGNUS_FLOAT32));
+        magnus_report rep = multiply_checked(ctx, A, B, "empty");
+        cr_assert_eq(rep.nnz_c, 0);
+        cr_assert_eq(rep.rows_heavy, 0);
+        magnus_csr_free(&A);
+        magnus_csr_free(&B);
+    }
+}
+
+static void pick_sparse_rows(int64_t row, int64_t cols, unsigned char *mark, uint64_t seed) {
+    if (row % 3 == 1) return; /* every third row empty */
+    mark_random(row, cols, mark, seed, 3, 0, cols);
+}
+
+/* A's empty rows, B's empty rows (columns of A that lead nowhere), B with no columns. */
+Test(gmagnus, empty_rows_and_columns) {
+    magnus_context ctx = budget_context(SMALL_BUDGET);
+    magnus_csr A = build(60, 40, MAGNUS_FLOAT32, pick_sparse_rows, 3);
+    magnus_csr B = build(40, 50, MAGNUS_FLOAT32, pick_sparse_rows, 4);
+    multiply_checked(ctx, A, B, "empty rows");
+    magnus_csr Z = NULL;
+    GM_OK(magnus_csr_new(&Z, 40, 0, 0, MAGNUS_FLOAT32));
+    multiply_checked(ctx, A, Z, "B without columns");
+    magnus_csr_free(&A);
+    magnus_csr_free(&B);
+    magnus_csr_free(&Z);
+    magnus_context_free(&ctx);
+}
+
+/* ---- generated inputs, device budget and small budget ------------------------------------- */
+
+Test(gmagnus, rmat_pairs) {
+    const uint64_t budgets[] = {0, SMALL_BUDGET};
+    for (int b = 0; b < 2; b++) {
+        magnus_context ctx = budget_context(budgets[b]);
+        for (int t = 0; t < 2; t++) {
+            if (!type_supported(ctx, both_types[t])) continue;
+            magnus_csr A = rmat(10, 8, 11 + t, both_types[t]);
+            magnus_csr B = rmat(10, 4, 21 + t, both_types[t]);
+            magnus_report r1 = multiply_checked(ctx, A, B, "rmat10(8) x rmat10(4)");
+            magnus_report r2 = multiply_checked(ctx, A, A, "rmat10(8) squared");
+            if (budgets[b]) cr_assert(r1.rows_heavy > 0 && r2.rows_heavy > 0);
+            magnus_csr_free(&A);
+            magnus_csr_free(&B);
+        }
+        magnus_context_free(&ctx);
+    }
+}
+
+Test(gmagnus, structured) {
+    const uint64_t budgets[] = {0, SMALL_BUDGET};
+    for (int b = 0; b < 2; b++) {
+        magnus_context ctx = budget_context(budgets[b]);
+        for (int t = 0; t < 2; t++) {
+            magnus_value_type type = both_types[t];
+            if (!type_supported(ctx, type)) continue;
+            magnus_csr L2 = NULL, L3 = NULL, W = NULL, N = NULL;
+            GM_OK(magnus_gen_laplacian_2d(&L2, 25, 17, type));
+            GM_OK(magnus_gen_laplacian_3d(&L3, 7, 6, 5, type));
+            GM_OK(magnus_gen_banded(&W, 600, 20, 25, 5, type)); /* 46 per row: 2116 products */
+            GM_OK(magnus_gen_banded(&N, 600, 1, 2, 6, type));
+            multiply_checked(ctx, L2, L2, "laplace2d squared");
+            multiply_checked(ctx, L3, L3, "laplace3d squared");
+            magnus_report rw = multiply_checked(ctx, W, W, "wide band squared");
+            if (budgets[b]) cr_assert_gt(rw.rows_heavy, 0);
+            multiply_checked(ctx, W, N, "wide band x narrow band");
+            multiply_checked(ctx, N, W, "narrow band x wide band");
+            magnus_csr_free(&L2);
+            magnus_csr_free(&L3);
+            magnus_csr_free(&W);
+            magnus_csr_free(&N);
+        }
+        magnus_context_free(&ctx);
+    }
+}
+
+Test(gmagnus, random_rectangular) {
+    const uint64_t budgets[] = {0, SMALL_BUDGET};
+    for (int b = 0; b < 2; b++) {
+        magnus_context ctx = budget_context(budgets[b]);
+        for (int t = 0; t < 2; t++) {
+            magnus_value_type type = both_types[t];
+            if (!type_supported(ctx, type)) continue;
+            magnus_csr A = NULL, B = NULL;
+            GM_OK(magnus_gen_uniform(&A, 300, 2000, 20, magnus_test_seed(31), type));
+            GM_OK(magnus_gen_uniform(&B, 2000, 5000, 10, magnus_test_seed(32), type));
+            magnus_report r = multiply_checked(ctx, A, B, "uniform 300x2000 x 2000x5000");
+            if (budgets[b]) cr_assert_gt(r.rows_heavy, 0);
+            magnus_csr_free(&A);
+            magnus_csr_free(&B);
+        }
+        magnus_context_free(&ctx);
+    }
+}
+
+static void pick_dense_row(int64_t row, int64_t cols, unsigned char *mark, uint64_t seed) {
+    if (row == 7) {
+        memset(mark, 1, (size_t)cols);
+        return;
+    }
+    mark_random(row, cols, mark, seed, 3, 0, cols);
+}
+static void pick_uniform6(int64_t row, int64_t cols, unsigned char *mark, uint64_t seed) {
+    mark_random(row, cols, mark, seed, 6, 0, cols);
+}
+
+/* One dense row of A: one very heavy row among light ones. */
+Test(gmagnus, single_dense_row) {
+    const uint64_t budgets[] = {0, SMALL_BUDGET};
+    for (int b = 0; b < 2; b++) {
+        magnus_context ctx = budget_context(budgets[b]);
+        for (int t = 0; t < 2; t++) {
+            if (!type_supported(ctx, both_types[t])) continue;
+            magnus_csr A = build(50, 800, both_types[t], pick_dense_row, 41);
+            magnus_csr B = build(800, 900, both_types[t], pick_uniform6, 42);
+            magnus_report r = multiply_checked(ctx, A, B, "dense row");
+            if (budgets[b]) cr_assert_geq(r.rows_heavy, 1);
+            magnus_csr_free(&A);
+            magnus_csr_free(&B);
+        }
+        magnus_context_free(&ctx);
+    }
+}
+
+static void pick_with_col5(int64_t row, int64_t cols, unsigned char *mark, uint64_t seed) {
+    mark[5] = 1;
+    mark_random(row, cols, mark, seed, 2, 0, cols);
+}
+static void pick_row5_dense(int64_t row, int64_t cols, unsigned char *mark, uint64_t seed) {
+    if (row == 5) {
+        memset(mark, 1, (size_t)cols);
+        return;
+    }
+    mark_random(row, cols, mark, seed, 2, 0, cols);
+}
+
+/* One dense column of A meeting a dense row of B: every row is heavy, and one outer-product
+ * slice (600 x 1000 elements) spans many work groups. */
+Test(gmagnus, single_dense_column) {
+    magnus_context ctx = budget_context(SMALL_BUDGET);
+    for (int t = 0; t < 2; t++) {
+        if (!type_supported(ctx, both_types[t])) continue;
+        magnus_csr A = build(600, 400, both_types[t], pick_with_col5, 51);
+        magnus_csr B = build(400, 1000, both_types[t], pick_row5_dense, 52);
+        magnus_report r = multiply_checked(ctx, A, B, "dense column");
+        cr_assert_eq(r.rows_heavy, 600);
+        cr_assert_gt(r.levels, 0);
+        magnus_csr_free(&A);
+        magnus_csr_free(&B);
+    }
+    magnus_context_free(&ctx);
+}
+
+/* ---- the heavy path's levels -------------------------------------------------------------- */
+
+/* Heavy rows that pile products into a narrow column range, plus spread-out ones: a chunk
+ * stays heavy at every level, and light chunks leave the loop at every level. */
+static void pick_clustered_a(int64_t row, int64_t cols, unsigned char *mark, uint64_t seed) {
+    mark_random(row, cols, mark, seed, row % 10 == 0 ? 160 : 2, 0, cols);
+}
+static void pick_clustered_b(int64_t row, int64_t cols, unsigned char *mark, uint64_t seed) {
+    mark_random(row, cols, mark, seed, 12, 0, cols < 96 ? cols : 96);
+    mark_random(row, cols, mark, seed ^ 0x55, 6, 0, cols);
+}
+/* A few dense rows times a band: every column range gets ~band products per column. */
+static void pick_dense_rows(int64_t row, int64_t cols, unsigned char *mark, uint64_t seed) {
+    if (row % 25 == 3) {
+        memset(mark, 1, (size_t)cols);
+        return;
+    }
+    mark_random(row, cols, mark, seed, 4, 0, cols);
+}
+/* A band of 51 columns around row * 22 (B is 3000 x 2^16): dense rows of A spread their
+ * products over all of C's columns, ~2.3 per column. */
+static void pick_band(int64_t row, int64_t cols, unsigned char *mark, uint64_t seed) {
+    (void)seed;
+    for (int64_t j = row * 22 - 25; j <= row * 22 + 25; j++)
+        if (j >= 0 && j < cols) mark[j] = 1;
+}
+
+/* The smallest budget (from 1 KiB, 256-byte steps) for which this device's parameters plan
+ * `levels` multisplit levels for C with c_cols columns; 0 if none up to 256 KiB. */
+static uint64_t budget_for_levels(magnus_context ctx, int64_t c_cols, magnus_value_type type,
+                                  int levels) {
+    magnus_device_info dev = ctx->device;
+    for (uint64_t b = 1024; b <= 256 * 1024 && b <= ctx->device_local_mem_bytes; b += 256) {
+        dev.local_mem_bytes = b;
+        magnus_gmagnus_params p;
+        if (magnus_gmagnus_params_compute(&p, &dev, c_cols, type) == MAGNUS_SUCCESS &&
+            p.levels == levels)
+            return b;
+    }
+    return 0;
+}
+
+static void expect_levels(const magnus_csr_s *A, const magnus_csr_s *B, int levels,
+                          const char *what) {
+    magnus_context probe = magnus_test_context();
+    uint64_t budget = budget_for_levels(probe, B->cols, A->type, levels);
+    cr_assert_gt(budget, 0, "%s: no budget gives %d levels for %lld columns", what, levels,
+                 (long long)B->cols);
+    magnus_context ctx = budget_context(budget);
+    char label[160];
+    snprintf(label, sizeof label, "%s, %d level(s), %llu-byte budget", what, levels,
+             (unsigned long long)budget);
+    magnus_report r = multiply_checked(ctx, A, B, label);
+    cr_assert_gt(r.rows_heavy, 0, "%s: no heavy rows", label);
+    cr_assert_eq(r.levels, levels, "%s: %d levels run", label, r.levels);
+    cr_assert_gt(r.time_histogram_ms[levels - 1] + r.time_multisplit_ms[levels - 1], 0.0,
+                 "%s: last level not timed", label);
+    magnus_context_free(&ctx);
+}
+
+static void levels_case(int which, magnus_value_type type) {
+    magnus_context probe = magnus_test_context();
+    if (!type_supported(probe, type)) cr_skip_test("no fp64");
+    magnus_csr A = NULL, B = NULL;
+    const char *what = "";
+    switch (which) {
+    case 0: /* clustered products, C 2^15 wide */
+        A = build(120, 300, type, pick_clustered_a, 61);
+        B = build(300, 1 << 15, type, pick_clustered_b, 62);
+        what = "clustered";
+        break;
+    case 1: /* R-MAT pair: power-law rows, columns skewed to low ids */
+        A = rmat(12, 2, 71, type);
+        B = rmat(12, 4, 72, type);
+        what = "rmat12(2) x rmat12(4)";
+        break;
+    case 2: /* dense rows times a band */
+        A = build(50, 3000, type, pick_dense_rows, 81);
+        B = build(3000, 1 << 16, type, pick_band, 82);
+        what = "dense rows x band";
+        break;
+    }
+    for (int levels = 1; levels <= 3; levels++) expect_levels(A, B, levels, what);
+    magnus_csr_free(&A);
+    magnus_csr_free(&B);
+}
+
+Test(gmagnus_levels, clustered_f32) { levels_case(0, MAGNUS_FLOAT32); }
+Test(gmagnus_levels, rmat_f32) { levels_case(1, MAGNUS_FLOAT32); }
+Test(gmagnus_levels, dense_rows_band_f64) { levels_case(2, MAGNUS_FLOAT64); }
+Test(gmagnus_levels, clustered_f64) { levels_case(0, MAGNUS_FLOAT64); }
+
+/* Without multisplit: C narrow enough for one dense accumulator, heavy rows go straight
+ * from C-hat to it (levels 0, rows heavy). */
+Test(gmagnus_levels, narrow_c_no_levels) {
+    magnus_context ctx = budget_context(4096);
+    magnus_csr A = build(200, 300, MAGNUS_FLOAT32, pick_clustered_a, 91);
+    magnus_csr B = build(300, 200, MAGNUS_FLOAT32, pick_uniform6, 92);
+    magnus_report r = multiply_checked(ctx, A, B, "narrow C");
+    cr_assert_gt(r.rows_heavy, 0);
+    cr_assert_eq(r.levels, 0);
+    cr_assert_eq(r.chunks_required, 1);
+    magnus_csr_free(&A);
+    magnus_csr_free(&B);
+    magnus_context_free(&ctx);
+}
+
+/* A budget too small for gMAGNUS is refused up front, not run with a global accumulator. */
+Test(gmagnus, budget_too_small_refused) {
+    magnus_context ctx = budget_context(16);
+    magnus_csr A = rmat(6, 4, 5, MAGNUS_FLOAT32);
+    magnus_csr C = NULL;
+    magnus_spgemm_options opt;
+    GM_OK(magnus_spgemm_options_init(&opt));
+    magnus_status s = magnus_spgemm(&C, ctx, A, A, &opt, NULL);
+    cr_assert_eq(s, MAGNUS_ERROR_INVALID_ARGUMENT, "%s", magnus_last_error());
+    cr_assert_null(C);
+    cr_assert(strstr(magnus_last_error(), "gMAGNUS") != NULL, "%s", magnus_last_error());
     magnus_csr_free(&A);
     magnus_context_free(&ctx);
+}
+
+/* ---- shared real matrices squared (own ctest entry) --------------------------------------- */
+
+static int shared_enabled(void) {
+    const char *e = getenv("MAGNUS_TEST_SHARED");
+    return e && *e && strcmp(e, "0") != 0;
+}
+
+Test(gmagnus_shared, squared) {
+    if (!shared_enabled()) cr_skip_test("MAGNUS_TEST_SHARED=1 runs the shared matrices");
+    char index[1024];
+    snprintf(index, sizeof index, "%s/INDEX.tsv", MAGNUS_SHARED_MATRICES);
+    FILE *f = fopen(index, "r");
+    if (!f) cr_skip_test("no shared matrices at %s", MAGNUS_SHARED_MATRICES);
+    const int64_t limit = magnus_test_large() ? INT64_MAX : 5000000;
+    char line[4096];
+    int done = 0, n = 0;
+    magnus_context small = budget_context(4096);
+    magnus_context dflt = magnus_test_context();
+    while (fgets(line, sizeof line, f)) {
+        if (n++ == 0) continue; /* header */
+        char *fields[32];
+        int nf = 0;
+        for (char *tok = strtok(line, "\t\n"); tok && nf < 32; tok = strtok(NULL, "\t\n"))
+            fields[nf++] = tok;
+        if (nf < 19) continue;
+        long long products = atoll(fields[18]); /* AxA_products */
+        if (products > limit) continue;
+        char path[1200];
+        snprintf(path, sizeof path, "%s/%s.gz", MAGNUS_SHARED_MATRICES, fields[3]);
+        struct stat st;
+        if (stat(path, &st) != 0) continue;
+        magnus_value_type type = done % 2 ? MAGNUS_FLOAT64 : MAGNUS_FLOAT32;
+        if (!type_supported(dflt, type)) type = MAGNUS_FLOAT32;
+        magnus_csr A = NULL;
+        GM_OK(magnus_mm_read(&A, path, type, NULL, NULL));
+        char label[256];
+        snprintf(label, sizeof label, "%s squared (device budget)", fields[0]);
+        multiply_checked(dflt, A, A, label);
+        snprintf(label, sizeof label, "%s squared (4 KiB budget)", fields[0]);
+        magnus_report r = multiply_checked(small, A, A, label);
+        printf("%-28s products %lld heavy rows %lld levels %d\n", fields[0], products,
+               (long long)r.rows_heavy, r.levels);
+        magnus_csr_free(&A);
+        done++;
+    }
+    fclose(f);
+    magnus_context_free(&small);
+    cr_assert_gt(done, 0, "no shared matrix was multiplied");
 }
