@@ -142,7 +142,9 @@ static magnus_status probe_backend(registry_entry *e, int rank) {
         return MAGNUS_SUCCESS;
     }
     int count = 0;
-    if ((s = ops->device_count(&count))) {
+    /* Running out of host memory is this call's failure, not the backend's. */
+    if ((s = ops->device_count(&count)) == MAGNUS_ERROR_OUT_OF_HOST_MEMORY) return s;
+    if (s) {
         diag("%s: loaded, but listing devices failed: %s", e->name, magnus_last_error());
         return MAGNUS_SUCCESS;
     }
@@ -150,7 +152,8 @@ static magnus_status probe_backend(registry_entry *e, int rank) {
     for (int i = 0; i < count; i++) {
         magnus_device_info info;
         memset(&info, 0, sizeof info);
-        if ((s = ops->device_info(i, &info))) {
+        if ((s = ops->device_info(i, &info)) == MAGNUS_ERROR_OUT_OF_HOST_MEMORY) return s;
+        if (s) {
             diag("%s: device %d skipped: %s", e->name, i, magnus_last_error());
             continue;
         }

@@ -1,10 +1,12 @@
 /* The on-disk kernel binary cache (see kernel_cache.h). */
+#include <dirent.h>
 #include <errno.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -89,9 +91,47 @@ bool magnus_kernel_cache_load(const char *kind, const magnus_cache_key *key, voi
         magnus_host_free(payload);
         return false;
     }
+    utimes(path, NULL); /* recently used: kept by prune_entries */
     *data = payload;
     *bytes = (size_t)h.bytes;
     return true;
+}
+
+/* Keeps the MAGNUS_CACHE_KEEP most recently used entries of `kind` (kernel sources change
+ * during development, and each change leaves an entry of a few MB behind). */
+#define MAGNUS_CACHE_KEEP 8
+static void prune_entries(const char *dir, const char *kind) {
+    DIR *d = opendir(dir);
+    if (!d) return;
+    char oldest[256];
+    time_t oldest_mtime = 0;
+    size_t prefix = strlen(kind);
+    for (;;) {
+        int count = 0;
+        oldest[0] = '\0';
+        rewinddir(d);
+        for (struct dirent *e; (e = readdir(d)) != NULL;) {
+            /* "<kind>-<32 hex>.bin": the exact shape, so "opencl" never matches "opencl-spir" */
+            size_t len = strlen(e->d_name);
+            if (len != prefix + 37 || strncmp(e->d_name, kind, prefix) != 0 ||
+                e->d_name[prefix] != '-' || strcmp(e->d_name + len - 4, ".bin") != 0)
+                continue;
+            char path[4096];
+            struct stat st;
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+            if (stat(path, &st) != 0) continue;
+            count++;
+            if (!oldest[0] || st.st_mtime < oldest_mtime) {
+                snprintf(oldest, sizeof oldest, "%s", e->d_name);
+                oldest_mtime = st.st_mtime;
+            }
+        }
+        if (count <= MAGNUS_CACHE_KEEP) break;
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, oldest);
+        if (unlink(path) != 0) break;
+    }
+    closedir(d);
 }
 
 /* mkdir -p; false when a component cannot be created. */
@@ -125,5 +165,9 @@ void magnus_kernel_cache_store(const char *kind, const magnus_cache_key *key, co
     if (!f) return;
     bool ok = fwrite(&h, sizeof h, 1, f) == 1 && fwrite(data, bytes, 1, f) == 1;
     ok = (fclose(f) == 0) && ok;
-    if (!ok || rename(tmp, path) != 0) unlink(tmp);
+    if (!ok || rename(tmp, path) != 0) {
+        unlink(tmp);
+        return;
+    }
+    prune_entries(dir, kind);
 }

@@ -6,7 +6,8 @@
  * Directory: $MAGNUS_CACHE_DIR, else $XDG_CACHE_HOME/magnus, else $HOME/.cache/magnus.
  * MAGNUS_CACHE_DIR=off or MAGNUS_NO_CACHE=1 disables the cache.
  * Entries are written to a temporary file and renamed, so concurrent processes never see a
- * partial entry; an entry whose header or checksum is wrong reads as a miss. Failing to
+ * partial entry; an entry whose header or checksum is wrong reads as a miss. Only the 8 most
+ * recently used entries of each kind are kept. Failing to
  * write the cache is not an error (the cache is only an optimisation).
  */
 #ifndef MAGNUS_KERNEL_CACHE_H

@@ -12,3 +12,11 @@ magnus_add_test(primitives_cuda SOURCES ${_rt_dir}/test_primitives.c
                 ENV MAGNUS_BACKENDS=cuda LABELS runtime cuda TIMEOUT 600)
 magnus_add_test(primitives_level0 SOURCES ${_rt_dir}/test_primitives.c
                 ENV MAGNUS_BACKENDS=level0 LABELS runtime level0 TIMEOUT 600)
+
+magnus_add_test(test_probe SOURCES ${_rt_dir}/test_probe.c LABELS runtime TIMEOUT 300)
+
+if(MAGNUS_BUILD_SHARED)
+  add_test(NAME libmagnus_links_no_vendor_library
+           COMMAND sh ${_rt_dir}/test_ldd.sh $<TARGET_FILE:magnus>)
+  set_tests_properties(libmagnus_links_no_vendor_library PROPERTIES LABELS runtime TIMEOUT 60)
+endif()

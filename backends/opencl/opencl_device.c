@@ -55,24 +55,31 @@ magnus_status magnus_cl_platform_string(cl_platform_id platform, cl_platform_inf
     return MAGNUS_SUCCESS;
 }
 
-bool magnus_cl_device_has_extension(cl_device_id device, const char *extension) {
-    size_t size = 0;
-    if (magnus_cl.GetDeviceInfo(device, CL_DEVICE_EXTENSIONS, 0, NULL, &size) != CL_SUCCESS)
-        return false;
-    char *text = magnus_host_malloc(size + 1);
-    if (!text) return false;
-    bool found = false;
-    if (magnus_cl.GetDeviceInfo(device, CL_DEVICE_EXTENSIONS, size, text, NULL) == CL_SUCCESS) {
-        text[size] = '\0';
-        size_t len = strlen(extension);
-        for (const char *p = strstr(text, extension); p && !found; p = strstr(p + 1, extension)) {
-            bool starts = p == text || p[-1] == ' ';
-            bool ends = p[len] == '\0' || p[len] == ' ';
-            found = starts && ends;
-        }
+bool magnus_cl_extension_listed(const char *list, const char *extension) {
+    size_t len = strlen(extension);
+    for (const char *p = strstr(list, extension); p; p = strstr(p + 1, extension)) {
+        bool starts = p == list || p[-1] == ' ';
+        bool ends = p[len] == '\0' || p[len] == ' ';
+        if (starts && ends) return true;
     }
-    magnus_host_free(text);
-    return found;
+    return false;
+}
+
+magnus_status magnus_cl_device_extensions(cl_device_id device, char **list) {
+    size_t size = 0;
+    *list = NULL;
+    cl_int err = magnus_cl.GetDeviceInfo(device, CL_DEVICE_EXTENSIONS, 0, NULL, &size);
+    if (err != CL_SUCCESS) return magnus_cl_fail(err, MAGNUS_ERROR_DEVICE, "CL_DEVICE_EXTENSIONS");
+    char *text = magnus_host_malloc(size + 1);
+    if (!text) return magnus_error(MAGNUS_ERROR_OUT_OF_HOST_MEMORY, "OpenCL extension list");
+    err = magnus_cl.GetDeviceInfo(device, CL_DEVICE_EXTENSIONS, size, text, NULL);
+    text[err == CL_SUCCESS ? size : 0] = '\0';
+    if (err != CL_SUCCESS) {
+        magnus_host_free(text);
+        return magnus_cl_fail(err, MAGNUS_ERROR_DEVICE, "CL_DEVICE_EXTENSIONS");
+    }
+    *list = text;
+    return MAGNUS_SUCCESS;
 }
 
 /* "OpenCL C 1.2 ..." or "OpenCL 1.2 ..." -> 120; 0 when unreadable. */
@@ -86,15 +93,19 @@ static int version_number(const char *text) {
     return major * 100 + minor * 10;
 }
 
-static bool device_usable(cl_device_id device) {
+/* Usable: available, with a compiler, OpenCL 1.2 or later. Fails only for host memory. */
+static magnus_status device_usable(cl_device_id device, bool *usable) {
     cl_bool available = CL_FALSE, compiler = CL_FALSE;
     char version[256];
+    *usable = false;
     if (magnus_cl.GetDeviceInfo(device, CL_DEVICE_AVAILABLE, sizeof available, &available, NULL) ||
         magnus_cl.GetDeviceInfo(device, CL_DEVICE_COMPILER_AVAILABLE, sizeof compiler, &compiler,
                                 NULL))
-        return false;
-    if (magnus_cl_device_string(device, CL_DEVICE_VERSION, version, sizeof version)) return false;
-    return available && compiler && version_number(version) >= 120;
+        return MAGNUS_SUCCESS;
+    magnus_status s = magnus_cl_device_string(device, CL_DEVICE_VERSION, version, sizeof version);
+    if (s == MAGNUS_ERROR_OUT_OF_HOST_MEMORY) return s;
+    *usable = !s && available && compiler && version_number(version) >= 120;
+    return MAGNUS_SUCCESS;
 }
 
 magnus_status magnus_cl_device_count(int *count) {
@@ -117,7 +128,10 @@ magnus_status magnus_cl_device_count(int *count) {
         if (err != CL_SUCCESS) return magnus_cl_fail(err, MAGNUS_ERROR_DEVICE, "clGetDeviceIDs");
         if (n > MAGNUS_CL_MAX_DEVICES) n = MAGNUS_CL_MAX_DEVICES;
         for (cl_uint d = 0; d < n && ndevices < MAGNUS_CL_MAX_DEVICES; d++) {
-            if (!device_usable(ids[d])) continue;
+            bool usable;
+            magnus_status s = device_usable(ids[d], &usable);
+            if (s) return s;
+            if (!usable) continue;
             devices[ndevices].platform = platforms[p];
             devices[ndevices].device = ids[d];
             ndevices++;
@@ -148,10 +162,10 @@ magnus_status magnus_cl_device_ids(int index, cl_platform_id *platform, cl_devic
         if (e_ != CL_SUCCESS) return magnus_cl_fail(e_, MAGNUS_ERROR_DEVICE, "clGetDeviceInfo(" #param ")"); \
     } while (0)
 
-static void subgroup_sizes(cl_device_id device, magnus_device_info *info) {
+static void subgroup_sizes(cl_device_id device, const char *ext, magnus_device_info *info) {
     cl_uint width = 0;
     info->num_subgroup_sizes = 0;
-    if (magnus_cl_device_has_extension(device, "cl_nv_device_attribute_query") &&
+    if (magnus_cl_extension_listed(ext, "cl_nv_device_attribute_query") &&
         magnus_cl.GetDeviceInfo(device, MAGNUS_CL_DEVICE_WARP_SIZE_NV, sizeof width, &width, NULL) ==
             CL_SUCCESS && width > 0) {
         info->subgroup_sizes[info->num_subgroup_sizes++] = (int)width;
@@ -161,13 +175,13 @@ static void subgroup_sizes(cl_device_id device, magnus_device_info *info) {
         info->subgroup_sizes[info->num_subgroup_sizes++] = 32;
         return;
     }
-    if (magnus_cl_device_has_extension(device, "cl_amd_device_attribute_query") &&
+    if (magnus_cl_extension_listed(ext, "cl_amd_device_attribute_query") &&
         magnus_cl.GetDeviceInfo(device, MAGNUS_CL_DEVICE_WAVEFRONT_WIDTH_AMD, sizeof width, &width,
                                 NULL) == CL_SUCCESS && width > 0) {
         info->subgroup_sizes[info->num_subgroup_sizes++] = (int)width;
         return;
     }
-    if (magnus_cl_device_has_extension(device, "cl_intel_required_subgroup_size")) {
+    if (magnus_cl_extension_listed(ext, "cl_intel_required_subgroup_size")) {
         size_t sizes[8], bytes = 0;
         if (magnus_cl.GetDeviceInfo(device, MAGNUS_CL_DEVICE_SUB_GROUP_SIZES_INTEL, sizeof sizes,
                                     sizes, &bytes) == CL_SUCCESS) {
@@ -218,10 +232,13 @@ magnus_status magnus_cl_device_info(int index, magnus_device_info *info) {
     info->max_alloc_bytes = max_alloc;
     info->compute_units = (int)units;
     info->max_work_group_size = max_wg;
-    info->fp64 = fp64_config != 0 || magnus_cl_device_has_extension(device, "cl_khr_fp64");
-    info->atomic64 = magnus_cl_device_has_extension(device, "cl_khr_int64_base_atomics") &&
-                     magnus_cl_device_has_extension(device, "cl_khr_int64_extended_atomics");
+    char *ext;
+    if ((s = magnus_cl_device_extensions(device, &ext))) return s;
+    info->fp64 = fp64_config != 0 || magnus_cl_extension_listed(ext, "cl_khr_fp64");
+    info->atomic64 = magnus_cl_extension_listed(ext, "cl_khr_int64_base_atomics") &&
+                     magnus_cl_extension_listed(ext, "cl_khr_int64_extended_atomics");
     info->is_cpu = (type & CL_DEVICE_TYPE_CPU) != 0;
-    subgroup_sizes(device, info);
+    subgroup_sizes(device, ext, info);
+    magnus_host_free(ext);
     return MAGNUS_SUCCESS;
 }

@@ -52,8 +52,10 @@ magnus_status magnus_cl_device_string(cl_device_id device, cl_device_info param,
                                       size_t capacity);
 magnus_status magnus_cl_platform_string(cl_platform_id platform, cl_platform_info param,
                                         char *buf, size_t capacity);
-/* Whether the device advertises the extension (a whole word of CL_DEVICE_EXTENSIONS). */
-bool magnus_cl_device_has_extension(cl_device_id device, const char *extension);
+/* CL_DEVICE_EXTENSIONS as a new host string (magnus_host_free it). */
+magnus_status magnus_cl_device_extensions(cl_device_id device, char **list);
+/* Whether `extension` is a whole word of the space-separated list. */
+bool magnus_cl_extension_listed(const char *list, const char *extension);
 
 /* ---- programs (opencl_program.c) ---- */
 magnus_status magnus_cl_module_load(magnus_bctx *ctx, magnus_kernel_variant variant,

@@ -67,9 +67,15 @@ static magnus_status ocl_context_create(int index, magnus_bctx **out) {
     magnus_cl.GetDeviceInfo(c->device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc, &max_alloc, NULL);
     if (magnus_cl.GetDeviceInfo(c->device, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp64, &fp64, NULL))
         fp64 = 0;
+    char *ext;
+    if ((s = magnus_cl_device_extensions(c->device, &ext))) {
+        ocl_context_destroy(c);
+        return s;
+    }
     c->max_alloc_bytes = max_alloc;
-    c->fp64 = fp64 != 0 || magnus_cl_device_has_extension(c->device, "cl_khr_fp64");
-    c->spir = magnus_cl_device_has_extension(c->device, "cl_khr_spir");
+    c->fp64 = fp64 != 0 || magnus_cl_extension_listed(ext, "cl_khr_fp64");
+    c->spir = magnus_cl_extension_listed(ext, "cl_khr_spir");
+    magnus_host_free(ext);
 
     cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)c->platform, 0};
     cl_int err;
