@@ -340,7 +340,7 @@ static magnus_status parse_lines(mm_reader *r, const char *s, const char *end) {
 
 static magnus_status report_progress(mm_reader *r, double fraction) {
     if (r->progress && !r->progress(r->progress_user, fraction, "reading"))
-        return reader_error(r, MAGNUS_ERROR_INVALID_ARGUMENT, "cancelled by the progress callback");
+        return reader_error(r, MAGNUS_ERROR_CANCELLED, "cancelled by the progress callback");
     return MAGNUS_SUCCESS;
 }
 
