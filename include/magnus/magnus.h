@@ -188,7 +188,7 @@ typedef int (*magnus_progress_fn)(void *user, double fraction, const char *what)
  *     early is also MAGNUS_ERROR_MM_TRUNCATED; a corrupt one MAGNUS_ERROR_FILE_READ;
  *   - progress is called with 0 first, about every 64 MB of text, and with 1 when the text is
  *     read (before the CSR is assembled), labelled "reading"; if it returns 0 the read stops
- *     with MAGNUS_ERROR_INVALID_ARGUMENT and the detail "path:line: cancelled ...".
+ *     with MAGNUS_ERROR_CANCELLED and the detail "path:line: cancelled ...".
  * Numbers are read in the "C" locale whatever the application's locale (also when writing).
  */
 MAGNUS_API magnus_status magnus_mm_read(magnus_csr *out, const char *path, magnus_value_type type,
