@@ -3,13 +3,17 @@
 # repository root, with build-gpu/ and .carry/ made here by scripts/gpu_bundle.sh:
 #   run(command="bash scripts/gpu_check.sh", carry=["build-gpu", ".carry"])
 # Writes one log per step and summary.txt to $OUT (default ./gpu-out):
-#   nvidia-smi, the device probe (CUDA, NVIDIA's OpenCL, PoCL if present), the CUDA loader
-#   test (fake drivers), every device test executable (build-gpu/tests/*_opencl, which honour
-#   MAGNUS_BACKENDS / MAGNUS_DEVICE) once through CUDA and once through NVIDIA's OpenCL, and
-#   magnus-bench-scan on both. Never stops at a failing step; exits 1 if any step failed.
-# Environment: GPU_CHECK_LOG2N (scan size, default 28), GPU_CHECK_JOBS (Criterion jobs, 4),
-#              GPU_CHECK_TESTS (a regex: only test executables whose name matches),
-#              GPU_CHECK_OPENCL_DEVICE (the OpenCL device to use, default: the NVIDIA one).
+#   nvidia-smi; the device probe (CUDA, NVIDIA's OpenCL, PoCL if present); the build's tests
+#   labelled cuda (device tests with MAGNUS_BACKENDS=cuda, the loader tests); the tests
+#   labelled opencl on NVIDIA's OpenCL device; magnus-bench-scan through both.
+#   Never stops at a failing step; exits 1 if any step failed.
+# Environment:
+#   GPU_CHECK_STEPS          which of cuda,opencl,bench to run (default all three; the probe
+#                            always runs), to split the work across device calls
+#   GPU_CHECK_TESTS          a regex: only tests whose ctest name matches
+#   GPU_CHECK_TEST_TIMEOUT   seconds per test at most (default 300)
+#   GPU_CHECK_LOG2N          scan size of the benchmark (default 28)
+#   GPU_CHECK_OPENCL_DEVICE  the OpenCL device to use (default: the NVIDIA one)
 set -u
 root=$(pwd)
 out=${OUT:-$root/gpu-out}
@@ -19,25 +23,33 @@ summary=$out/summary.txt
 : >"$summary"
 failed=0
 log2n=${GPU_CHECK_LOG2N:-28}
-jobs=${GPU_CHECK_JOBS:-4}
+steps=${GPU_CHECK_STEPS:-cuda,opencl,bench}
 
 say() { echo "$*" | tee -a "$summary"; }
 
-# step NAME TIMEOUT COMMAND...: runs the command with its output in NAME.log; exit 77 is a skip.
-step() {
-  local name=$1 limit=$2
-  shift 2
+# step_in DIR NAME TIMEOUT SKIP_RC COMMAND...: runs the command in DIR with its output in
+# NAME.log; exit status SKIP_RC (77 for the Criterion tests) counts as skipped.
+step_in() {
+  local dir=$1 name=$2 limit=$3 skip_rc=$4
+  shift 4
   local start=$SECONDS
-  timeout "$limit" "$@" >"$out/$name.log" 2>&1
+  (cd "$dir" && timeout "$limit" "$@") >"$out/$name.log" 2>&1
   local rc=$?
   local verdict=ok
-  if [ $rc -eq 77 ]; then verdict=skipped; elif [ $rc -ne 0 ]; then verdict="FAILED (rc $rc)"; failed=1; fi
-  say "$(printf '%-44s %-16s %4ds' "$name" "$verdict" $((SECONDS - start)))"
-  if [ $rc -ne 0 ] && [ $rc -ne 77 ]; then tail -n 15 "$out/$name.log" | sed 's/^/    | /' | tee -a "$summary"; fi
+  if [ "$rc" -eq "$skip_rc" ]; then verdict=skipped
+  elif [ $rc -eq 124 ]; then verdict="TIMEOUT (${limit}s)"; failed=1
+  elif [ $rc -ne 0 ]; then verdict="FAILED (rc $rc)"; failed=1; fi
+  say "$(printf '%-48s %-16s %4ds' "$name" "$verdict" $((SECONDS - start)))"
+  case $verdict in
+    ok|skipped) ;;
+    *) tail -n 15 "$out/$name.log" | sed 's/^/    | /' | tee -a "$summary" ;;
+  esac
   return 0
 }
+step() { local name=$1 limit=$2; shift 2; step_in "$root" "$name" "$limit" 77 "$@"; }
 
-if [ ! -x "$build/tools/magnus-bench-scan" ] || [ ! -e "$root/.carry/lib/libcriterion.so.3" ]; then
+if [ ! -x "$build/tools/magnus-bench-scan" ] || [ ! -e "$build/gpu_tests.sh" ] ||
+   [ ! -e "$root/.carry/lib/libcriterion.so.3" ]; then
   say "gpu_check: build-gpu/ or .carry/ missing: run scripts/gpu_bundle.sh on the build machine and carry both"
   exit 2
 fi
@@ -82,28 +94,47 @@ has_cuda=$(awk -F'\t' '$1 ~ /^cuda:[0-9]+$/ {print $1; exit}' "$out/probe.log")
 [ -n "$has_cuda" ] || say "gpu_check: NO CUDA DEVICE in the probe (see probe.log)"
 [ -n "$nv_opencl" ] || say "gpu_check: no NVIDIA OpenCL device in the probe; OpenCL runs skipped"
 
-# The loader against fake drivers (its fake libraries are found by the paths baked in above).
-step cuda-loader-test 120 "$build/tests/test_cuda_loader" --jobs 1
-
-# Device tests: each *_opencl executable selects its device from the environment.
-for exe in "$build"/tests/*_opencl; do
-  [ -x "$exe" ] || continue
-  name=$(basename "$exe" _opencl)
-  if [ -n "${GPU_CHECK_TESTS:-}" ] && ! [[ $name =~ $GPU_CHECK_TESTS ]]; then continue; fi
-  [ -n "$has_cuda" ] && step "$name-cuda" 240 env MAGNUS_BACKENDS=cuda MAGNUS_DEVICE="$has_cuda" \
-    "$exe" --jobs "$jobs"
-  [ -n "$nv_opencl" ] && step "$name-opencl-nvidia" 240 env MAGNUS_BACKENDS=opencl \
-    MAGNUS_DEVICE="$nv_opencl" "$exe" --jobs "$jobs"
-done
+# The ctest list of the build (build-gpu/gpu_tests.sh, made by gpu_bundle.sh): tests labelled
+# cuda run as registered (MAGNUS_BACKENDS=cuda); tests labelled opencl run on NVIDIA's OpenCL
+# device (MAGNUS_DEVICE added). Other tests (CPU only) ran on the build machine.
+# shellcheck disable=SC2034  # B and S are used by gpu_tests.sh
+B=$build S=$root
+# shellcheck disable=SC2317  # called from gpu_tests.sh
+gpu_test() {
+  local name=$1 labels=$2 limit=$3 skip_rc=$4 dir=$5
+  shift 5
+  shift # --
+  local env=()
+  while [ $# -gt 0 ] && [ "$1" != "--" ]; do env+=("$1"); shift; done
+  shift # --
+  [[ ";$labels;" == *";$mode;"* ]] || return 0
+  if [ -n "${GPU_CHECK_TESTS:-}" ] && ! [[ $name =~ $GPU_CHECK_TESTS ]]; then return 0; fi
+  [ "$mode" = opencl ] && env+=("MAGNUS_DEVICE=$nv_opencl")
+  [ "$limit" -gt "$test_limit" ] && limit=$test_limit
+  step_in "$dir" "${name}@${mode_name}" "$limit" "$skip_rc" env "${env[@]}" "$@"
+}
+test_limit=${GPU_CHECK_TEST_TIMEOUT:-300}
+if [[ ",$steps," == *",cuda,"* ]] && [ -n "$has_cuda" ]; then
+  mode=cuda mode_name=cuda
+  # shellcheck source=/dev/null
+  . "$build/gpu_tests.sh"
+fi
+if [[ ",$steps," == *",opencl,"* ]] && [ -n "$nv_opencl" ]; then
+  mode=opencl mode_name=opencl-nvidia
+  # shellcheck source=/dev/null
+  . "$build/gpu_tests.sh"
+fi
 
 # The scan benchmark on both paths to the GPU.
-[ -n "$has_cuda" ] && step bench-scan-cuda 120 "$build/tools/magnus-bench-scan" --log2n "$log2n" --device "$has_cuda"
-[ -n "$nv_opencl" ] && step bench-scan-opencl-nvidia 120 "$build/tools/magnus-bench-scan" --log2n "$log2n" --device "$nv_opencl"
-for f in "$out"/bench-scan-*.log; do
-  [ -e "$f" ] || continue
-  say "  $(basename "$f" .log):"
-  grep -E '^(device|scan_u64|copy d2d|scan/copy|result):' "$f" | sed 's/^/    /' | tee -a "$summary"
-done
+if [[ ",$steps," == *",bench,"* ]]; then
+  [ -n "$has_cuda" ] && step bench-scan-cuda 120 "$build/tools/magnus-bench-scan" --log2n "$log2n" --device "$has_cuda"
+  [ -n "$nv_opencl" ] && step bench-scan-opencl-nvidia 120 "$build/tools/magnus-bench-scan" --log2n "$log2n" --device "$nv_opencl"
+  for f in "$out"/bench-scan-*.log; do
+    [ -e "$f" ] || continue
+    say "  $(basename "$f" .log):"
+    grep -E '^(device|scan_u64|copy d2d|scan/copy|result):' "$f" | sed 's/^/    /' | tee -a "$summary"
+  done
+fi
 
 say "gpu_check: $([ $failed -eq 0 ] && echo 'all steps passed' || echo 'SOME STEPS FAILED') (logs in $out)"
 exit $failed

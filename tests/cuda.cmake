@@ -32,14 +32,25 @@ if(MAGNUS_BUILD_SHARED AND CMAKE_NM AND CMAKE_READELF)
   set_tests_properties(cuda_no_driver_symbols PROPERTIES LABELS cuda TIMEOUT 60)
 endif()
 
-# The 8-byte fill kernel is hand-written PTX: ptxas must accept it for the H200's sm_90.
+# ptxas (beside nvcc) checks PTX that nvcc did not produce or that is used unlike nvcc made it.
 if(MAGNUS_NVCC)
   get_filename_component(_nvcc_dir ${MAGNUS_NVCC} DIRECTORY)
   find_program(MAGNUS_PTXAS ptxas HINTS ${_nvcc_dir} DOC "ptxas, to check hand-written PTX")
+endif()
+
+# The 8-byte fill kernel is hand-written PTX: ptxas must accept it for the H200's sm_90.
+if(MAGNUS_PTXAS)
+  add_test(NAME cuda_fill_ptx_assembles
+    COMMAND ${MAGNUS_PTXAS} -arch=sm_90 ${PROJECT_SOURCE_DIR}/backends/cuda/fill_u64.ptx
+            -o ${_fake_dir}/fill_u64.sm_90.cubin)
+  set_tests_properties(cuda_fill_ptx_assembles PROPERTIES LABELS cuda TIMEOUT 60)
+endif()
+
+# The embedded kernels' PTX, lowered to ISA 8.0 for 12.x drivers, must stay valid.
+get_property(_magnus_cuda_kernels GLOBAL PROPERTY MAGNUS_CUDA_KERNELS_EMBEDDED)
+if(_magnus_cuda_kernels)
+  magnus_add_test(test_cuda_ptx SOURCES test_cuda_ptx.c LABELS cuda TIMEOUT 120)
   if(MAGNUS_PTXAS)
-    add_test(NAME cuda_fill_ptx_assembles
-      COMMAND ${MAGNUS_PTXAS} -arch=sm_90 ${PROJECT_SOURCE_DIR}/backends/cuda/fill_u64.ptx
-              -o ${_fake_dir}/fill_u64.sm_90.cubin)
-    set_tests_properties(cuda_fill_ptx_assembles PROPERTIES LABELS cuda TIMEOUT 60)
+    target_compile_definitions(test_cuda_ptx PRIVATE MAGNUS_TEST_PTXAS="${MAGNUS_PTXAS}")
   endif()
 endif()

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cuda_backend.h"
+#include "cuda_ptx.h"
 
 #ifdef MAGNUS_HAVE_CUDA_KERNELS
 extern const unsigned char magnus_cuda_fatbin_f32[];
@@ -23,15 +24,28 @@ static const char *variant_name(magnus_kernel_variant variant) {
 }
 
 #ifdef MAGNUS_HAVE_CUDA_KERNELS
-/* The PTX fallback: the driver JIT-compiles for the device, with its error log kept. */
+/* The PTX fallback: the driver JIT-compiles for the device, with its error log kept. A 12.x
+ * driver that refuses nvcc 13's PTX ISA version gets the same PTX marked 8.0. */
 static magnus_status load_ptx(magnus_bctx *ctx, magnus_kernel_variant variant, CUresult fatbin_r,
                               CUmodule *module) {
-    const unsigned char *ptx =
-        variant == MAGNUS_VARIANT_F64 ? magnus_cuda_ptx_f64 : magnus_cuda_ptx_f32;
+    const char *ptx =
+        (const char *)(variant == MAGNUS_VARIANT_F64 ? magnus_cuda_ptx_f64 : magnus_cuda_ptx_f32);
     char log[4096] = "";
     CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
     void *values[] = {log, (void *)(uintptr_t)sizeof log};
     CUresult r = magnus_cuda.ModuleLoadDataEx(module, ptx, 2, options, values);
+    const char *retried = "";
+    if (r == CUDA_ERROR_UNSUPPORTED_PTX_VERSION && magnus_cuda.driver_version >= 12000 &&
+        magnus_cuda.driver_version < 13000) {
+        char *lowered = magnus_cuda_ptx_lower_version(ptx);
+        if (lowered) {
+            log[0] = '\0';
+            values[1] = (void *)(uintptr_t)sizeof log;
+            r = magnus_cuda.ModuleLoadDataEx(module, lowered, 2, options, values);
+            magnus_host_free(lowered);
+            retried = " (also as PTX ISA " MAGNUS_CUDA_PTX_ISA_12 ")";
+        }
+    }
     if (r == CUDA_SUCCESS) return MAGNUS_SUCCESS;
     log[sizeof log - 1] = '\0';
     char fatbin_text[256], ptx_text[256];
@@ -39,9 +53,10 @@ static magnus_status load_ptx(magnus_bctx *ctx, magnus_kernel_variant variant, C
     magnus_cuda_result_text(r, ptx_text, sizeof ptx_text);
     return magnus_error(r == CUDA_ERROR_OUT_OF_MEMORY ? MAGNUS_ERROR_OUT_OF_DEVICE_MEMORY
                                                       : MAGNUS_ERROR_KERNEL_BUILD,
-                        "CUDA device %d cannot load the %s kernels: fatbin: %s; PTX JIT: %s%s%s",
-                        ctx->index, variant_name(variant), fatbin_text, ptx_text,
-                        log[0] ? "; log: " : "", log);
+                        "CUDA device %d (driver %d) cannot load the %s kernels: fatbin: %s; PTX "
+                        "JIT%s: %s%s%s",
+                        ctx->index, magnus_cuda.driver_version, variant_name(variant), fatbin_text,
+                        retried, ptx_text, log[0] ? "; log: " : "", log);
 }
 #endif
 
