@@ -137,7 +137,12 @@ static magnus_status probe_backend(registry_entry *e, int rank) {
     const magnus_backend_ops *ops;
     magnus_status s = load_entry(e, &ops);
     if (s) {
-        if (e->accessor) diag("%s: unavailable: %s", e->name, magnus_last_error());
+        /* Backends may already name themselves ("level0: zeInit failed"): not twice. */
+        const char *why = magnus_last_error();
+        size_t len = strlen(e->name);
+        if (strncmp(why, e->name, len) == 0 && why[len] == ':' && why[len + 1] == ' ')
+            why += len + 2;
+        if (e->accessor) diag("%s: unavailable: %s", e->name, why);
         else diag("%s: not built into this library", e->name);
         return MAGNUS_SUCCESS;
     }

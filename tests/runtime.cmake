@@ -20,3 +20,9 @@ if(MAGNUS_BUILD_SHARED)
            COMMAND sh ${_rt_dir}/test_ldd.sh $<TARGET_FILE:magnus>)
   set_tests_properties(libmagnus_links_no_vendor_library PROPERTIES LABELS runtime TIMEOUT 60)
 endif()
+
+if(MAGNUS_BUILD_TOOLS)
+  add_test(NAME magnus_probe_cli COMMAND sh ${_rt_dir}/test_probe_cli.sh $<TARGET_FILE:magnus_cli>
+           WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+  set_tests_properties(magnus_probe_cli PROPERTIES LABELS "runtime;cli" TIMEOUT 120)
+endif()

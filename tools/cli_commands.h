@@ -11,5 +11,6 @@ int cmd_rmat(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 int cmd_multiply(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
+int cmd_probe(int argc, char **argv);
 
 #endif

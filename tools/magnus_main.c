@@ -17,6 +17,7 @@ static const cli_command commands[] = {
     {"gen", "write a generated matrix (laplace2d/3d, banded, uniform)", cmd_gen},
     {"multiply", "C = A*B, timed, optionally verified and written", cmd_multiply},
     {"demo", "multiply a generated R-MAT pair and verify it (no files needed)", cmd_demo},
+    {"probe", "list the devices of every backend and why a backend was skipped", cmd_probe},
 };
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])
 
