@@ -67,6 +67,22 @@ static void diag(const char *fmt, ...) {
     if (used + 1 < sizeof diagnostics) strcat(diagnostics, "\n");
 }
 
+/* The diagnostics as one line ("a; b; c") for error messages. */
+static const char *diagnostics_line(void) {
+    static _Thread_local char line[sizeof diagnostics];
+    size_t j = 0;
+    for (size_t i = 0; diagnostics[i] && j + 2 < sizeof line; i++) {
+        if (diagnostics[i] == '\n') {
+            line[j++] = ';';
+            line[j++] = ' ';
+        } else {
+            line[j++] = diagnostics[i];
+        }
+    }
+    line[j] = '\0';
+    return line;
+}
+
 /* Registry positions in probing order, from MAGNUS_BACKENDS (default: registry order). */
 static int backend_order(int order[NBACKENDS]) {
     const char *env = getenv("MAGNUS_BACKENDS");
@@ -297,7 +313,7 @@ static magnus_status device_from_env(const char *text, long *index) {
     }
     if (*index < 0)
         return magnus_error(MAGNUS_ERROR_NO_DEVICE, "MAGNUS_DEVICE=%s: no such device; probe: %s",
-                            text, diagnostics);
+                            text, diagnostics_line());
     return MAGNUS_SUCCESS;
 }
 
@@ -315,7 +331,8 @@ magnus_status magnus_device_select(magnus_device_info *out) {
         } else {
             index = best_device(NULL);
             if (index < 0)
-                s = magnus_error(MAGNUS_ERROR_NO_DEVICE, "no device found; probe: %s", diagnostics);
+                s = magnus_error(MAGNUS_ERROR_NO_DEVICE, "no device found; probe: %s",
+                                 diagnostics_line());
         }
     }
     if (!s) *out = probed[index];
