@@ -65,21 +65,30 @@ if [ -n "$built_src" ] && [ "$built_src" != "$root" ] && [ ! -e "$built_src" ]; 
   fi
 fi
 
-export LD_LIBRARY_PATH="$build/runtime:$root/.carry/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+# have_lib NAME: the dynamic loader can find NAME (ldconfig's cache or LD_LIBRARY_PATH).
+have_lib() {
+  { ldconfig -p || /sbin/ldconfig -p; } 2>/dev/null | grep -qF "$1 " && return 0
+  local d
+  IFS=: read -ra dirs <<<"${LD_LIBRARY_PATH:-}"
+  for d in "${dirs[@]}"; do [ -n "$d" ] && [ -e "$d/$1" ] && return 0; done
+  return 1
+}
 # OpenCL: the carried ICD loader only if the machine has none; the NVIDIA ICD registered
 # for it if the driver's OpenCL library exists but /etc/OpenCL/vendors does not name it.
-if ! ldconfig -p 2>/dev/null | grep -q 'libOpenCL\.so\.1' && [ -e "$root/.carry/opencl/libOpenCL.so.1" ]; then
-  export LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$root/.carry/opencl"
-  say "gpu_check: using the carried OpenCL ICD loader"
-fi
-if ldconfig -p 2>/dev/null | grep -q 'libnvidia-opencl\.so\.1' &&
-   ! grep -qs 'libnvidia-opencl' /etc/OpenCL/vendors/*.icd; then
+use_carried_opencl=0
+have_lib libOpenCL.so.1 || use_carried_opencl=1
+if have_lib libnvidia-opencl.so.1 && ! grep -qs 'libnvidia-opencl' /etc/OpenCL/vendors/*.icd; then
   vendors=$out/opencl-vendors
   mkdir -p "$vendors"
   echo libnvidia-opencl.so.1 >"$vendors/nvidia.icd"
   for icd in /etc/OpenCL/vendors/*.icd; do [ -e "$icd" ] && cp "$icd" "$vendors/"; done
   export OCL_ICD_VENDORS=$vendors
   say "gpu_check: registered libnvidia-opencl.so.1 through OCL_ICD_VENDORS=$vendors"
+fi
+export LD_LIBRARY_PATH="$build/runtime:$root/.carry/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+if [ $use_carried_opencl -eq 1 ] && [ -e "$root/.carry/opencl/libOpenCL.so.1" ]; then
+  export LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$root/.carry/opencl"
+  say "gpu_check: no libOpenCL.so.1 here: using the carried OpenCL ICD loader"
 fi
 
 say "gpu_check: $(date -u +%FT%TZ) on $(hostname), output in $out"
