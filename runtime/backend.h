@@ -82,7 +82,9 @@ typedef struct magnus_backend_ops {
     void (*queue_destroy)(magnus_bqueue *queue);
     magnus_status (*queue_finish)(magnus_bqueue *queue);
 
-    /* memory: alloc/free are synchronous; write/read block until done; copy/fill are queued */
+    /* memory: alloc/free are synchronous; write/read block until done; copy/fill are queued.
+     * mem_free may be called while queued work still uses the buffer: the backend makes that
+     * safe (OpenCL defers the release, cuMemFree synchronises, Level Zero drains first). */
     magnus_status (*mem_alloc)(magnus_bctx *ctx, size_t bytes, magnus_bmem **mem);
     void (*mem_free)(magnus_bctx *ctx, magnus_bmem *mem);
     magnus_status (*mem_write)(magnus_bqueue *q, magnus_bmem *dst, size_t dst_offset,
