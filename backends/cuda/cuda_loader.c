@@ -109,8 +109,8 @@ static magnus_status open_and_resolve(void) {
         return magnus_error(MAGNUS_ERROR_BACKEND_UNAVAILABLE, "cannot open %s: %s", path,
                             why ? why : "unknown dlopen error");
     }
-    /* The exact exported names: "cuGetProcAddress" in cuda.h is a macro for the _v2. */
-    /* Function pointers are copied out of dlsym's void * with memcpy (POSIX guarantees the
+    /* The exact exported names ("cuGetProcAddress" in cuda.h is a macro for the _v2).
+     * Function pointers are copied out of dlsym's void * with memcpy (POSIX guarantees the
      * representation; a cast through void ** would break strict aliasing). */
     void *sym = dlsym(loader.library, "cuGetProcAddress_v2");
     memcpy(&loader.getproc_v2, &sym, sizeof sym);
