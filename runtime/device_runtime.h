@@ -127,6 +127,11 @@ magnus_status magnus_launch(magnus_context ctx, magnus_queue_id q, magnus_kernel
                             const char *name, size_t groups, size_t group_size, size_t local_bytes,
                             int nargs, const magnus_karg *args);
 
+/* Builds or loads the kernel module of `variant` now rather than at its first launch (to
+ * report MAGNUS_ERROR_KERNEL_BUILD or FEATURE_UNSUPPORTED early, or to keep build time out
+ * of a timed region). */
+magnus_status magnus_context_load_module(magnus_context ctx, magnus_kernel_variant variant);
+
 /* Waits for all work on one queue / on every queue. */
 magnus_status magnus_queue_finish(magnus_context ctx, magnus_queue_id q);
 magnus_status magnus_context_finish(magnus_context ctx);

@@ -77,3 +77,14 @@ magnus_status magnus_launch(magnus_context ctx, magnus_queue_id q, magnus_kernel
                                groups, group_size);
     return s;
 }
+
+magnus_status magnus_context_load_module(magnus_context ctx, magnus_kernel_variant variant) {
+    magnus_status s = magnus_context_check(ctx);
+    if (s) return s;
+    if ((int)variant < 0 || variant >= MAGNUS_VARIANT_COUNT)
+        return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT, "no kernel variant %d", (int)variant);
+    if (ctx->modules[variant]) return MAGNUS_SUCCESS;
+    s = ctx->ops->module_load(ctx->bctx, variant, &ctx->modules[variant]);
+    if (s) magnus_error_prefix("%s kernels: ", variant_name(variant));
+    return s;
+}

@@ -19,7 +19,11 @@
  *      backend, MAGNUS_DEVICE a device). If it finds no device it prints why (the probe
  *      diagnostics) and exits 77, which ctest reports as "skipped" (magnus_add_test sets
  *      SKIP_RETURN_CODE 77). Any other failure (say, a malformed MAGNUS_DEVICE) exits 1.
- *   2. It prints the device the tests will use, then hands over to Criterion.
+ *   2. It creates a context and loads the float32 kernel module once: a device that cannot
+ *      run the kernels (MAGNUS_ERROR_FEATURE_UNSUPPORTED: say MAGNUS_OPENCL_PROGRAM=spir on an
+ *      OpenCL without cl_khr_spir) skips with 77; a build failure exits 1 with the build log,
+ *      rather than failing every test alike.
+ *   3. It prints the device the tests will use, then hands over to Criterion.
  *
  * Criterion runs every test in a fresh process that does not run main(), so the "shared"
  * context is per test process: magnus_test_context() creates it on first use (on the device
@@ -91,6 +95,20 @@ __attribute__((visibility("default"))) int main(int argc, char **argv) {
     if (s) {
         fprintf(stderr, "device test: magnus_device_select: %s: %s\n", magnus_status_string(s),
                 magnus_last_error());
+        return 1;
+    }
+    magnus_context ctx = NULL;
+    s = magnus_context_create(&ctx, &device, NULL);
+    if (!s) s = magnus_context_load_module(ctx, MAGNUS_VARIANT_F32);
+    magnus_context_free(&ctx);
+    if (s == MAGNUS_ERROR_FEATURE_UNSUPPORTED) {
+        printf("SKIP: %s:%d %s cannot run the kernels: %s\n", magnus_backend_name(device.backend),
+               device.index, device.name, magnus_last_error());
+        return 77;
+    }
+    if (s) {
+        fprintf(stderr, "device test: kernels on %s: %s: %s\n", device.name,
+                magnus_status_string(s), magnus_last_error());
         return 1;
     }
     printf("device tests on %s:%d %s (%s, driver %s)\n", magnus_backend_name(device.backend),
