@@ -20,7 +20,8 @@
 /* The CUDA version whose entry-point ABIs the typedefs below describe. For each name the
  * driver returns the newest variant introduced at or before this version: cuMemAlloc ->
  * cuMemAlloc_v2 (3.2), cuDevicePrimaryCtxRelease -> _v2 (11.0), cuEventElapsedTime -> the
- * original (its _v2 came in 12.8). No entry point used here changed ABI between 11.3 (the
+ * original (its _v2 came in 12.8), cuCtxSynchronize -> the original without arguments (13.0's
+ * takes a context). No entry point used here changed ABI between 11.3 (the
  * first driver with cuGetProcAddress) and 12.0, so on an older driver the loader asks for
  * its own version instead (cuGetProcAddress refuses versions above the driver's). */
 #define MAGNUS_CUDA_API_VERSION 12000
@@ -42,6 +43,7 @@
     X(DevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease",                           \
       PFN_cuDevicePrimaryCtxRelease_v11000)                                           \
     X(CtxSetCurrent, "cuCtxSetCurrent", PFN_cuCtxSetCurrent_v4000)                    \
+    X(CtxSynchronize, "cuCtxSynchronize", PFN_cuCtxSynchronize_v2000)                 \
     X(StreamCreate, "cuStreamCreate", PFN_cuStreamCreate_v2000)                       \
     X(StreamDestroy, "cuStreamDestroy", PFN_cuStreamDestroy_v4000)                    \
     X(StreamSynchronize, "cuStreamSynchronize", PFN_cuStreamSynchronize_v2000)        \

@@ -42,8 +42,14 @@ magnus_status magnus_cuda_mem_alloc(magnus_bctx *ctx, size_t bytes, magnus_bmem 
 
 void magnus_cuda_mem_free(magnus_bctx *ctx, magnus_bmem *mem) {
     if (!mem) return;
-    /* cuMemFree waits for work still using the memory (it synchronises the context). */
-    if (magnus_cuda_make_current(ctx) == MAGNUS_SUCCESS) magnus_cuda.MemFree(mem->ptr);
+    /* Queued work may still use the buffer (backend.h). cuMemFree "may perform implicit
+     * synchronization" (and in practice does), but only waiting for the context makes it
+     * certain; it costs nothing beyond what cuMemFree already does. A failed wait (a sticky
+     * error from earlier work) leaves the context unusable anyway, so the memory is freed. */
+    if (magnus_cuda_make_current(ctx) == MAGNUS_SUCCESS) {
+        magnus_cuda.CtxSynchronize();
+        magnus_cuda.MemFree(mem->ptr);
+    }
     magnus_host_free(mem);
 }
 
