@@ -43,7 +43,9 @@ magnus_status magnus_gmagnus_plan_compute(magnus_gmagnus_plan *out,
             out->products_heavy += row;
         }
     }
-    out->chat_bytes = (uint64_t)out->products_heavy * (MAGNUS_GM_COL_BYTES + out->params.value_bytes) +
-                      ((uint64_t)out->rows_heavy + 1) * MAGNUS_GM_ROWPTR_BYTES;
+    if (out->rows_heavy > 0) /* no heavy row, no C-hat */
+        out->chat_bytes =
+            (uint64_t)out->products_heavy * (MAGNUS_GM_COL_BYTES + out->params.value_bytes) +
+            ((uint64_t)out->rows_heavy + 1) * MAGNUS_GM_ROWPTR_BYTES;
     return MAGNUS_SUCCESS;
 }

@@ -14,3 +14,11 @@ foreach(_backend opencl cuda)
                        TIMEOUT 1800 SKIP_RETURN_CODE 77 LABELS "gmagnus;${_backend};shared"
                        ENVIRONMENT "MAGNUS_BACKENDS=${_backend};MAGNUS_TEST_SHARED=1")
 endforeach()
+# `magnus params`: JSON and text against the worked check and a Python count of heavy rows.
+if(TARGET magnus_cli)
+  add_test(NAME gmagnus_cli_params
+           COMMAND bash ${_gm_dir}/gmagnus_cli_params.sh $<TARGET_FILE:magnus_cli>
+                   ${CMAKE_CURRENT_BINARY_DIR}/gmagnus-cli-work)
+  set_tests_properties(gmagnus_cli_params PROPERTIES TIMEOUT 300 SKIP_RETURN_CODE 77
+                       LABELS "gmagnus;cli" ENVIRONMENT "MAGNUS_BACKENDS=opencl")
+endif()

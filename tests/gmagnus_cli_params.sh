@@ -1,0 +1,78 @@
+#!/bin/bash
+# `magnus params`: JSON parses and agrees with the doc's worked check (48 KiB, float32:
+# tau 3072, 4 chunks at C.m = 2^15), MAGNUS_LOCAL_MEM_BYTES gives the same as --local-mem,
+# the heavy rows and products match an independent count in Python from the written matrix,
+# usage errors exit 2. Skips (77) when no device is found.
+# usage: gmagnus_cli_params.sh MAGNUS_BINARY WORK_DIR
+set -u
+magnus=$1
+work=$2
+mkdir -p "$work"
+fail() { echo "FAIL: $*"; exit 1; }
+
+if ! "$magnus" probe --json | python3 -c 'import json,sys; sys.exit(0 if json.load(sys.stdin)["selected"] else 1)'; then
+    echo "SKIP: no device"; exit 77
+fi
+
+"$magnus" rmat --scale 15 --per-row 4 --seed 3 -o "$work/a.mtx" >/dev/null ||
+    fail "cannot write an R-MAT matrix with magnus rmat"
+
+"$magnus" params --local-mem 49152 --json "$work/a.mtx" >"$work/p1.json" || fail "params exit $?"
+MAGNUS_LOCAL_MEM_BYTES=49152 "$magnus" params --json "$work/a.mtx" >"$work/p2.json" ||
+    fail "params with MAGNUS_LOCAL_MEM_BYTES exit $?"
+
+python3 - "$work/p1.json" "$work/p2.json" "$work/a.mtx" <<'EOF' || exit 1
+import json, sys
+p1 = json.load(open(sys.argv[1]))
+p2 = json.load(open(sys.argv[2]))
+def check(cond, what):
+    if not cond:
+        print("FAIL:", what); sys.exit(1)
+check(p1["local_mem_bytes"] == 49152, "budget %s" % p1["local_mem_bytes"])
+check(p1["tau"] == 3072 and p1["chunks_required"] == 4, "tau/chunks %s %s" % (p1["tau"], p1["chunks_required"]))
+check(p1["dense_width"] == 8192 and p1["ndense_numeric"] == 11915, "dense %s" % p1["dense_width"])
+prod = 1
+for c in p1["chunks_per_level"]:
+    prod *= c
+check(prod == p1["chunks_required"] and p1["levels"] == len(p1["chunks_per_level"]), "levels")
+for k in ("tau", "chunks", "rows_heavy", "products_heavy", "chat_bytes"):
+    check(p1[k] == p2[k], "env and --local-mem differ in " + k)
+
+# independent count: products per row of A*A from the file
+rows = {}
+ncols = None
+with open(sys.argv[3]) as f:
+    for line in f:
+        if line.startswith("%"):
+            continue
+        parts = line.split()
+        if ncols is None:
+            n, ncols = int(parts[0]), int(parts[1])
+            continue
+        i, j = int(parts[0]) - 1, int(parts[1]) - 1
+        rows.setdefault(i, []).append(j)
+length = {i: len(c) for i, c in rows.items()}
+heavy = products = heavy_products = 0
+for i, cols in rows.items():
+    p = sum(length.get(j, 0) for j in cols)
+    products += p
+    if p > p1["tau"]:
+        heavy += 1
+        heavy_products += p
+check(p1["rows"] == n and p1["products"] == products, "products %s vs %s" % (p1["products"], products))
+check(p1["rows_heavy"] == heavy and p1["products_heavy"] == heavy_products,
+      "heavy rows %s vs %s" % (p1["rows_heavy"], heavy))
+check(p1["chat_bytes"] == heavy_products * 8 + (heavy + 1) * 8, "chat bytes")
+check(abs(p1["heavy_ip_fraction"] - heavy_products / products) < 1e-5, "IP fraction")
+print("params JSON ok: tau %d, chunks %s, %d heavy rows" % (p1["tau"], p1["chunks"], heavy))
+EOF
+
+out=$("$magnus" params --local-mem 49152 "$work/a.mtx") || fail "text exit $?"
+grep -q "^tau: *3072 " <<<"$out" || fail "text output lacks tau: $out"
+grep -q "^chunks: *4 per heavy row" <<<"$out" || fail "text output lacks chunks: $out"
+
+"$magnus" params >/dev/null 2>&1; [ $? -eq 2 ] || fail "no argument: expected exit 2"
+"$magnus" params --local-mem -5 "$work/a.mtx" >/dev/null 2>&1; [ $? -eq 2 ] || fail "negative budget: exit 2"
+"$magnus" params --local-mem 16 "$work/a.mtx" >/dev/null 2>&1; [ $? -eq 1 ] || fail "tiny budget: exit 1"
+"$magnus" params "$work/missing.mtx" >/dev/null 2>&1; [ $? -eq 1 ] || fail "missing file: exit 1"
+echo "magnus params: all checks passed"

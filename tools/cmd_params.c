@@ -1,0 +1,189 @@
+/*
+ * `magnus params`: the gMAGNUS parameters a device chooses for an input, and the heavy/light
+ * split they imply, without multiplying: the columns of the paper's Tables V and VI (C-hat
+ * size, heavy intermediate products, heavy rows, chunks "required: level 0, level 1, ...").
+ * The budget is the one a multiply would use: the device's local memory per work group, or
+ * MAGNUS_LOCAL_MEM_BYTES / --local-mem when smaller.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_commands.h"
+#include "cli_common.h"
+#include "cli_matrix.h"
+
+/* "128: 64, 2", or "4" for one level, "1" without levels. */
+static cli_text chunks_text(const magnus_gmagnus_params *p) {
+    cli_text t;
+    int n = snprintf(t.s, sizeof t.s, "%lld", (long long)p->chunks_required);
+    if (p->levels > 1) {
+        for (int i = 0; i < p->levels && n > 0 && (size_t)n < sizeof t.s; i++)
+            n += snprintf(t.s + n, sizeof t.s - (size_t)n, "%s%lld", i ? ", " : ": ",
+                          (long long)p->chunks_per_level[i]);
+    }
+    return t;
+}
+
+static double fraction(int64_t part, int64_t whole) {
+    return whole > 0 ? (double)part / (double)whole : 0.0;
+}
+
+static void print_list(const int64_t *v, int n) {
+    for (int i = 0; i < n; i++) printf("%s%lld", i ? ", " : "", (long long)v[i]);
+}
+
+static void print_text(const magnus_device_info *dev, const magnus_gmagnus_plan *plan,
+                       magnus_value_type type) {
+    const magnus_gmagnus_params *p = &plan->params;
+    printf("%-20s%s:%d %s\n", "device:", magnus_backend_name(dev->backend), dev->index, dev->name);
+    printf("%-20s%llu bytes per work group (%.1f KiB)\n", "local memory:",
+           (unsigned long long)p->local_mem_bytes, (double)p->local_mem_bytes / 1024.0);
+    printf("%-20s%s, C has %s columns\n", "values:", cli_type_name(type), cli_count(p->c_cols).s);
+    printf("%-20s%lld products (rows and chunks with more are heavy)\n", "tau:",
+           (long long)p->tau);
+    printf("%-20s%lld columns (ndenseNumeric %lld)\n", "dense accumulator:",
+           (long long)p->dense_width, (long long)p->ndense_numeric);
+    printf("%-20s%s per heavy row%s, at most %lld per level\n", "chunks:", chunks_text(p).s,
+           p->levels > 1 ? " (required: per level)" : "", (long long)p->chunks_max);
+    printf("%-20s%d", "levels:", p->levels);
+    if (p->levels > 0) {
+        printf(" (chunk widths ");
+        print_list(p->chunk_width, p->levels);
+        printf(" columns)");
+    }
+    printf("\n%-20souter product %lld", "elements per group:", (long long)p->outer_group_elems);
+    if (p->levels > 0) {
+        printf(", multisplit ");
+        print_list(p->multisplit_group_elems, p->levels);
+    }
+    printf("\n%-20smultisplit %d items (%d subgroups of %d), outer product %d, dense %d\n",
+           "work groups:", p->multisplit_group_size, p->subgroups, p->subgroup_size,
+           p->outer_group_size, p->dense_group_size);
+    printf("%-20s%.4f GB (%s bytes)\n", "C-hat size:", (double)plan->chat_bytes / 1e9,
+           cli_count((int64_t)plan->chat_bytes).s);
+    printf("%-20s%.4f (%s of %s products)\n", "heavy IP fraction:",
+           fraction(plan->products_heavy, plan->products), cli_count(plan->products_heavy).s,
+           cli_count(plan->products).s);
+    printf("%-20s%.4f (%s of %s rows)\n", "heavy row fraction:",
+           fraction(plan->rows_heavy, plan->rows), cli_count(plan->rows_heavy).s,
+           cli_count(plan->rows).s);
+}
+
+/* JSON by hand for the arrays (cli_json writes objects only). */
+static void print_json(const magnus_device_info *dev, const magnus_gmagnus_plan *plan,
+                       magnus_value_type type, const char *source_a, const char *source_b) {
+    const magnus_gmagnus_params *p = &plan->params;
+    char id[64];
+    snprintf(id, sizeof id, "%s:%d", magnus_backend_name(dev->backend), dev->index);
+    printf("{\"device\": ");
+    cli_json_write_string(stdout, id);
+    printf(", \"device_name\": ");
+    cli_json_write_string(stdout, dev->name);
+    printf(", \"A\": ");
+    cli_json_write_string(stdout, source_a);
+    printf(", \"B\": ");
+    cli_json_write_string(stdout, source_b ? source_b : "A");
+    printf(",\n \"type\": \"%s\", \"local_mem_bytes\": %llu, \"c_cols\": %lld, \"tau\": %lld, "
+           "\"ndense_numeric\": %lld, \"dense_width\": %lld,\n \"chunks_required\": %lld, "
+           "\"chunks_max\": %lld, \"levels\": %d, \"chunks\": ",
+           cli_type_name(type), (unsigned long long)p->local_mem_bytes, (long long)p->c_cols,
+           (long long)p->tau, (long long)p->ndense_numeric, (long long)p->dense_width,
+           (long long)p->chunks_required, (long long)p->chunks_max, p->levels);
+    cli_json_write_string(stdout, chunks_text(p).s);
+    printf(", \"chunks_per_level\": [");
+    print_list(p->chunks_per_level, p->levels);
+    printf("], \"chunk_width\": [");
+    print_list(p->chunk_width, p->levels);
+    printf("],\n \"outer_group_elems\": %lld, \"multisplit_group_elems\": [",
+           (long long)p->outer_group_elems);
+    print_list(p->multisplit_group_elems, p->levels);
+    printf("], \"multisplit_group_size\": %d, \"subgroup_size\": %d, \"subgroups\": %d, "
+           "\"outer_group_size\": %d, \"dense_group_size\": %d,\n",
+           p->multisplit_group_size, p->subgroup_size, p->subgroups, p->outer_group_size,
+           p->dense_group_size);
+    printf(" \"rows\": %lld, \"rows_heavy\": %lld, \"heavy_row_fraction\": %.6g, "
+           "\"products\": %lld, \"products_heavy\": %lld, \"heavy_ip_fraction\": %.6g, "
+           "\"chat_bytes\": %llu, \"chat_gb\": %.6g}\n",
+           (long long)plan->rows, (long long)plan->rows_heavy,
+           fraction(plan->rows_heavy, plan->rows), (long long)plan->products,
+           (long long)plan->products_heavy, fraction(plan->products_heavy, plan->products),
+           (unsigned long long)plan->chat_bytes, (double)plan->chat_bytes / 1e9);
+}
+
+/* The device (MAGNUS_DEVICE syntax, or the best one) with the budget a context would use. */
+static int open_device(magnus_device_info *dev, const char *device, uint64_t local_mem) {
+    if (device && setenv("MAGNUS_DEVICE", device, 1) != 0)
+        return cli_failf("cannot set MAGNUS_DEVICE");
+    magnus_device_info chosen;
+    magnus_status s = magnus_device_select(&chosen);
+    if (s) return cli_fail(s);
+    magnus_context_options opt;
+    magnus_context ctx = NULL;
+    if ((s = magnus_context_options_init(&opt))) return cli_fail(s);
+    opt.local_mem_bytes = local_mem;
+    if ((s = magnus_context_create(&ctx, &chosen, &opt))) return cli_fail(s);
+    s = magnus_context_device(dev, ctx);
+    magnus_context_free(&ctx);
+    return s ? cli_fail(s) : CLI_EXIT_OK;
+}
+
+int cmd_params(int argc, char **argv) {
+    bool json = false;
+    const char *device = NULL;
+    int64_t local_mem = 0;
+    magnus_value_type type = MAGNUS_FLOAT32;
+    const cli_option options[] = {
+        {"--device", "-d", CLI_STRING, &device, "D",
+         "device as in MAGNUS_DEVICE (\"opencl:0\", \"cuda:1\", an index); default: the best"},
+        {"--local-mem", NULL, CLI_INT, &local_mem, "BYTES",
+         "local memory budget per work group (default: the device's, or "
+         "MAGNUS_LOCAL_MEM_BYTES)"},
+        {"--type", NULL, CLI_TYPE, &type, "f32|f64", "value type of A, B and C (default f32)"},
+        {"--json", NULL, CLI_FLAG, &json, NULL, "print one JSON object on stdout"},
+        {0},
+    };
+    const cli_spec spec = {
+        .command = "params",
+        .synopsis = "[--device D] [--local-mem BYTES] [--type f32|f64] [--json] A [B]",
+        .description =
+            "Prints the gMAGNUS parameters for C = A*B (B = A when omitted) on a device: the\n"
+            "heavy threshold tau, chunks per heavy row and their split over multisplit\n"
+            "levels (\"required: level 0, level 1, ...\", as in the paper's Tables V and VI),\n"
+            "elements per work group, and the heavy/light split of the input: C-hat size,\n"
+            "fraction of intermediate products and of rows that are heavy. Nothing is\n"
+            "multiplied. A and B are Matrix Market files or generator specs:\n" CLI_GENERATOR_SPECS,
+        .options = options,
+        .min_positional = 1,
+        .max_positional = 2,
+    };
+    const char *positional[2];
+    int npositional;
+    int rc = cli_parse(&spec, argc, argv, positional, &npositional);
+    if (rc != CLI_CONTINUE) return rc;
+    if (local_mem < 0) return cli_usage_error(&spec, "--local-mem must be positive");
+    const char *source_a = positional[0];
+    const char *source_b = npositional > 1 ? positional[1] : NULL;
+
+    magnus_device_info dev;
+    if ((rc = open_device(&dev, device, (uint64_t)local_mem))) return rc;
+    cli_progress progress;
+    cli_progress_init(&progress, false);
+    magnus_csr A = NULL, B = NULL;
+    double seconds = 0;
+    rc = cli_matrix_load(&A, &seconds, source_a, type, &progress);
+    if (!rc && source_b) rc = cli_matrix_load(&B, &seconds, source_b, type, &progress);
+    if (!rc) {
+        magnus_gmagnus_plan plan;
+        magnus_status s = magnus_gmagnus_plan_compute(&plan, &dev, A, B ? B : A);
+        if (s) {
+            rc = cli_fail(s);
+        } else if (json) {
+            print_json(&dev, &plan, type, source_a, source_b);
+        } else {
+            print_text(&dev, &plan, type);
+        }
+    }
+    magnus_csr_free(&A);
+    magnus_csr_free(&B);
+    return rc;
+}
