@@ -465,49 +465,6 @@ typedef struct magnus_gmagnus_plan {
     magnus_gmagnus_params params;
     int64_t rows, rows_heavy;         /* rows of A (= of C), rows with more than tau products */
     int64_t products, products_heavy; /* intermediate products, those of heavy rows */
-    uint64_t chat_bytes;              /* C-hat: heavy products x (column + value) + row ptr */
-} magnus_gmagnus_plan;
-/* Computed on the host from A and B (validated, same value type, A.cols == B.rows). */
-MAGNUS_API magnus_status magnus_gmagnus_plan_compute(magnus_gmagnus_plan *out,
-                                                     const magnus_device_info *device,
-                                                     const magnus_csr_s *A, const magnus_csr_s *B);
-
-/* ------------------------------------------------------------------------------------------
- * gMAGNUS parameters (paper's §III-D, Tables V and VI): what a multiply chooses for a device
- * and an input, without multiplying. The budget per work group is the device's local memory,
- * or the context's / MAGNUS_LOCAL_MEM_BYTES's smaller budget (pass magnus_context_device()).
- * ------------------------------------------------------------------------------------------ */
-typedef struct magnus_gmagnus_params {
-    uint64_t local_mem_bytes;    /* sLM: local memory budget of one work group */
-    size_t value_bytes;          /* 4 (float32) or 8 (float64) */
-    int64_t c_cols;              /* C.m: columns of C */
-    int64_t tau;                 /* rows and chunks with more products are heavy */
-    int64_t ndense_numeric;      /* columns a dense accumulator holds: sLM / (sval + 1/8) */
-    int64_t dense_width;         /* columns of the last level's chunks (a power of two) */
-    int64_t chunks_required;     /* chunks per heavy row after the last level (power of 2) */
-    int64_t chunks_max;          /* most chunks one multisplit pass can make (power of 2) */
-    int levels;                  /* multisplit levels (0: heavy rows need no split) */
-    int64_t chunks_per_level[MAGNUS_MAX_LEVELS]; /* product over levels = chunks_required */
-    int64_t chunk_width[MAGNUS_MAX_LEVELS];      /* columns per chunk after level i */
-    int column_bits, dense_bits; /* ceil(log2 C.m), log2 dense_width */
-    int64_t outer_group_elems;   /* flattened elements per outer-product work group */
-    int64_t multisplit_group_elems[MAGNUS_MAX_LEVELS]; /* per histogram/multisplit group */
-    int group_rows;              /* rows of C-hat one multisplit group touches (2) */
-    int multisplit_group_size, subgroup_size, subgroups; /* subgroups: local histograms */
-    int outer_group_size, dense_group_size;
-} magnus_gmagnus_params;
-
-/* The parameters for `device` (its local_mem_bytes is the budget) and C with c_cols columns.
- * MAGNUS_ERROR_INVALID_ARGUMENT when the budget is too small for gMAGNUS. */
-MAGNUS_API magnus_status magnus_gmagnus_params_compute(magnus_gmagnus_params *out,
-                                                       const magnus_device_info *device,
-                                                       int64_t c_cols, magnus_value_type type);
-
-/* The parameters plus the heavy/light split of A·B (the columns of the paper's Table V). */
-typedef struct magnus_gmagnus_plan {
-    magnus_gmagnus_params params;
-    int64_t rows, rows_heavy;         /* rows of A (= of C), rows with more than tau products */
-    int64_t products, products_heavy; /* intermediate products, those of heavy rows */
     uint64_t chat_bytes;              /* C-hat: heavy products x (column + value) + row ptr
                                          (0 without heavy rows) */
 } magnus_gmagnus_plan;
