@@ -11,6 +11,9 @@
 #   GPU_CHECK_STEPS          which of cuda,opencl,bench to run (default all three; the probe
 #                            always runs), to split the work across device calls
 #   GPU_CHECK_TESTS          a regex: only tests whose ctest name matches
+#   GPU_CHECK_SKIP           a regex: leave out tests whose name matches (default _shared_:
+#                            the shared matrix collection is not on the GPU machine; set it
+#                            empty to run them)
 #   GPU_CHECK_TEST_TIMEOUT   seconds per test at most (default 300)
 #   GPU_CHECK_LOG2N          scan size of the benchmark (default 28)
 #   GPU_CHECK_OPENCL_DEVICE  the OpenCL device to use (default: the NVIDIA one)
@@ -118,11 +121,13 @@ gpu_test() {
   shift # --
   [[ ";$labels;" == *";$mode;"* ]] || return 0
   if [ -n "${GPU_CHECK_TESTS:-}" ] && ! [[ $name =~ $GPU_CHECK_TESTS ]]; then return 0; fi
+  if [ -n "$skip_tests" ] && [[ $name =~ $skip_tests ]]; then return 0; fi
   [ "$mode" = opencl ] && env+=("MAGNUS_DEVICE=$nv_opencl")
   [ "$limit" -gt "$test_limit" ] && limit=$test_limit
   step_in "$dir" "${name}@${mode_name}" "$limit" "$skip_rc" env "${env[@]}" "$@"
 }
 test_limit=${GPU_CHECK_TEST_TIMEOUT:-300}
+skip_tests=${GPU_CHECK_SKIP-_shared_}
 if [[ ",$steps," == *",cuda,"* ]] && [ -n "$has_cuda" ]; then
   mode=cuda mode_name=cuda
   # shellcheck source=/dev/null
