@@ -7,11 +7,40 @@
 
 #include "level0_internal.h"
 
-void level0_event_destroy(magnus_bevent *event) {
-    if (!event) return;
+/* Destroys an event at once: only for one the device cannot reach (never submitted, or
+ * retired and reclaimed). */
+static void event_free(magnus_bevent *event) {
     level0_single_event_destroy(event->pool, event->event);
     if (event->timestamp) magnus_ze.zeMemFree(event->ctx->context, event->timestamp);
     magnus_host_free(event);
+}
+
+void level0_event_destroy(magnus_bevent *event) {
+    if (!event) return;
+    magnus_bctx *ctx = event->ctx;
+    /* A queue may still have to signal this event or wait on it: remember how far each queue
+     * had got, and destroy the event once all of them are finished past that point. */
+    for (int i = 0; i < LEVEL0_MAX_QUEUES; i++)
+        event->needs[i] = ctx->queues[i] ? ctx->queues[i]->appended : 0;
+    event->next_retired = ctx->retired;
+    ctx->retired = event;
+    level0_events_reclaim(ctx, false);
+}
+
+void level0_events_reclaim(magnus_bctx *ctx, bool all) {
+    magnus_bevent **link = &ctx->retired;
+    while (*link) {
+        magnus_bevent *e = *link;
+        bool reachable = false;
+        for (int i = 0; i < LEVEL0_MAX_QUEUES && !all && !reachable; i++)
+            reachable = e->needs[i] > 0 && ctx->queues[i] && ctx->queues[i]->finished < e->needs[i];
+        if (reachable) {
+            link = &e->next_retired;
+        } else {
+            *link = e->next_retired;
+            event_free(e);
+        }
+    }
 }
 
 magnus_status level0_event_record(magnus_bqueue *q, magnus_bevent **out) {
@@ -23,7 +52,7 @@ magnus_status level0_event_record(magnus_bqueue *q, magnus_bevent **out) {
     ev->ctx = q->ctx;
     magnus_status s = level0_single_event_create(q->ctx, &ev->pool, &ev->event);
     if (s) {
-        level0_event_destroy(ev);
+        event_free(ev);
         return s;
     }
     /* The device writes the stamp, so it lives in host USM, 8-byte aligned as required. */
@@ -32,7 +61,7 @@ magnus_status level0_event_record(magnus_bqueue *q, magnus_bevent **out) {
     ze_result_t r = magnus_ze.zeMemAllocHost(q->ctx->context, &desc, sizeof(uint64_t),
                                              sizeof(uint64_t), &stamp);
     if (r || !stamp) {
-        level0_event_destroy(ev);
+        event_free(ev);
         return magnus_ze_error(MAGNUS_ERROR_DEVICE, r ? r : ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY,
                                "zeMemAllocHost(timestamp)");
     }
@@ -41,14 +70,13 @@ magnus_status level0_event_record(magnus_bqueue *q, magnus_bevent **out) {
     /* The barrier after the previous command has already ordered it before this write. */
     r = magnus_ze.zeCommandListAppendWriteGlobalTimestamp(q->list, ev->timestamp, ev->event, 0, NULL);
     if (r) {
-        level0_event_destroy(ev);
+        event_free(ev);
         return magnus_ze_error(MAGNUS_ERROR_DEVICE, r, "zeCommandListAppendWriteGlobalTimestamp");
     }
+    level0_queue_appended(q);
     s = level0_queue_order(q, "timestamp");
     if (s) {
-        /* The write is already queued: let it land before its memory goes away. */
-        (void)magnus_ze.zeEventHostSynchronize(ev->event, UINT64_MAX);
-        level0_event_destroy(ev);
+        level0_event_destroy(ev); /* the write is queued: retire, do not free */
         return s;
     }
     *out = ev;
@@ -61,6 +89,7 @@ magnus_status level0_queue_wait_event(magnus_bqueue *q, magnus_bevent *event) {
     ze_event_handle_t handle = event->event;
     ze_result_t r = magnus_ze.zeCommandListAppendWaitOnEvents(q->list, 1, &handle);
     if (r) return magnus_ze_error(MAGNUS_ERROR_DEVICE, r, "zeCommandListAppendWaitOnEvents");
+    level0_queue_appended(q);
     return MAGNUS_SUCCESS;
 }
 

@@ -18,6 +18,13 @@
  *   - Host<->device copies pass the caller's pageable pointer straight to
  *     zeCommandListAppendMemoryCopy and block until the queue is idle (Intel's driver stages
  *     such pointers itself).
+ *   - Level Zero objects must not be destroyed while the device may still use them, but the
+ *     runtime destroys an event right after making another queue wait on it and frees buffers
+ *     as CUDA and OpenCL allow. So event_destroy only RETIRES an event: it remembers how many
+ *     commands each queue of the context had appended, and the event is destroyed once every
+ *     one of those queues has been finished past that point (checked at each queue_finish,
+ *     and at the latest when the context goes). mem_free finishes the context's queues before
+ *     zeMemFree, which is what cudaFree does too.
  */
 #ifndef MAGNUS_LEVEL0_INTERNAL_H
 #define MAGNUS_LEVEL0_INTERNAL_H
@@ -41,17 +48,25 @@ typedef struct level0_device {
 extern level0_device *level0_devices;
 extern int level0_device_count;
 
+/* Queues a context tracks, for retiring events and draining before frees. */
+#define LEVEL0_MAX_QUEUES 16
+
 struct magnus_bctx {
     const level0_device *dev;
     ze_context_handle_t context;
-    uint32_t compute_ordinal; /* command queue group used for every queue */
+    uint32_t compute_ordinal;                   /* command queue group used for every queue */
+    magnus_bqueue *queues[LEVEL0_MAX_QUEUES];   /* live queues by slot; NULL: free slot */
+    magnus_bevent *retired;                     /* destroyed by the runtime, maybe still in use */
 };
 
 struct magnus_bqueue {
     magnus_bctx *ctx;
+    int slot;                      /* index in ctx->queues */
     ze_command_list_handle_t list; /* immediate */
     ze_event_pool_handle_t pool;
-    ze_event_handle_t idle; /* signalled by queue_finish's barrier */
+    ze_event_handle_t idle;        /* signalled by queue_finish's barrier */
+    uint64_t appended;             /* commands appended so far */
+    uint64_t finished;             /* of those, how many are known complete */
 };
 
 struct magnus_bmem {
@@ -73,7 +88,9 @@ struct magnus_bevent {
     magnus_bctx *ctx;
     ze_event_pool_handle_t pool;
     ze_event_handle_t event;
-    uint64_t *timestamp; /* host USM; written by the device */
+    uint64_t *timestamp;                  /* host USM; written by the device */
+    uint64_t needs[LEVEL0_MAX_QUEUES];    /* once retired: queue slot -> commands to finish */
+    magnus_bevent *next_retired;
 };
 
 /* Devices (level0_devices.c) */
@@ -88,8 +105,12 @@ void level0_context_destroy(magnus_bctx *ctx);
 magnus_status level0_queue_create(magnus_bctx *ctx, magnus_bqueue **queue);
 void level0_queue_destroy(magnus_bqueue *queue);
 magnus_status level0_queue_finish(magnus_bqueue *queue);
-/* Appends the barrier that keeps the immediate list in order; `what` names the command. */
+/* Appends the barrier that keeps the immediate list in order; `what` names the command. Every
+ * appended command goes through it (or level0_queue_appended), so q->appended counts them. */
 magnus_status level0_queue_order(magnus_bqueue *q, const char *what);
+void level0_queue_appended(magnus_bqueue *q);
+/* Finishes every queue of the context (before zeMemFree); returns the first failure. */
+magnus_status level0_context_drain(magnus_bctx *ctx);
 
 magnus_status level0_mem_alloc(magnus_bctx *ctx, size_t bytes, magnus_bmem **mem);
 void level0_mem_free(magnus_bctx *ctx, magnus_bmem *mem);
@@ -118,7 +139,9 @@ magnus_status level0_event_record(magnus_bqueue *q, magnus_bevent **event);
 magnus_status level0_queue_wait_event(magnus_bqueue *q, magnus_bevent *event);
 magnus_status level0_event_synchronize(magnus_bevent *event);
 magnus_status level0_event_elapsed_ms(magnus_bevent *start, magnus_bevent *end, double *ms);
-void level0_event_destroy(magnus_bevent *event);
+void level0_event_destroy(magnus_bevent *event); /* retires it */
+/* Destroys the retired events no queue can still reach (all: every one, at context end). */
+void level0_events_reclaim(magnus_bctx *ctx, bool all);
 
 /* A host-visible event pool of one event (used by queues and recorded events). */
 magnus_status level0_single_event_create(magnus_bctx *ctx, ze_event_pool_handle_t *pool,

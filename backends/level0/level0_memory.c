@@ -52,9 +52,13 @@ magnus_status level0_mem_alloc(magnus_bctx *ctx, size_t bytes, magnus_bmem **out
 
 void level0_mem_free(magnus_bctx *ctx, magnus_bmem *mem) {
     if (!mem) return;
-    /* zeMemFree does not wait for work still using the buffer; the runtime frees only after
-     * the queues that used it are finished. */
-    if (ctx && mem->ptr) magnus_ze.zeMemFree(ctx->context, mem->ptr);
+    /* zeMemFree does not wait for queued work that still uses the buffer, so the context's
+     * queues are drained first (cudaFree synchronises the same way). A failure to drain
+     * (device lost) has nowhere to go: the buffer is freed regardless. */
+    if (ctx && mem->ptr) {
+        (void)level0_context_drain(ctx);
+        magnus_ze.zeMemFree(ctx->context, mem->ptr);
+    }
     magnus_host_free(mem);
 }
 

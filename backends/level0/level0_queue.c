@@ -65,6 +65,8 @@ magnus_status level0_context_create(int index, magnus_bctx **out) {
 
 void level0_context_destroy(magnus_bctx *ctx) {
     if (!ctx) return;
+    /* The runtime destroys every queue first, so nothing can reach a retired event now. */
+    level0_events_reclaim(ctx, true);
     if (ctx->context) magnus_ze.zeContextDestroy(ctx->context);
     magnus_host_free(ctx);
 }
@@ -107,9 +109,15 @@ magnus_status level0_queue_create(magnus_bctx *ctx, magnus_bqueue **out) {
     if (!out) return magnus_error(MAGNUS_ERROR_NULL_POINTER, "level0: queue output is NULL");
     *out = NULL;
     if (!ctx) return magnus_error(MAGNUS_ERROR_NULL_POINTER, "level0: queue_create without a context");
+    int slot = 0;
+    while (slot < LEVEL0_MAX_QUEUES && ctx->queues[slot]) slot++;
+    if (slot == LEVEL0_MAX_QUEUES)
+        return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
+                            "level0: a context holds at most %d queues", LEVEL0_MAX_QUEUES);
     magnus_bqueue *q = magnus_host_calloc(1, sizeof *q);
     if (!q) return magnus_error(MAGNUS_ERROR_OUT_OF_HOST_MEMORY, "level0: no host memory for a queue");
     q->ctx = ctx;
+    q->slot = slot;
     ze_command_queue_desc_t desc = {.stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC,
                                     .ordinal = ctx->compute_ordinal,
                                     .index = 0,
@@ -128,6 +136,7 @@ magnus_status level0_queue_create(magnus_bctx *ctx, magnus_bqueue **out) {
         magnus_host_free(q);
         return s;
     }
+    ctx->queues[slot] = q;
     *out = q;
     return MAGNUS_SUCCESS;
 }
@@ -137,26 +146,49 @@ void level0_queue_destroy(magnus_bqueue *q) {
     /* Destroying a list with work in flight is undefined; drain it first (errors here have
      * nowhere to go: the caller is tearing down). */
     (void)level0_queue_finish(q);
+    magnus_bctx *ctx = q->ctx;
+    ctx->queues[q->slot] = NULL;
+    /* This queue no longer holds any retired event back; a later queue may take its slot. */
+    for (magnus_bevent *e = ctx->retired; e; e = e->next_retired) e->needs[q->slot] = 0;
     level0_single_event_destroy(q->pool, q->idle);
     if (q->list) magnus_ze.zeCommandListDestroy(q->list);
     magnus_host_free(q);
+    level0_events_reclaim(ctx, false);
+}
+
+void level0_queue_appended(magnus_bqueue *q) {
+    q->appended++;
 }
 
 magnus_status level0_queue_order(magnus_bqueue *q, const char *what) {
     ze_result_t r = magnus_ze.zeCommandListAppendBarrier(q->list, NULL, 0, NULL);
     if (r) return magnus_ze_error(MAGNUS_ERROR_DEVICE, r, "zeCommandListAppendBarrier after %s", what);
+    level0_queue_appended(q);
     return MAGNUS_SUCCESS;
 }
 
 magnus_status level0_queue_finish(magnus_bqueue *q) {
     if (!q) return magnus_error(MAGNUS_ERROR_NULL_POINTER, "level0: queue_finish without a queue");
+    uint64_t upto = q->appended;
     ze_result_t r = magnus_ze.zeCommandListAppendBarrier(q->list, q->idle, 0, NULL);
     if (r) return magnus_ze_error(MAGNUS_ERROR_DEVICE, r, "zeCommandListAppendBarrier (finish)");
     r = magnus_ze.zeEventHostSynchronize(q->idle, UINT64_MAX);
     if (r) return magnus_ze_error(MAGNUS_ERROR_DEVICE, r, "zeEventHostSynchronize (finish)");
     r = magnus_ze.zeEventHostReset(q->idle);
     if (r) return magnus_ze_error(MAGNUS_ERROR_DEVICE, r, "zeEventHostReset (finish)");
+    q->finished = upto;
+    level0_events_reclaim(q->ctx, false);
     return MAGNUS_SUCCESS;
+}
+
+magnus_status level0_context_drain(magnus_bctx *ctx) {
+    magnus_status first = MAGNUS_SUCCESS;
+    for (int i = 0; i < LEVEL0_MAX_QUEUES; i++) {
+        if (!ctx->queues[i]) continue;
+        magnus_status s = level0_queue_finish(ctx->queues[i]);
+        if (s && !first) first = s;
+    }
+    return first;
 }
 
 #endif /* MAGNUS_HAVE_LEVEL0_HEADERS */

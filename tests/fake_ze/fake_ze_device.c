@@ -72,6 +72,12 @@ static void read_config(void) {
     if (sub && *sub) parse_subgroups(sub);
     config.fp64 = env_u64("FAKE_ZE_FP64", 1, 0, 1) != 0;
     config.atomic64 = env_u64("FAKE_ZE_ATOMIC64", 1, 0, 1) != 0;
+    uint64_t default_max_alloc = (UINT64_C(4) << 30) - 4096;
+    if (default_max_alloc > config.global_mem_bytes) default_max_alloc = config.global_mem_bytes;
+    config.max_alloc_bytes = env_u64("FAKE_ZE_MAX_ALLOC", default_max_alloc, 1, UINT64_MAX);
+    config.timer_ns = env_u64("FAKE_ZE_TIMER_NS", 1, 1, UINT64_C(1) << 32);
+    config.timestamp_bits = (uint32_t)env_u64("FAKE_ZE_TIMESTAMP_BITS", 64, 1, 64);
+    config.clock_start = env_u64("FAKE_ZE_CLOCK_START", 0, 0, UINT64_MAX);
     config.fail_at = parse_fail_at(getenv("FAKE_ZE_FAIL_AT"));
     for (uint32_t i = 0; i < FAKE_ZE_MAX_DEVICES; i++) {
         the_devices[i].magic = FAKE_ZE_MAGIC_DEVICE;
@@ -90,6 +96,7 @@ ze_result_t ZE_APICALL fake_zeInit(ze_init_flags_t flags) {
     if (!initialised) read_config();
     if (config.fail_at == FAKE_ZE_FAIL_INIT) return ZE_RESULT_ERROR_UNINITIALIZED;
     if (flags != 0 && !(flags & ZE_INIT_FLAG_GPU_ONLY)) return ZE_RESULT_ERROR_UNINITIALIZED;
+    if (!initialised) fake_ze_clock_reset(config.clock_start);
     initialised = true;
     return ZE_RESULT_SUCCESS;
 }
@@ -106,11 +113,11 @@ static ze_result_t list_handles(uint32_t *count, void **out, void *const *handle
     return ZE_RESULT_SUCCESS;
 }
 
-static bool driver_ok(ze_driver_handle_t driver) {
+bool fake_ze_driver_ok(ze_driver_handle_t driver) {
     return driver == &the_driver && driver->magic == FAKE_ZE_MAGIC_DRIVER;
 }
 
-static bool device_ok(ze_device_handle_t device) {
+bool fake_ze_device_ok(ze_device_handle_t device) {
     return device && device->magic == FAKE_ZE_MAGIC_DEVICE && device->index < config.device_count &&
            device == &the_devices[device->index];
 }
@@ -123,7 +130,7 @@ ze_result_t ZE_APICALL fake_zeDriverGet(uint32_t *count, ze_driver_handle_t *dri
 }
 
 ze_result_t ZE_APICALL fake_zeDriverGetApiVersion(ze_driver_handle_t driver, ze_api_version_t *version) {
-    if (!driver_ok(driver)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    if (!fake_ze_driver_ok(driver)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
     if (!version) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
     *version = ZE_API_VERSION_CURRENT;
     return ZE_RESULT_SUCCESS;
@@ -134,7 +141,7 @@ ze_result_t ZE_APICALL fake_zeDriverGetApiVersion(ze_driver_handle_t driver, ze_
 
 ze_result_t ZE_APICALL fake_zeDriverGetProperties(ze_driver_handle_t driver,
                                                   ze_driver_properties_t *props) {
-    if (!driver_ok(driver)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    if (!fake_ze_driver_ok(driver)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
     if (!props) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
     memset(props->uuid.id, 0, sizeof props->uuid.id);
     memcpy(props->uuid.id, "fake_ze", 7);
@@ -144,7 +151,7 @@ ze_result_t ZE_APICALL fake_zeDriverGetProperties(ze_driver_handle_t driver,
 
 ze_result_t ZE_APICALL fake_zeDeviceGet(ze_driver_handle_t driver, uint32_t *count,
                                         ze_device_handle_t *devices) {
-    if (!driver_ok(driver)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    if (!fake_ze_driver_ok(driver)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
     if (config.fail_at == FAKE_ZE_FAIL_DEVICEGET) return ZE_RESULT_ERROR_DEVICE_LOST;
     void *handles[FAKE_ZE_MAX_DEVICES];
     for (uint32_t i = 0; i < config.device_count; i++) handles[i] = &the_devices[i];
@@ -153,7 +160,7 @@ ze_result_t ZE_APICALL fake_zeDeviceGet(ze_driver_handle_t driver, uint32_t *cou
 
 ze_result_t ZE_APICALL fake_zeDeviceGetProperties(ze_device_handle_t device,
                                                   ze_device_properties_t *props) {
-    if (!device_ok(device)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    if (!fake_ze_device_ok(device)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
     if (!props) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
     if (config.fail_at == FAKE_ZE_FAIL_PROPERTIES) return ZE_RESULT_ERROR_DEVICE_LOST;
     /* Keep the caller's stype/pNext, fill everything after them. */
@@ -166,9 +173,7 @@ ze_result_t ZE_APICALL fake_zeDeviceGetProperties(ze_device_handle_t device,
     props->vendorId = 0x8086;
     props->deviceId = 0x0bd5; /* a PVC id; nothing depends on it */
     props->coreClockRate = 1600;
-    props->maxMemAllocSize = config.global_mem_bytes < (UINT64_C(4) << 30)
-                                 ? config.global_mem_bytes
-                                 : (UINT64_C(4) << 30) - 4096;
+    props->maxMemAllocSize = config.max_alloc_bytes;
     props->maxHardwareContexts = 64;
     props->numThreadsPerEU = 8;
     props->physicalEUSimdWidth = 16;
@@ -178,8 +183,11 @@ ze_result_t ZE_APICALL fake_zeDeviceGetProperties(ze_device_handle_t device,
     uint32_t slices = config.compute_units % 2 == 0 ? 2 : 1;
     props->numSlices = slices;
     props->numSubslicesPerSlice = config.compute_units / slices;
-    props->timerResolution = stype == ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES ? 1 : 1000000000;
-    props->timestampValidBits = 64;
+    /* ns per tick for the 1.0 structure, ticks per second for DEVICE_PROPERTIES_1_2 */
+    props->timerResolution = stype == ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES
+                                 ? config.timer_ns
+                                 : UINT64_C(1000000000) / config.timer_ns;
+    props->timestampValidBits = config.timestamp_bits;
     props->kernelTimestampValidBits = 32;
     memcpy(props->uuid.id, &device->index, sizeof device->index);
     snprintf(props->name, sizeof props->name, "%s", config.device_name);
@@ -188,7 +196,7 @@ ze_result_t ZE_APICALL fake_zeDeviceGetProperties(ze_device_handle_t device,
 
 ze_result_t ZE_APICALL fake_zeDeviceGetComputeProperties(ze_device_handle_t device,
                                                          ze_device_compute_properties_t *props) {
-    if (!device_ok(device)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    if (!fake_ze_device_ok(device)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
     if (!props) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
     if (config.fail_at == FAKE_ZE_FAIL_PROPERTIES) return ZE_RESULT_ERROR_DEVICE_LOST;
     props->maxTotalGroupSize = 1024;
@@ -208,7 +216,7 @@ ze_result_t ZE_APICALL fake_zeDeviceGetComputeProperties(ze_device_handle_t devi
 
 ze_result_t ZE_APICALL fake_zeDeviceGetModuleProperties(ze_device_handle_t device,
                                                         ze_device_module_properties_t *props) {
-    if (!device_ok(device)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    if (!fake_ze_device_ok(device)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
     if (!props) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
     if (config.fail_at == FAKE_ZE_FAIL_PROPERTIES) return ZE_RESULT_ERROR_DEVICE_LOST;
     props->spirvVersionSupported = ZE_MAKE_VERSION(1, 2);
@@ -225,7 +233,7 @@ ze_result_t ZE_APICALL fake_zeDeviceGetModuleProperties(ze_device_handle_t devic
 
 ze_result_t ZE_APICALL fake_zeDeviceGetMemoryProperties(ze_device_handle_t device, uint32_t *count,
                                                         ze_device_memory_properties_t *props) {
-    if (!device_ok(device)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    if (!fake_ze_device_ok(device)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
     if (!count) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
     if (config.fail_at == FAKE_ZE_FAIL_PROPERTIES) return ZE_RESULT_ERROR_DEVICE_LOST;
     if (*count == 0 || !props) {
@@ -243,7 +251,7 @@ ze_result_t ZE_APICALL fake_zeDeviceGetMemoryProperties(ze_device_handle_t devic
 
 ze_result_t ZE_APICALL fake_zeDeviceGetCommandQueueGroupProperties(
     ze_device_handle_t device, uint32_t *count, ze_command_queue_group_properties_t *props) {
-    if (!device_ok(device)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    if (!fake_ze_device_ok(device)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
     if (!count) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
     if (*count == 0 || !props) {
         *count = 1;

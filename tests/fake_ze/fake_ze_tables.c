@@ -1,5 +1,5 @@
 /*
- * The tables the fake driver implements. The generated getters (gen_tables.cmake) zero every
+ * The tables the fake driver implements (one fill function per table, named after its getter). The generated getters (gen_tables.cmake) zero every
  * table and call the fill function of that table when one is defined here; entries left NULL
  * make the loader answer ZE_RESULT_ERROR_UNSUPPORTED_FEATURE.
  */
@@ -32,4 +32,48 @@ void fake_ze_fill_ze_Device(ze_device_dditable_t *table) {
     table->pfnGetModuleProperties = fake_zeDeviceGetModuleProperties;
     table->pfnGetMemoryProperties = fake_zeDeviceGetMemoryProperties;
     table->pfnGetCommandQueueGroupProperties = fake_zeDeviceGetCommandQueueGroupProperties;
+}
+
+void fake_ze_fill_ze_Context(ze_context_dditable_t *table) {
+    table->pfnCreate = fake_zeContextCreate;
+    table->pfnDestroy = fake_zeContextDestroy;
+}
+
+void fake_ze_fill_ze_EventPool(ze_event_pool_dditable_t *table) {
+    table->pfnCreate = fake_zeEventPoolCreate;
+    table->pfnDestroy = fake_zeEventPoolDestroy;
+}
+
+void fake_ze_fill_ze_Event(ze_event_dditable_t *table) {
+    table->pfnCreate = fake_zeEventCreate;
+    table->pfnDestroy = fake_zeEventDestroy;
+    table->pfnHostSynchronize = fake_zeEventHostSynchronize;
+    table->pfnQueryStatus = fake_zeEventQueryStatus;
+    table->pfnHostReset = fake_zeEventHostReset;
+}
+
+void fake_ze_fill_ze_Mem(ze_mem_dditable_t *table) {
+    table->pfnAllocDevice = fake_zeMemAllocDevice;
+    table->pfnAllocHost = fake_zeMemAllocHost;
+    table->pfnFree = fake_zeMemFree;
+}
+
+void fake_ze_fill_ze_CommandList(ze_command_list_dditable_t *table) {
+    table->pfnCreateImmediate = fake_zeCommandListCreateImmediate;
+    table->pfnDestroy = fake_zeCommandListDestroy;
+    table->pfnAppendBarrier = fake_zeCommandListAppendBarrier;
+    table->pfnAppendMemoryCopy = fake_zeCommandListAppendMemoryCopy;
+    table->pfnAppendMemoryFill = fake_zeCommandListAppendMemoryFill;
+    table->pfnAppendWaitOnEvents = fake_zeCommandListAppendWaitOnEvents;
+    table->pfnAppendWriteGlobalTimestamp = fake_zeCommandListAppendWriteGlobalTimestamp;
+}
+
+void fake_ze_fill_ze_Module(ze_module_dditable_t *table) {
+    table->pfnCreate = fake_zeModuleCreate;
+    table->pfnDestroy = fake_zeModuleDestroy;
+}
+
+void fake_ze_fill_ze_ModuleBuildLog(ze_module_build_log_dditable_t *table) {
+    table->pfnDestroy = fake_zeModuleBuildLogDestroy;
+    table->pfnGetString = fake_zeModuleBuildLogGetString;
 }
