@@ -15,10 +15,16 @@
 #define HASH_MAX_BINS 32
 /* Smallest local table; smaller rows share a work group with others. */
 #define HASH_MIN_TABLE 32
-/* Work items per group: tiny-row groups, the cap on any group, the global-table kernels. */
+/* Work items per group: tiny-row groups, the cap on any group, the global-table kernels.
+ * The cap stays at 256 although devices allow 1024: a kernel's own limit can be lower than
+ * the device's (registers; NVIDIA's OpenCL refuses the numeric kernel at 512 with
+ * CL_OUT_OF_RESOURCES) and the backends do not report it. */
 #define HASH_SMALL_GROUP 256
-#define HASH_MAX_GROUP 1024
+#define HASH_MAX_GROUP 256
 #define HASH_GLOBAL_GROUP 256
+/* Bytes of the budget left unused: NVIDIA's OpenCL refuses a launch whose dynamic local
+ * memory reaches CL_DEVICE_LOCAL_MEM_SIZE (49152 fails, 49144 runs on an H200). */
+#define HASH_LOCAL_RESERVE 16
 /* Default bound on the global tables held at once (more rows run in several batches). */
 #define HASH_DEFAULT_SCRATCH ((uint64_t)256 << 20)
 
@@ -133,7 +139,8 @@ static void hash_plan_build(hash_plan *p, const magnus_context_s *ctx, int numer
                             size_t value_bytes) {
     memset(p, 0, sizeof *p);
     p->group_cap = hash_group_cap(ctx);
-    uint64_t local_bytes = ctx->device.local_mem_bytes;
+    uint64_t budget = ctx->device.local_mem_bytes;
+    uint64_t local_bytes = budget > HASH_LOCAL_RESERVE ? budget - HASH_LOCAL_RESERVE : 0;
     uint64_t slot = hash_slot_bytes(numeric, value_bytes);
     /* largest table one item may have: numeric any even size (modulo hashing), symbolic a
      * power of two (mask) next to its 4-byte counter */
@@ -148,6 +155,13 @@ static void hash_plan_build(hash_plan *p, const magnus_context_s *ctx, int numer
     }
     if (largest > last && largest >= 4 && p->nbins < HASH_MAX_BINS - 1)
         hash_plan_add(p, numeric, value_bytes, local_bytes, largest);
+    /* gMAGNUS sends rows and chunks of up to tau = budget / (2 * slot) entries; the reserve
+     * must not push those out of local memory, so the largest table may run a few entries
+     * past half full */
+    hash_bin *top = &p->bin[p->nbins - 1];
+    int64_t tau = (int64_t)(budget / (2 * slot));
+    if (numeric && p->nbins > 1 && tau > top->max_key && tau < (int64_t)top->table)
+        top->max_key = tau;
     p->bin[p->nbins++] = (hash_bin){.max_key = INT64_MAX};
 }
 

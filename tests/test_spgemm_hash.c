@@ -280,7 +280,8 @@ Test(hash_spgemm, rmat_pairs_and_laplacians) {
 static void check_shared(magnus_context ctx, const char *name, magnus_value_type type,
                          int64_t expected_nnz) {
     char path[1024];
-    snprintf(path, sizeof path, "%s/%s.mtx.gz", MAGNUS_SHARED_MATRICES, name);
+    const char *dir = getenv("MAGNUS_SHARED_MATRICES"); /* a copy elsewhere (GPU machines) */
+    snprintf(path, sizeof path, "%s/%s.mtx.gz", dir && *dir ? dir : MAGNUS_SHARED_MATRICES, name);
     FILE *f = fopen(path, "rb");
     if (!f) cr_skip_test("%s not found", path);
     fclose(f);
@@ -310,6 +311,29 @@ Test(hash_shared, rajat19_small_local) {
 }
 
 /* ---- global-table path -------------------------------------------------------------------- */
+
+Test(hash_global, capacity_covers_gmagnus_tau) {
+    /* pure arithmetic on a context-shaped struct: every budget from 1 KiB to 1 MiB */
+    const uint64_t budgets[] = {1024, 4096, 32768, 49152, 49144, 65536, 101376, 232448, 1 << 20};
+    for (size_t i = 0; i < sizeof budgets / sizeof budgets[0]; i++)
+        for (int t = 0; t < 2; t++) {
+            magnus_value_type type = t ? MAGNUS_FLOAT64 : MAGNUS_FLOAT32;
+            uint64_t slot = 4 + magnus_value_size(type);
+            magnus_context_s fake;
+            memset(&fake, 0, sizeof fake);
+            fake.device.local_mem_bytes = budgets[i];
+            fake.device.max_work_group_size = 1024;
+            int64_t sym, num, tau = (int64_t)(budgets[i] / (2 * slot));
+            magnus_hash_local_capacity(&fake, type, &sym, &num);
+            cr_assert_geq(num, tau, "budget %llu: numeric capacity %lld < tau %lld",
+                          (unsigned long long)budgets[i], (long long)num, (long long)tau);
+            cr_assert_lt((uint64_t)num * slot, budgets[i], "numeric table cannot hold %lld",
+                         (long long)num);
+            cr_assert_geq(sym, tau, "budget %llu: symbolic capacity %lld < tau %lld",
+                          (unsigned long long)budgets[i], (long long)sym, (long long)tau);
+            cr_assert_lt((uint64_t)sym * 4, budgets[i]);
+        }
+}
 
 /* A·B through magnus_hash_spgemm_ex on ctx, compared with the reference; returns the stats. */
 static void run_ex(magnus_context ctx, const magnus_csr_s *A, const magnus_csr_s *B,
@@ -559,6 +583,18 @@ Test(hash_errors, statuses_and_no_leaks) {
     EXPECT_STATUS(magnus_spgemm(&C, small, A, B, &opt, NULL), MAGNUS_ERROR_OUT_OF_DEVICE_MEMORY);
     cr_assert_eq(small->memory_in_use, 0);
     magnus_context_free(&small);
+    /* double precision on a device without it (pretended: the context's copy of the device
+     * information is what the check reads) */
+    magnus_context nofp64 = context_with_local(0);
+    nofp64->device.fp64 = 0;
+    magnus_csr A64, B64;
+    OK(magnus_csr_convert(&A64, A, MAGNUS_FLOAT64));
+    OK(magnus_csr_convert(&B64, B, MAGNUS_FLOAT64));
+    EXPECT_STATUS(magnus_spgemm(&C, nofp64, A64, B64, &opt, NULL), MAGNUS_ERROR_FEATURE_UNSUPPORTED);
+    cr_assert_eq(nofp64->memory_in_use, 0);
+    magnus_csr_free(&A64);
+    magnus_csr_free(&B64);
+    magnus_context_free(&nofp64);
     magnus_csr_free(&A);
     magnus_csr_free(&B);
 }
