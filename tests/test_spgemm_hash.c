@@ -515,6 +515,27 @@ Test(device_csr, empty_and_other_context) {
     magnus_csr_free(&Z);
 }
 
+Test(device_csr, default_algorithm_dispatch) {
+    /* the default options pick gMAGNUS; a build without it says so instead of guessing */
+    magnus_context ctx = magnus_test_context();
+    magnus_csr A = uniform(40, 40, 4, 81, MAGNUS_FLOAT32), C = NULL, ref, mag;
+    OK(magnus_reference_spgemm(&ref, &mag, A, A));
+    magnus_report rep;
+    magnus_status s = magnus_spgemm(&C, ctx, A, A, NULL, &rep);
+    if (s == MAGNUS_ERROR_INVALID_ARGUMENT) {
+        cr_assert(strstr(magnus_last_error(), "not built") != NULL, "%s", magnus_last_error());
+        cr_assert_null(C);
+    } else {
+        cr_assert_eq(s, MAGNUS_SUCCESS, "%s", magnus_last_error());
+        cr_assert_eq(rep.algorithm, MAGNUS_ALGORITHM_MAGNUS);
+        OK(magnus_csr_compare(NULL, C, ref, mag, 0));
+    }
+    magnus_csr_free(&C);
+    magnus_csr_free(&A);
+    magnus_csr_free(&ref);
+    magnus_csr_free(&mag);
+}
+
 /* ---- errors ------------------------------------------------------------------------------- */
 
 static int cancel_at_multiply(void *user, double fraction, const char *what) {
