@@ -72,6 +72,8 @@ typedef struct magnus_backend_ops {
     void (*unload)(void);
 
     /* devices */
+    /* On success the detail message may hold a note for the probe's diagnostics (devices
+     * skipped and why); the registry clears it before the call. */
     magnus_status (*device_count)(int *count);
     magnus_status (*device_info)(int index, magnus_device_info *info);
 
@@ -101,6 +103,7 @@ typedef struct magnus_backend_ops {
     magnus_status (*module_load)(magnus_bctx *ctx, magnus_kernel_variant variant,
                                  magnus_bmodule **module);
     void (*module_unload)(magnus_bmodule *module);
+    /* a name the module lacks: MAGNUS_ERROR_KERNEL_BUILD, naming the kernel */
     magnus_status (*kernel_get)(magnus_bmodule *module, const char *name, magnus_bkernel **kernel);
     void (*kernel_release)(magnus_bkernel *kernel);
     magnus_status (*launch)(magnus_bqueue *q, magnus_bkernel *kernel, size_t groups,

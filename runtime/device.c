@@ -163,8 +163,11 @@ static magnus_status probe_backend(registry_entry *e, int rank) {
         return MAGNUS_SUCCESS;
     }
     int count = 0;
+    char note[512] = "";
+    magnus_error_clear();
     /* Running out of host memory is this call's failure, not the backend's. */
     if ((s = ops->device_count(&count)) == MAGNUS_ERROR_OUT_OF_HOST_MEMORY) return s;
+    if (!s) snprintf(note, sizeof note, "%s", magnus_last_error());
     if (s) {
         diag("%s: loaded, but listing devices failed: %s", e->name, magnus_last_error());
         return MAGNUS_SUCCESS;
@@ -185,7 +188,8 @@ static magnus_status probe_backend(registry_entry *e, int rank) {
             return magnus_error(MAGNUS_ERROR_OUT_OF_HOST_MEMORY, "device probe: device list");
         listed++;
     }
-    diag("%s: loaded, %d device%s", e->name, listed, listed == 1 ? "" : "s");
+    diag("%s: loaded, %d device%s%s%s", e->name, listed, listed == 1 ? "" : "s",
+         note[0] ? "; " : "", note);
     return MAGNUS_SUCCESS;
 }
 

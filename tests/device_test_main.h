@@ -19,10 +19,12 @@
  *      backend, MAGNUS_DEVICE a device). If it finds no device it prints why (the probe
  *      diagnostics) and exits 77, which ctest reports as "skipped" (magnus_add_test sets
  *      SKIP_RETURN_CODE 77). Any other failure (say, a malformed MAGNUS_DEVICE) exits 1.
- *   2. It creates a context and loads the float32 kernel module once: a device that cannot
- *      run the kernels (MAGNUS_ERROR_FEATURE_UNSUPPORTED: say MAGNUS_OPENCL_PROGRAM=spir on an
- *      OpenCL without cl_khr_spir) skips with 77; a build failure exits 1 with the build log,
- *      rather than failing every test alike.
+ *   2. It creates a context and loads the float32 kernel module once, in a subprocess (so the
+ *      parent never holds the device: a GPU in an exclusive compute mode admits one process
+ *      at a time, and the tests run in other processes): a device that cannot run the kernels
+ *      (MAGNUS_ERROR_FEATURE_UNSUPPORTED: say MAGNUS_OPENCL_PROGRAM=spir on an OpenCL without
+ *      cl_khr_spir) skips with 77; a build failure exits 1 with the build log, rather than
+ *      failing every test alike.
  *   3. It prints the device the tests will use, then hands over to Criterion.
  *
  * Criterion runs every test in a fresh process that does not run main(), so the "shared"
@@ -39,9 +41,11 @@
 #define MAGNUS_DEVICE_TEST_MAIN_H
 
 #include <criterion/criterion.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "device_runtime.h"
 
@@ -79,6 +83,45 @@ static inline int magnus_test_large(void) {
     return env && *env && strcmp(env, "0") != 0;
 }
 
+extern char **environ;
+
+#define MAGNUS_TEST_PRECHECK_VARIABLE "MAGNUS_DEVICE_TEST_PRECHECK"
+
+/* The subprocess of step 2: 0 when the kernels load, 77 when the device cannot run them. */
+static int magnus_test_precheck(const magnus_device_info *device) {
+    magnus_context ctx = NULL;
+    magnus_status s = magnus_context_create(&ctx, device, NULL);
+    if (!s) s = magnus_context_load_module(ctx, MAGNUS_VARIANT_F32);
+    magnus_context_free(&ctx);
+    if (s == MAGNUS_ERROR_FEATURE_UNSUPPORTED) {
+        printf("SKIP: %s:%d %s cannot run the kernels: %s\n", magnus_backend_name(device->backend),
+               device->index, device->name, magnus_last_error());
+        return 77;
+    }
+    if (s) {
+        fprintf(stderr, "device test: kernels on %s: %s: %s\n", device->name,
+                magnus_status_string(s), magnus_last_error());
+        return 1;
+    }
+    return 0;
+}
+
+/* Runs this executable again as the precheck subprocess; its exit status, or 1. */
+static int magnus_test_spawn_precheck(char *argv0) {
+    char *args[] = {argv0, NULL};
+    pid_t pid;
+    setenv(MAGNUS_TEST_PRECHECK_VARIABLE, "1", 1);
+    int err = posix_spawn(&pid, "/proc/self/exe", NULL, NULL, args, environ);
+    unsetenv(MAGNUS_TEST_PRECHECK_VARIABLE);
+    int status = 0;
+    if (err != 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status)) {
+        fprintf(stderr, "device test: the kernel check subprocess failed (%s)\n",
+                err ? strerror(err) : "abnormal exit");
+        return 1;
+    }
+    return WEXITSTATUS(status);
+}
+
 /* Default visibility: Criterion's workers find main by its symbol (the build hides symbols by
  * default), and run the test instead of main; hidden, main would run again in every worker. */
 __attribute__((visibility("default"))) int main(int argc, char **argv) {
@@ -97,20 +140,10 @@ __attribute__((visibility("default"))) int main(int argc, char **argv) {
                 magnus_last_error());
         return 1;
     }
-    magnus_context ctx = NULL;
-    s = magnus_context_create(&ctx, &device, NULL);
-    if (!s) s = magnus_context_load_module(ctx, MAGNUS_VARIANT_F32);
-    magnus_context_free(&ctx);
-    if (s == MAGNUS_ERROR_FEATURE_UNSUPPORTED) {
-        printf("SKIP: %s:%d %s cannot run the kernels: %s\n", magnus_backend_name(device.backend),
-               device.index, device.name, magnus_last_error());
-        return 77;
-    }
-    if (s) {
-        fprintf(stderr, "device test: kernels on %s: %s: %s\n", device.name,
-                magnus_status_string(s), magnus_last_error());
-        return 1;
-    }
+    if (getenv(MAGNUS_TEST_PRECHECK_VARIABLE)) return magnus_test_precheck(&device);
+    fflush(stdout);
+    int precheck = magnus_test_spawn_precheck(argv[0]);
+    if (precheck) return precheck;
     printf("device tests on %s:%d %s (%s, driver %s)\n", magnus_backend_name(device.backend),
            device.index, device.name, device.vendor, device.driver_version);
     fflush(stdout);

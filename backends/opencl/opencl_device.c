@@ -94,21 +94,27 @@ static int version_number(const char *text) {
 }
 
 /* Usable: available, with a compiler, OpenCL 1.2 or later. Fails only for host memory. */
-static magnus_status device_usable(cl_device_id device, bool *usable) {
+static magnus_status device_usable(cl_device_id device, const char **why) {
     cl_bool available = CL_FALSE, compiler = CL_FALSE;
     char version[256];
-    *usable = false;
+    *why = "its parameters cannot be read";
     if (magnus_cl.GetDeviceInfo(device, CL_DEVICE_AVAILABLE, sizeof available, &available, NULL) ||
         magnus_cl.GetDeviceInfo(device, CL_DEVICE_COMPILER_AVAILABLE, sizeof compiler, &compiler,
                                 NULL))
         return MAGNUS_SUCCESS;
     magnus_status s = magnus_cl_device_string(device, CL_DEVICE_VERSION, version, sizeof version);
     if (s == MAGNUS_ERROR_OUT_OF_HOST_MEMORY) return s;
-    *usable = !s && available && compiler && version_number(version) >= 120;
+    *why = s                               ? "its version cannot be read"
+         : !available                      ? "not available (CL_DEVICE_AVAILABLE false: in use "
+                                             "by another process in an exclusive compute mode?)"
+         : !compiler                       ? "no OpenCL C compiler"
+         : version_number(version) < 120   ? "older than OpenCL 1.2"
+                                           : NULL;
     return MAGNUS_SUCCESS;
 }
 
 magnus_status magnus_cl_device_count(int *count) {
+    char skipped[400] = "";
     *count = 0;
     ndevices = 0;
     cl_uint nplatforms = 0;
@@ -128,16 +134,26 @@ magnus_status magnus_cl_device_count(int *count) {
         if (err != CL_SUCCESS) return magnus_cl_fail(err, MAGNUS_ERROR_DEVICE, "clGetDeviceIDs");
         if (n > MAGNUS_CL_MAX_DEVICES) n = MAGNUS_CL_MAX_DEVICES;
         for (cl_uint d = 0; d < n && ndevices < MAGNUS_CL_MAX_DEVICES; d++) {
-            bool usable;
-            magnus_status s = device_usable(ids[d], &usable);
+            const char *why;
+            magnus_status s = device_usable(ids[d], &why);
             if (s) return s;
-            if (!usable) continue;
+            if (why) {
+                char name[128];
+                if (magnus_cl_device_string(ids[d], CL_DEVICE_NAME, name, sizeof name) ==
+                    MAGNUS_ERROR_OUT_OF_HOST_MEMORY)
+                    return MAGNUS_ERROR_OUT_OF_HOST_MEMORY;
+                size_t used = strlen(skipped);
+                snprintf(skipped + used, sizeof skipped - used, "%sskipped %s: %s",
+                         used ? "; " : "", name, why);
+                continue;
+            }
             devices[ndevices].platform = platforms[p];
             devices[ndevices].device = ids[d];
             ndevices++;
         }
     }
     *count = ndevices;
+    if (skipped[0]) magnus_error(MAGNUS_SUCCESS, "%s", skipped); /* a note for the probe */
     return MAGNUS_SUCCESS;
 }
 
@@ -200,8 +216,8 @@ static void subgroup_sizes(cl_device_id device, const char *ext, magnus_device_i
 }
 
 magnus_status magnus_cl_device_info(int index, magnus_device_info *info) {
-    cl_platform_id platform;
-    cl_device_id device;
+    cl_platform_id platform = NULL;
+    cl_device_id device = NULL;
     magnus_status s = magnus_cl_device_ids(index, &platform, &device);
     if (s) return s;
     memset(info, 0, sizeof *info);

@@ -202,7 +202,8 @@ static magnus_status ocl_kernel_get(magnus_bmodule *module, const char *name,
     *out = (magnus_bkernel *)(void *)k;
     if (k) return MAGNUS_SUCCESS;
     if (err == CL_INVALID_KERNEL_NAME)
-        return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT, "OpenCL: no kernel named %s", name);
+        return magnus_error(MAGNUS_ERROR_KERNEL_BUILD, "OpenCL: no kernel named %s in the module",
+                            name);
     return magnus_cl_fail(err, MAGNUS_ERROR_KERNEL_LAUNCH, "clCreateKernel");
 }
 
