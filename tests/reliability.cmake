@@ -1,0 +1,18 @@
+# Reliability: hostile input, allocation failure, API misuse, leak detection, fuzz replay.
+set(_rel_dir ${CMAKE_CURRENT_LIST_DIR}/reliability)
+
+# Leak detection itself: in a sanitizer build, a test that leaks must fail (see
+# tests/sanitizer_defaults.c). Checked, not assumed: leak_canary leaks on request and
+# leak_canary_detected requires that run to fail with LeakSanitizer's report. By hand:
+#   cmake -S . -B build-asan -DMAGNUS_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
+#   cmake --build build-asan --target leak_canary
+#   MAGNUS_LEAK_CANARY=1 build-asan/tests/leak_canary --jobs 1; echo $?   # 1, with the report
+# Without abort_on_error=1 (ASAN_OPTIONS=abort_on_error=0) the same run prints the report
+# and exits 0: Criterion ignores the worker's exit status after the test's verdict.
+magnus_add_test(leak_canary SOURCES ${_rel_dir}/leak_canary.c LABELS reliability TIMEOUT 60)
+if(MAGNUS_SANITIZE)
+  add_test(NAME leak_canary_detected
+           COMMAND ${CMAKE_COMMAND} -DCANARY=$<TARGET_FILE:leak_canary>
+                   -P ${_rel_dir}/expect_leak_failure.cmake)
+  set_tests_properties(leak_canary_detected PROPERTIES LABELS reliability TIMEOUT 60)
+endif()

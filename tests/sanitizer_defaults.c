@@ -1,0 +1,29 @@
+/*
+ * Sanitizer defaults compiled into every test of a MAGNUS_SANITIZE build (magnus_add_test adds
+ * this file), so a leak fails the test however the test is started (ctest, by hand, CI).
+ *
+ * Why abort_on_error: Criterion runs each test in a worker process and takes the test's
+ * verdict from the worker's messages, not from its exit status. LeakSanitizer checks at exit,
+ * after the verdict, and by default only exits with status 23, which Criterion ignores: a
+ * leaking test passed. With abort_on_error=1 LeakSanitizer aborts instead; Criterion sees the
+ * worker die after the test ("crashed during its setup or teardown"), warns and exits 1, so
+ * ctest fails the test. (tests/CMakeLists.txt records how this was checked.)
+ *
+ * ASAN_OPTIONS / UBSAN_OPTIONS in the environment still override single keys.
+ */
+#if defined(__GNUC__)
+#define MAGNUS_TEST_EXPORT __attribute__((visibility("default"), used))
+#else
+#define MAGNUS_TEST_EXPORT
+#endif
+
+const char *__asan_default_options(void);
+const char *__ubsan_default_options(void);
+
+MAGNUS_TEST_EXPORT const char *__asan_default_options(void) {
+    return "detect_leaks=1:abort_on_error=1";
+}
+
+MAGNUS_TEST_EXPORT const char *__ubsan_default_options(void) {
+    return "print_stacktrace=1:halt_on_error=1";
+}
