@@ -112,7 +112,8 @@ MG_KERNEL void hash_chunks_numeric_global(
     MG_GLOBAL const mg_i32 *col_shift, mg_i32 has_shift, mg_i64 shift_period, mg_i64 shift_step,
     MG_GLOBAL mg_i32 *C_col, MG_GLOBAL mg_val *C_val, MG_GLOBAL const mg_i64 *tables,
     mg_i64 table_index, MG_GLOBAL mg_u32 *table_keys, MG_GLOBAL mg_val *table_vals,
-    MG_DYN_LOCAL_PARAM) {
+    mg_u32 sort_block, MG_DYN_LOCAL_PARAM) {
+    MG_LOCAL_ARRAY(mg_u32, cursor, 1);
     mg_u32 lane = mg_local_id(), lanes = mg_local_size();
     mg_i64 item = (mg_i64)mg_group_id();
     mg_u32 c = bins[bins_offset + item];
@@ -121,14 +122,23 @@ MG_KERNEL void hash_chunks_numeric_global(
     MG_GLOBAL mg_u32 *keys = table_keys + offset;
     MG_GLOBAL mg_val *vals = table_vals + offset;
 
+    MG_LOCAL mg_val *lvals = MG_LOCAL_CAST(mg_val, 0);
+    MG_LOCAL mg_u32 *lkeys = MG_LOCAL_CAST(mg_u32, (mg_u64)sort_block * sizeof(mg_val));
+
     mg_hash_clear_global(keys, vals, size, lane, lanes);
+    if (lane == 0) cursor[0] = 0;
     mg_barrier();
     const mg_i64 e_end = seg_ptr[c + 1];
     for (mg_i64 e = seg_ptr[c] + lane; e < e_end; e += lanes)
         mg_hash_accumulate_global(keys, vals, size, (mg_u32)seg_col[e], seg_val[e]);
     mg_barrier();
-    mg_hash_sort_global(keys, vals, size, lane, lanes);
-    mg_hash_write_global(
-        keys, vals, (mg_u64)hash_chunk_nnz(out_nnz, nnz_is_ptr, c), C_col, C_val, out_offset[c],
-        hash_chunk_shift(col_shift, has_shift, shift_period, shift_step, c), lane, lanes);
+    /* compact into C (shifted: the shift is the same for the whole chunk, so order holds),
+     * then sort there, as kernels/hash_rows.cl does */
+    const mg_i64 out = out_offset[c];
+    const mg_u32 nnz = (mg_u32)hash_chunk_nnz(out_nnz, nnz_is_ptr, c);
+    mg_hash_compact_global(keys, vals, size, C_col, C_val, out,
+                           hash_chunk_shift(col_shift, has_shift, shift_period, shift_step, c),
+                           nnz, cursor, lane, lanes);
+    mg_hash_sort_staged_global((MG_GLOBAL mg_u32 *)(C_col + out), C_val + out, nnz, lkeys, lvals,
+                               sort_block, lane, lanes);
 }

@@ -119,7 +119,8 @@ MG_KERNEL void hash_rows_numeric_global(MG_GLOBAL const mg_i64 *A_rp, MG_GLOBAL 
                                         MG_GLOBAL mg_i32 *C_col, MG_GLOBAL mg_val *C_val,
                                         MG_GLOBAL const mg_i64 *tables, mg_i64 table_index,
                                         MG_GLOBAL mg_u32 *table_keys, MG_GLOBAL mg_val *table_vals,
-                                        mg_u32 team, MG_DYN_LOCAL_PARAM) {
+                                        mg_u32 team, mg_u32 sort_block, MG_DYN_LOCAL_PARAM) {
+    MG_LOCAL_ARRAY(mg_u32, cursor, 1);
     mg_u32 lane = mg_local_id(), lanes = mg_local_size(), teams = lanes / team;
     mg_i64 item = (mg_i64)mg_group_id();
     mg_u32 row = bins[bins_offset + item];
@@ -128,7 +129,12 @@ MG_KERNEL void hash_rows_numeric_global(MG_GLOBAL const mg_i64 *A_rp, MG_GLOBAL 
     MG_GLOBAL mg_u32 *keys = table_keys + offset;
     MG_GLOBAL mg_val *vals = table_vals + offset;
 
+    /* sorting stages through local memory: values first (8-byte aligned), then keys */
+    MG_LOCAL mg_val *lvals = MG_LOCAL_CAST(mg_val, 0);
+    MG_LOCAL mg_u32 *lkeys = MG_LOCAL_CAST(mg_u32, (mg_u64)sort_block * sizeof(mg_val));
+
     mg_hash_clear_global(keys, vals, size, lane, lanes);
+    if (lane == 0) cursor[0] = 0;
     mg_barrier();
     const mg_i64 a_end = A_rp[row + 1];
     for (mg_i64 a = A_rp[row] + lane / team; a < a_end; a += teams) {
@@ -139,7 +145,10 @@ MG_KERNEL void hash_rows_numeric_global(MG_GLOBAL const mg_i64 *A_rp, MG_GLOBAL 
             mg_hash_accumulate_global(keys, vals, size, (mg_u32)B_col[b], av * B_val[b]);
     }
     mg_barrier();
-    mg_hash_sort_global(keys, vals, size, lane, lanes);
-    mg_hash_write_global(keys, vals, (mg_u64)(C_rp[row + 1] - C_rp[row]), C_col, C_val, C_rp[row],
-                         0, lane, lanes);
+    /* compact into the row of C, then sort it there: half the entries of the table */
+    const mg_i64 out = C_rp[row];
+    const mg_u32 nnz = (mg_u32)(C_rp[row + 1] - out);
+    mg_hash_compact_global(keys, vals, size, C_col, C_val, out, 0, nnz, cursor, lane, lanes);
+    mg_hash_sort_staged_global((MG_GLOBAL mg_u32 *)(C_col + out), C_val + out, nnz, lkeys, lvals,
+                               sort_block, lane, lanes);
 }

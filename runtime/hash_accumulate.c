@@ -27,6 +27,8 @@
 #define HASH_LOCAL_RESERVE 16
 /* Default bound on the global tables held at once (more rows run in several batches). */
 #define HASH_DEFAULT_SCRATCH ((uint64_t)256 << 20)
+/* Largest block of a global item's sort staged in local memory. */
+#define HASH_SORT_BLOCK 8192
 
 /* One bin: the items with key in (previous max_key, max_key]. */
 typedef struct hash_bin {
@@ -84,6 +86,7 @@ typedef struct hash_launch {
     const magnus_dbuf *tables;  /* global: (offset, size) pairs */
     int64_t table_index;
     magnus_dbuf *table_keys, *table_vals;
+    uint32_t sort_block;        /* global numeric: entries sorted at a time in local memory */
 } hash_launch;
 
 static uint64_t pow2_floor(uint64_t x) {
@@ -252,6 +255,7 @@ static int hash_kernel_args(magnus_karg *args, const hash_phase *ph, const hash_
         args[n++] = magnus_arg_u32(l->lanes);
     }
     if (ph->source == HASH_SOURCE_ROWS) args[n++] = magnus_arg_u32(team);
+    if (l->global && ph->numeric) args[n++] = magnus_arg_u32(l->sort_block);
     return n;
 }
 
@@ -424,6 +428,16 @@ static magnus_status hash_run_global(const hash_phase *ph, hash_work *w, int64_t
         (s = magnus_queue_depend(ctx, ph->cfg.heavy, ph->cfg.main)))
         goto done;
 
+    /* numeric: a row is compacted into C and sorted there, in local-memory blocks of this
+     * many entries for all but the widest merge steps (at most 8192: occupancy) */
+    uint64_t usable = ctx->device.local_mem_bytes > HASH_LOCAL_RESERVE
+                          ? ctx->device.local_mem_bytes - HASH_LOCAL_RESERVE
+                          : 0;
+    uint64_t sort_block = pow2_floor(usable / slot_bytes);
+    if (sort_block > HASH_SORT_BLOCK) sort_block = HASH_SORT_BLOCK;
+    if (sort_block < 1) sort_block = 1;
+    size_t sort_bytes = ph->numeric && sort_block > 1 ? (size_t)(sort_block * slot_bytes) : 0;
+
     /* batches share the scratch: the heavy queue is in order, so each starts after the last */
     for (int64_t b = 0; b < nbatches; b++) {
         hash_launch l = {.bins = &w->bins,
@@ -433,11 +447,12 @@ static magnus_status hash_run_global(const hash_phase *ph, hash_work *w, int64_t
                          .tables = &w->tables,
                          .table_index = batch_start[b],
                          .table_keys = &w->tkeys,
-                         .table_vals = ph->numeric ? &w->tvals : &w->tkeys};
+                         .table_vals = ph->numeric ? &w->tvals : &w->tkeys,
+                         .sort_block = (uint32_t)sort_block};
         magnus_karg ka[24];
         int kn = hash_kernel_args(ka, ph, &l);
         if ((s = magnus_launch(ctx, ph->cfg.heavy, ph->variant, hash_kernel_name(ph, 1),
-                               (size_t)l.count, HASH_GLOBAL_GROUP, 0, kn, ka)))
+                               (size_t)l.count, HASH_GLOBAL_GROUP, sort_bytes, kn, ka)))
             goto done;
         st->launches++;
     }

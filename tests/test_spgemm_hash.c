@@ -419,17 +419,25 @@ Test(hash_global, local_memory_from_environment) {
 }
 
 Test(hash_global, tiny_local_memory_everything_global) {
-    /* 64 bytes hold no table at all: every non-empty row goes global */
-    magnus_context ctx = context_with_local(64);
-    magnus_csr A = uniform(60, 50, 3, 41, MAGNUS_FLOAT32), B = uniform(50, 70, 3, 42, MAGNUS_FLOAT32);
-    magnus_hash_stats sym = {0}, num = {0};
-    magnus_report rep;
-    run_ex(ctx, A, B, NULL, &sym, &num, &rep);
-    cr_assert_gt(sym.items_global, 0);
-    check_product(ctx, A, B, "64-byte budget");
-    magnus_csr_free(&A);
-    magnus_csr_free(&B);
-    magnus_context_free(&ctx);
+    /* 64 bytes hold no table at all: every non-empty row goes global, and its sort is staged
+     * through blocks of 4 float32 / float64 entries (hash_accumulate.chunks_tiny_local covers
+     * no staging at all: the scan needs more local memory than that) */
+    const uint64_t budgets[] = {64, 64};
+    for (int i = 0; i < 2; i++) {
+        magnus_context ctx = context_with_local(budgets[i]);
+        magnus_value_type type = i && ctx->device.fp64 ? MAGNUS_FLOAT64 : MAGNUS_FLOAT32;
+        magnus_csr A = uniform(60, 50, 3, 41, type);
+        magnus_csr B = uniform(50, 70, 6, 42, type);
+        magnus_hash_stats sym = {0}, num = {0};
+        magnus_report rep;
+        run_ex(ctx, A, B, NULL, &sym, &num, &rep);
+        cr_assert_gt(sym.items_global, 0);
+        cr_assert_gt(num.items_global, 0);
+        check_product(ctx, A, B, "tiny budget");
+        magnus_csr_free(&A);
+        magnus_csr_free(&B);
+        magnus_context_free(&ctx);
+    }
 }
 
 /* ---- device-resident matrices ------------------------------------------------------------- */
@@ -695,7 +703,7 @@ Test(hash_accumulate, row_subset) {
 
 /* Chunks with duplicate local columns, accumulated on the device and on the host. */
 static magnus_hash_stats check_chunks(magnus_context ctx, magnus_value_type type, int64_t width,
-                                      uint64_t seed) {
+                                      uint64_t seed, int *nonempty) {
     enum { NCHUNKS = 40 };
     const int64_t period = 4; /* 4 chunks per "row": shift (c % 4) * width */
     int64_t ptr[NCHUNKS + 1];
@@ -707,6 +715,10 @@ static magnus_hash_stats check_chunks(magnus_context ctx, magnus_value_type type
         ptr[c + 1] = ptr[c] + len;
     }
     int64_t n = ptr[NCHUNKS];
+    if (nonempty) {
+        *nonempty = 0;
+        for (int c = 0; c < NCHUNKS; c++) *nonempty += ptr[c + 1] > ptr[c];
+    }
     int32_t *col = malloc((size_t)n * 4);
     double *val = malloc((size_t)n * 8);
     for (int64_t e = 0; e < n; e++) {
@@ -814,14 +826,25 @@ static magnus_hash_stats check_chunks(magnus_context ctx, magnus_value_type type
 
 Test(hash_accumulate, chunks) {
     magnus_context ctx = magnus_test_context();
-    check_chunks(ctx, MAGNUS_FLOAT32, 512, 1);
-    if (ctx->device.fp64) check_chunks(ctx, MAGNUS_FLOAT64, 100, 2);
+    check_chunks(ctx, MAGNUS_FLOAT32, 512, 1, NULL);
+    if (ctx->device.fp64) check_chunks(ctx, MAGNUS_FLOAT64, 100, 2, NULL);
+}
+
+Test(hash_accumulate, chunks_tiny_local) {
+    /* 24 bytes: no table, and a sort staging block of a single entry (all steps global) */
+    magnus_context ctx = context_with_local(24);
+    int nonempty;
+    magnus_hash_stats st = check_chunks(ctx, MAGNUS_FLOAT32, 300, 4, &nonempty);
+    /* symbolic: all 40 chunks; each of the two numeric passes: the non-empty ones */
+    cr_assert_eq(st.items_global, 40 + 2 * nonempty, "global items: %lld, non-empty chunks %d",
+                 (long long)st.items_global, nonempty);
+    magnus_context_free(&ctx);
 }
 
 Test(hash_accumulate, chunks_small_local) {
     /* 4 KiB: the 3000-element chunk (and others) take the global path */
     magnus_context ctx = context_with_local(4096);
-    magnus_hash_stats st = check_chunks(ctx, MAGNUS_FLOAT32, 4096, 3);
+    magnus_hash_stats st = check_chunks(ctx, MAGNUS_FLOAT32, 4096, 3, NULL);
     cr_assert_gt(st.items_global, 0, "no chunk took the global path");
     magnus_context_free(&ctx);
 }

@@ -97,19 +97,140 @@
                 mg_barrier();                                                                    \
             }                                                                                    \
         }                                                                                        \
-    }                                                                                            \
-    /* Writes the first n entries of a sorted table: out_col[out_offset + e] = key + shift. */   \
-    MG_DEVICE void mg_hash_write##SUFFIX(SPACE mg_u32 *keys, SPACE mg_val *vals, IDX n,          \
-                                         MG_GLOBAL mg_i32 *out_col, MG_GLOBAL mg_val *out_val,   \
-                                         mg_i64 out_offset, mg_i64 col_shift, mg_u32 lane,       \
-                                         mg_u32 lanes) {                                         \
-        for (IDX e = lane; e < n; e += lanes) {                                                  \
-            out_col[out_offset + (mg_i64)e] = (mg_i32)((mg_i64)keys[e] + col_shift);             \
-            out_val[out_offset + (mg_i64)e] = vals[e];                                           \
-        }                                                                                        \
     }
 
 MG_HASH_TEMPLATE(_local, MG_LOCAL, mg_u32, mg_atomic_add_val_local)
 MG_HASH_TEMPLATE(_global, MG_GLOBAL, mg_u64, mg_atomic_add_val_global)
+
+/* Writes the first n entries of a sorted local table: out_col[out_offset + e] = key + shift.
+ * (Global tables are compacted into C first and sorted there: mg_hash_compact_global.) */
+MG_DEVICE void mg_hash_write_local(MG_LOCAL mg_u32 *keys, MG_LOCAL mg_val *vals, mg_u32 n,
+                                   MG_GLOBAL mg_i32 *out_col, MG_GLOBAL mg_val *out_val,
+                                   mg_i64 out_offset, mg_i64 col_shift, mg_u32 lane,
+                                   mg_u32 lanes) {
+    for (mg_u32 e = lane; e < n; e += lanes) {
+        out_col[out_offset + (mg_i64)e] = (mg_i32)((mg_i64)keys[e] + col_shift);
+        out_val[out_offset + (mg_i64)e] = vals[e];
+    }
+}
+
+/*
+ * Items too large for local memory (global tables only).
+ *
+ * mg_hash_compact_global: moves the table's entries, in slot order, to out_col/out_val from
+ * out_offset on (at most `limit` of them), adding col_shift; *cursor (local, zeroed before
+ * the barrier that ends the inserts) counts them. Ends with a barrier.
+ */
+MG_DEVICE void mg_hash_compact_global(MG_GLOBAL mg_u32 *keys, MG_GLOBAL mg_val *vals, mg_u64 size,
+                                      MG_GLOBAL mg_i32 *out_col, MG_GLOBAL mg_val *out_val,
+                                      mg_i64 out_offset, mg_i64 col_shift, mg_u32 limit,
+                                      MG_LOCAL mg_u32 *cursor, mg_u32 lane, mg_u32 lanes) {
+    for (mg_u64 t = lane; t < size; t += lanes) {
+        mg_u32 key = keys[t];
+        if (key != MG_HASH_EMPTY) {
+            mg_u32 p = mg_atomic_add_u32(cursor, 1u);
+            if (p < limit) {
+                out_col[out_offset + (mg_i64)p] = (mg_i32)((mg_i64)key + col_shift);
+                out_val[out_offset + (mg_i64)p] = vals[t];
+            }
+        }
+    }
+    mg_barrier();
+}
+
+/* One compare-exchange of the bitonic network (minimum to the lower index). */
+MG_DEVICE void mg_hash_cmpx_global(MG_GLOBAL mg_u32 *keys, MG_GLOBAL mg_val *vals, mg_u64 lo,
+                                   mg_u64 hi) {
+    mg_u32 klo = keys[lo], khi = keys[hi];
+    if (klo > khi) {
+        mg_val vlo = vals[lo];
+        keys[lo] = khi;
+        keys[hi] = klo;
+        vals[lo] = vals[hi];
+        vals[hi] = vlo;
+    }
+}
+MG_DEVICE void mg_hash_cmpx_local(MG_LOCAL mg_u32 *keys, MG_LOCAL mg_val *vals, mg_u32 lo,
+                                  mg_u32 hi) {
+    mg_u32 klo = keys[lo], khi = keys[hi];
+    if (klo > khi) {
+        mg_val vlo = vals[lo];
+        keys[lo] = khi;
+        keys[hi] = klo;
+        vals[lo] = vals[hi];
+        vals[hi] = vlo;
+    }
+}
+
+/* Steps j = j_first, j_first/2, ..., 1 of bitonic stage k on every block of `block` entries
+ * of keys/vals[0, size), each block staged through lkeys/lvals; the step j == k/2 mirrors
+ * (it needs k <= block). Entries past size are loaded as +infinity and not stored back. */
+MG_DEVICE void mg_hash_sort_blocks_global(MG_GLOBAL mg_u32 *keys, MG_GLOBAL mg_val *vals,
+                                          mg_u64 size, MG_LOCAL mg_u32 *lkeys,
+                                          MG_LOCAL mg_val *lvals, mg_u32 block, mg_u32 k_first,
+                                          mg_u32 k_last, mg_u32 j_first, mg_u32 lane,
+                                          mg_u32 lanes) {
+    for (mg_u64 base = 0; base < size; base += block) {
+        for (mg_u32 t = lane; t < block; t += lanes) {
+            mg_u64 g = base + t;
+            lkeys[t] = g < size ? keys[g] : MG_HASH_EMPTY;
+            lvals[t] = g < size ? vals[g] : (mg_val)0;
+        }
+        mg_barrier();
+        for (mg_u32 k = k_first; k <= k_last && k != 0; k <<= 1) {
+            for (mg_u32 j = j_first ? j_first : (k >> 1); j > 0; j >>= 1) {
+                for (mg_u32 i = lane; i < (block >> 1); i += lanes) {
+                    mg_u32 lo = ((i & ~(j - 1u)) << 1) | (i & (j - 1u));
+                    mg_u32 hi = j == (k >> 1) ? (lo ^ (k - 1u)) : (lo + j);
+                    mg_hash_cmpx_local(lkeys, lvals, lo, hi);
+                }
+                mg_barrier();
+            }
+        }
+        for (mg_u32 t = lane; t < block; t += lanes) {
+            mg_u64 g = base + t;
+            if (g < size) {
+                keys[g] = lkeys[t];
+                vals[g] = lvals[t];
+            }
+        }
+        mg_barrier();
+    }
+}
+
+/*
+ * mg_hash_sort_staged_global: the bitonic sort of mg_hash_sort_global for keys/vals[0, size)
+ * in global memory, with only the merge steps wider than `block` (a power of two, the entries
+ * lkeys/lvals hold) done in global memory; the rest runs block by block in local memory (the
+ * shared-memory bitonic sort). About log2(n/block)^2/2 + log2(n/block) + 1 passes over global
+ * memory instead of log2(n)^2/2. Barriers as mg_hash_sort_global.
+ */
+MG_DEVICE void mg_hash_sort_staged_global(MG_GLOBAL mg_u32 *keys, MG_GLOBAL mg_val *vals,
+                                          mg_u64 size, MG_LOCAL mg_u32 *lkeys,
+                                          MG_LOCAL mg_val *lvals, mg_u32 block, mg_u32 lane,
+                                          mg_u32 lanes) {
+    mg_u64 n = 1;
+    while (n < size) n <<= 1;
+    if ((mg_u64)block > n) block = (mg_u32)n;
+    if (block < 2) { /* no local staging (tiny budgets): every step in global memory */
+        mg_hash_sort_global(keys, vals, size, lane, lanes);
+        return;
+    }
+    /* stages 2 .. block entirely inside blocks */
+    mg_hash_sort_blocks_global(keys, vals, size, lkeys, lvals, block, 2u, block, 0u, lane, lanes);
+    for (mg_u64 k = (mg_u64)block << 1; k <= n; k <<= 1) {
+        for (mg_u64 j = k >> 1; j >= (mg_u64)block; j >>= 1) {
+            for (mg_u64 i = lane; i < (n >> 1); i += lanes) {
+                mg_u64 lo = ((i & ~(j - 1u)) << 1) | (i & (j - 1u));
+                mg_u64 hi = j == (k >> 1) ? (lo ^ (k - 1u)) : (lo + j);
+                if (hi < size) mg_hash_cmpx_global(keys, vals, lo, hi);
+            }
+            mg_barrier();
+        }
+        /* steps block/2 .. 1 of stage k: inside blocks, never mirrored */
+        mg_hash_sort_blocks_global(keys, vals, size, lkeys, lvals, block, (mg_u32)k, (mg_u32)k,
+                                   block >> 1, lane, lanes);
+    }
+}
 
 #endif /* MAGNUS_LIB_HASH_ACCUMULATOR_CL */
