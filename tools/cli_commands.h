@@ -12,6 +12,7 @@ int cmd_gen(int argc, char **argv);
 int cmd_multiply(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
 int cmd_params(int argc, char **argv);
 
 #endif

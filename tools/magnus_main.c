@@ -18,6 +18,7 @@ static const cli_command commands[] = {
     {"multiply", "C = A*B, timed, optionally verified and written", cmd_multiply},
     {"demo", "multiply a generated R-MAT pair and verify it (no files needed)", cmd_demo},
     {"probe", "list the devices of every backend and why a backend was skipped", cmd_probe},
+    {"bench", "time magnus against cuSPARSE on files and R-MAT sweeps (CSV/JSON)", cmd_bench},
     {"params", "gMAGNUS parameters and heavy/light split of A*B on a device [Tables V, VI]", cmd_params},
 };
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])

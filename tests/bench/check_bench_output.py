@@ -1,0 +1,178 @@
+#!/usr/bin/env python3
+"""Checks the CSV and JSON files of `magnus bench` against bench/README.md and themselves.
+
+  check_bench_output.py --readme bench/README.md --csv F.csv --json F.json
+                        [--index INDEX.tsv] [--expect-system ID]... [--expect-detail TEXT]
+                        [--expect-mismatch KIND] [--expect-speedup]
+
+Checks: the CSV header and the JSON column list are exactly the README's column table, in
+order; every JSON row has every column; CSV and JSON rows agree; every row is `ok` and
+`verified=yes` (rows of system kind KIND must instead be `verified=no` with
+--expect-mismatch); times are ordered (min <= median <= max, min <= mean <= max) and gflops is
+2 * products / mean; every system of one input reports the same nnz(C), at most nnz_c_upper;
+for shared matrices squared, products and nnz(C) equal INDEX.tsv's independent figures.
+"""
+import argparse
+import csv
+import json
+import math
+import re
+import sys
+
+failures = []
+
+
+def fail(message):
+    failures.append(message)
+
+
+def documented_columns(readme_path):
+    names, in_section = [], False
+    for line in open(readme_path, encoding="utf-8"):
+        if line.startswith("#"):
+            in_section = line.strip().lower() == "### columns"
+            continue
+        m = re.match(r"\|\s*`([a-z0-9_]+)`\s*\|", line)
+        if in_section and m:
+            names.append(m.group(1))
+    if not names:
+        sys.exit(f"no column table found in {readme_path}")
+    return names
+
+
+def number(value):
+    """CSV text or JSON value -> float, None when empty/null."""
+    if value is None or value == "":
+        return None
+    return float(value)
+
+
+def close(a, b, rel=1e-5):
+    return abs(a - b) <= rel * max(abs(a), abs(b), 1e-300)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--readme", required=True)
+    ap.add_argument("--csv", required=True)
+    ap.add_argument("--json", required=True)
+    ap.add_argument("--index")
+    ap.add_argument("--expect-system", action="append", default=[])
+    ap.add_argument("--expect-detail")
+    ap.add_argument("--expect-mismatch")
+    ap.add_argument("--expect-speedup", action="store_true")
+    args = ap.parse_args()
+
+    columns = documented_columns(args.readme)
+    with open(args.csv, newline="", encoding="utf-8") as f:
+        reader = csv.reader(f)
+        header = next(reader)
+        csv_rows = [dict(zip(header, r)) for r in reader]
+    if header != columns:
+        missing = [c for c in columns if c not in header]
+        extra = [c for c in header if c not in columns]
+        fail(f"CSV header differs from the README: missing {missing}, undocumented {extra}"
+             + ("" if missing or extra else " (order)"))
+    doc = json.load(open(args.json, encoding="utf-8"))
+    if doc.get("columns") != columns:
+        fail("JSON 'columns' differs from the README's column table")
+    if not doc.get("finished"):
+        fail("JSON says the run did not finish")
+    rows = doc.get("rows", [])
+    if not rows:
+        fail("no rows")
+    if len(rows) != len(csv_rows):
+        fail(f"{len(rows)} JSON rows but {len(csv_rows)} CSV rows")
+    for i, r in enumerate(rows):
+        missing = [c for c in columns if c not in r]
+        if missing:
+            fail(f"JSON row {i} lacks {missing}")
+
+    systems = {s["id"]: s for s in doc.get("systems", [])}
+    for want in args.expect_system:
+        if want not in systems:
+            fail(f"system {want} missing (have {sorted(systems)})")
+        elif not any(r["system"] == want for r in rows):
+            fail(f"no row of system {want}")
+
+    index = {}
+    if args.index:
+        try:
+            with open(args.index, encoding="utf-8") as f:
+                for r in csv.DictReader(f, delimiter="\t"):
+                    index[r["name"]] = r
+        except OSError:
+            pass
+
+    nnz_by_input = {}
+    for i, (r, c) in enumerate(zip(rows, csv_rows)):
+        where = f"row {i} ({r.get('input')}, {r.get('system')})"
+        for key in ("input", "system", "status", "verified", "verify_method"):
+            if str(r.get(key, "")) != c.get(key, ""):
+                fail(f"{where}: {key} is {r.get(key)!r} in JSON, {c.get(key)!r} in CSV")
+        for key in ("nnz_c", "products", "runs", "time_mean_ms"):
+            a, b = number(r.get(key)), number(c.get(key))
+            if (a is None) != (b is None) or (a is not None and not close(a, b)):
+                fail(f"{where}: {key} is {a} in JSON, {b} in CSV")
+        if r["status"] != "ok":
+            fail(f"{where}: status {r['status']}: {r['failure']}")
+            continue
+        mismatch_expected = args.expect_mismatch and r["system_kind"] == args.expect_mismatch
+        want = "no" if mismatch_expected else "yes"
+        if r["verified"] != want:
+            fail(f"{where}: verified={r['verified']} ({r['verify_method']}: {r['verify_note']}), "
+                 f"expected {want}")
+        runs, mean, med = r["runs"], r["time_mean_ms"], r["time_median_ms"]
+        lo, hi = r["time_min_ms"], r["time_max_ms"]
+        if not runs or runs < 1:
+            fail(f"{where}: runs = {runs}")
+            continue
+        if not (lo <= med <= hi and lo * (1 - 1e-9) <= mean <= hi * (1 + 1e-9) and lo > 0):
+            fail(f"{where}: times out of order: min {lo}, median {med}, mean {mean}, max {hi}")
+        if not close(r["gflops"], 2.0 * r["products"] / (mean * 1e6), 1e-4):
+            fail(f"{where}: gflops {r['gflops']} is not 2*products/mean")
+        nnz = r["nnz_c"]
+        if nnz is None or nnz > r["nnz_c_upper"]:
+            fail(f"{where}: nnz_c {nnz} above the bound {r['nnz_c_upper']}")
+        if not mismatch_expected:
+            nnz_by_input.setdefault(r["input"], set()).add(nnz)
+        if r["peak_device_bytes"] is None or r["peak_device_bytes"] <= 0:
+            fail(f"{where}: no peak device memory")
+        ref = index.get(r["input"])
+        if ref and r["input_kind"] == "file" and r["a_source"] == r["b_source"]:
+            if int(ref["AxA_products"]) != r["products"]:
+                fail(f"{where}: products {r['products']}, INDEX.tsv says {ref['AxA_products']}")
+            if int(ref["nnz_AxA"]) != nnz and not mismatch_expected:
+                fail(f"{where}: nnz(C) {nnz}, INDEX.tsv says {ref['nnz_AxA']}")
+        for pct in ("sol_outer_pct", "sol_histogram_pct", "sol_multisplit_pct"):
+            v = r[pct]
+            if v is not None and not (0 < v < 1e4 and math.isfinite(v)):
+                fail(f"{where}: {pct} = {v}")
+        if r["system_kind"] == "cusparse":
+            if not r["variant"]:
+                fail(f"{where}: no cuSPARSE algorithm named in 'variant'")
+            if args.expect_detail and args.expect_detail not in r["detail"]:
+                fail(f"{where}: detail lacks {args.expect_detail!r}: {r['detail']!r}")
+        elif args.expect_speedup:
+            s = r["speedup"]
+            if not r["baseline"] or s is None or not s > 0:
+                fail(f"{where}: no speedup over a baseline")
+            else:
+                base = [q for q in rows if q["input"] == r["input"] and q["system"] == r["baseline"]]
+                if not base or not close(s, base[0]["time_mean_ms"] / mean, 1e-4):
+                    fail(f"{where}: speedup {s} is not the baseline's mean / this mean")
+    for name, values in nnz_by_input.items():
+        if len(values) != 1:
+            fail(f"{name}: systems disagree on nnz(C): {sorted(values)}")
+
+    if failures:
+        for m in failures:
+            print("check_bench_output:", m, file=sys.stderr)
+        print(f"check_bench_output: {len(failures)} problem(s)", file=sys.stderr)
+        return 1
+    print(f"check_bench_output: {len(rows)} rows, {len(columns)} documented columns: ok")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

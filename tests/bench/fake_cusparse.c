@@ -1,0 +1,399 @@
+/*
+ * A fake CUDA driver and cuSPARSE in one shared library, so `magnus bench`'s cuSPARSE baseline
+ * (tools/bench/bench_cusparse.c) runs its whole flow on a machine without NVIDIA hardware:
+ * point MAGNUS_CUDA_LIBRARY and MAGNUS_CUSPARSE_LIBRARY at this library.
+ *
+ * Driver: cuGetProcAddress_v2 hands out the entry points the bench resolves; one device;
+ * "device memory" is host memory (a CUdeviceptr is the host address), so copies are memcpy.
+ * cuSPARSE: the generic SpGEMM calls with their two-phase buffer protocol checked (a size
+ * query with a NULL buffer, then the call with a buffer of at least that size, in the order
+ * the library requires); the product is computed on the host (Gustavson with a dense
+ * accumulator, in the value type), structural entries kept, as cuSPARSE keeps them.
+ *
+ * Environment:
+ *   FAKE_CUSPARSE_FAIL   comma list of algorithms whose compute answers
+ *                        CUSPARSE_STATUS_INSUFFICIENT_RESOURCES: ALG1, ALG2, ALG3(0.1) ...
+ *   FAKE_CUSPARSE_WRONG  set: the copied C has one value off by 1 (the bench must notice)
+ *   FAKE_CUDA_MEM_LIMIT  bytes: cuMemAlloc beyond this many live bytes is out of memory
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cuda.h>
+#include <cusparse.h>
+
+#define EXPORT __attribute__((visibility("default")))
+
+/* ---- driver ------------------------------------------------------------------------------- */
+static size_t live_bytes;
+typedef struct allocation {
+    size_t bytes;
+    max_align_t data[];
+} allocation;
+
+static CUresult fake_init(unsigned flags) {
+    (void)flags;
+    return CUDA_SUCCESS;
+}
+static CUresult fake_driver_version(int *v) {
+    *v = 13000;
+    return CUDA_SUCCESS;
+}
+static CUresult fake_error_name(CUresult r, const char **name) {
+    *name = r == CUDA_ERROR_OUT_OF_MEMORY ? "CUDA_ERROR_OUT_OF_MEMORY"
+            : r == CUDA_ERROR_INVALID_VALUE ? "CUDA_ERROR_INVALID_VALUE"
+                                            : "CUDA_ERROR_UNKNOWN";
+    return CUDA_SUCCESS;
+}
+static CUresult fake_device_count(int *n) {
+    *n = 1;
+    return CUDA_SUCCESS;
+}
+static CUresult fake_device_get(CUdevice *d, int ordinal) {
+    if (ordinal != 0) return CUDA_ERROR_INVALID_DEVICE;
+    *d = 0;
+    return CUDA_SUCCESS;
+}
+static CUresult fake_device_name(char *name, int len, CUdevice d) {
+    (void)d;
+    snprintf(name, (size_t)len, "Fake cuSPARSE device");
+    return CUDA_SUCCESS;
+}
+static int context_token;
+static CUresult fake_retain(CUcontext *ctx, CUdevice d) {
+    (void)d;
+    *ctx = (CUcontext)&context_token;
+    return CUDA_SUCCESS;
+}
+static CUresult fake_release(CUdevice d) {
+    (void)d;
+    return CUDA_SUCCESS;
+}
+static CUresult fake_set_current(CUcontext ctx) {
+    return ctx == (CUcontext)&context_token ? CUDA_SUCCESS : CUDA_ERROR_INVALID_CONTEXT;
+}
+static CUresult fake_synchronize(void) { return CUDA_SUCCESS; }
+static CUresult fake_mem_info(size_t *free_bytes, size_t *total) {
+    *total = (size_t)8 << 30;
+    *free_bytes = *total - live_bytes;
+    return CUDA_SUCCESS;
+}
+static CUresult fake_alloc(CUdeviceptr *p, size_t bytes) {
+    const char *limit = getenv("FAKE_CUDA_MEM_LIMIT");
+    if (bytes == 0) return CUDA_ERROR_INVALID_VALUE; /* as the real cuMemAlloc */
+    if (limit && live_bytes + bytes > strtoull(limit, NULL, 10)) return CUDA_ERROR_OUT_OF_MEMORY;
+    allocation *a = malloc(sizeof *a + bytes);
+    if (!a) return CUDA_ERROR_OUT_OF_MEMORY;
+    a->bytes = bytes;
+    memset(a->data, 0xa5, bytes); /* poison: nothing may read what was not written */
+    live_bytes += bytes;
+    *p = (CUdeviceptr)(uintptr_t)a->data;
+    return CUDA_SUCCESS;
+}
+static allocation *of(CUdeviceptr p) {
+    return (allocation *)((char *)(uintptr_t)p - offsetof(allocation, data));
+}
+static CUresult fake_free(CUdeviceptr p) {
+    if (!p) return CUDA_SUCCESS;
+    allocation *a = of(p);
+    live_bytes -= a->bytes;
+    free(a);
+    return CUDA_SUCCESS;
+}
+static CUresult fake_htod(CUdeviceptr dst, const void *src, size_t bytes) {
+    if (bytes > of(dst)->bytes) return CUDA_ERROR_INVALID_VALUE;
+    memcpy((void *)(uintptr_t)dst, src, bytes);
+    return CUDA_SUCCESS;
+}
+static CUresult fake_dtoh(void *dst, CUdeviceptr src, size_t bytes) {
+    if (bytes > of(src)->bytes) return CUDA_ERROR_INVALID_VALUE;
+    memcpy(dst, (const void *)(uintptr_t)src, bytes);
+    return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int version, cuuint64_t flags,
+                                    CUdriverProcAddressQueryResult *status) {
+    (void)flags;
+    static const struct {
+        const char *name;
+        void (*fn)(void);
+    } table[] = {
+        {"cuInit", (void (*)(void))fake_init},
+        {"cuDriverGetVersion", (void (*)(void))fake_driver_version},
+        {"cuGetErrorName", (void (*)(void))fake_error_name},
+        {"cuDeviceGetCount", (void (*)(void))fake_device_count},
+        {"cuDeviceGet", (void (*)(void))fake_device_get},
+        {"cuDeviceGetName", (void (*)(void))fake_device_name},
+        {"cuDevicePrimaryCtxRetain", (void (*)(void))fake_retain},
+        {"cuDevicePrimaryCtxRelease", (void (*)(void))fake_release},
+        {"cuCtxSetCurrent", (void (*)(void))fake_set_current},
+        {"cuCtxSynchronize", (void (*)(void))fake_synchronize},
+        {"cuMemGetInfo", (void (*)(void))fake_mem_info},
+        {"cuMemAlloc", (void (*)(void))fake_alloc},
+        {"cuMemFree", (void (*)(void))fake_free},
+        {"cuMemcpyHtoD", (void (*)(void))fake_htod},
+        {"cuMemcpyDtoH", (void (*)(void))fake_dtoh},
+    };
+    *pfn = NULL;
+    if (version > 13000) {
+        if (status) *status = CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT;
+        return CUDA_ERROR_NOT_FOUND;
+    }
+    for (size_t i = 0; i < sizeof table / sizeof *table; i++)
+        if (!strcmp(table[i].name, symbol)) {
+            memcpy(pfn, &table[i].fn, sizeof *pfn);
+            if (status) *status = CU_GET_PROC_ADDRESS_SUCCESS;
+            return CUDA_SUCCESS;
+        }
+    if (status) *status = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
+    return CUDA_SUCCESS;
+}
+
+/* ---- cuSPARSE ------------------------------------------------------------------------------ */
+struct cusparseContext {
+    int magic;
+};
+struct cusparseSpMatDescr {
+    int64_t rows, cols, nnz;
+    void *row_ptr, *col_idx, *values;
+    cudaDataType type;
+};
+struct cusparseSpGEMMDescr {
+    int stage; /* 0 new, 1 work estimated, 2 memory estimated, 3 computed */
+    int64_t products;
+    float chunk_fraction;
+    int32_t *c_ptr, *c_col;
+    double *c_val;
+    int64_t c_nnz;
+};
+
+EXPORT cusparseStatus_t cusparseCreate(cusparseHandle_t *h) {
+    *h = calloc(1, sizeof **h);
+    return *h ? CUSPARSE_STATUS_SUCCESS : CUSPARSE_STATUS_ALLOC_FAILED;
+}
+EXPORT cusparseStatus_t cusparseDestroy(cusparseHandle_t h) {
+    free(h);
+    return CUSPARSE_STATUS_SUCCESS;
+}
+EXPORT const char *cusparseGetErrorName(cusparseStatus_t s) {
+    switch (s) {
+    case CUSPARSE_STATUS_SUCCESS: return "CUSPARSE_STATUS_SUCCESS";
+    case CUSPARSE_STATUS_INVALID_VALUE: return "CUSPARSE_STATUS_INVALID_VALUE";
+    case CUSPARSE_STATUS_NOT_SUPPORTED: return "CUSPARSE_STATUS_NOT_SUPPORTED";
+    case CUSPARSE_STATUS_INSUFFICIENT_RESOURCES: return "CUSPARSE_STATUS_INSUFFICIENT_RESOURCES";
+    default: return "CUSPARSE_STATUS_INTERNAL_ERROR";
+    }
+}
+EXPORT cusparseStatus_t cusparseGetProperty(libraryPropertyType type, int *value) {
+    *value = type == MAJOR_VERSION ? 12 : type == MINOR_VERSION ? 99 : 0;
+    return CUSPARSE_STATUS_SUCCESS;
+}
+EXPORT cusparseStatus_t cusparseCreateCsr(cusparseSpMatDescr_t *d, int64_t rows, int64_t cols,
+                                          int64_t nnz, void *row_ptr, void *col_idx, void *values,
+                                          cusparseIndexType_t row_type, cusparseIndexType_t col_type,
+                                          cusparseIndexBase_t base, cudaDataType type) {
+    if (row_type != CUSPARSE_INDEX_32I || col_type != CUSPARSE_INDEX_32I ||
+        base != CUSPARSE_INDEX_BASE_ZERO || (type != CUDA_R_32F && type != CUDA_R_64F) || !row_ptr)
+        return CUSPARSE_STATUS_INVALID_VALUE;
+    *d = calloc(1, sizeof **d);
+    if (!*d) return CUSPARSE_STATUS_ALLOC_FAILED;
+    **d = (struct cusparseSpMatDescr){rows, cols, nnz, row_ptr, col_idx, values, type};
+    return CUSPARSE_STATUS_SUCCESS;
+}
+EXPORT cusparseStatus_t cusparseDestroySpMat(cusparseConstSpMatDescr_t d) {
+    free((void *)d);
+    return CUSPARSE_STATUS_SUCCESS;
+}
+EXPORT cusparseStatus_t cusparseSpMatGetSize(cusparseConstSpMatDescr_t d, int64_t *rows,
+                                             int64_t *cols, int64_t *nnz) {
+    *rows = d->rows;
+    *cols = d->cols;
+    *nnz = d->nnz;
+    return CUSPARSE_STATUS_SUCCESS;
+}
+EXPORT cusparseStatus_t cusparseCsrSetPointers(cusparseSpMatDescr_t d, void *row_ptr,
+                                               void *col_idx, void *values) {
+    d->row_ptr = row_ptr;
+    d->col_idx = col_idx;
+    d->values = values;
+    return CUSPARSE_STATUS_SUCCESS;
+}
+EXPORT cusparseStatus_t cusparseSpGEMM_createDescr(cusparseSpGEMMDescr_t *d) {
+    *d = calloc(1, sizeof **d);
+    return *d ? CUSPARSE_STATUS_SUCCESS : CUSPARSE_STATUS_ALLOC_FAILED;
+}
+EXPORT cusparseStatus_t cusparseSpGEMM_destroyDescr(cusparseSpGEMMDescr_t d) {
+    if (d) {
+        free(d->c_ptr);
+        free(d->c_col);
+        free(d->c_val);
+    }
+    free(d);
+    return CUSPARSE_STATUS_SUCCESS;
+}
+
+static double value(const struct cusparseSpMatDescr *M, int64_t e) {
+    return M->type == CUDA_R_64F ? ((const double *)M->values)[e]
+                                 : (double)((const float *)M->values)[e];
+}
+
+static const char *alg_name(cusparseSpGEMMAlg_t alg, float chunk, char *buf, size_t n) {
+    if (alg == CUSPARSE_SPGEMM_ALG3) snprintf(buf, n, "ALG3(%.1f)", (double)chunk);
+    else snprintf(buf, n, "ALG%d", alg == CUSPARSE_SPGEMM_ALG1 ? 1 : 2);
+    return buf;
+}
+
+static int listed(const char *list, const char *item) {
+    if (!list) return 0;
+    size_t len = strlen(item);
+    for (const char *p = list; (p = strstr(p, item)); p += len)
+        if ((p == list || p[-1] == ',') && (p[len] == 0 || p[len] == ',')) return 1;
+    return 0;
+}
+
+static cusparseStatus_t check_common(cusparseHandle_t h, cusparseOperation_t opA,
+                                     cusparseOperation_t opB, const void *alpha, const void *beta,
+                                     cusparseConstSpMatDescr_t A, cusparseConstSpMatDescr_t B,
+                                     cusparseSpMatDescr_t C, cudaDataType t) {
+    if (!h || !alpha || !beta || !A || !B || !C || opA != CUSPARSE_OPERATION_NON_TRANSPOSE ||
+        opB != CUSPARSE_OPERATION_NON_TRANSPOSE || A->cols != B->rows || A->type != t ||
+        B->type != t || C->type != t || C->rows != A->rows || C->cols != B->cols)
+        return CUSPARSE_STATUS_INVALID_VALUE;
+    return CUSPARSE_STATUS_SUCCESS;
+}
+
+EXPORT cusparseStatus_t cusparseSpGEMM_workEstimation(
+    cusparseHandle_t h, cusparseOperation_t opA, cusparseOperation_t opB, const void *alpha,
+    cusparseConstSpMatDescr_t A, cusparseConstSpMatDescr_t B, const void *beta,
+    cusparseSpMatDescr_t C, cudaDataType t, cusparseSpGEMMAlg_t alg, cusparseSpGEMMDescr_t d,
+    size_t *size1, void *buffer1) {
+    (void)alg;
+    cusparseStatus_t s = check_common(h, opA, opB, alpha, beta, A, B, C, t);
+    if (s || !d || !size1) return s ? s : CUSPARSE_STATUS_INVALID_VALUE;
+    if (!buffer1) {
+        *size1 = 1024;
+        return CUSPARSE_STATUS_SUCCESS;
+    }
+    if (*size1 < 1024) return CUSPARSE_STATUS_INVALID_VALUE;
+    const int32_t *ap = A->row_ptr, *ac = A->col_idx, *bp = B->row_ptr;
+    d->products = 0;
+    for (int64_t e = 0; e < A->nnz; e++) d->products += bp[ac[e] + 1] - bp[ac[e]];
+    (void)ap;
+    d->stage = 1;
+    return CUSPARSE_STATUS_SUCCESS;
+}
+
+EXPORT cusparseStatus_t cusparseSpGEMM_getNumProducts(cusparseSpGEMMDescr_t d, int64_t *n) {
+    if (!d || d->stage < 1) return CUSPARSE_STATUS_INVALID_VALUE;
+    *n = d->products;
+    return CUSPARSE_STATUS_SUCCESS;
+}
+
+EXPORT cusparseStatus_t cusparseSpGEMM_estimateMemory(
+    cusparseHandle_t h, cusparseOperation_t opA, cusparseOperation_t opB, const void *alpha,
+    cusparseConstSpMatDescr_t A, cusparseConstSpMatDescr_t B, const void *beta,
+    cusparseSpMatDescr_t C, cudaDataType t, cusparseSpGEMMAlg_t alg, cusparseSpGEMMDescr_t d,
+    float chunk_fraction, size_t *size3, void *buffer3, size_t *size2) {
+    cusparseStatus_t s = check_common(h, opA, opB, alpha, beta, A, B, C, t);
+    if (s) return s;
+    if (alg == CUSPARSE_SPGEMM_ALG1) return CUSPARSE_STATUS_NOT_SUPPORTED;
+    if (!d || d->stage < 1 || !size3) return CUSPARSE_STATUS_INVALID_VALUE;
+    if (!buffer3) {
+        *size3 = 512;
+        return CUSPARSE_STATUS_SUCCESS;
+    }
+    if (*size3 < 512 || !size2) return CUSPARSE_STATUS_INVALID_VALUE;
+    d->chunk_fraction = chunk_fraction;
+    *size2 = 2048;
+    d->stage = 2;
+    return CUSPARSE_STATUS_SUCCESS;
+}
+
+EXPORT cusparseStatus_t cusparseSpGEMM_compute(
+    cusparseHandle_t h, cusparseOperation_t opA, cusparseOperation_t opB, const void *alpha,
+    cusparseConstSpMatDescr_t A, cusparseConstSpMatDescr_t B, const void *beta,
+    cusparseSpMatDescr_t C, cudaDataType t, cusparseSpGEMMAlg_t alg, cusparseSpGEMMDescr_t d,
+    size_t *size2, void *buffer2) {
+    cusparseStatus_t s = check_common(h, opA, opB, alpha, beta, A, B, C, t);
+    if (s || !d || d->stage < 1 || !size2) return s ? s : CUSPARSE_STATUS_INVALID_VALUE;
+    /* ALG2 and ALG3 are sized by estimateMemory, ALG1 by this call's query */
+    if (alg != CUSPARSE_SPGEMM_ALG1 && d->stage < 2) return CUSPARSE_STATUS_INVALID_VALUE;
+    if (!buffer2) {
+        if (alg != CUSPARSE_SPGEMM_ALG1) return CUSPARSE_STATUS_INVALID_VALUE;
+        *size2 = 2048;
+        return CUSPARSE_STATUS_SUCCESS;
+    }
+    if (*size2 < 2048) return CUSPARSE_STATUS_INVALID_VALUE;
+    char name[32];
+    if (listed(getenv("FAKE_CUSPARSE_FAIL"), alg_name(alg, d->chunk_fraction, name, sizeof name)))
+        return CUSPARSE_STATUS_INSUFFICIENT_RESOURCES;
+    const int32_t *ap = A->row_ptr, *ac = A->col_idx, *bp = B->row_ptr, *bc = B->col_idx;
+    int64_t m = A->rows, n = B->cols;
+    double *acc = calloc((size_t)n + 1, sizeof *acc);
+    int32_t *mark = malloc(((size_t)n + 1) * sizeof *mark);
+    free(d->c_ptr), free(d->c_col), free(d->c_val);
+    d->c_ptr = calloc((size_t)m + 1, sizeof *d->c_ptr);
+    d->c_col = malloc(((size_t)d->products + 1) * sizeof *d->c_col);
+    d->c_val = malloc(((size_t)d->products + 1) * sizeof *d->c_val);
+    if (!acc || !mark || !d->c_ptr || !d->c_col || !d->c_val) {
+        free(acc), free(mark);
+        return CUSPARSE_STATUS_ALLOC_FAILED;
+    }
+    for (int64_t j = 0; j < n; j++) mark[j] = -1;
+    int64_t nnz = 0;
+    for (int64_t i = 0; i < m; i++) {
+        int64_t start = nnz;
+        for (int32_t e = ap[i]; e < ap[i + 1]; e++) {
+            double a = value(A, e);
+            for (int32_t f = bp[ac[e]]; f < bp[ac[e] + 1]; f++) {
+                int32_t j = bc[f];
+                double p = a * value(B, f);
+                if (t == CUDA_R_32F) p = (float)p;
+                if (mark[j] != (int32_t)i) {
+                    mark[j] = (int32_t)i;
+                    acc[j] = 0;
+                    d->c_col[nnz++] = j;
+                }
+                acc[j] = t == CUDA_R_32F ? (double)(float)(acc[j] + p) : acc[j] + p;
+            }
+        }
+        /* sort the row's columns (insertion sort: test inputs are small) */
+        for (int64_t x = start + 1; x < nnz; x++)
+            for (int64_t y = x; y > start && d->c_col[y - 1] > d->c_col[y]; y--) {
+                int32_t tmp = d->c_col[y];
+                d->c_col[y] = d->c_col[y - 1];
+                d->c_col[y - 1] = tmp;
+            }
+        for (int64_t x = start; x < nnz; x++) d->c_val[x] = acc[d->c_col[x]];
+        d->c_ptr[i + 1] = (int32_t)nnz;
+    }
+    free(acc);
+    free(mark);
+    d->c_nnz = nnz;
+    C->nnz = nnz;
+    d->stage = 3;
+    return CUSPARSE_STATUS_SUCCESS;
+}
+
+EXPORT cusparseStatus_t cusparseSpGEMM_copy(cusparseHandle_t h, cusparseOperation_t opA,
+                                            cusparseOperation_t opB, const void *alpha,
+                                            cusparseConstSpMatDescr_t A,
+                                            cusparseConstSpMatDescr_t B, const void *beta,
+                                            cusparseSpMatDescr_t C, cudaDataType t,
+                                            cusparseSpGEMMAlg_t alg, cusparseSpGEMMDescr_t d) {
+    (void)alg;
+    cusparseStatus_t s = check_common(h, opA, opB, alpha, beta, A, B, C, t);
+    if (s || !d || d->stage != 3 || C->nnz != d->c_nnz || (d->c_nnz && (!C->col_idx || !C->values)))
+        return s ? s : CUSPARSE_STATUS_INVALID_VALUE;
+    memcpy(C->row_ptr, d->c_ptr, ((size_t)C->rows + 1) * sizeof(int32_t));
+    if (d->c_nnz) memcpy(C->col_idx, d->c_col, (size_t)d->c_nnz * sizeof(int32_t));
+    for (int64_t e = 0; e < d->c_nnz; e++) {
+        double v = d->c_val[e] + (getenv("FAKE_CUSPARSE_WRONG") && e == d->c_nnz / 2 ? 1.0 : 0.0);
+        if (t == CUDA_R_64F) ((double *)C->values)[e] = v;
+        else ((float *)C->values)[e] = (float)v;
+    }
+    return CUSPARSE_STATUS_SUCCESS;
+}

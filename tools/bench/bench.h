@@ -1,0 +1,279 @@
+/*
+ * `magnus bench`: magnus against the vendor's SpGEMM on the same device, in one process.
+ *
+ *   cmd_bench.c        options, the loop over inputs and systems, exit status
+ *   bench_systems.c    which systems run: magnus/hash on probed devices, cuSPARSE baselines
+ *   bench_inputs.c     Matrix Market files, A,B pairs, the R-MAT sweep; products, fit estimate
+ *   bench_magnus.c     timed magnus_spgemm_device runs and their reports
+ *   bench_cusparse.c   cuSPARSE generic SpGEMM (ALG1, ALG2, ALG3 with chunk fractions),
+ *                      loaded with dlopen, on memory from bench_cuda.c (CUDA driver API)
+ *   bench_verify.c     C against the CPU reference, the baseline's C, or C·x = A·(B·x)
+ *   bench_floors.c     byte floors of the gMAGNUS kernels ("speed of light")
+ *   bench_output.c     the column list, CSV and JSON rows
+ *   bench_summary.c    geometric-mean speedups and failure counts on the terminal
+ * bench/README.md documents the columns; tests/bench.cmake checks the output against it.
+ */
+#ifndef MAGNUS_BENCH_H
+#define MAGNUS_BENCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cli_common.h"
+#include "magnus/magnus.h"
+
+#define BENCH_MAX_SYSTEMS 32
+#define BENCH_TEXT 512
+
+/* ---- samples of a timed quantity ---------------------------------------------------------- */
+typedef struct bench_samples {
+    double *ms;
+    int count, capacity;
+} bench_samples;
+bool bench_samples_add(bench_samples *s, double ms);
+void bench_samples_free(bench_samples *s);
+typedef struct bench_stats {
+    double mean, median, min, max;
+} bench_stats;
+/* All NaN when there are no samples. */
+bench_stats bench_samples_stats(const bench_samples *s);
+
+/* ---- systems ------------------------------------------------------------------------------- */
+typedef enum bench_system_kind {
+    BENCH_SYSTEM_MAGNUS = 1,  /* magnus_spgemm_device with one algorithm on one device */
+    BENCH_SYSTEM_CUSPARSE = 2 /* cuSPARSE generic SpGEMM, the best algorithm that succeeds */
+} bench_system_kind;
+
+typedef struct bench_cusparse bench_cusparse; /* bench_cusparse.c */
+
+typedef struct bench_system {
+    char id[64];                 /* "magnus@cuda:0", "hash@opencl:1", "cusparse@cuda:0" */
+    bench_system_kind kind;
+    magnus_algorithm algorithm;  /* magnus systems */
+    char device_label[32];       /* "cuda:0" */
+    char device_name[256];
+    magnus_device_info device;   /* magnus systems: the probed device */
+    uint64_t device_memory;      /* bytes, for the fit estimate (0: unknown) */
+    magnus_context ctx;          /* magnus systems; shared by systems on one device */
+    bool owns_ctx;
+    double copy_gbps;            /* device-to-device copy, read+write (0: not measured) */
+    char copy_note[128];         /* why not measured */
+    bench_cusparse *cusparse;    /* cuSPARSE systems, NULL when it did not load */
+    char unavailable[BENCH_TEXT];/* non-empty: the system cannot run at all, and why */
+} bench_system;
+
+/* What the user asked for; bench_systems_build turns it into systems. */
+typedef struct bench_system_request {
+    const char *systems;    /* NULL: defaults; else a comma list of DEVICE, ALGO@DEVICE,
+                               cusparse, cusparse@cuda:N */
+    const char *exclude;    /* comma list of device labels or system ids to leave out */
+    const char *algorithms; /* algorithms on plain devices: "magnus", "hash", "magnus,hash" */
+    bool include_cpu;       /* defaults: CPU devices too, even when a GPU exists */
+    bool no_baseline;       /* defaults: no cuSPARSE */
+    const char *cusparse_library; /* NULL: search */
+    uint64_t bandwidth_bytes;     /* 0: 1 GiB on GPUs, 64 MiB on CPUs */
+    bool skip_bandwidth;
+} bench_system_request;
+
+/* Fills systems[0..*count) (contexts created, copy bandwidth measured). On a usage error
+ * returns false with the reason in why. */
+bool bench_systems_build(bench_system *systems, int *count, const bench_system_request *req,
+                         char *why, size_t why_size);
+void bench_systems_free(bench_system *systems, int count);
+
+/* ---- inputs -------------------------------------------------------------------------------- */
+typedef enum bench_input_kind { BENCH_INPUT_FILE = 1, BENCH_INPUT_RMAT = 2 } bench_input_kind;
+
+typedef struct bench_input {
+    char name[160];          /* "soc-Slashdot0902", "rmat-s15-a4-b8" */
+    bench_input_kind kind;
+    char a_source[1024];     /* file or generator spec */
+    char b_source[1024];     /* empty: A·A */
+    int scale;               /* R-MAT */
+    int64_t a_per_row, b_per_row;
+    uint64_t seed_a, seed_b;
+} bench_input;
+
+typedef struct bench_input_list {
+    bench_input *items;
+    int count, capacity;
+} bench_input_list;
+bool bench_inputs_add_source(bench_input_list *list, const char *arg, char *why, size_t n);
+/* Every *.mtx / *.mtx.gz of dir, in name order, squared. */
+bool bench_inputs_add_dir(bench_input_list *list, const char *dir, char *why, size_t n);
+bool bench_inputs_add_rmat_sweep(bench_input_list *list, int scale_lo, int scale_hi,
+                                 const int64_t *a_per_row, int na, const int64_t *b_per_row,
+                                 int nb, uint64_t seed, char *why, size_t n);
+void bench_inputs_free(bench_input_list *list);
+
+/* An input in memory, with what every system needs to know about it. */
+typedef struct bench_data {
+    magnus_csr A, B;           /* B == A for squares */
+    magnus_value_type type;
+    double load_seconds;
+    int64_t *row_products;     /* products of each row of A·B */
+    int64_t products;
+    int64_t nnz_c_upper;       /* sum over rows of min(products, B.cols) */
+    bool nonnegative;          /* no negative value in A or B */
+    magnus_csr ref, magnitude; /* CPU reference (when computed) */
+    bool ref_tried;
+    magnus_status ref_status;
+} bench_data;
+
+/* Small cache of generated R-MAT matrices so a sweep draws each (scale, per_row) once. */
+typedef struct bench_rmat_cache {
+    struct {
+        int scale;
+        int64_t per_row;
+        uint64_t seed;
+        magnus_csr M;
+        uint64_t used;
+    } slot[8];
+    uint64_t clock;
+} bench_rmat_cache;
+void bench_rmat_cache_free(bench_rmat_cache *cache);
+
+/* Loads or generates the input and computes products; on failure the reason is in why. */
+bool bench_data_load(bench_data *d, const bench_input *in, magnus_value_type type,
+                     bench_rmat_cache *cache, cli_progress *progress, char *why, size_t n);
+void bench_data_free(bench_data *d, const bench_rmat_cache *cache);
+/* Device bytes the multiply may need: A, B, C with nnz(C) at its upper bound, and a C-hat of
+ * every product (gMAGNUS expands heavy rows; an upper bound). */
+uint64_t bench_data_need_bytes(const bench_data *d);
+/* The CPU reference C and |A|·|B| (computed once; false when it fails). */
+bool bench_data_reference(bench_data *d);
+
+/* ---- one (input, system) result ------------------------------------------------------------ */
+typedef struct bench_facts {
+    bool known;                  /* false when the input did not load */
+    int64_t rows, cols, a_nnz, b_nnz, products, nnz_c_upper;
+    magnus_value_type type;
+} bench_facts;
+
+typedef struct bench_row {
+    const bench_input *input;
+    const bench_system *system;
+    bench_facts facts;           /* of the input (copied: rows outlive the input's data) */
+    const char *status;          /* "ok", "failed", "skipped" */
+    char failure[BENCH_TEXT];    /* why failed or skipped */
+    int runs;
+    bench_stats time;            /* ms */
+    double gflops;               /* 2 * products / mean time */
+    int64_t nnz_c;               /* -1 unknown */
+    uint64_t peak_device_bytes;
+    const char *verified;        /* "yes", "no", "n/a" */
+    char verify_method[64];
+    double max_rel_error;
+    char verify_note[BENCH_TEXT];
+    char variant[32];            /* cuSPARSE: the algorithm chosen ("ALG3(0.2)") */
+    char detail[1024];           /* cuSPARSE: every algorithm's trial time or failure */
+    bool has_report;
+    magnus_report report;        /* parameters of the last run, times averaged over the runs */
+    double copy_gbps;
+    double floor_outer_bytes, floor_histogram_bytes, floor_multisplit_bytes;
+    double sol_outer_pct, sol_histogram_pct, sol_multisplit_pct;
+    char baseline[64];           /* magnus rows: the baseline the speedup is over */
+    double speedup;              /* baseline mean time / this mean time */
+} bench_row;
+void bench_row_init(bench_row *row, const bench_input *in, const bench_system *sys);
+void bench_row_set_facts(bench_row *row, const bench_data *d);
+
+/* ---- running the systems ------------------------------------------------------------------- */
+typedef struct bench_plan {
+    int runs;                  /* timed runs after one warm-up */
+    double max_timed_seconds;  /* stop timing after this much (at least min(3, runs) runs) */
+    cli_progress *progress;
+    const char *label;         /* "input 3/12 rmat-s15-a4-b8" */
+    bool cusparse_time_all;    /* time every cuSPARSE algorithm, not only the best trial */
+} bench_plan;
+
+/* Runs one magnus system; C (downloaded from the warm-up run) goes to *C when C is not NULL. */
+void bench_magnus_run(bench_row *row, bench_system *sys, const bench_data *d,
+                      const bench_plan *plan, magnus_csr *C);
+
+/* cuSPARSE (bench_cusparse.c). */
+bench_cusparse *bench_cusparse_open(int ordinal, const char *library, char *why, size_t n);
+void bench_cusparse_close(bench_cusparse *cs);
+/* "cuSPARSE 12.6.3 (libcusparse.so.12), CUDA driver 13000, NVIDIA H200" */
+const char *bench_cusparse_describe(const bench_cusparse *cs);
+uint64_t bench_cusparse_device_memory(const bench_cusparse *cs);
+/* nnz_c_hint: nnz(C) known from another system (-1 unknown), for the 32-bit check. */
+void bench_cusparse_run(bench_row *row, bench_cusparse *cs, const bench_data *d,
+                        const bench_plan *plan, int64_t nnz_c_hint, magnus_csr *C);
+
+/* ---- verification -------------------------------------------------------------------------- */
+typedef struct bench_check {
+    bool passed;
+    char method[64];
+    double max_rel_error;
+    char note[BENCH_TEXT];
+} bench_check;
+double bench_default_rtol(magnus_value_type type);
+/* C against the CPU reference with |A|·|B| as the scale (magnus_csr_compare). */
+void bench_check_reference(bench_check *out, const magnus_csr_s *C, const magnus_csr_s *ref,
+                           const magnus_csr_s *magnitude, double rtol);
+/* C against another library's C: the same structure, except that an entry present in only
+ * one of them must be exactly 0 (explicit zeros from cancellation); values relative to the
+ * expected value when `values` (inputs without negative values, where |e| is |A|·|B|). */
+void bench_check_baseline(bench_check *out, const magnus_csr_s *C, const magnus_csr_s *expected,
+                          bool values, double rtol);
+/* C·x against A·(B·x) in double for two random positive x, each row's error relative to
+ * (|A|·(|B|·x))_i; C is validated first. */
+void bench_check_random(bench_check *out, const magnus_csr_s *C, const magnus_csr_s *A,
+                        const magnus_csr_s *B, double rtol, uint64_t seed);
+
+/* ---- speed of light ------------------------------------------------------------------------ */
+/* Fills the floor and % columns of a magnus row from its report and the input. */
+void bench_floors_fill(bench_row *row, const bench_data *d);
+
+/* ---- output -------------------------------------------------------------------------------- */
+typedef struct bench_output {
+    FILE *csv;
+    const char *json_path;
+    bench_row *rows; /* every row so far, for the JSON file and the summary */
+    int count, capacity;
+} bench_output;
+bool bench_output_open(bench_output *out, const char *csv_path, const char *json_path,
+                       char *why, size_t n);
+/* Appends the row (CSV line flushed at once, so a killed run keeps what it measured). */
+bool bench_output_add(bench_output *out, const bench_row *row);
+/* Rewrites the JSON file with every row so far (meta: systems and options). */
+bool bench_output_write_json(const bench_output *out, const bench_system *systems, int nsystems,
+                             const char *options_text, bool finished);
+void bench_output_close(bench_output *out);
+/* Column names in order (for --list-columns and the README). */
+void bench_print_columns(FILE *out);
+
+/* ---- one bench run ------------------------------------------------------------------------- */
+typedef struct bench_session {
+    bench_system *systems;
+    int nsystems;
+    bench_output output;
+    bench_rmat_cache cache;
+    cli_progress progress;
+    magnus_value_type type;
+    int runs, runs_large;
+    double large_products;     /* inputs with more products get runs_large runs */
+    double min_products;       /* inputs with fewer are left out (no rows) */
+    double max_products;       /* inputs with more are skipped (0: no limit) */
+    double verify_limit;       /* CPU reference up to this many products */
+    double rtol;               /* 0: bench_default_rtol */
+    double max_timed_seconds;
+    uint64_t host_limit;       /* bytes of magnus C kept on the host for the baseline check */
+    bool fit_check;
+    bool cusparse_time_all;
+    double started, time_limit;/* seconds (cli_now); time_limit 0: none */
+    const char *command;       /* the command line, for the JSON file */
+    int magnus_failures;       /* rows of magnus systems that failed */
+    int mismatches;            /* rows with verified = no */
+} bench_session;
+/* Loads input `index` (of `count`), runs every system on it, verifies, writes its rows. */
+void bench_run_input(bench_session *s, const bench_input *in, int index, int count);
+
+/* The terminal summary; returns the number of rows with verified = no. */
+int bench_summary_print(FILE *out, const bench_output *rows, const bench_system *systems,
+                        int nsystems);
+
+#endif

@@ -1,0 +1,146 @@
+/*
+ * One magnus system on one input, timed as the paper did: A and B uploaded once (not timed),
+ * one warm-up multiply, then `runs` multiplies of device-resident inputs, each timed end to
+ * end on the host clock around magnus_spgemm_device (which returns once the device is done:
+ * setup, symbolic, numeric, allocation of C and of every work buffer, freeing the work
+ * buffers). C is freed between runs, outside the timed region. The report's phase times are
+ * averaged over the timed runs.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "bench.h"
+
+static void fail(bench_row *row, const char *what, magnus_status s) {
+    row->status = "failed";
+    snprintf(row->failure, sizeof row->failure, "%s: %s: %s", what, magnus_status_string(s),
+             magnus_last_error());
+}
+
+static int progress_update(const bench_plan *plan, const bench_system *sys, int run, int runs) {
+    if (!plan->progress) return 1;
+    char what[256];
+    if (run == 0)
+        snprintf(what, sizeof what, "%.90s: %s warm-up", plan->label, sys->id);
+    else
+        snprintf(what, sizeof what, "%.90s: %s run %d/%d", plan->label, sys->id, run, runs);
+    return cli_progress_update(plan->progress, runs ? (double)run / runs : 1.0, what);
+}
+
+/* Adds the phase times of `r` into `sum` (parameters and sizes: the latest run's). */
+static void accumulate(magnus_report *sum, const magnus_report *r) {
+    magnus_report t = *sum;
+    *sum = *r;
+    sum->time_total_ms += t.time_total_ms;
+    sum->time_setup_ms += t.time_setup_ms;
+    sum->time_csr2csc_ms += t.time_csr2csc_ms;
+    sum->time_outer_product_ms += t.time_outer_product_ms;
+    for (int L = 0; L < MAGNUS_MAX_LEVELS; L++) {
+        sum->time_histogram_ms[L] += t.time_histogram_ms[L];
+        sum->time_multisplit_ms[L] += t.time_multisplit_ms[L];
+    }
+    sum->time_symbolic_ms += t.time_symbolic_ms;
+    sum->time_numeric_ms += t.time_numeric_ms;
+    sum->time_alloc_ms += t.time_alloc_ms;
+    sum->peak_device_bytes = r->peak_device_bytes > t.peak_device_bytes ? r->peak_device_bytes
+                                                                         : t.peak_device_bytes;
+}
+
+static void divide(magnus_report *r, int runs) {
+    double k = 1.0 / runs;
+    r->time_total_ms *= k;
+    r->time_setup_ms *= k;
+    r->time_csr2csc_ms *= k;
+    r->time_outer_product_ms *= k;
+    for (int L = 0; L < MAGNUS_MAX_LEVELS; L++) {
+        r->time_histogram_ms[L] *= k;
+        r->time_multisplit_ms[L] *= k;
+    }
+    r->time_symbolic_ms *= k;
+    r->time_numeric_ms *= k;
+    r->time_alloc_ms *= k;
+}
+
+void bench_magnus_run(bench_row *row, bench_system *sys, const bench_data *d,
+                      const bench_plan *plan, magnus_csr *C) {
+    magnus_device_csr dA = NULL, dB = NULL, dC = NULL;
+    bench_samples samples = {0};
+    magnus_spgemm_options opt;
+    magnus_spgemm_options_init(&opt);
+    opt.algorithm = sys->algorithm;
+    magnus_status s;
+    if ((s = magnus_device_csr_upload(&dA, sys->ctx, d->A))) {
+        fail(row, "upload A", s);
+        goto done;
+    }
+    if (d->B == d->A) {
+        dB = dA;
+    } else if ((s = magnus_device_csr_upload(&dB, sys->ctx, d->B))) {
+        fail(row, "upload B", s);
+        goto done;
+    }
+
+    magnus_report report;
+    progress_update(plan, sys, 0, plan->runs);
+    if ((s = magnus_spgemm_device(&dC, sys->ctx, dA, dB, &opt, &report))) {
+        fail(row, "multiply", s);
+        goto done;
+    }
+    int64_t nnz_c = 0;
+    magnus_device_csr_shape(NULL, NULL, &nnz_c, dC);
+    row->nnz_c = nnz_c;
+    if (C && (s = magnus_device_csr_download(C, dC))) {
+        fail(row, "download C", s);
+        goto done;
+    }
+    magnus_device_csr_free(&dC);
+
+    magnus_report sum;
+    memset(&sum, 0, sizeof sum);
+    double timed = 0;
+    int min_runs = plan->runs < 3 ? plan->runs : 3;
+    for (int r = 1; r <= plan->runs; r++) {
+        progress_update(plan, sys, r, plan->runs);
+        double t0 = cli_now();
+        s = magnus_spgemm_device(&dC, sys->ctx, dA, dB, &opt, &report);
+        double ms = (cli_now() - t0) * 1e3;
+        if (s) {
+            fail(row, "multiply (timed run)", s);
+            goto done;
+        }
+        int64_t nnz_run = 0;
+        magnus_device_csr_shape(NULL, NULL, &nnz_run, dC);
+        magnus_device_csr_free(&dC);
+        if (nnz_run != nnz_c) {
+            row->status = "failed";
+            snprintf(row->failure, sizeof row->failure,
+                     "run %d gave nnz(C) = %lld, the warm-up %lld (not deterministic)", r,
+                     (long long)nnz_run, (long long)nnz_c);
+            row->verified = "no";
+            goto done;
+        }
+        if (!bench_samples_add(&samples, ms)) {
+            snprintf(row->failure, sizeof row->failure, "out of host memory");
+            goto done;
+        }
+        accumulate(&sum, &report);
+        timed += ms * 1e-3;
+        if (plan->max_timed_seconds > 0 && timed > plan->max_timed_seconds && r >= min_runs) break;
+    }
+    row->runs = samples.count;
+    row->time = bench_samples_stats(&samples);
+    if (row->runs > 0) divide(&sum, row->runs);
+    row->report = sum;
+    row->has_report = row->runs > 0;
+    row->peak_device_bytes = sum.peak_device_bytes;
+    row->gflops = row->time.mean > 0 ? 2.0 * (double)d->products / (row->time.mean * 1e6) : NAN;
+    row->status = "ok";
+    row->failure[0] = 0;
+    bench_floors_fill(row, d);
+done:
+    if (plan->progress) cli_progress_done(plan->progress);
+    magnus_device_csr_free(&dC);
+    if (dB != dA) magnus_device_csr_free(&dB);
+    magnus_device_csr_free(&dA);
+    bench_samples_free(&samples);
+}

@@ -1,0 +1,322 @@
+/*
+ * The bench's rows as CSV and JSON. One function, emit_row(), names every column and its
+ * value in order; the CSV header, the CSV lines, the JSON objects and --list-columns all come
+ * from it, so they cannot disagree. bench/README.md documents each column (tests/bench.cmake
+ * checks that the output has every documented column). A value that does not apply is an
+ * empty CSV field and a JSON null.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+
+typedef struct sink {
+    void (*text)(struct sink *k, const char *name, const char *value);
+    void (*number)(struct sink *k, const char *name, double value, bool integer);
+    FILE *out;
+    int column;
+} sink;
+
+static void text(sink *k, const char *name, const char *value) { k->text(k, name, value); }
+static void integer(sink *k, const char *name, double value) { k->number(k, name, value, true); }
+static void real(sink *k, const char *name, double value) { k->number(k, name, value, false); }
+
+static const char *kind_name(const bench_system *s) {
+    return s->kind == BENCH_SYSTEM_CUSPARSE ? "cusparse" : "magnus";
+}
+
+static const char *algorithm_name(const bench_system *s) {
+    if (s->kind == BENCH_SYSTEM_CUSPARSE) return "cusparse";
+    return s->algorithm == MAGNUS_ALGORITHM_HASH ? "hash" : "magnus";
+}
+
+static double sum_levels(const double *t) {
+    double s = 0;
+    for (int L = 0; L < MAGNUS_MAX_LEVELS; L++) s += t[L];
+    return s;
+}
+
+static void emit_row(const bench_row *r, sink *k) {
+    const bench_input *in = r->input;
+    const bench_facts *f = r->facts.known ? &r->facts : NULL;
+    const bench_system *sys = r->system;
+    const bool rmat = in->kind == BENCH_INPUT_RMAT;
+    text(k, "input", in->name);
+    text(k, "input_kind", rmat ? "rmat" : "file");
+    text(k, "a_source", in->a_source);
+    text(k, "b_source", in->b_source[0] ? in->b_source : in->a_source);
+    integer(k, "scale", rmat ? in->scale : NAN);
+    integer(k, "a_per_row", rmat ? (double)in->a_per_row : NAN);
+    integer(k, "b_per_row", rmat ? (double)in->b_per_row : NAN);
+    integer(k, "rows", f ? (double)f->rows : NAN);
+    integer(k, "cols", f ? (double)f->cols : NAN);
+    integer(k, "a_nnz", f ? (double)f->a_nnz : NAN);
+    integer(k, "b_nnz", f ? (double)f->b_nnz : NAN);
+    integer(k, "products", f ? (double)f->products : NAN);
+    integer(k, "nnz_c_upper", f ? (double)f->nnz_c_upper : NAN);
+    text(k, "value_type", f ? cli_type_name(f->type) : "");
+
+    text(k, "system", sys->id);
+    text(k, "system_kind", kind_name(sys));
+    text(k, "algorithm", algorithm_name(sys));
+    text(k, "variant", r->variant);
+    text(k, "device", sys->device_label);
+    text(k, "device_name", sys->device_name);
+    text(k, "status", r->status);
+    text(k, "failure", r->failure);
+
+    integer(k, "runs", r->runs);
+    real(k, "time_mean_ms", r->time.mean);
+    real(k, "time_median_ms", r->time.median);
+    real(k, "time_min_ms", r->time.min);
+    real(k, "time_max_ms", r->time.max);
+    real(k, "gflops", r->gflops);
+    integer(k, "nnz_c", r->nnz_c >= 0 ? (double)r->nnz_c : NAN);
+    integer(k, "peak_device_bytes", r->peak_device_bytes ? (double)r->peak_device_bytes : NAN);
+    text(k, "verified", r->verified);
+    text(k, "verify_method", r->verify_method);
+    real(k, "max_rel_error", r->max_rel_error);
+    text(k, "verify_note", r->verify_note);
+    text(k, "baseline", r->baseline);
+    real(k, "speedup", r->speedup);
+
+    const magnus_report *p = r->has_report ? &r->report : NULL;
+    real(k, "setup_ms", p ? p->time_setup_ms : NAN);
+    real(k, "csr2csc_ms", p ? p->time_csr2csc_ms : NAN);
+    real(k, "outer_product_ms", p ? p->time_outer_product_ms : NAN);
+    real(k, "histogram_ms", p ? sum_levels(p->time_histogram_ms) : NAN);
+    real(k, "multisplit_ms", p ? sum_levels(p->time_multisplit_ms) : NAN);
+    real(k, "histogram0_ms", p ? p->time_histogram_ms[0] : NAN);
+    real(k, "multisplit0_ms", p ? p->time_multisplit_ms[0] : NAN);
+    real(k, "symbolic_ms", p ? p->time_symbolic_ms : NAN);
+    real(k, "numeric_ms", p ? p->time_numeric_ms : NAN);
+    real(k, "alloc_ms", p ? p->time_alloc_ms : NAN);
+    real(k, "report_total_ms", p ? p->time_total_ms : NAN);
+    integer(k, "local_mem_bytes", p ? (double)p->local_mem_bytes : NAN);
+    integer(k, "tau", p ? (double)p->tau : NAN);
+    integer(k, "levels", p ? p->levels : NAN);
+    integer(k, "chunks_required", p ? (double)p->chunks_required : NAN);
+    integer(k, "chunks_level0", p ? (double)p->chunks_per_level[0] : NAN);
+    integer(k, "chunk_width", p ? (double)p->chunk_width : NAN);
+    integer(k, "rows_heavy", p ? (double)p->rows_heavy : NAN);
+    integer(k, "products_heavy", p ? (double)p->products_heavy : NAN);
+    integer(k, "chat_bytes", p ? (double)p->chat_bytes : NAN);
+
+    real(k, "copy_gbps", r->copy_gbps);
+    integer(k, "floor_outer_bytes", r->floor_outer_bytes);
+    integer(k, "floor_histogram_bytes", r->floor_histogram_bytes);
+    integer(k, "floor_multisplit_bytes", r->floor_multisplit_bytes);
+    real(k, "sol_outer_pct", r->sol_outer_pct);
+    real(k, "sol_histogram_pct", r->sol_histogram_pct);
+    real(k, "sol_multisplit_pct", r->sol_multisplit_pct);
+    text(k, "detail", r->detail);
+}
+
+/* ---- CSV -------------------------------------------------------------------------------------- */
+static void csv_separator(sink *k) {
+    if (k->column++) fputc(',', k->out);
+}
+
+static void csv_write_text(FILE *out, const char *v) {
+    if (!strpbrk(v, ",\"\r\n")) {
+        fputs(v, out);
+        return;
+    }
+    fputc('"', out);
+    for (const char *p = v; *p; p++) {
+        if (*p == '"') fputc('"', out);
+        fputc(*p, out);
+    }
+    fputc('"', out);
+}
+
+static void csv_header_text(sink *k, const char *name, const char *value) {
+    (void)value;
+    csv_separator(k);
+    fputs(name, k->out);
+}
+static void csv_header_number(sink *k, const char *name, double value, bool is_integer) {
+    (void)value, (void)is_integer;
+    csv_separator(k);
+    fputs(name, k->out);
+}
+static void csv_text(sink *k, const char *name, const char *value) {
+    (void)name;
+    csv_separator(k);
+    csv_write_text(k->out, value ? value : "");
+}
+static void csv_number(sink *k, const char *name, double value, bool is_integer) {
+    (void)name;
+    csv_separator(k);
+    if (!isfinite(value)) return;
+    if (is_integer) fprintf(k->out, "%.0f", value);
+    else fprintf(k->out, "%.6g", value);
+}
+
+/* ---- JSON ------------------------------------------------------------------------------------- */
+static void json_key(sink *k, const char *name) {
+    fputs(k->column++ ? ", " : "", k->out);
+    cli_json_write_string(k->out, name);
+    fputs(": ", k->out);
+}
+static void json_text(sink *k, const char *name, const char *value) {
+    json_key(k, name);
+    cli_json_write_string(k->out, value ? value : "");
+}
+static void json_number(sink *k, const char *name, double value, bool is_integer) {
+    json_key(k, name);
+    if (!isfinite(value)) fputs("null", k->out);
+    else if (is_integer) fprintf(k->out, "%.0f", value);
+    else fprintf(k->out, "%.9g", value);
+}
+
+/* ---- column list ------------------------------------------------------------------------------ */
+static void list_text(sink *k, const char *name, const char *value) {
+    (void)value;
+    fprintf(k->out, "%s\n", name);
+}
+static void list_number(sink *k, const char *name, double value, bool is_integer) {
+    (void)value, (void)is_integer;
+    fprintf(k->out, "%s\n", name);
+}
+
+/* Column names as JSON array elements. */
+static void json_name(sink *k, const char *name, const char *value) {
+    (void)value;
+    fputs(k->column++ ? ", " : "", k->out);
+    cli_json_write_string(k->out, name);
+}
+static void json_name_number(sink *k, const char *name, double value, bool is_integer) {
+    (void)value, (void)is_integer;
+    json_name(k, name, NULL);
+}
+
+/* A row with every field blank, for the header and the column list. */
+static void blank_row(bench_row *r, bench_input *in, bench_system *sys) {
+    memset(in, 0, sizeof *in);
+    memset(sys, 0, sizeof *sys);
+    bench_row_init(r, in, sys);
+}
+
+void bench_print_columns(FILE *out) {
+    bench_row r;
+    bench_input in;
+    bench_system sys;
+    blank_row(&r, &in, &sys);
+    sink k = {list_text, list_number, out, 0};
+    emit_row(&r, &k);
+}
+
+bool bench_output_open(bench_output *out, const char *csv_path, const char *json_path, char *why,
+                       size_t n) {
+    memset(out, 0, sizeof *out);
+    out->json_path = json_path;
+    if (csv_path) {
+        out->csv = fopen(csv_path, "w");
+        if (!out->csv) {
+            snprintf(why, n, "cannot create %s", csv_path);
+            return false;
+        }
+        bench_row r;
+        bench_input in;
+        bench_system sys;
+        blank_row(&r, &in, &sys);
+        sink k = {csv_header_text, csv_header_number, out->csv, 0};
+        emit_row(&r, &k);
+        fputc('\n', out->csv);
+        fflush(out->csv);
+    }
+    return true;
+}
+
+bool bench_output_add(bench_output *out, const bench_row *row) {
+    if (out->count == out->capacity) {
+        int capacity = out->capacity ? 2 * out->capacity : 64;
+        bench_row *grown = realloc(out->rows, (size_t)capacity * sizeof *grown);
+        if (!grown) return false;
+        out->rows = grown;
+        out->capacity = capacity;
+    }
+    out->rows[out->count++] = *row;
+    if (out->csv) {
+        sink k = {csv_text, csv_number, out->csv, 0};
+        emit_row(row, &k);
+        fputc('\n', out->csv);
+        fflush(out->csv);
+    }
+    return true;
+}
+
+static void json_system(FILE *f, const bench_system *s) {
+    sink k = {json_text, json_number, f, 0};
+    fputs("    {", f);
+    text(&k, "id", s->id);
+    text(&k, "kind", kind_name(s));
+    text(&k, "algorithm", algorithm_name(s));
+    text(&k, "device", s->device_label);
+    text(&k, "device_name", s->device_name);
+    integer(&k, "device_memory_bytes", s->device_memory ? (double)s->device_memory : NAN);
+    integer(&k, "local_mem_bytes",
+            s->kind == BENCH_SYSTEM_MAGNUS ? (double)s->device.local_mem_bytes : NAN);
+    real(&k, "copy_gbps", s->copy_gbps > 0 ? s->copy_gbps : NAN);
+    text(&k, "copy_note", s->copy_note);
+    text(&k, "unavailable", s->unavailable);
+    fputs("}", f);
+}
+
+bool bench_output_write_json(const bench_output *out, const bench_system *systems, int nsystems,
+                             const char *options_text, bool finished) {
+    if (!out->json_path) return true;
+    size_t len = strlen(out->json_path) + 8;
+    char *tmp = malloc(len);
+    if (!tmp) return false;
+    snprintf(tmp, len, "%s.tmp", out->json_path);
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
+        free(tmp);
+        return false;
+    }
+    fputs("{\n  \"tool\": \"magnus bench\",\n  \"version\": ", f);
+    cli_json_write_string(f, magnus_version());
+    fputs(",\n  \"command\": ", f);
+    cli_json_write_string(f, options_text);
+    fputs(",\n  \"timing\": ", f);
+    cli_json_write_string(f, "host wall clock around each multiply, after the device is "
+                             "synchronized; inputs resident on the device; one warm-up, then "
+                             "the runs; C freed between runs outside the timing");
+    fprintf(f, ",\n  \"finished\": %s,\n  \"systems\": [\n", finished ? "true" : "false");
+    for (int i = 0; i < nsystems; i++) {
+        json_system(f, &systems[i]);
+        fputs(i + 1 < nsystems ? ",\n" : "\n", f);
+    }
+    fputs("  ],\n  \"columns\": [", f);
+    {
+        bench_row r;
+        bench_input in;
+        bench_system sys;
+        blank_row(&r, &in, &sys);
+        sink k = {json_name, json_name_number, f, 0};
+        emit_row(&r, &k);
+    }
+    fputs("],\n  \"rows\": [\n", f);
+    for (int i = 0; i < out->count; i++) {
+        sink k = {json_text, json_number, f, 0};
+        fputs("    {", f);
+        emit_row(&out->rows[i], &k);
+        fputs(i + 1 < out->count ? "},\n" : "}\n", f);
+    }
+    fputs("  ]\n}\n", f);
+    bool ok = !ferror(f);
+    ok = fclose(f) == 0 && ok;
+    ok = ok && rename(tmp, out->json_path) == 0;
+    if (!ok) remove(tmp);
+    free(tmp);
+    return ok;
+}
+
+void bench_output_close(bench_output *out) {
+    if (out->csv) fclose(out->csv);
+    free(out->rows);
+    memset(out, 0, sizeof *out);
+}

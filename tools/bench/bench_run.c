@@ -1,0 +1,253 @@
+/*
+ * One input through every system: load (or generate), decide what runs (product filters, the
+ * device-memory estimate, the time limit), run the magnus systems then the baselines, check
+ * every C, compute speedups, write the rows.
+ *
+ * Verification order for each C: the CPU reference when the input has at most --verify-limit
+ * products; otherwise the baseline's C (when a baseline ran, and the magnus C could be kept
+ * on the host until then) plus the randomized check; otherwise the randomized check alone.
+ * A baseline's own C is checked against the reference, or by the randomized check.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+
+#define ONE_GIB (1024.0 * 1024.0 * 1024.0)
+
+typedef struct pending {
+    magnus_csr C; /* a magnus C waiting for the baseline's */
+} pending;
+
+static bool is_ok(const bench_row *r) { return !strcmp(r->status, "ok"); }
+
+static void skip(bench_row *row, const char *fmt, const char *why) {
+    row->status = "skipped";
+    snprintf(row->failure, sizeof row->failure, fmt, why);
+}
+
+static void record_check(bench_session *s, bench_row *row, const bench_check *c) {
+    row->verified = c->passed ? "yes" : "no";
+    snprintf(row->verify_method, sizeof row->verify_method, "%s", c->method);
+    row->max_rel_error = c->max_rel_error;
+    snprintf(row->verify_note, sizeof row->verify_note, "%s", c->note);
+    if (!c->passed) {
+        s->mismatches++;
+        fprintf(stderr, "magnus bench: MISMATCH: %s on %s (%s check): %s\n", row->system->id,
+                row->input->name, c->method, c->note);
+    }
+}
+
+/* Randomized check of C, recorded under `method` (a prefix naming the checks combined). */
+static void check_random(bench_session *s, bench_row *row, const bench_data *d,
+                         const magnus_csr_s *C, double rtol, uint64_t seed, const char *method) {
+    bench_check c;
+    bench_check_random(&c, C, d->A, d->B, rtol, seed);
+    if (method) snprintf(c.method, sizeof c.method, "%.60s", method);
+    record_check(s, row, &c);
+}
+
+static double csr_host_bytes(const magnus_csr_s *C) {
+    return (double)(C->rows + 1) * 8 + (double)C->nnz * (4.0 + (double)magnus_value_size(C->type));
+}
+
+static void print_row(const bench_row *r, int index, int count) {
+    fprintf(stderr, "[%d/%d] %-28s %-20s %-7s", index + 1, count, r->input->name, r->system->id,
+            r->status);
+    if (is_ok(r)) {
+        fprintf(stderr, " %10.3f ms (median %.3f, min %.3f; %d runs) %8.2f GFLOP/s", r->time.mean,
+                r->time.median, r->time.min, r->runs, r->gflops);
+        if (r->variant[0]) fprintf(stderr, " [%s]", r->variant);
+        if (isfinite(r->speedup)) fprintf(stderr, " speedup %.3fx", r->speedup);
+        fprintf(stderr, " verified %s (%s)", r->verified, r->verify_method);
+    } else {
+        fprintf(stderr, " %.300s", r->failure);
+    }
+    fputc('\n', stderr);
+}
+
+static void emit(bench_session *s, bench_row *rows, int index, int count) {
+    for (int k = 0; k < s->nsystems; k++) {
+        if (rows[k].system->kind == BENCH_SYSTEM_MAGNUS && !strcmp(rows[k].status, "failed"))
+            s->magnus_failures++;
+        print_row(&rows[k], index, count);
+        if (!bench_output_add(&s->output, &rows[k]))
+            fprintf(stderr, "magnus bench: out of host memory keeping the rows\n");
+    }
+    /* The JSON file is rewritten after every input, so a run cut short keeps its rows. */
+    if (!bench_output_write_json(&s->output, s->systems, s->nsystems, s->command, false))
+        fprintf(stderr, "magnus bench: cannot write the JSON file\n");
+}
+
+void bench_run_input(bench_session *s, const bench_input *in, int index, int count) {
+    bench_row *rows = calloc((size_t)s->nsystems, sizeof *rows);
+    pending *kept = calloc((size_t)s->nsystems, sizeof *kept);
+    if (!rows || !kept) {
+        fprintf(stderr, "magnus bench: out of host memory\n");
+        free(rows);
+        free(kept);
+        return;
+    }
+    for (int k = 0; k < s->nsystems; k++) bench_row_init(&rows[k], in, &s->systems[k]);
+
+    if (s->time_limit > 0 && cli_now() - s->started > s->time_limit) {
+        char why[64];
+        snprintf(why, sizeof why, "%.0f s", s->time_limit);
+        for (int k = 0; k < s->nsystems; k++)
+            skip(&rows[k], "time limit (--time-limit %.32s) reached before this input", why);
+        emit(s, rows, index, count);
+        free(rows);
+        free(kept);
+        return;
+    }
+
+    bench_data d;
+    char why[BENCH_TEXT];
+    fprintf(stderr, "[%d/%d] %s: loading\n", index + 1, count, in->name);
+    if (!bench_data_load(&d, in, s->type, &s->cache, &s->progress, why, sizeof why)) {
+        for (int k = 0; k < s->nsystems; k++) {
+            rows[k].status = "failed";
+            snprintf(rows[k].failure, sizeof rows[k].failure, "input: %.480s", why);
+        }
+        emit(s, rows, index, count);
+        bench_data_free(&d, &s->cache);
+        free(rows);
+        free(kept);
+        return;
+    }
+    for (int k = 0; k < s->nsystems; k++) bench_row_set_facts(&rows[k], &d);
+    if ((double)d.products < s->min_products) {
+        fprintf(stderr, "[%d/%d] %s: %lld products, fewer than --min-products: left out\n",
+                index + 1, count, in->name, (long long)d.products);
+        bench_data_free(&d, &s->cache);
+        free(rows);
+        free(kept);
+        return;
+    }
+    fprintf(stderr, "[%d/%d] %s: %lld x %lld, nnz(A) %lld, nnz(B) %lld, %lld products (%.1f s)\n",
+            index + 1, count, in->name, (long long)d.A->rows, (long long)d.B->cols,
+            (long long)d.A->nnz, (long long)d.B->nnz, (long long)d.products, d.load_seconds);
+
+    const uint64_t need = bench_data_need_bytes(&d);
+    const double rtol = s->rtol > 0 ? s->rtol : bench_default_rtol(s->type);
+    const uint64_t seed = 0x6d61676eull + (uint64_t)index;
+    char label[200];
+    snprintf(label, sizeof label, "input %d/%d %.120s", index + 1, count, in->name);
+    bench_plan plan = {
+        .runs = (double)d.products > s->large_products ? s->runs_large : s->runs,
+        .max_timed_seconds = s->max_timed_seconds,
+        .progress = &s->progress,
+        .label = label,
+        .cusparse_time_all = s->cusparse_time_all,
+    };
+    const bool use_reference = (double)d.products <= s->verify_limit;
+
+    /* Which systems run at all. */
+    bool will_run[BENCH_MAX_SYSTEMS] = {false};
+    bool baseline_may_run = false;
+    for (int k = 0; k < s->nsystems; k++) {
+        const bench_system *sys = &s->systems[k];
+        bench_row *row = &rows[k];
+        if (sys->unavailable[0]) {
+            row->status = "failed";
+            snprintf(row->failure, sizeof row->failure, "unavailable: %.400s", sys->unavailable);
+        } else if (s->max_products > 0 && (double)d.products > s->max_products) {
+            snprintf(why, sizeof why, "%.3g", s->max_products);
+            skip(row, "more products than --max-products %.64s", why);
+        } else if (s->fit_check && sys->device_memory && (double)need > 0.95 * (double)sys->device_memory) {
+            snprintf(why, sizeof why,
+                     "estimated need %.1f GiB (inputs, C with nnz(C) <= %lld, C-hat of %lld "
+                     "products) exceeds 95%% of device memory %.1f GiB",
+                     (double)need / ONE_GIB, (long long)d.nnz_c_upper, (long long)d.products,
+                     (double)sys->device_memory / ONE_GIB);
+            skip(row, "C may not fit: %.400s (--no-fit-check to try)", why);
+        } else {
+            will_run[k] = true;
+            if (sys->kind == BENCH_SYSTEM_CUSPARSE) baseline_may_run = true;
+        }
+    }
+
+    /* magnus systems */
+    double kept_bytes = 0;
+    int64_t nnz_hint = -1;
+    for (int k = 0; k < s->nsystems; k++) {
+        bench_system *sys = &s->systems[k];
+        bench_row *row = &rows[k];
+        if (!will_run[k] || sys->kind != BENCH_SYSTEM_MAGNUS) continue;
+        magnus_csr C = NULL;
+        bench_magnus_run(row, sys, &d, &plan, &C);
+        if (!is_ok(row)) {
+            magnus_csr_free(&C);
+            continue;
+        }
+        nnz_hint = row->nnz_c;
+        if (use_reference && bench_data_reference(&d)) {
+            bench_check c;
+            bench_check_reference(&c, C, d.ref, d.magnitude, rtol);
+            record_check(s, row, &c);
+        } else if (baseline_may_run && kept_bytes + csr_host_bytes(C) <= (double)s->host_limit) {
+            kept_bytes += csr_host_bytes(C);
+            kept[k].C = C; /* checked once the baseline's C exists */
+            C = NULL;
+        } else {
+            check_random(s, row, &d, C, rtol, seed, NULL);
+        }
+        magnus_csr_free(&C);
+    }
+
+    /* baselines */
+    bool compared = false;
+    for (int b = 0; b < s->nsystems; b++) {
+        bench_system *sys = &s->systems[b];
+        bench_row *row = &rows[b];
+        if (!will_run[b] || sys->kind != BENCH_SYSTEM_CUSPARSE) continue;
+        magnus_csr Cb = NULL;
+        bench_cusparse_run(row, sys->cusparse, &d, &plan, nnz_hint, &Cb);
+        if (is_ok(row) && Cb) {
+            if (use_reference && bench_data_reference(&d)) {
+                bench_check c;
+                bench_check_reference(&c, Cb, d.ref, d.magnitude, rtol);
+                record_check(s, row, &c);
+            } else {
+                check_random(s, row, &d, Cb, rtol, seed, NULL);
+            }
+        }
+        /* A baseline whose own C failed its check is no yardstick for magnus's. */
+        const bool yardstick = is_ok(row) && Cb && !strcmp(row->verified, "yes");
+        for (int k = 0; k < s->nsystems; k++) {
+            bench_row *mr = &rows[k];
+            if (s->systems[k].kind != BENCH_SYSTEM_MAGNUS || !is_ok(mr)) continue;
+            if (is_ok(row) && !mr->baseline[0] && row->time.mean > 0 && mr->time.mean > 0) {
+                snprintf(mr->baseline, sizeof mr->baseline, "%s", sys->id);
+                mr->speedup = row->time.mean / mr->time.mean;
+            }
+            if (!kept[k].C || compared || !yardstick) continue;
+            bench_check c;
+            bench_check_baseline(&c, kept[k].C, Cb, d.nonnegative, rtol);
+            if (!c.passed) {
+                record_check(s, mr, &c);
+            } else {
+                char method[80];
+                snprintf(method, sizeof method, "%.48s+random", c.method);
+                check_random(s, mr, &d, kept[k].C, rtol, seed, method);
+                if (c.note[0] && !mr->verify_note[0])
+                    snprintf(mr->verify_note, sizeof mr->verify_note, "%s", c.note);
+            }
+            magnus_csr_free(&kept[k].C);
+        }
+        if (yardstick) compared = true;
+        magnus_csr_free(&Cb);
+    }
+    /* magnus C kept for a baseline that did not complete */
+    for (int k = 0; k < s->nsystems; k++)
+        if (kept[k].C) {
+            check_random(s, &rows[k], &d, kept[k].C, rtol, seed, NULL);
+            magnus_csr_free(&kept[k].C);
+        }
+
+    emit(s, rows, index, count);
+    bench_data_free(&d, &s->cache);
+    free(rows);
+    free(kept);
+}

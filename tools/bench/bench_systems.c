@@ -1,0 +1,295 @@
+/*
+ * Which systems a bench runs. Without --systems: every probed device (CPU devices only when
+ * no GPU is left, or with --cpu), each with the --algorithms, plus a cuSPARSE baseline on
+ * every CUDA device. With --systems: exactly the listed ones, a plain device standing for
+ * each of the --algorithms on it. Systems on one device share one magnus context, whose
+ * device-to-device copy bandwidth is measured once here.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+
+#define MAX_DEVICES 32
+#define ONE_GIB (1024.0 * 1024.0 * 1024.0)
+
+typedef struct probe_list {
+    magnus_device_info dev[MAX_DEVICES];
+    char label[MAX_DEVICES][32];
+    int count;
+} probe_list;
+
+static bool probe(probe_list *p, char *why, size_t n) {
+    size_t count = 0;
+    magnus_status s = magnus_device_probe(p->dev, MAX_DEVICES, &count);
+    if (s) {
+        snprintf(why, n, "device probe failed: %s: %s", magnus_status_string(s),
+                 magnus_last_error());
+        return false;
+    }
+    p->count = count < MAX_DEVICES ? (int)count : MAX_DEVICES;
+    for (int i = 0; i < p->count; i++)
+        snprintf(p->label[i], sizeof p->label[i], "%s:%d", magnus_backend_name(p->dev[i].backend),
+                 p->dev[i].index);
+    return true;
+}
+
+/* True when `item` is in the comma-separated `list`. */
+static bool in_list(const char *list, const char *item) {
+    if (!list) return false;
+    size_t len = strlen(item);
+    for (const char *p = list; *p;) {
+        const char *end = strchr(p, ',');
+        size_t l = end ? (size_t)(end - p) : strlen(p);
+        if (l == len && !strncmp(p, item, len)) return true;
+        if (!end) break;
+        p = end + 1;
+    }
+    return false;
+}
+
+static bool parse_algorithm(const char *name, size_t len, magnus_algorithm *out) {
+    if (len == 6 && !strncmp(name, "magnus", 6)) *out = MAGNUS_ALGORITHM_MAGNUS;
+    else if (len == 4 && !strncmp(name, "hash", 4)) *out = MAGNUS_ALGORITHM_HASH;
+    else return false;
+    return true;
+}
+
+static const char *algorithm_name(magnus_algorithm a) {
+    return a == MAGNUS_ALGORITHM_HASH ? "hash" : "magnus";
+}
+
+typedef struct builder {
+    bench_system *systems;
+    int count;
+    const bench_system_request *req;
+    const probe_list *probe;
+} builder;
+
+static bool excluded(const builder *b, const char *id, const char *device_label) {
+    return in_list(b->req->exclude, id) || in_list(b->req->exclude, device_label);
+}
+
+static bench_system *append(builder *b, const char *id, char *why, size_t n) {
+    for (int i = 0; i < b->count; i++)
+        if (!strcmp(b->systems[i].id, id)) return NULL; /* listed twice: once is enough */
+    if (b->count == BENCH_MAX_SYSTEMS) {
+        snprintf(why, n, "more than %d systems", BENCH_MAX_SYSTEMS);
+        return NULL;
+    }
+    bench_system *s = &b->systems[b->count++];
+    memset(s, 0, sizeof *s);
+    snprintf(s->id, sizeof s->id, "%s", id);
+    return s;
+}
+
+static bool add_magnus(builder *b, int device, magnus_algorithm algorithm, char *why, size_t n) {
+    char id[64];
+    snprintf(id, sizeof id, "%s@%s", algorithm_name(algorithm), b->probe->label[device]);
+    if (excluded(b, id, b->probe->label[device])) return true;
+    why[0] = 0;
+    bench_system *s = append(b, id, why, n);
+    if (!s) return why[0] == 0;
+    s->kind = BENCH_SYSTEM_MAGNUS;
+    s->algorithm = algorithm;
+    s->device = b->probe->dev[device];
+    snprintf(s->device_label, sizeof s->device_label, "%s", b->probe->label[device]);
+    snprintf(s->device_name, sizeof s->device_name, "%s", s->device.name);
+    s->device_memory = s->device.global_mem_bytes;
+    return true;
+}
+
+static bool add_cusparse(builder *b, int ordinal, char *why, size_t n) {
+    char id[64], label[32];
+    snprintf(label, sizeof label, "cuda:%d", ordinal);
+    snprintf(id, sizeof id, "cusparse@%s", label);
+    if (excluded(b, id, label)) return true;
+    why[0] = 0;
+    bench_system *s = append(b, id, why, n);
+    if (!s) return why[0] == 0;
+    s->kind = BENCH_SYSTEM_CUSPARSE;
+    snprintf(s->device_label, sizeof s->device_label, "%s", label);
+    return true;
+}
+
+/* Each algorithm of --algorithms on probed device `device`. */
+static bool add_device_algorithms(builder *b, int device, char *why, size_t n) {
+    const char *list = b->req->algorithms ? b->req->algorithms : "magnus";
+    for (const char *p = list; *p;) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        magnus_algorithm a;
+        if (!parse_algorithm(p, len, &a)) {
+            snprintf(why, n, "unknown algorithm '%.*s' (magnus, hash)", (int)len, p);
+            return false;
+        }
+        if (!add_magnus(b, device, a, why, n)) return false;
+        if (!end) break;
+        p = end + 1;
+    }
+    return true;
+}
+
+static int find_device(const probe_list *p, const char *label, size_t len) {
+    for (int i = 0; i < p->count; i++)
+        if (strlen(p->label[i]) == len && !strncmp(p->label[i], label, len)) return i;
+    return -1;
+}
+
+static void list_devices(const probe_list *p, char *buf, size_t n) {
+    size_t used = 0;
+    buf[0] = 0;
+    for (int i = 0; i < p->count && used < n; i++)
+        used += (size_t)snprintf(buf + used, n - used, "%s%s", i ? ", " : "", p->label[i]);
+    if (p->count == 0) snprintf(buf, n, "none");
+}
+
+static bool add_listed(builder *b, const char *item, size_t len, char *why, size_t n) {
+    const char *at = memchr(item, '@', len);
+    if ((len == 8 && !strncmp(item, "cusparse", 8)) || (at && at - item == 8 &&
+                                                          !strncmp(item, "cusparse", 8))) {
+        int ordinal = 0;
+        if (at) {
+            char *end;
+            if (strncmp(at + 1, "cuda:", 5) ||
+                (ordinal = (int)strtol(at + 6, &end, 10), end != item + len) || ordinal < 0) {
+                snprintf(why, n, "'%.*s': cuSPARSE runs on a CUDA device (cusparse@cuda:N)",
+                         (int)len, item);
+                return false;
+            }
+        }
+        return add_cusparse(b, ordinal, why, n);
+    }
+    const char *device = at ? at + 1 : item;
+    size_t device_len = at ? len - (size_t)(at + 1 - item) : len;
+    int d = find_device(b->probe, device, device_len);
+    if (d < 0) {
+        char devices[512];
+        list_devices(b->probe, devices, sizeof devices);
+        snprintf(why, n, "'%.*s': no device '%.*s' (probed: %s; see magnus probe)", (int)len,
+                 item, (int)device_len, device, devices);
+        return false;
+    }
+    if (!at) return add_device_algorithms(b, d, why, n);
+    magnus_algorithm a;
+    if (!parse_algorithm(item, (size_t)(at - item), &a)) {
+        snprintf(why, n, "'%.*s': unknown algorithm (magnus, hash, cusparse)", (int)len, item);
+        return false;
+    }
+    return add_magnus(b, d, a, why, n);
+}
+
+static bool add_defaults(builder *b, char *why, size_t n) {
+    bool any_gpu = false;
+    for (int i = 0; i < b->probe->count; i++)
+        if (!b->probe->dev[i].is_cpu && !in_list(b->req->exclude, b->probe->label[i]))
+            any_gpu = true;
+    for (int i = 0; i < b->probe->count; i++) {
+        if (b->probe->dev[i].is_cpu && any_gpu && !b->req->include_cpu) continue;
+        if (!add_device_algorithms(b, i, why, n)) return false;
+    }
+    if (b->req->no_baseline) return true;
+    for (int i = 0; i < b->probe->count; i++)
+        if (b->probe->dev[i].backend == MAGNUS_BACKEND_CUDA &&
+            !add_cusparse(b, b->probe->dev[i].index, why, n))
+            return false;
+    return true;
+}
+
+/* Context for a magnus system, shared with an earlier system on the same device. */
+static void open_context(bench_system *systems, int index) {
+    bench_system *s = &systems[index];
+    for (int i = 0; i < index; i++)
+        if (systems[i].kind == BENCH_SYSTEM_MAGNUS && systems[i].ctx &&
+            !strcmp(systems[i].device_label, s->device_label)) {
+            s->ctx = systems[i].ctx;
+            s->copy_gbps = systems[i].copy_gbps;
+            snprintf(s->copy_note, sizeof s->copy_note, "%s", systems[i].copy_note);
+            return;
+        }
+    magnus_status st = magnus_context_create(&s->ctx, &s->device, NULL);
+    if (st) {
+        snprintf(s->unavailable, sizeof s->unavailable, "context on %s: %s: %s", s->device_label,
+                 magnus_status_string(st), magnus_last_error());
+        s->ctx = NULL;
+        return;
+    }
+    s->owns_ctx = true;
+}
+
+/* The copy bandwidth of each context, measured once. */
+static void measure_bandwidth(bench_system *s, const bench_system_request *req) {
+    if (req->skip_bandwidth) {
+        snprintf(s->copy_note, sizeof s->copy_note, "not measured (--no-bandwidth)");
+        return;
+    }
+    uint64_t bytes = req->bandwidth_bytes;
+    if (!bytes) bytes = s->device.is_cpu ? 64ull << 20 : 1ull << 30;
+    uint64_t cap = s->device.max_alloc_bytes ? s->device.max_alloc_bytes : s->device.global_mem_bytes;
+    if (s->device.global_mem_bytes / 8 < cap) cap = s->device.global_mem_bytes / 8;
+    if (cap >= 4096 && bytes > cap) bytes = cap;
+    double gbps = 0;
+    magnus_status st = magnus_device_copy_bandwidth(&gbps, s->ctx, bytes, s->device.is_cpu ? 3 : 10);
+    if (st) {
+        snprintf(s->copy_note, sizeof s->copy_note, "copy bandwidth: %s: %.90s",
+                 magnus_status_string(st), magnus_last_error());
+        return;
+    }
+    s->copy_gbps = gbps;
+    snprintf(s->copy_note, sizeof s->copy_note, "%.2f GiB copied", (double)bytes / ONE_GIB);
+}
+
+bool bench_systems_build(bench_system *systems, int *count, const bench_system_request *req,
+                         char *why, size_t why_size) {
+    probe_list *p = calloc(1, sizeof *p);
+    if (!p) {
+        snprintf(why, why_size, "out of host memory");
+        return false;
+    }
+    builder b = {.systems = systems, .count = 0, .req = req, .probe = p};
+    bool ok = probe(p, why, why_size);
+    if (ok && req->systems) {
+        for (const char *q = req->systems; ok && *q;) {
+            const char *end = strchr(q, ',');
+            size_t len = end ? (size_t)(end - q) : strlen(q);
+            if (len) ok = add_listed(&b, q, len, why, why_size);
+            if (!end) break;
+            q = end + 1;
+        }
+    } else if (ok) {
+        ok = add_defaults(&b, why, why_size);
+    }
+    free(p);
+    *count = b.count;
+    if (!ok) return false;
+    for (int i = 0; i < b.count; i++) {
+        bench_system *s = &systems[i];
+        if (s->kind == BENCH_SYSTEM_MAGNUS) {
+            open_context(systems, i);
+            if (s->owns_ctx) measure_bandwidth(s, req);
+        } else {
+            char reason[BENCH_TEXT];
+            int ordinal = atoi(s->device_label + 5);
+            s->cusparse = bench_cusparse_open(ordinal, req->cusparse_library, reason, sizeof reason);
+            if (!s->cusparse) {
+                snprintf(s->unavailable, sizeof s->unavailable, "%s", reason);
+                snprintf(s->device_name, sizeof s->device_name, "cuSPARSE (unavailable)");
+            } else {
+                snprintf(s->device_name, sizeof s->device_name, "%s",
+                         bench_cusparse_describe(s->cusparse));
+                s->device_memory = bench_cusparse_device_memory(s->cusparse);
+            }
+            snprintf(s->copy_note, sizeof s->copy_note, "baseline: not measured");
+        }
+    }
+    return true;
+}
+
+void bench_systems_free(bench_system *systems, int count) {
+    for (int i = 0; i < count; i++) {
+        if (systems[i].owns_ctx) magnus_context_free(&systems[i].ctx);
+        systems[i].ctx = NULL;
+        bench_cusparse_close(systems[i].cusparse);
+        systems[i].cusparse = NULL;
+    }
+}
