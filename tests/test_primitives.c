@@ -575,3 +575,19 @@ Test(large, past_2_31_elements) {
     magnus_dbuf_free(ctx, &above);
     magnus_dbuf_free(ctx, &b);
 }
+
+/* ---- kernel modules --------------------------------------------------------------------- */
+
+/* The float64 module builds where the device has fp64 and is refused cleanly elsewhere. */
+Test(modules, float64_builds_or_is_refused) {
+    magnus_context ctx = magnus_test_context();
+    magnus_status s = magnus_context_load_module(ctx, MAGNUS_VARIANT_F64);
+    if (ctx->device.fp64) {
+        cr_assert_eq(s, MAGNUS_SUCCESS, "%s", magnus_last_error());
+        cr_assert_not_null(ctx->modules[MAGNUS_VARIANT_F64]);
+    } else {
+        cr_assert_eq(s, MAGNUS_ERROR_FEATURE_UNSUPPORTED, "%s", magnus_last_error());
+    }
+    cr_assert_eq(magnus_context_load_module(ctx, (magnus_kernel_variant)2),
+                 MAGNUS_ERROR_INVALID_ARGUMENT);
+}

@@ -10,6 +10,7 @@
  * CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE would need a built kernel, which costs seconds
  * on CPU implementations, too much for a probe.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -22,6 +23,8 @@ static struct {
     cl_device_id device;
 } devices[MAGNUS_CL_MAX_DEVICES];
 static int ndevices;
+/* The list is rewritten by every probe while contexts may be created on other threads. */
+static pthread_mutex_t devices_lock = PTHREAD_MUTEX_INITIALIZER;
 
 magnus_status magnus_cl_device_string(cl_device_id device, cl_device_info param, char *buf,
                                       size_t capacity) {
@@ -113,7 +116,17 @@ static magnus_status device_usable(cl_device_id device, const char **why) {
     return MAGNUS_SUCCESS;
 }
 
+static magnus_status enumerate(int *count);
+
 magnus_status magnus_cl_device_count(int *count) {
+    pthread_mutex_lock(&devices_lock);
+    magnus_status s = enumerate(count);
+    pthread_mutex_unlock(&devices_lock);
+    return s;
+}
+
+/* Fills the list; caller holds devices_lock. */
+static magnus_status enumerate(int *count) {
     char skipped[400] = "";
     *count = 0;
     ndevices = 0;
@@ -158,17 +171,19 @@ magnus_status magnus_cl_device_count(int *count) {
 }
 
 magnus_status magnus_cl_device_ids(int index, cl_platform_id *platform, cl_device_id *device) {
-    if (ndevices == 0) {
-        int count;
-        magnus_status s = magnus_cl_device_count(&count);
-        if (s) return s;
+    int count = ndevices;
+    magnus_status s = MAGNUS_SUCCESS;
+    pthread_mutex_lock(&devices_lock);
+    if (ndevices == 0) s = enumerate(&count);
+    if (!s && (index < 0 || index >= ndevices))
+        s = magnus_error(MAGNUS_ERROR_NO_DEVICE, "OpenCL has no device %d (%d found)", index,
+                         ndevices);
+    if (!s) {
+        *platform = devices[index].platform;
+        *device = devices[index].device;
     }
-    if (index < 0 || index >= ndevices)
-        return magnus_error(MAGNUS_ERROR_NO_DEVICE, "OpenCL has no device %d (%d found)", index,
-                            ndevices);
-    *platform = devices[index].platform;
-    *device = devices[index].device;
-    return MAGNUS_SUCCESS;
+    pthread_mutex_unlock(&devices_lock);
+    return s;
 }
 
 /* One scalar parameter, or a magnus status naming it. */
