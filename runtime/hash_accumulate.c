@@ -25,7 +25,8 @@
 /* Bytes of the budget left unused: NVIDIA's OpenCL refuses a launch whose dynamic local
  * memory reaches CL_DEVICE_LOCAL_MEM_SIZE (49152 fails, 49144 runs on an H200). */
 #define HASH_LOCAL_RESERVE 16
-/* Default bound on the global tables held at once (more rows run in several batches). */
+/* Default bound on the global tables held at once (more rows run in several batches, each
+ * waiting for its slowest row): a quarter of the device memory not in use, at least this. */
 #define HASH_DEFAULT_SCRATCH ((uint64_t)256 << 20)
 /* Largest block of a global item's sort staged in local memory. */
 #define HASH_SORT_BLOCK 8192
@@ -380,15 +381,24 @@ static magnus_status hash_run_global(const hash_phase *ph, hash_work *w, int64_t
                               (size_t)count * sizeof *keys)))
         goto done;
 
-    /* scratch: the configured bound, but never less than the largest table, never more than
-     * all tables together, and at most half of what a context memory limit leaves */
-    uint64_t bound = ph->cfg.global_scratch_bytes ? ph->cfg.global_scratch_bytes
-                                                  : HASH_DEFAULT_SCRATCH;
+    /* scratch: the configured bound (default: a quarter of the free device memory), but never
+     * less than the largest table, never more than all tables together, at most half of what
+     * a context memory limit leaves, each buffer within the device's largest allocation */
+    uint64_t bound = ph->cfg.global_scratch_bytes;
+    if (bound == 0) {
+        uint64_t total = ctx->device.global_mem_bytes, used = ctx->memory_in_use;
+        bound = total > used ? (total - used) / 4 : 0;
+        if (bound < HASH_DEFAULT_SCRATCH) bound = HASH_DEFAULT_SCRATCH;
+    }
     if (ctx->memory_limit > ctx->memory_in_use) {
         uint64_t half_left = (ctx->memory_limit - ctx->memory_in_use) / 2;
         if (half_left < bound) bound = half_left;
     }
     uint64_t bound_slots = bound / slot_bytes, largest = 0, all = 0;
+    /* and each scratch buffer within the device's largest allocation */
+    uint64_t widest = ph->numeric && ph->value_bytes > 4 ? ph->value_bytes : 4;
+    if (ctx->device.max_alloc_bytes && bound_slots > ctx->device.max_alloc_bytes / widest)
+        bound_slots = ctx->device.max_alloc_bytes / widest;
     for (int64_t i = 0; i < count; i++) {
         uint64_t t = hash_global_slots(ph->numeric, keys[i]);
         if (t > largest) largest = t;

@@ -19,7 +19,8 @@
  *      Numeric: table of (column, value) with at least 2 slots per entry, then a bitonic sort
  *      of the table in local memory (empty slots sort last) and a coalesced write.
  *   3. items whose key exceeds what local memory holds get a global-memory table each, in one
- *      scratch region processed in batches (the only global accumulation in magnus; gMAGNUS
+ *      scratch region processed in batches; numeric entries are compacted into C and sorted
+ *      there (the only global accumulation in magnus; gMAGNUS
  *      never sends such items here: its light rows and chunks have at most tau products,
  *      which magnus_hash_local_capacity() checks).
  *   4. the function waits for its queue before it frees its scratch and returns, so outputs
@@ -183,8 +184,13 @@ magnus_status magnus_hash_spgemm_ex(magnus_device_csr *C, magnus_context ctx,
  *   mg_hash_sort_X(keys, vals, size, lane, lanes)              bitonic sort of the whole table
  *        by key (empties last); contains barriers: every work item of the group calls it with
  *        the same size, after a barrier that ends the inserts; it ends with a barrier
- *   mg_hash_write_X(keys, vals, n, out_col, out_val, out_offset, col_shift, lane, lanes)
+ *   mg_hash_write_local(keys, vals, n, out_col, out_val, out_offset, col_shift, lane, lanes)
  *        writes the first n (sorted) entries: out_col[out_offset+e] = keys[e] + col_shift
+ *   mg_hash_compact_global(keys, vals, size, out_col, out_val, out_offset, col_shift, limit,
+ *        cursor, lane, lanes)   moves a global table's entries (unsorted) to the output
+ *   mg_hash_sort_staged_global(keys, vals, n, lkeys, lvals, block, lane, lanes)   sorts n
+ *        entries in global memory (e.g. the compacted output, keys cast to mg_u32), staging
+ *        blocks of `block` entries through local memory
  * The caller puts a barrier between clear and inserts, and between inserts and sort/count.
  */
 
