@@ -120,8 +120,9 @@ static magnus_status multisplit_elems(magnus_gmagnus_params *p) {
         uint64_t fixed = magnus_gmagnus_multisplit_local_bytes(p->chunks_per_level[i],
                                                                p->subgroups, 0, p->value_bytes);
         /* the column buffer's alignment pad may take up to 7 bytes */
-        int64_t fit = p->local_mem_bytes > fixed + 8
-                          ? (int64_t)((p->local_mem_bytes - fixed - 8) / elem_bytes)
+        uint64_t reserved = fixed + 8 + MAGNUS_GM_STATIC_LOCAL_BYTES;
+        int64_t fit = p->local_mem_bytes > reserved
+                          ? (int64_t)((p->local_mem_bytes - reserved) / elem_bytes)
                           : 0;
         int64_t elems = fit < p->tau + 2 ? fit : p->tau + 2;
         elems -= elems % wg;
@@ -166,7 +167,7 @@ magnus_status magnus_gmagnus_params_from_input(magnus_gmagnus_params *out,
     /* Dense accumulator: values + 1 bit each (the paper's ndenseNumeric), and the power-of-two
      * width that fits after the dense kernel's scan scratch (one 32-bit word per item). */
     p->ndense_numeric = (int64_t)(slm * 8 / (8 * in->value_bytes + 1));
-    uint64_t scratch = (uint64_t)in->dense_group_size * 4 + 8;
+    uint64_t scratch = (uint64_t)in->dense_group_size * 4 + 8 + MAGNUS_GM_STATIC_LOCAL_BYTES;
     int64_t dense_cap = slm > scratch ? (int64_t)((slm - scratch) * 8 / (8 * in->value_bytes + 1)) : 0;
     p->dense_width = floor_pow2(dense_cap);
     if (p->dense_width < 2)
@@ -181,8 +182,13 @@ magnus_status magnus_gmagnus_params_from_input(magnus_gmagnus_params *out,
     uint64_t used = min_group_elems * elem + MAGNUS_GM_HISTO_BYTES;
     p->chunks_max = slm > used ? floor_pow2((int64_t)((slm - used) / per_chunk)) : 0;
 
-    /* Outer product: one 64-bit write position per A entry a group touches. */
-    p->outer_group_elems = (int64_t)(slm / MAGNUS_GM_ROWPTR_BYTES);
+    /* Outer product: one 64-bit write position per A entry a group touches (the paper's
+     * sLM / sChat.rowPtr, less the kernel's static local words). */
+    if (slm <= MAGNUS_GM_STATIC_LOCAL_BYTES + MAGNUS_GM_ROWPTR_BYTES)
+        return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
+                            "gMAGNUS parameters: a %llu-byte local memory budget is too small",
+                            (unsigned long long)slm);
+    p->outer_group_elems = (int64_t)((slm - MAGNUS_GM_STATIC_LOCAL_BYTES) / MAGNUS_GM_ROWPTR_BYTES);
 
     /* Eq. 7 and the split over levels. The paper's Eq. 5 budgets one 64-bit offset per chunk
      * and no slack; the kernel keeps one per (local row, chunk) pair. Where that leaves a

@@ -18,6 +18,10 @@
 #define MAGNUS_GM_ROWPTR_BYTES 8 /* sChat.rowPtr: 64-bit offsets */
 #define MAGNUS_GM_GROUP_ROWS 2   /* rows of C-hat one multisplit work group can touch */
 #define MAGNUS_GM_HASH_LOAD 2    /* alpha: hash table slots per entry */
+/* Local memory the gMAGNUS kernels declare statically (MG_LOCAL_ARRAY: at most 3 words, plus
+ * what a compiler may add), kept out of the dynamic share: a launch asking for the whole
+ * budget dynamically fails on CUDA and NVIDIA's OpenCL. */
+#define MAGNUS_GM_STATIC_LOCAL_BYTES 64
 
 /* Everything the parameters depend on, spelled out so the paper's tables can be checked. */
 typedef struct magnus_gmagnus_params_input {

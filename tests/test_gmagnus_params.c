@@ -90,7 +90,7 @@ Test(gmagnus_params, worked_check_quantities) {
     cr_expect_eq(p.dense_width, 8192);
     cr_expect_eq(p.chunks_max, 64);       /* (49152 - 3072*8 - 4) / (2*32*4 + 8) = 93 -> 64 */
     cr_expect_eq(p.subgroups, 32);
-    cr_expect_eq(p.outer_group_elems, 6144);
+    cr_expect_eq(p.outer_group_elems, 6136); /* (49152 - 64 static bytes) / 8 */
     cr_expect_eq(p.chunk_width[0], 1 << 14);
     cr_expect_eq(p.chunk_width[1], 1 << 13);
     in = PVC64(1 << 19);
@@ -150,7 +150,8 @@ Test(gmagnus_params, invariants) {
                     cr_expect_geq(p.chunks_per_level[i], 2);
                     cr_expect_leq(magnus_gmagnus_multisplit_local_bytes(
                                       p.chunks_per_level[i], p.subgroups,
-                                      p.multisplit_group_elems[i], p.value_bytes),
+                                      p.multisplit_group_elems[i], p.value_bytes) +
+                                      MAGNUS_GM_STATIC_LOCAL_BYTES,
                                   budgets[b]);
                     cr_expect_leq(p.multisplit_group_elems[i], p.tau + 2);
                     cr_expect_eq(p.multisplit_group_elems[i] % p.multisplit_group_size, 0);
@@ -158,7 +159,10 @@ Test(gmagnus_params, invariants) {
                 }
                 cr_expect_eq(prod, p.chunks_required);
                 cr_expect_geq(p.chunks_required * p.dense_width, cols[c]);
-                cr_expect_leq(p.dense_width * v + p.dense_width / 8 + 4 * p.dense_group_size,
+                cr_expect_leq(p.dense_width * v + p.dense_width / 8 + 4 * p.dense_group_size +
+                                  MAGNUS_GM_STATIC_LOCAL_BYTES,
+                              (int64_t)budgets[b]);
+                cr_expect_leq(p.outer_group_elems * 8 + MAGNUS_GM_STATIC_LOCAL_BYTES,
                               (int64_t)budgets[b]);
                 cr_expect_leq(p.dense_width, p.ndense_numeric);
                 if (p.levels > 0)

@@ -12,7 +12,8 @@
  * exactly that many levels run.
  *
  * The shared real matrices squared (gmagnus_shared/...) run only with MAGNUS_TEST_SHARED=1,
- * their own ctest entry; MAGNUS_TEST_LARGE=1 adds the ones with more than 5M products.
+ * their own ctest entry; MAGNUS_TEST_LARGE=1 adds the ones with more than 5M products
+ * (MAGNUS_TEST_SHARED_MAX_PRODUCTS=N sets another limit).
  */
 #include <math.h>
 #include <stdio.h>
@@ -111,6 +112,18 @@ static magnus_csr rmat(int scale, int64_t per_row, uint64_t seed, magnus_value_t
     magnus_csr A = NULL;
     GM_OK(magnus_gen_rmat(&A, &o, NULL, NULL));
     return A;
+}
+
+/* The first `rows` rows of M (M is freed). */
+static magnus_csr first_rows(magnus_csr M, int64_t rows) {
+    magnus_csr R = NULL;
+    int64_t nnz = M->row_ptr[rows];
+    GM_OK(magnus_csr_new(&R, rows, M->cols, nnz, M->type));
+    memcpy(R->row_ptr, M->row_ptr, ((size_t)rows + 1) * sizeof *R->row_ptr);
+    memcpy(R->col_idx, M->col_idx, (size_t)nnz * sizeof *R->col_idx);
+    memcpy(R->values, M->values, (size_t)nnz * magnus_value_size(M->type));
+    magnus_csr_free(&M);
+    return R;
 }
 
 /* splitmix64: the tests' own deterministic numbers. */
@@ -336,6 +349,29 @@ Test(gmagnus, single_dense_row) {
     }
 }
 
+static void pick_dense_row3(int64_t row, int64_t cols, unsigned char *mark, uint64_t seed) {
+    if (row == 3) {
+        memset(mark, 1, (size_t)cols);
+        return;
+    }
+    mark_random(row, cols, mark, seed, 2, 0, cols);
+}
+static void pick_uniform40(int64_t row, int64_t cols, unsigned char *mark, uint64_t seed) {
+    mark_random(row, cols, mark, seed, 40, 0, cols);
+}
+
+/* The device's whole budget (every kernel's local memory at its largest, static arrays
+ * included) with a row heavy even there: 2000 x 40 = 80000 products > tau of 1 MiB. */
+Test(gmagnus, device_budget_heavy_row) {
+    magnus_context ctx = magnus_test_context();
+    magnus_csr A = build(8, 2000, MAGNUS_FLOAT32, pick_dense_row3, 45);
+    magnus_csr B = build(2000, 100000, MAGNUS_FLOAT32, pick_uniform40, 46);
+    magnus_report r = multiply_checked(ctx, A, B, "dense row, device budget");
+    cr_assert_geq(r.rows_heavy, 1, "tau %lld", (long long)r.tau);
+    magnus_csr_free(&A);
+    magnus_csr_free(&B);
+}
+
 static void pick_with_col5(int64_t row, int64_t cols, unsigned char *mark, uint64_t seed) {
     mark[5] = 1;
     mark_random(row, cols, mark, seed, 2, 0, cols);
@@ -436,10 +472,11 @@ static void levels_case(int which, magnus_value_type type) {
         B = build(300, 1 << 15, type, pick_clustered_b, 62);
         what = "clustered";
         break;
-    case 1: /* R-MAT pair: power-law rows, columns skewed to low ids */
-        A = rmat(12, 2, 71, type);
-        B = rmat(12, 4, 72, type);
-        what = "rmat12(2) x rmat12(4)";
+    case 1: /* R-MAT: power-law rows, columns skewed to low ids; B is the first 4096 rows of
+             * a scale-16 R-MAT, so C is 2^16 wide (3 levels need a wide C on every device) */
+        A = rmat(12, 1, 71, type);
+        B = first_rows(rmat(16, 2, 72, type), 4096);
+        what = "rmat12(1) x rmat16(2)[0:4096, :]";
         break;
     case 2: /* dense rows times a band */
         A = build(50, 3000, type, pick_dense_rows, 81);
@@ -500,7 +537,9 @@ Test(gmagnus_shared, squared) {
     snprintf(index, sizeof index, "%s/INDEX.tsv", MAGNUS_SHARED_MATRICES);
     FILE *f = fopen(index, "r");
     if (!f) cr_skip_test("no shared matrices at %s", MAGNUS_SHARED_MATRICES);
-    const int64_t limit = magnus_test_large() ? INT64_MAX : 5000000;
+    int64_t limit = magnus_test_large() ? INT64_MAX : 5000000;
+    const char *cap = getenv("MAGNUS_TEST_SHARED_MAX_PRODUCTS");
+    if (cap && *cap) limit = atoll(cap);
     char line[4096];
     int done = 0, n = 0;
     magnus_context small = budget_context(4096);
