@@ -7,7 +7,8 @@ file(GLOB MAGNUS_BENCH_SOURCES CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/bench
 list(REMOVE_ITEM MAGNUS_BENCH_SOURCES ${CMAKE_CURRENT_LIST_DIR}/bench/bench_cuda.c)
 target_sources(magnus_cli PRIVATE ${MAGNUS_BENCH_SOURCES})
 target_include_directories(magnus_cli PRIVATE ${CMAKE_CURRENT_LIST_DIR}/bench ${CMAKE_CURRENT_LIST_DIR})
-target_link_libraries(magnus_cli PRIVATE ${CMAKE_DL_LIBS})
+find_package(Threads REQUIRED)
+target_link_libraries(magnus_cli PRIVATE ${CMAKE_DL_LIBS} Threads::Threads)
 
 find_path(MAGNUS_CUSPARSE_INCLUDE_DIR cusparse.h
   HINTS ${MAGNUS_CUDA_INCLUDE_DIR} $ENV{CUDA_PATH}/include $ENV{CUDA_HOME}/include /usr/local/cuda/include

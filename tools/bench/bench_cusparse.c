@@ -16,9 +16,12 @@
  * buffers. A and B are uploaded once (32-bit indices: row pointers converted on the host),
  * outside the timing, like magnus's device-resident inputs.
  *
- * One untimed warm-up, one timed trial of each algorithm, then `runs` timed runs of the
- * fastest trial (all algorithms with --cusparse-all). Every failure is kept with its status
- * name (CUSPARSE_STATUS_INSUFFICIENT_RESOURCES, CUDA_ERROR_OUT_OF_MEMORY, ...).
+ * One untimed warm-up (the first input only: the library's start-up), one timed trial of each
+ * algorithm, then `runs` timed runs of the fastest trial (all algorithms with
+ * --cusparse-all); the last timed run's C is the one verified. Every failure is kept with its
+ * status name (CUSPARSE_STATUS_INSUFFICIENT_RESOURCES, CUDA_ERROR_OUT_OF_MEMORY, ...). When an
+ * ALG3 chunk fraction runs out of resources the larger fractions, which need more memory, are
+ * not tried.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -89,6 +92,7 @@ struct bench_cusparse {
     CUcontext ctx;
     bool ctx_retained;
     cusparseHandle_t handle;
+    bool warmed;               /* the library's start-up run is done */
     char description[512];
     uint64_t total_memory;
     /* live device allocations, for peak accounting */
@@ -192,8 +196,9 @@ bench_cusparse *bench_cusparse_open(int ordinal, const char *library, char *why,
     cs->cusparseGetProperty(MAJOR_VERSION, &major);
     cs->cusparseGetProperty(MINOR_VERSION, &minor);
     cs->cusparseGetProperty(PATCH_LEVEL, &patch);
-    snprintf(cs->description, sizeof cs->description, "cuSPARSE %d.%d.%d (%s), CUDA driver %d.%d, %s",
-             major, minor, patch, cs->path, cs->cu.driver_version / 1000,
+    snprintf(cs->description, sizeof cs->description,
+             "cuSPARSE %d.%d.%d (%.200s), CUDA driver %d.%d, %.200s", major, minor, patch,
+             cs->path, cs->cu.driver_version / 1000,
              cs->cu.driver_version % 1000 / 10, name);
     return cs;
 fail:
@@ -461,7 +466,8 @@ static bool download(bench_cusparse *cs, const device_csr32 *dC, magnus_value_ty
 static int configs_all(config *c) {
     int k = 0;
     c[k++] = (config){CUSPARSE_SPGEMM_ALG1, 0, "ALG1"};
-    c[k++] = (config){CUSPARSE_SPGEMM_ALG2, 0, "ALG2"};
+    /* ALG2 ignores the chunk fraction; a valid one in case a version checks it anyway */
+    c[k++] = (config){CUSPARSE_SPGEMM_ALG2, 0.2f, "ALG2"};
     const float fractions[] = {0.1f, 0.2f, 0.3f, 0.4f, 0.5f};
     for (int i = 0; i < 5; i++) {
         c[k] = (config){CUSPARSE_SPGEMM_ALG3, fractions[i], ""};
@@ -504,17 +510,27 @@ void bench_cusparse_run(bench_row *row, bench_cusparse *cs, const bench_data *d,
     int nconfigs = configs_all(configs);
     run_result r;
     char label[256];
-    snprintf(label, sizeof label, "%.100s: %s warm-up", plan->label, row->system->id);
-    progress_update(plan, label);
-    run_once(cs, &configs[0], &A, pB, d->type, false, &dC, &r); /* library start-up */
+    if (!cs->warmed) { /* the library's start-up (kernel loading), once per process */
+        snprintf(label, sizeof label, "%.100s: %s warm-up", plan->label, row->system->id);
+        progress_update(plan, label);
+        run_once(cs, &configs[0], &A, pB, d->type, false, &dC, &r);
+        cs->warmed = true;
+    }
 
     /* One timed trial of each algorithm (or `runs` of each with time_all). */
     int best = -1;
     double best_ms = INFINITY;
     uint64_t best_peak = 0;
     char trials[1024] = "";
+    bool alg3_short = false; /* a smaller ALG3 chunk fraction ran out of memory */
     for (int c = 0; c < nconfigs; c++) {
         int reps = plan->cusparse_time_all ? plan->runs : 1;
+        if (configs[c].alg == CUSPARSE_SPGEMM_ALG3 && alg3_short) {
+            /* larger chunks need more memory than the one that did not fit */
+            append(trials, sizeof trials, "%s%s: %s", configs[c].name,
+                   "not tried (a smaller chunk fraction ran out of resources)");
+            continue;
+        }
         samples.count = 0;
         uint64_t peak = 0;
         for (int k = 0; k < reps; k++) {
@@ -528,6 +544,10 @@ void bench_cusparse_run(bench_row *row, bench_cusparse *cs, const bench_data *d,
         }
         if (!r.ok) {
             append(trials, sizeof trials, "%s%s: %s", configs[c].name, r.failure);
+            if (configs[c].alg == CUSPARSE_SPGEMM_ALG3 &&
+                (strstr(r.failure, "INSUFFICIENT_RESOURCES") || strstr(r.failure, "OUT_OF_MEMORY") ||
+                 strstr(r.failure, "ALLOC_FAILED")))
+                alg3_short = true;
             continue;
         }
         bench_stats st = bench_samples_stats(&samples);
@@ -559,7 +579,11 @@ void bench_cusparse_run(bench_row *row, bench_cusparse *cs, const bench_data *d,
             snprintf(label, sizeof label, "%.100s: %s %s run %d/%d", plan->label, row->system->id,
                      configs[best].name, k, plan->runs);
             progress_update(plan, label);
-            run_once(cs, &configs[best], &A, pB, d->type, false, &dC, &r);
+            /* Each run keeps its C (freed before the next, untimed): the last one is checked. */
+            dfree(cs, &dC.row_ptr);
+            dfree(cs, &dC.col_idx);
+            dfree(cs, &dC.values);
+            run_once(cs, &configs[best], &A, pB, d->type, true, &dC, &r);
             if (!r.ok) {
                 snprintf(row->failure, sizeof row->failure, "%s (timed run %d): %.400s",
                          configs[best].name, k, r.failure);
@@ -572,12 +596,13 @@ void bench_cusparse_run(bench_row *row, bench_cusparse *cs, const bench_data *d,
                 break;
         }
     }
-    /* C for verification: one more (untimed) run that keeps it. */
-    run_once(cs, &configs[best], &A, pB, d->type, C != NULL, &dC, &r);
-    if (!r.ok) {
-        snprintf(row->failure, sizeof row->failure, "%s (result run): %.400s", configs[best].name,
-                 r.failure);
-        goto done;
+    if (plan->cusparse_time_all) { /* the best's C was freed: one more (untimed) run */
+        run_once(cs, &configs[best], &A, pB, d->type, true, &dC, &r);
+        if (!r.ok) {
+            snprintf(row->failure, sizeof row->failure, "%s (result run): %.400s",
+                     configs[best].name, r.failure);
+            goto done;
+        }
     }
     if (C && !download(cs, &dC, d->type, C, row->failure, sizeof row->failure)) goto done;
     row->nnz_c = r.nnz_c;

@@ -93,7 +93,7 @@ void bench_run_input(bench_session *s, const bench_input *in, int index, int cou
 
     if (s->time_limit > 0 && cli_now() - s->started > s->time_limit) {
         char why[64];
-        snprintf(why, sizeof why, "%.0f s", s->time_limit);
+        snprintf(why, sizeof why, "%g s", s->time_limit);
         for (int k = 0; k < s->nsystems; k++)
             skip(&rows[k], "time limit (--time-limit %.32s) reached before this input", why);
         emit(s, rows, index, count);

@@ -204,7 +204,7 @@ static void open_context(bench_system *systems, int index) {
             !strcmp(systems[i].device_label, s->device_label)) {
             s->ctx = systems[i].ctx;
             s->copy_gbps = systems[i].copy_gbps;
-            snprintf(s->copy_note, sizeof s->copy_note, "%s", systems[i].copy_note);
+            memcpy(s->copy_note, systems[i].copy_note, sizeof s->copy_note); /* i < index */
             return;
         }
     magnus_status st = magnus_context_create(&s->ctx, &s->device, NULL);

@@ -12,8 +12,10 @@
  * (atomics, hash tables, other libraries) stays far below 1e-3 of them.
  */
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bench.h"
 
@@ -103,18 +105,57 @@ static uint64_t next_random(uint64_t *state) {
     return z ^ (z >> 31);
 }
 
-/* y = M·x and ya = |M|·|x| (x may be NULL with xa: then y = M·xa only). */
-static void spmv(const magnus_csr_s *M, const double *x, const double *xa, double *y, double *ya) {
-    for (int64_t i = 0; i < M->rows; i++) {
+/* y = M·x and ya = |M|·xa (ya may be NULL) over rows [r0, r1). */
+typedef struct spmv_job {
+    const magnus_csr_s *M;
+    const double *x, *xa;
+    double *y, *ya;
+    int64_t r0, r1;
+} spmv_job;
+
+static void *spmv_rows(void *arg) {
+    const spmv_job *j = arg;
+    const magnus_csr_s *M = j->M;
+    for (int64_t i = j->r0; i < j->r1; i++) {
         double s = 0, sa = 0;
         for (int64_t e = M->row_ptr[i]; e < M->row_ptr[i + 1]; e++) {
             double v = value_at(M, e);
-            int32_t j = M->col_idx[e];
-            s += v * x[j];
-            if (ya) sa += fabs(v) * xa[j];
+            int32_t c = M->col_idx[e];
+            s += v * j->x[c];
+            if (j->ya) sa += fabs(v) * j->xa[c];
         }
-        y[i] = s;
-        if (ya) ya[i] = sa;
+        j->y[i] = s;
+        if (j->ya) j->ya[i] = sa;
+    }
+    return NULL;
+}
+
+/* The same, rows shared among threads (each row is one thread's: the result does not depend
+ * on the thread count). Large products make C large: this is the bench's host-side cost. */
+static void spmv(const magnus_csr_s *M, const double *x, const double *xa, double *y, double *ya) {
+    enum { MAX_THREADS = 32 };
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    int threads = cpus < 1 ? 1 : cpus > MAX_THREADS ? MAX_THREADS : (int)cpus;
+    if (M->nnz < (1 << 22)) threads = 1;
+    spmv_job jobs[MAX_THREADS];
+    pthread_t tid[MAX_THREADS];
+    bool started[MAX_THREADS] = {false};
+    /* rows split by entries, so each thread reads about the same amount */
+    int64_t row = 0;
+    for (int t = 0; t < threads; t++) {
+        int64_t target = (int64_t)((double)M->nnz * (t + 1) / threads);
+        int64_t end = row;
+        while (end < M->rows && M->row_ptr[end] < target) end++;
+        if (t == threads - 1) end = M->rows;
+        jobs[t] = (spmv_job){M, x, xa, y, ya, row, end};
+        row = end;
+    }
+    for (int t = 1; t < threads; t++)
+        started[t] = pthread_create(&tid[t], NULL, spmv_rows, &jobs[t]) == 0;
+    spmv_rows(&jobs[0]);
+    for (int t = 1; t < threads; t++) {
+        if (started[t]) pthread_join(tid[t], NULL);
+        else spmv_rows(&jobs[t]); /* no thread: do its rows here */
     }
 }
 
