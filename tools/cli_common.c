@@ -73,6 +73,17 @@ static void print_usage_line(const cli_spec *spec, FILE *out) {
     fprintf(out, "usage: magnus %s %s\n", spec->command, spec->synopsis ? spec->synopsis : "");
 }
 
+/* "-o, --output FILE", "    --scale S", or "    --verify[=MODE]" for a flag with a value. */
+static int option_label(char *label, size_t size, const cli_option *o) {
+    const char *value = o->value_name ? o->value_name : "";
+    if (o->kind == CLI_FLAG_VALUE)
+        return snprintf(label, size, "%s%s%s%s%s%s", o->alias ? o->alias : "    ",
+                        o->alias ? ", " : "", o->name, *value ? "[=" : "", value,
+                        *value ? "]" : "");
+    return snprintf(label, size, "%s%s%s%s%s", o->alias ? o->alias : "    ",
+                    o->alias ? ", " : "", o->name, *value ? " " : "", value);
+}
+
 void cli_print_help(const cli_spec *spec, FILE *out) {
     print_usage_line(spec, out);
     if (spec->description) fprintf(out, "\n%s\n", spec->description);
@@ -82,15 +93,11 @@ void cli_print_help(const cli_spec *spec, FILE *out) {
     char label[128];
     int width = (int)strlen("-h, --help");
     for (const cli_option *o = spec->options; o && o->name; o++) {
-        int n = snprintf(label, sizeof label, "%s%s%s%s%s", o->alias ? o->alias : "    ",
-                         o->alias ? ", " : "", o->name, o->value_name ? " " : "",
-                         o->value_name ? o->value_name : "");
+        int n = option_label(label, sizeof label, o);
         if (n > width) width = n;
     }
     for (const cli_option *o = spec->options; o && o->name; o++) {
-        snprintf(label, sizeof label, "%s%s%s%s%s", o->alias ? o->alias : "    ",
-                 o->alias ? ", " : "", o->name, o->value_name ? " " : "",
-                 o->value_name ? o->value_name : "");
+        option_label(label, sizeof label, o);
         fprintf(out, "  %-*s  %s\n", width, label, o->help ? o->help : "");
     }
     fprintf(out, "  %-*s  %s\n", width, "-h, --help", "show this help and exit");
@@ -124,7 +131,8 @@ static const char *kind_expectation(cli_option_kind kind) {
     case CLI_REAL: return "a number";
     case CLI_TYPE: return "f32 or f64";
     case CLI_STRING:
-    case CLI_FLAG: break;
+    case CLI_FLAG:
+    case CLI_FLAG_VALUE: break;
     }
     return "a value";
 }
@@ -138,6 +146,7 @@ static bool store_option(const cli_option *o, const char *value) {
     case CLI_REAL: return cli_to_double(value, (double *)o->target);
     case CLI_STRING: *(const char **)o->target = value; return true;
     case CLI_TYPE: return cli_to_type(value, (magnus_value_type *)o->target);
+    case CLI_FLAG_VALUE: *(const char **)o->target = value ? value : ""; return true;
     }
     return false;
 }
@@ -170,6 +179,9 @@ int cli_parse(const cli_spec *spec, int argc, char **argv, const char **position
         const char *value = NULL;
         if (o->kind == CLI_FLAG) {
             if (eq) return cli_usage_error(spec, "option %s takes no value", o->name);
+        } else if (o->kind == CLI_FLAG_VALUE) {
+            /* The value must be attached: "--verify random" keeps "random" a positional. */
+            if (eq) value = eq + 1;
         } else if (eq) {
             value = eq + 1;
         } else if (i + 1 < argc) {
@@ -403,6 +415,26 @@ void cli_json_bool(cli_json *j, const char *key, bool value) {
 void cli_json_null(cli_json *j, const char *key) {
     json_member(j, key);
     fputs("null", j->out);
+}
+
+void cli_json_int_array(cli_json *j, const char *key, const int64_t *values, int n) {
+    json_member(j, key);
+    fputc('[', j->out);
+    for (int i = 0; i < n; i++) fprintf(j->out, "%s%lld", i ? ", " : "", (long long)values[i]);
+    fputc(']', j->out);
+}
+
+void cli_json_real_array(cli_json *j, const char *key, const double *values, int n) {
+    json_member(j, key);
+    fputc('[', j->out);
+    for (int i = 0; i < n; i++) {
+        if (i) fputs(", ", j->out);
+        if (isfinite(values[i]))
+            fprintf(j->out, "%.15g", values[i]);
+        else
+            fputs("null", j->out);
+    }
+    fputc(']', j->out);
 }
 
 /* ======================================================================================== */

@@ -35,7 +35,9 @@ typedef enum cli_option_kind {
     CLI_UINT,   /* uint64_t (seeds) */
     CLI_REAL,   /* double */
     CLI_STRING, /* const char * (points into argv) */
-    CLI_TYPE    /* magnus_value_type, spelled f32 or f64 */
+    CLI_TYPE,   /* magnus_value_type, spelled f32 or f64 */
+    CLI_FLAG_VALUE /* const char *: a flag that may carry a value, only as --name=VALUE;
+                      given bare it is set to "" (so NULL means absent) */
 } cli_option_kind;
 
 typedef struct cli_option {
@@ -118,6 +120,9 @@ void cli_json_int(cli_json *j, const char *key, int64_t value);
 void cli_json_real(cli_json *j, const char *key, double value); /* NaN/Inf -> null */
 void cli_json_bool(cli_json *j, const char *key, bool value);
 void cli_json_null(cli_json *j, const char *key);
+/* Arrays of numbers on one line: "key": [1, 2, 3]. */
+void cli_json_int_array(cli_json *j, const char *key, const int64_t *values, int n);
+void cli_json_real_array(cli_json *j, const char *key, const double *values, int n);
 
 /* ---- progress ------------------------------------------------------------------------- */
 /*

@@ -1,20 +1,55 @@
 /*
  * The product the CLI measures. compute_product() is the one place that decides how C = A·B
- * is computed: today the CPU reference; the device runtime replaces this function alone, while
- * verification (cli_verify.h) keeps recomputing an independent reference.
+ * is computed: magnus_spgemm on a device (the best one found, or the one the options name),
+ * or the CPU reference with --cpu. Verification (cli_verify.h) recomputes independently.
  */
 #ifndef MAGNUS_CLI_COMPUTE_H
 #define MAGNUS_CLI_COMPUTE_H
 
 #include "cli_common.h"
 
+/* Where and how to multiply (the options of `multiply` and `demo`). */
+typedef struct compute_options {
+    bool cpu;                  /* --cpu: the CPU reference, no device */
+    const char *backend;       /* --backend: "cuda", "level0", "opencl" (NULL: any) */
+    const char *device;        /* --device: MAGNUS_DEVICE syntax ("cuda:0", "opencl:1", "2") */
+    const char *algorithm;     /* --algorithm: "magnus" (default) or "hash" */
+    int64_t local_mem_bytes;   /* --local-mem: budget per work group (0: the device's, or
+                                  MAGNUS_LOCAL_MEM_BYTES) */
+} compute_options;
+
+/* The option table entries for compute_options, to put in a command's cli_option list. */
+#define CLI_COMPUTE_OPTIONS(o)                                                                  \
+    {"--backend", NULL, CLI_STRING, &(o)->backend, "NAME",                                      \
+     "multiply on this backend's best device: cuda, level0 or opencl"},                         \
+    {"--device", "-d", CLI_STRING, &(o)->device, "D",                                           \
+     "device as in MAGNUS_DEVICE (\"cuda:0\", \"opencl:1\", an index); default: the best"},      \
+    {"--algorithm", NULL, CLI_STRING, &(o)->algorithm, "magnus|hash",                           \
+     "gMAGNUS (default) or the hash baseline"},                                                 \
+    {"--local-mem", NULL, CLI_INT, &(o)->local_mem_bytes, "BYTES",                              \
+     "local memory budget per work group (default: the device's, or MAGNUS_LOCAL_MEM_BYTES)"}, \
+    {"--cpu", NULL, CLI_FLAG, &(o)->cpu, NULL, "multiply with the CPU reference instead"}
+
+/* Checks the option values that need no device; on a problem writes the reason to why and
+ * returns false (a usage error). */
+bool compute_options_check(const compute_options *opt, char *why, size_t why_size);
+
 typedef struct compute_report {
-    double seconds;     /* the multiply alone: no reading, no statistics, no verification */
-    const char *engine; /* what computed it, e.g. "CPU reference" */
+    double seconds;            /* the multiply alone: no reading, no statistics, no device
+                                  set-up, no verification (magnus_spgemm's total on a device:
+                                  upload, multiply, download) */
+    const char *engine;        /* what computed it: "gMAGNUS", "hash", "CPU reference" */
+    bool on_device;
+    /* on a device only: */
+    magnus_device_info device; /* local_mem_bytes is the budget in effect */
+    double setup_seconds;      /* context creation and kernel build or load (a first tiny
+                                  multiply), kept out of `seconds` */
+    magnus_report report;      /* magnus_spgemm's report */
 } compute_report;
 
 /* C = A·B. Prints nothing; returns the library's status (detail in magnus_last_error()). */
 magnus_status compute_product(magnus_csr *C, compute_report *report, const magnus_csr_s *A,
-                              const magnus_csr_s *B, cli_progress *progress);
+                              const magnus_csr_s *B, const compute_options *opt,
+                              cli_progress *progress);
 
 #endif

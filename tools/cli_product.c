@@ -7,19 +7,178 @@ double cli_gflops(int64_t products, double seconds) {
     return seconds > 0 ? 2.0 * (double)products / seconds * 1e-9 : 0;
 }
 
+void cli_verify_choice_init(cli_verify_choice *v) {
+    verify_options d;
+    verify_options_init(&d);
+    v->mode = NULL;
+    v->exact_limit = d.exact_limit;
+    v->vectors_option = d.vectors;
+    v->seed = d.seed;
+}
+
+bool cli_verify_choice_get(verify_options *out, const cli_verify_choice *v, char *why,
+                           size_t why_size) {
+    verify_options_init(out);
+    if (v->mode && !verify_mode_parse(v->mode, &out->mode)) {
+        snprintf(why, why_size, "unknown verification '%s' (expected --verify, --verify=exact "
+                                "or --verify=random)", v->mode);
+        return false;
+    }
+    if (v->exact_limit < 0) {
+        snprintf(why, why_size, "--verify-limit must not be negative");
+        return false;
+    }
+    if (v->vectors_option < 1 || v->vectors_option > 64) {
+        snprintf(why, why_size, "--verify-vectors must be in 1..64");
+        return false;
+    }
+    out->exact_limit = v->exact_limit;
+    out->vectors = (int)v->vectors_option;
+    out->seed = v->seed;
+    return true;
+}
+
 int product_run_execute(product_run *run, const magnus_csr_s *A, const magnus_csr_s *B,
-                        bool verify, cli_progress *progress) {
+                        const compute_options *how, const verify_options *verify,
+                        cli_progress *progress) {
     memset(run, 0, sizeof *run);
-    run->verify_requested = verify;
+    run->verify_requested = verify != NULL;
     magnus_status s = magnus_csr_stats_compute(&run->stats, A, B);
     if (s) return cli_fail(s);
-    s = compute_product(&run->C, &run->compute, A, B, progress);
-    if (s) return cli_fail(s);
+    s = compute_product(&run->C, &run->compute, A, B, how, progress);
+    if (s) {
+        int rc = cli_fail(s);
+        if (s == MAGNUS_ERROR_NO_DEVICE || s == MAGNUS_ERROR_BACKEND_UNAVAILABLE)
+            fprintf(stderr, "magnus: 'magnus probe' lists the devices; --cpu multiplies with the "
+                            "CPU reference\n");
+        return rc;
+    }
     if (!verify) return CLI_EXIT_OK;
-    s = verify_product(&run->verify, run->C, A, B, progress);
+    s = verify_product(&run->verify, run->C, A, B, run->stats.products, verify, progress);
     run->verified = s == MAGNUS_SUCCESS || s == MAGNUS_ERROR_MISMATCH;
+    if (s == MAGNUS_ERROR_MISMATCH)
+        return cli_failf("verification failed (%s): %s", verify_method_name(run->verify.method),
+                         run->verify.detail);
     if (s) return cli_fail(s);
     return CLI_EXIT_OK;
+}
+
+static double percent(int64_t part, int64_t whole) {
+    return whole > 0 ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+static double sum(const double *v, int n) {
+    double s = 0;
+    for (int i = 0; i < n; i++) s += v[i];
+    return s;
+}
+
+/* "1.50 GiB" style, for memory sizes. */
+static cli_text bytes_text(uint64_t bytes) {
+    static const char *const units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
+    double v = (double)bytes;
+    int u = 0;
+    while (v >= 1024 && u < 4) {
+        v /= 1024;
+        u++;
+    }
+    cli_text t;
+    if (u == 0) snprintf(t.s, sizeof t.s, "%llu bytes", (unsigned long long)bytes);
+    else snprintf(t.s, sizeof t.s, "%.2f %s", v, units[u]);
+    return t;
+}
+
+static void print_device_report(const compute_report *c, FILE *out) {
+    const magnus_device_info *d = &c->device;
+    const magnus_report *r = &c->report;
+    fprintf(out, "%-10s%s:%d %s (%s), local memory %s per work group; ready in %s\n", "device:",
+            magnus_backend_name(d->backend), d->index, d->name, d->is_cpu ? "CPU" : "GPU",
+            bytes_text(d->local_mem_bytes).s, cli_duration(c->setup_seconds).s);
+    int levels = r->levels < 0 ? 0 : r->levels > MAGNUS_MAX_LEVELS ? MAGNUS_MAX_LEVELS : r->levels;
+    /* Phase times in ms; those an algorithm does not have are 0 and left out. */
+    struct {
+        const char *name;
+        double ms;
+    } phases[] = {
+        {"upload", r->time_upload_ms},
+        {"setup", r->time_setup_ms},
+        {"csr2csc", r->time_csr2csc_ms},
+        {"outer product", r->time_outer_product_ms},
+        {"histogram", sum(r->time_histogram_ms, levels)},
+        {"multisplit", sum(r->time_multisplit_ms, levels)},
+        {"symbolic", r->time_symbolic_ms},
+        {"alloc", r->time_alloc_ms},
+        {"numeric", r->time_numeric_ms},
+        {"download", r->time_download_ms},
+    };
+    fprintf(out, "%-10s", "phases:");
+    bool first = true;
+    for (size_t i = 0; i < sizeof phases / sizeof phases[0]; i++) {
+        if (phases[i].ms <= 0) continue;
+        fprintf(out, "%s%s %s", first ? "" : ", ", phases[i].name,
+                cli_duration(phases[i].ms * 1e-3).s);
+        first = false;
+    }
+    fprintf(out, "%s\n", first ? "none timed" : "");
+    if (r->algorithm == MAGNUS_ALGORITHM_MAGNUS) {
+        fprintf(out, "%-10stau %s products, levels %d, chunks per heavy row %s", "gMAGNUS:",
+                cli_count(r->tau).s, r->levels, cli_count(r->chunks_required).s);
+        if (levels > 0) {
+            fprintf(out, " (required: ");
+            for (int i = 0; i < levels; i++)
+                fprintf(out, "%s%lld", i ? ", " : "", (long long)r->chunks_per_level[i]);
+            fprintf(out, "), chunk width %s", cli_count(r->chunk_width).s);
+        }
+        fputc('\n', out);
+        fprintf(out, "%-10sheavy rows %s of %s (%.2f%%), heavy products %s of %s (%.2f%%)\n", "",
+                cli_count(r->rows_heavy).s, cli_count(r->rows_total).s,
+                percent(r->rows_heavy, r->rows_total), cli_count(r->products_heavy).s,
+                cli_count(r->products_total).s, percent(r->products_heavy, r->products_total));
+        fprintf(out, "%-10sC-hat %s, peak device memory %s\n", "memory:",
+                bytes_text(r->chat_bytes).s, bytes_text(r->peak_device_bytes).s);
+    } else {
+        fprintf(out, "%-10slocal tables hold up to %s products; rows in global tables: %s\n",
+                "hash:", cli_count(r->tau).s, cli_count(r->rows_heavy).s);
+        fprintf(out, "%-10speak device memory %s\n", "memory:",
+                bytes_text(r->peak_device_bytes).s);
+    }
+}
+
+static void print_verification(const product_run *run, FILE *out) {
+    const verify_report *v = &run->verify;
+    if (!run->verified) {
+        fprintf(out, "%-10sNO (could not verify)\n", "verified:");
+        return;
+    }
+    if (v->method == VERIFY_EXACT) {
+        if (v->matched)
+            fprintf(out, "%-10syes (exact: max relative error %.3g; reference recomputed in %s)\n",
+                    "verified:", v->compare.max_rel_error, cli_duration(v->seconds).s);
+        else
+            fprintf(out,
+                    "%-10sNO (first difference at row %lld, column %lld: %.17g, expected %.17g)\n",
+                    "verified:", (long long)v->compare.row, (long long)v->compare.col,
+                    v->compare.value, v->compare.expected);
+        return;
+    }
+    fprintf(out, "%-10s%s (random: %d vectors, seed %llu, checked in %s)\n", "verified:",
+            v->matched ? "yes" : "NO", v->vectors, (unsigned long long)v->seed,
+            cli_duration(v->seconds).s);
+    if (v->detail[0] && !v->matched) fprintf(out, "%-10s%s\n", "", v->detail);
+    fprintf(out, "%-10s|Cx - A(Bx)| / |A|(|B||x|): %.3g normwise, %.3g largest row; "
+                 "tolerance %.0e\n",
+            "", v->rel_error, v->rel_error_row, v->tolerance);
+    fprintf(out, "%-10s%d rows recomputed on the host (the %s): largest relative error %.3g\n",
+            "", v->rows_sampled, "heaviest and random ones", v->rows_sample_error);
+    if (!v->structure_checked)
+        fprintf(out, "%-10sstructure not checked (no memory for the column markers)\n", "");
+    else if (v->structure_matched)
+        fprintf(out, "%-10sstructure: every row has the columns of an independent symbolic "
+                     "product (nnz %s)\n",
+                "", cli_count(v->structure_nnz).s);
+    else
+        fprintf(out, "%-10sstructure differs: first row %lld; independent nnz(A*B) = %s\n", "",
+                (long long)v->structure_bad_row, cli_count(v->structure_nnz).s);
 }
 
 void product_run_print(const product_run *run, FILE *out) {
@@ -30,18 +189,87 @@ void product_run_print(const product_run *run, FILE *out) {
     if (run->C->nnz > 0)
         fprintf(out, " (%.2f per entry of C)", (double)run->stats.products / (double)run->C->nnz);
     fputc('\n', out);
-    fprintf(out, "%-10s%s on %s, %.3f GFLOP/s\n", "compute:", cli_duration(run->compute.seconds).s,
+    if (run->compute.on_device) print_device_report(&run->compute, out);
+    fprintf(out, "%-10s%s by %s, %.3f GFLOP/s\n", "compute:", cli_duration(run->compute.seconds).s,
             run->compute.engine, cli_gflops(run->stats.products, run->compute.seconds));
-    if (!run->verify_requested) return;
-    if (!run->verified)
-        fprintf(out, "%-10sNO (could not verify)\n", "verified:");
-    else if (run->verify.matched)
-        fprintf(out, "%-10syes (max relative error %.3g; reference recomputed in %s)\n",
-                "verified:", run->verify.compare.max_rel_error, cli_duration(run->verify.seconds).s);
-    else
-        fprintf(out, "%-10sNO (first difference at row %lld, column %lld: %.17g, expected %.17g)\n",
-                "verified:", (long long)run->verify.compare.row, (long long)run->verify.compare.col,
-                run->verify.compare.value, run->verify.compare.expected);
+    if (run->verify_requested) print_verification(run, out);
+}
+
+static void device_report_json(const compute_report *c, cli_json *j) {
+    const magnus_device_info *d = &c->device;
+    const magnus_report *r = &c->report;
+    int levels = r->levels < 0 ? 0 : r->levels > MAGNUS_MAX_LEVELS ? MAGNUS_MAX_LEVELS : r->levels;
+    char id[64];
+    snprintf(id, sizeof id, "%s:%d", magnus_backend_name(d->backend), d->index);
+    cli_json_object(j, "device");
+    cli_json_string(j, "id", id);
+    cli_json_string(j, "backend", magnus_backend_name(d->backend));
+    cli_json_int(j, "index", d->index);
+    cli_json_string(j, "name", d->name);
+    cli_json_bool(j, "is_cpu", d->is_cpu != 0);
+    cli_json_int(j, "local_mem_bytes", (int64_t)d->local_mem_bytes);
+    cli_json_close(j);
+    cli_json_real(j, "setup_seconds", c->setup_seconds);
+    cli_json_object(j, "report");
+    cli_json_string(j, "algorithm", r->algorithm == MAGNUS_ALGORITHM_HASH ? "hash" : "magnus");
+    cli_json_real(j, "time_total_ms", r->time_total_ms);
+    cli_json_real(j, "time_upload_ms", r->time_upload_ms);
+    cli_json_real(j, "time_download_ms", r->time_download_ms);
+    cli_json_real(j, "time_setup_ms", r->time_setup_ms);
+    cli_json_real(j, "time_csr2csc_ms", r->time_csr2csc_ms);
+    cli_json_real(j, "time_outer_product_ms", r->time_outer_product_ms);
+    cli_json_real_array(j, "time_histogram_ms", r->time_histogram_ms, levels);
+    cli_json_real_array(j, "time_multisplit_ms", r->time_multisplit_ms, levels);
+    cli_json_real(j, "time_symbolic_ms", r->time_symbolic_ms);
+    cli_json_real(j, "time_numeric_ms", r->time_numeric_ms);
+    cli_json_real(j, "time_alloc_ms", r->time_alloc_ms);
+    cli_json_int(j, "local_mem_bytes", (int64_t)r->local_mem_bytes);
+    cli_json_int(j, "tau", r->tau);
+    cli_json_int(j, "chunks_required", r->chunks_required);
+    cli_json_int(j, "levels", r->levels);
+    cli_json_int_array(j, "chunks_per_level", r->chunks_per_level, levels);
+    cli_json_int(j, "chunk_width", r->chunk_width);
+    cli_json_int(j, "rows_total", r->rows_total);
+    cli_json_int(j, "rows_heavy", r->rows_heavy);
+    cli_json_int(j, "products_total", r->products_total);
+    cli_json_int(j, "products_heavy", r->products_heavy);
+    cli_json_real(j, "heavy_row_fraction",
+                  r->rows_total > 0 ? (double)r->rows_heavy / (double)r->rows_total : 0);
+    cli_json_real(j, "heavy_product_fraction",
+                  r->products_total > 0 ? (double)r->products_heavy / (double)r->products_total
+                                        : 0);
+    cli_json_int(j, "nnz_c", r->nnz_c);
+    cli_json_int(j, "chat_bytes", (int64_t)r->chat_bytes);
+    cli_json_int(j, "peak_device_bytes", (int64_t)r->peak_device_bytes);
+    cli_json_close(j);
+}
+
+static void verification_json(const verify_report *v, cli_json *j) {
+    cli_json_object(j, "verification");
+    cli_json_string(j, "method", verify_method_name(v->method));
+    cli_json_bool(j, "passed", v->matched);
+    cli_json_real(j, "seconds", v->seconds);
+    if (v->method == VERIFY_EXACT) {
+        cli_json_real(j, "max_rel_error", v->compare.max_rel_error);
+    } else {
+        cli_json_int(j, "vectors", v->vectors);
+        cli_json_int(j, "seed", (int64_t)v->seed);
+        cli_json_real(j, "rel_error", v->rel_error);
+        cli_json_real(j, "rel_error_row", v->rel_error_row);
+        cli_json_int(j, "worst_row", v->worst_row);
+        cli_json_real(j, "tolerance", v->tolerance);
+        cli_json_int(j, "rows_sampled", v->rows_sampled);
+        cli_json_real(j, "rows_sample_error", v->rows_sample_error);
+        cli_json_int(j, "rows_sample_bad_row", v->rows_sample_bad_row);
+        cli_json_bool(j, "structure_checked", v->structure_checked);
+        if (v->structure_checked) {
+            cli_json_bool(j, "structure_matched", v->structure_matched);
+            cli_json_int(j, "structure_nnz", v->structure_nnz);
+            cli_json_int(j, "structure_bad_row", v->structure_bad_row);
+        }
+    }
+    if (!v->matched) cli_json_string(j, "detail", v->detail);
+    cli_json_close(j);
 }
 
 void product_run_json(const product_run *run, cli_json *j) {
@@ -54,6 +282,7 @@ void product_run_json(const product_run *run, cli_json *j) {
     cli_json_int(j, "products", run->stats.products);
     cli_json_int(j, "row_products_max", run->stats.row_products_max);
     cli_json_string(j, "engine", run->compute.engine);
+    if (run->compute.on_device) device_report_json(&run->compute, j);
     cli_json_real(j, "compute_seconds", run->compute.seconds);
     cli_json_real(j, "gflops", cli_gflops(run->stats.products, run->compute.seconds));
     if (!run->verify_requested) {
@@ -62,9 +291,13 @@ void product_run_json(const product_run *run, cli_json *j) {
     }
     cli_json_bool(j, "verified", run->verified && run->verify.matched);
     if (!run->verified) return;
-    cli_json_real(j, "max_rel_error", run->verify.compare.max_rel_error);
+    if (run->verify.method == VERIFY_EXACT)
+        cli_json_real(j, "max_rel_error", run->verify.compare.max_rel_error);
+    else
+        cli_json_real(j, "rel_error", run->verify.rel_error);
     cli_json_real(j, "verify_seconds", run->verify.seconds);
-    if (!run->verify.matched) {
+    verification_json(&run->verify, j);
+    if (run->verify.method == VERIFY_EXACT && !run->verify.matched) {
         cli_json_object(j, "first_mismatch");
         cli_json_int(j, "row", run->verify.compare.row);
         cli_json_int(j, "col", run->verify.compare.col);

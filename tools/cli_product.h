@@ -19,13 +19,15 @@ typedef struct product_run {
 } product_run;
 
 /*
- * Computes C = A·B and, when `verify` is set, checks it. Prints any error and returns an exit
- * code; on a mismatch run->C is kept and run->verify.matched is false, so the caller can still
- * print the report.
+ * Computes C = A·B as `how` says and, when `verify` is non-NULL, checks it. Prints any error
+ * and returns an exit code; on a mismatch run->C is kept and run->verify.matched is false, so
+ * the caller can still print the report.
  */
 int product_run_execute(product_run *run, const magnus_csr_s *A, const magnus_csr_s *B,
-                        bool verify, cli_progress *progress);
-/* Report lines for C, products, compute time and rate, and verification. */
+                        const compute_options *how, const verify_options *verify,
+                        cli_progress *progress);
+/* Report lines: C, products, device and engine, time and rate, the multiply's report (phase
+ * times, gMAGNUS parameters, heavy share, memory), verification. */
 void product_run_print(const product_run *run, FILE *out);
 /* The same as members of the open JSON object. */
 void product_run_json(const product_run *run, cli_json *j);
@@ -33,5 +35,27 @@ void product_run_free(product_run *run);
 
 /* 2 * products / seconds in GFLOP/s (0 when the time is 0). */
 double cli_gflops(int64_t products, double seconds);
+
+/* The verification options shared by `multiply` and `demo` (--verify itself differs). */
+#define CLI_VERIFY_OPTIONS(v)                                                                   \
+    {"--verify-limit", NULL, CLI_INT, &(v)->exact_limit, "PRODUCTS",                            \
+     "bare --verify: exact up to this many products (default 300000000)"},             \
+    {"--verify-vectors", NULL, CLI_INT, &(v)->vectors_option, "K",                              \
+     "random vectors of the randomized check (1..64, default 4)"},                             \
+    {"--verify-seed", NULL, CLI_UINT, &(v)->seed, "SEED", "seed of the random vectors (default 1)"}
+
+/* verify_options plus the int64 the option table writes the vector count to. */
+typedef struct cli_verify_choice {
+    const char *mode;       /* --verify[=MODE]: NULL when absent */
+    int64_t exact_limit;
+    int64_t vectors_option;
+    uint64_t seed;
+} cli_verify_choice;
+
+void cli_verify_choice_init(cli_verify_choice *v);
+/* The verify_options of a parsed choice; false (with the reason in why) if a value is out of
+ * range. */
+bool cli_verify_choice_get(verify_options *out, const cli_verify_choice *v, char *why,
+                           size_t why_size);
 
 #endif

@@ -1,20 +1,44 @@
-/* verify_product(): independent reference recomputation and comparison with magnitudes. */
+/* verify_product(): the choice of method, and the exact method (reference recomputation). */
 #include "cli_verify.h"
 
 #include <string.h>
 
-magnus_status verify_product(verify_report *report, const magnus_csr_s *C, const magnus_csr_s *A,
-                             const magnus_csr_s *B, cli_progress *progress) {
-    memset(report, 0, sizeof *report);
-    report->compare.row = -1;
-    report->compare.col = -1;
-    cli_progress_update(progress, -1, "verifying");
+void verify_options_init(verify_options *opt) {
+    opt->mode = VERIFY_AUTO;
+    opt->exact_limit = VERIFY_DEFAULT_EXACT_LIMIT;
+    opt->vectors = VERIFY_DEFAULT_VECTORS;
+    opt->seed = 1;
+}
+
+bool verify_mode_parse(const char *text, verify_mode *out) {
+    if (!text || !*text || !strcmp(text, "auto")) *out = VERIFY_AUTO;
+    else if (!strcmp(text, "exact")) *out = VERIFY_EXACT;
+    else if (!strcmp(text, "random")) *out = VERIFY_RANDOM;
+    else return false;
+    return true;
+}
+
+const char *verify_method_name(verify_mode method) {
+    switch (method) {
+    case VERIFY_EXACT: return "exact";
+    case VERIFY_RANDOM: return "random";
+    case VERIFY_AUTO: break;
+    }
+    return "auto";
+}
+
+magnus_status verify_exact(verify_report *report, const magnus_csr_s *C, const magnus_csr_s *A,
+                           const magnus_csr_s *B, cli_progress *progress) {
+    report->method = VERIFY_EXACT;
+    cli_progress_update(progress, -1, "verifying (CPU reference)");
     double start = cli_now();
     magnus_csr expected = NULL, magnitude = NULL;
     magnus_status s = magnus_reference_spgemm(&expected, &magnitude, A, B);
     if (!s) {
         s = magnus_csr_compare(&report->compare, C, expected, magnitude, 0);
         report->matched = s == MAGNUS_SUCCESS;
+        if (s == MAGNUS_ERROR_MISMATCH)
+            snprintf(report->detail, sizeof report->detail, "%s", magnus_last_error());
     }
     report->seconds = cli_now() - start;
     cli_progress_done(progress);
@@ -22,4 +46,19 @@ magnus_status verify_product(verify_report *report, const magnus_csr_s *C, const
     magnus_csr_free(&expected);
     magnus_csr_free(&magnitude);
     return s;
+}
+
+magnus_status verify_product(verify_report *report, const magnus_csr_s *C, const magnus_csr_s *A,
+                             const magnus_csr_s *B, int64_t products, const verify_options *opt,
+                             cli_progress *progress) {
+    memset(report, 0, sizeof *report);
+    report->compare.row = -1;
+    report->compare.col = -1;
+    report->worst_row = -1;
+    report->structure_bad_row = -1;
+    report->rows_sample_bad_row = -1;
+    bool exact = opt->mode == VERIFY_EXACT ||
+                 (opt->mode == VERIFY_AUTO && products <= opt->exact_limit);
+    if (exact) return verify_exact(report, C, A, B, progress);
+    return verify_random(report, C, A, B, opt->vectors, opt->seed, progress);
 }

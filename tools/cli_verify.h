@@ -1,22 +1,89 @@
-/* Verification of a computed product against an independently recomputed CPU reference. */
+/*
+ * Verification of a computed product C = A·B, independent of how C was computed:
+ *   exact   recomputes A·B with the CPU reference and compares structure (exactly) and values
+ *           (|c - e| <= tol · (|A|·|B|) entry by entry); needs the reference's memory and time,
+ *           so it is for products up to a limit;
+ *   random  for any size, in time and memory linear in nnz: for k random vectors x (fp64,
+ *           entries ±[0.5, 1], seeded) compares y = C·x with z = A·(B·x), both in fp64 on
+ *           the host, against the scale w = |A|·(|B|·|x|):
+ *             normwise error   ||y - z||_2 / ||w||_2   (the figure reported as "rel. error")
+ *             rowwise error    max_i |y_i - z_i| / w_i (0/0 counts as 0, x/0 as infinite)
+ *           both must stay below the type's tolerance (float32 1e-4, float64 1e-10, as
+ *           magnus_csr_compare's defaults: C's entries are accurate to tol · (|A|·|B|), so
+ *           both errors are bounded by tol). Plus the structure, exactly: every row of C must
+ *           hold exactly the columns of an independent symbolic product (a marker per column,
+ *           threads over rows), which also gives nnz(A·B). Plus 64 rows compared entry by
+ *           entry with the same rows recomputed on the host: the 32 with most products and 32
+ *           random ones (one wrong entry of a long row hardly moves that row's C·x).
+ * Values that cancel to zero stay explicit entries on both sides (magnus keeps every product's
+ * column), so structures compare exactly.
+ */
 #ifndef MAGNUS_CLI_VERIFY_H
 #define MAGNUS_CLI_VERIFY_H
 
 #include "cli_common.h"
 
+typedef enum verify_mode {
+    VERIFY_AUTO,  /* exact up to exact_limit products, random beyond */
+    VERIFY_EXACT,
+    VERIFY_RANDOM
+} verify_mode;
+
+#define VERIFY_DEFAULT_EXACT_LIMIT 300000000 /* products: ~3 x 10^8 */
+#define VERIFY_DEFAULT_VECTORS 4
+
+typedef struct verify_options {
+    verify_mode mode;
+    int64_t exact_limit; /* VERIFY_AUTO: products up to which the exact check runs */
+    int vectors;         /* random: how many vectors x (1..64) */
+    uint64_t seed;       /* random: seed of the vectors */
+} verify_options;
+
+/* Defaults: AUTO, VERIFY_DEFAULT_EXACT_LIMIT, VERIFY_DEFAULT_VECTORS, seed 1. */
+void verify_options_init(verify_options *opt);
+/* Parses the value of --verify[=MODE] ("" or "auto", "exact", "random"); false if unknown. */
+bool verify_mode_parse(const char *text, verify_mode *out);
+
 typedef struct verify_report {
-    bool matched;
-    double seconds;                /* recomputing the reference and comparing */
+    verify_mode method; /* what ran: VERIFY_EXACT or VERIFY_RANDOM */
+    bool matched;       /* every check passed */
+    double seconds;     /* the whole verification */
+    /* exact */
     magnus_compare_result compare; /* first mismatch (row -1 when none) and max relative error */
+    /* random */
+    int vectors;
+    uint64_t seed;
+    double tolerance;
+    double rel_error;     /* normwise, largest over the vectors */
+    double rel_error_row; /* rowwise, largest over the vectors and rows */
+    int64_t worst_row;    /* the row of rel_error_row (-1 if all errors are 0) */
+    bool structure_checked;  /* false if the marker arrays could not be allocated */
+    bool structure_matched;
+    int64_t structure_nnz;   /* nnz(A·B) by the independent count */
+    int64_t structure_bad_row; /* first row of C whose columns differ (-1: none) */
+    int rows_sampled;          /* rows recomputed on the host and compared entry by entry */
+    double rows_sample_error;  /* largest |c - e| / (|A|·|B|) over them (inf: columns differ) */
+    int64_t rows_sample_bad_row; /* first of them beyond the tolerance (-1: none) */
+    char detail[512];          /* when not matched: the first problem, one line */
 } verify_report;
 
+/* "exact" or "random" (what ran). */
+const char *verify_method_name(verify_mode method);
+
 /*
- * Recomputes A·B with magnus_reference_spgemm (with |A|·|B| as the tolerance scale) and
- * compares C with it by magnus_csr_compare at the type's default tolerance. Returns success,
- * MAGNUS_ERROR_MISMATCH (report->matched false, detail names the first difference) or the
- * error of the reference itself.
+ * Checks C against A·B by the options' method (AUTO chooses by `products`, the intermediate
+ * products of A·B). Returns success, MAGNUS_ERROR_MISMATCH (report->matched false; detail
+ * names the first problem) or an error of the check itself (e.g. out of host memory).
  */
 magnus_status verify_product(verify_report *report, const magnus_csr_s *C, const magnus_csr_s *A,
-                             const magnus_csr_s *B, cli_progress *progress);
+                             const magnus_csr_s *B, int64_t products, const verify_options *opt,
+                             cli_progress *progress);
+
+/* The two methods (cli_verify.c, cli_verify_random.c). */
+magnus_status verify_exact(verify_report *report, const magnus_csr_s *C, const magnus_csr_s *A,
+                           const magnus_csr_s *B, cli_progress *progress);
+magnus_status verify_random(verify_report *report, const magnus_csr_s *C, const magnus_csr_s *A,
+                            const magnus_csr_s *B, int vectors, uint64_t seed,
+                            cli_progress *progress);
 
 #endif

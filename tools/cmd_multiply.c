@@ -1,17 +1,26 @@
-/* `magnus multiply`: C = A*B, timed, optionally verified against the CPU reference and written. */
+/* `magnus multiply`: C = A*B on a device (or the CPU reference), timed, optionally verified and
+ * written. */
+#include <string.h>
+
 #include "cli_commands.h"
 #include "cli_common.h"
 #include "cli_matrix.h"
 #include "cli_product.h"
 
 int cmd_multiply(int argc, char **argv) {
-    bool verify = false, json = false, progress_forced = false;
+    bool json = false, progress_forced = false;
     magnus_value_type type = MAGNUS_FLOAT32;
     const char *output = NULL;
+    compute_options how = {0};
+    cli_verify_choice verify;
+    cli_verify_choice_init(&verify);
     const cli_option options[] = {
         {"--output", "-o", CLI_STRING, &output, "FILE", "write C to FILE (.mtx or .mtx.gz)"},
-        {"--verify", NULL, CLI_FLAG, &verify, NULL,
-         "check C against an independently recomputed CPU reference"},
+        {"--verify", NULL, CLI_FLAG_VALUE, &verify.mode, "MODE",
+         "check C: exact (CPU reference) up to --verify-limit products, random beyond; "
+         "=exact or =random forces one"},
+        CLI_VERIFY_OPTIONS(&verify),
+        CLI_COMPUTE_OPTIONS(&how),
         {"--type", NULL, CLI_TYPE, &type, "f32|f64", "value type of A, B and C (default f32)"},
         {"--json", NULL, CLI_FLAG, &json, NULL, "print one JSON object on stdout"},
         {"--progress", NULL, CLI_FLAG, &progress_forced, NULL,
@@ -20,9 +29,14 @@ int cmd_multiply(int argc, char **argv) {
     };
     const cli_spec spec = {
         .command = "multiply",
-        .synopsis = "A [B] [-o C.mtx] [--verify] [--type f32|f64] [--json]",
-        .description = "Computes C = A*B (C = A*A when B is omitted) and reports shapes, entries,\n"
-                       "intermediate products, time and GFLOP/s (2 * products / time).\n"
+        .synopsis = "A [B] [-o C.mtx] [--verify[=MODE]] [--backend NAME | --device D | --cpu]\n"
+                    "       [--algorithm magnus|hash] [--local-mem BYTES] [--type f32|f64] [--json]",
+        .description = "Computes C = A*B (C = A*A when B is omitted) on the best device found (or the\n"
+                       "one --backend / --device names; --cpu: the CPU reference) and reports shapes,\n"
+                       "entries, intermediate products, device, time and GFLOP/s (2 * products /\n"
+                       "time; the time excludes reading, device set-up and kernel builds), and the\n"
+                       "multiply's own report: phase times, gMAGNUS parameters, heavy rows and\n"
+                       "products, C-hat size and peak device memory.\n"
                        "A and B are Matrix Market files (.mtx, .mtx.gz) or generator specs:\n" CLI_GENERATOR_SPECS,
         .options = options,
         .min_positional = 1,
@@ -32,6 +46,16 @@ int cmd_multiply(int argc, char **argv) {
     int npositional;
     int rc = cli_parse(&spec, argc, argv, positional, &npositional);
     if (rc != CLI_CONTINUE) return rc;
+    char why[256];
+    verify_options vopt;
+    if (!compute_options_check(&how, why, sizeof why) ||
+        !cli_verify_choice_get(&vopt, &verify, why, sizeof why))
+        return cli_usage_error(&spec, "%s", why);
+    /* "--verify random" reads "random" as matrix B; say how to write it. */
+    if (verify.mode && !*verify.mode)
+        for (int i = 0; i < npositional; i++)
+            if (!strcmp(positional[i], "exact") || !strcmp(positional[i], "random"))
+                return cli_usage_error(&spec, "write --verify=%s (with '=')", positional[i]);
     const char *source_a = positional[0];
     const char *source_b = npositional > 1 ? positional[1] : NULL;
 
@@ -43,7 +67,7 @@ int cmd_multiply(int argc, char **argv) {
     rc = cli_matrix_load(&A, &seconds_a, source_a, type, &progress);
     if (!rc && source_b) rc = cli_matrix_load(&B, &seconds_b, source_b, type, &progress);
     if (rc) goto done;
-    rc = product_run_execute(&run, A, B ? B : A, verify, &progress);
+    rc = product_run_execute(&run, A, B ? B : A, &how, verify.mode ? &vopt : NULL, &progress);
     if (!rc && output) {
         cli_progress_update(&progress, -1, "writing C");
         double start = cli_now();

@@ -10,5 +10,7 @@ set_target_properties(magnus_cli PROPERTIES
   INSTALL_RPATH "$ORIGIN/../${CMAKE_INSTALL_LIBDIR}")
 # isatty, clock_gettime: POSIX, hidden by -std=c11 without this.
 target_compile_definitions(magnus_cli PRIVATE _POSIX_C_SOURCE=200809L)
-target_link_libraries(magnus_cli PRIVATE magnus m)
+# Threads: the randomized verification shares its passes over rows among threads.
+find_package(Threads REQUIRED)
+target_link_libraries(magnus_cli PRIVATE magnus m Threads::Threads)
 install(TARGETS magnus_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})

@@ -10,66 +10,16 @@ work=$3
 here=$(cd "$(dirname "$0")" && pwd)
 rm -rf "$work"
 mkdir -p "$work"
-failures=0
-checks=0
+# shellcheck source=lib.sh
+. "$here/lib.sh"
 
-fail() {
-    echo "FAIL: $*" >&2
-    failures=$((failures + 1))
-}
-
-# expect RC CMD...: runs CMD with stdout in $work/out and stderr in $work/err; RC is the
-# expected exit status.
-expect() {
-    local want=$1
-    shift
-    checks=$((checks + 1))
-    "$@" >"$work/out" 2>"$work/err"
-    local rc=$?
-    if [ "$rc" -ne "$want" ]; then
-        fail "'$*' exited $rc, expected $want"
-        sed 's/^/    stdout: /' "$work/out" | head -20 >&2
-        sed 's/^/    stderr: /' "$work/err" | head -20 >&2
-    fi
-}
-
-# contains FILE TEXT: FILE (out or err) contains TEXT literally.
-contains() {
-    checks=$((checks + 1))
-    grep -qF -- "$2" "$work/$1" || {
-        fail "$1 of the last command lacks '$2'"
-        sed "s/^/    $1: /" "$work/$1" | head -20 >&2
-    }
-}
-
-# json FIELD.PATH: prints the field of the JSON object in $work/out ("" if absent or invalid).
-json() {
-    python3 - "$work/out" "$1" <<'PY' 2>/dev/null
-import json, sys
-v = json.load(open(sys.argv[1], encoding="utf-8"))
-for k in sys.argv[2].split("."):
-    v = v[k]
-print(json.dumps(v))
-PY
-}
-
-# same WHAT GOT WANT (an empty value, e.g. a missing JSON field, never matches)
-same() {
-    checks=$((checks + 1))
-    [ -n "$2" ] && [ "$2" = "$3" ] || fail "$1: got '$2', expected '$3'"
-}
-
-valid_json() {
-    checks=$((checks + 1))
-    python3 -m json.tool "$work/out" >/dev/null 2>&1 || {
-        fail "stdout of the last command is not valid JSON"
-        head -c 2000 "$work/out" >&2
-    }
-}
-
-# facts FILE [FILE_B]: independent statistics of the Matrix Market file(s), as KEY=VALUE lines.
-facts() { python3 "$here/mtx_facts.py" "$@"; }
-fact() { facts "${@:2}" | sed -n "s/^$1=//p"; }
+# multiply and demo run on the best device found (PoCL's CPU device in CI; its options are
+# tested in test_cli_device.sh); with no device at all they are checked on the CPU reference.
+on=()
+if ! "$magnus" probe --json | python3 -c 'import json,sys; sys.exit(0 if json.load(sys.stdin)["selected"] else 1)'; then
+    on=(--cpu)
+    echo "note: no device found: multiply and demo are checked with --cpu"
+fi
 
 # ---- help, version, usage errors ------------------------------------------------------------
 expect 0 "$magnus" --help
@@ -99,6 +49,19 @@ expect 2 "$magnus" demo --scale
 expect 2 "$magnus" demo --scale 0
 expect 2 "$magnus" multiply rmat:eight:4
 contains err "bad matrix spec"
+expect 2 "$magnus" multiply rmat:8:4 --algorithm quick
+contains err "unknown algorithm 'quick'"
+expect 2 "$magnus" multiply rmat:8:4 --backend vulkan
+contains err "unknown backend 'vulkan'"
+expect 2 "$magnus" multiply rmat:8:4 --cpu --algorithm hash
+contains err "--cpu takes no device options"
+expect 2 "$magnus" multiply rmat:8:4 --verify=maybe
+contains err "unknown verification 'maybe'"
+expect 2 "$magnus" multiply rmat:8:4 --verify random
+contains err "write --verify=random"
+expect 2 "$magnus" multiply rmat:8:4 --verify --verify-vectors 0
+expect 2 "$magnus" multiply rmat:8:4 --local-mem -5
+expect 2 "$magnus" demo --algorithm quick
 
 # ---- library errors: exit 1 with the status and detail -------------------------------------
 expect 1 "$magnus" info "$work/missing-matrix.mtx"
@@ -163,25 +126,30 @@ checks=$((checks + 1))
 
 # ---- multiply: verified, C matches an independent product, written C reads back ------------
 expect 0 "$magnus" rmat --scale 9 --per-row 8 --seed 11 -o "$work/rc.mtx"
-expect 0 "$magnus" multiply "$work/ra.mtx.gz" "$work/rc.mtx" --verify -o "$work/c.mtx.gz"
+expect 0 "$magnus" multiply "$work/ra.mtx.gz" "$work/rc.mtx" --verify -o "$work/c.mtx.gz" "${on[@]}"
 contains out "verified: yes"
 contains out "wrote:"
-expect 0 "$magnus" multiply "$work/ra.mtx.gz" "$work/rc.mtx" --verify --json
+expect 0 "$magnus" multiply "$work/ra.mtx.gz" "$work/rc.mtx" --verify --json "${on[@]}"
 valid_json
 same "multiply verified" "$(json verified)" true
 same "multiply nnz(C)" "$(json C.nnz)" "$(fact nnz_product "$work/ra.mtx.gz" "$work/rc.mtx")"
 same "multiply products" "$(json products)" "$(fact products "$work/ra.mtx.gz" "$work/rc.mtx")"
 same "written C nnz" "$(fact nnz "$work/c.mtx.gz")" "$(json C.nnz)"
-expect 0 "$magnus" multiply rmat:8:4:2 laplace2d:16:16 --verify --type f64
+expect 0 "$magnus" multiply rmat:8:4:2 laplace2d:16:16 --verify --type f64 "${on[@]}"
 contains out "verified: yes"
-expect 0 "$magnus" multiply laplace2d:10:10
+expect 0 "$magnus" multiply rmat:8:4:2 laplace2d:16:16 --cpu --verify --json
+valid_json
+same "multiply --cpu engine" "$(json engine)" '"CPU reference"'
+same "multiply --cpu verified" "$(json verified)" true
+same "multiply --cpu method" "$(json verification.method)" '"exact"'
+expect 0 "$magnus" multiply laplace2d:10:10 "${on[@]}"
 checks=$((checks + 1))
 grep -q "verified" "$work/out" && fail "multiply without --verify claims a verification"
 
 # ---- demo ----------------------------------------------------------------------------------
-expect 0 "$magnus" demo --scale 8
+expect 0 "$magnus" demo --scale 8 "${on[@]}"
 contains out "verified: yes"
-expect 0 "$magnus" demo --scale 8 --json --type f64
+expect 0 "$magnus" demo --scale 8 --json --type f64 "${on[@]}"
 valid_json
 same "demo verified" "$(json verified)" true
 same "demo A rows" "$(json A.rows)" 256
@@ -197,7 +165,7 @@ same "escaped source" "$(json source)" "$(python3 -c 'import json,sys; print(jso
 if [ -f "$shared/wiki-Vote.mtx.gz" ] && [ -f "$shared/INDEX.tsv" ]; then
     want=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "nnz_AxA") c = i }
                        $1 == "wiki-Vote" { print $c; exit }' "$shared/INDEX.tsv")
-    expect 0 "$magnus" multiply "$shared/wiki-Vote.mtx.gz" --verify --json
+    expect 0 "$magnus" multiply "$shared/wiki-Vote.mtx.gz" --verify --json "${on[@]}"
     valid_json
     same "wiki-Vote nnz(A*A) (INDEX.tsv)" "$(json C.nnz)" "$want"
     same "wiki-Vote nnz(A*A)" "$(json C.nnz)" 1831112

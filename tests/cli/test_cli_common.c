@@ -51,6 +51,11 @@ Test(cli_json, nested_objects_and_special_numbers) {
     cli_json_close(&j);
     cli_json_bool(&j, "ok", true);
     cli_json_null(&j, "none");
+    int64_t ints[] = {4, -2};
+    double reals[] = {0.25, 1.0 / 0.0};
+    cli_json_int_array(&j, "ints", ints, 2);
+    cli_json_real_array(&j, "reals", reals, 2);
+    cli_json_int_array(&j, "empty", ints, 0);
     cli_json_end(&j);
     fclose(f);
     cr_expect_str_eq(buf, "{\n"
@@ -61,7 +66,10 @@ Test(cli_json, nested_objects_and_special_numbers) {
                           "    \"empty\": {}\n"
                           "  },\n"
                           "  \"ok\": true,\n"
-                          "  \"none\": null\n"
+                          "  \"none\": null,\n"
+                          "  \"ints\": [4, -2],\n"
+                          "  \"reals\": [0.25, null],\n"
+                          "  \"empty\": []\n"
                           "}\n");
     free(buf);
 }
@@ -110,6 +118,7 @@ typedef struct parsed {
     uint64_t seed;
     double ratio;
     const char *out;
+    const char *mode; /* CLI_FLAG_VALUE */
     magnus_value_type type;
     const char *positional[2];
     int npositional;
@@ -123,6 +132,7 @@ static int parse(parsed *p, int argc, char **argv) {
         {"--ratio", NULL, CLI_REAL, &p->ratio, "R", "a ratio"},
         {"--output", "-o", CLI_STRING, &p->out, "FILE", "a file"},
         {"--type", NULL, CLI_TYPE, &p->type, "T", "a type"},
+        {"--verify", NULL, CLI_FLAG_VALUE, &p->mode, "MODE", "a flag with a value"},
         {0},
     };
     const cli_spec spec = {"test", "[options] X [Y]", NULL, options, 1, 2};
@@ -153,6 +163,40 @@ Test(cli_parse, defaults_stay_when_options_are_absent) {
     cr_expect_eq(p.count, 7);
     cr_expect_eq(p.type, MAGNUS_FLOAT32);
     cr_expect_str_eq(p.positional[0], "-");
+}
+
+Test(cli_parse, flag_with_an_attached_value) {
+    parsed p = {0};
+    char *bare[] = {"test", "x", "--verify", "y", NULL};
+    cr_assert_eq(parse(&p, 4, bare), CLI_CONTINUE);
+    cr_expect_str_eq(p.mode, "");
+    cr_expect_eq(p.npositional, 2, "a value must be attached with '='");
+    parsed q = {0};
+    char *valued[] = {"test", "x", "--verify=random", NULL};
+    cr_assert_eq(parse(&q, 3, valued), CLI_CONTINUE);
+    cr_expect_str_eq(q.mode, "random");
+    parsed r = {0};
+    char *absent[] = {"test", "x", NULL};
+    cr_assert_eq(parse(&r, 2, absent), CLI_CONTINUE);
+    cr_expect_null(r.mode);
+}
+
+Test(cli_parse, help_shows_flag_values_in_brackets) {
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    const char *mode = NULL;
+    const cli_option options[] = {
+        {"--verify", NULL, CLI_FLAG_VALUE, &mode, "MODE", "check"},
+        {"--plain", NULL, CLI_FLAG_VALUE, &mode, NULL, "no value name"},
+        {0},
+    };
+    const cli_spec spec = {"test", "", NULL, options, 0, 0};
+    cli_print_help(&spec, f);
+    fclose(f);
+    cr_expect_neq(strstr(buf, "--verify[=MODE]  check"), NULL, "%s", buf);
+    cr_expect_neq(strstr(buf, "--plain  "), NULL, "%s", buf);
+    free(buf);
 }
 
 Test(cli_parse, usage_errors_and_help) {

@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# The device path of `magnus multiply` and `magnus demo` through OpenCL (PoCL's CPU device in
+# CI): both algorithms verified against the CPU reference, nnz(C) against an independent Python
+# count, a 4 KiB local-memory budget that takes gMAGNUS through two multisplit levels, the
+# randomized verification (forced, and chosen by --verify-limit) with its structure count
+# checked in Python, the JSON report, and bad device choices (exit 1 with the reason).
+# Skips (77) when the probe finds no OpenCL device.
+# Usage: test_cli_device.sh MAGNUS_BINARY WORK_DIR
+set -u
+magnus=$1
+work=$2
+here=$(cd "$(dirname "$0")" && pwd)
+rm -rf "$work"
+mkdir -p "$work"
+# shellcheck source=lib.sh
+. "$here/lib.sh"
+
+if ! MAGNUS_BACKENDS=opencl "$magnus" probe --json |
+    python3 -c 'import json,sys; sys.exit(0 if json.load(sys.stdin)["selected"] else 1)'; then
+    echo "SKIP: no OpenCL device"
+    exit 77
+fi
+
+# A pair like the demo's (A 4 per row, B 8 per row, distinct seeds), as files, so that Python
+# can count the product independently.
+expect 0 "$magnus" rmat --scale 10 --per-row 4 --seed 1 -o "$work/a.mtx"
+expect 0 "$magnus" rmat --scale 10 --per-row 8 --seed 2 -o "$work/b.mtx"
+nnz_ab=$(fact nnz_product "$work/a.mtx" "$work/b.mtx")
+products_ab=$(fact products "$work/a.mtx" "$work/b.mtx")
+checks=$((checks + 1))
+[ -n "$nnz_ab" ] && [ "$nnz_ab" -gt 0 ] || fail "mtx_facts.py gave no nnz(A*B)"
+
+# ---- both algorithms through OpenCL, exact verification -------------------------------------
+for algorithm in magnus hash; do
+    expect 0 "$magnus" multiply "$work/a.mtx" "$work/b.mtx" --backend opencl \
+        --algorithm "$algorithm" --verify --json
+    valid_json
+    same "$algorithm: verified" "$(json verified)" true
+    same "$algorithm: method" "$(json verification.method)" '"exact"'
+    same "$algorithm: nnz(C)" "$(json C.nnz)" "$nnz_ab"
+    same "$algorithm: products" "$(json products)" "$products_ab"
+    same "$algorithm: report nnz_c" "$(json report.nnz_c)" "$nnz_ab"
+    same "$algorithm: report products" "$(json report.products_total)" "$products_ab"
+    same "$algorithm: backend" "$(json device.backend)" '"opencl"'
+    same "$algorithm: report algorithm" "$(json report.algorithm)" "\"$algorithm\""
+    holds "$algorithm: device budget" "d['device']['local_mem_bytes'] > 0 and d['report']['local_mem_bytes'] == d['device']['local_mem_bytes']"
+    holds "$algorithm: times" "d['compute_seconds'] > 0 and d['report']['time_total_ms'] > 0 and d['setup_seconds'] >= 0"
+done
+# The text report names device, engine, phases and verification.
+expect 0 "$magnus" multiply "$work/a.mtx" "$work/b.mtx" --device opencl:0 --verify
+contains out "device:   opencl:0"
+contains out "by gMAGNUS"
+contains out "phases:"
+contains out "tau"
+contains out "peak device memory"
+contains out "verified: yes (exact"
+
+# ---- a 4 KiB budget: heavy rows split over at least two multisplit levels --------------------
+for how in "--local-mem 4096" "env"; do
+    if [ "$how" = env ]; then
+        expect 0 env MAGNUS_LOCAL_MEM_BYTES=4096 "$magnus" multiply rmat:12:4:1 rmat:12:8:2 \
+            --backend opencl --verify --json
+    else
+        # shellcheck disable=SC2086
+        expect 0 "$magnus" multiply rmat:12:4:1 rmat:12:8:2 --backend opencl $how --verify --json
+    fi
+    valid_json
+    same "4 KiB ($how): verified" "$(json verified)" true
+    same "4 KiB ($how): budget" "$(json report.local_mem_bytes)" 4096
+    holds "4 KiB ($how): levels >= 2" "d['report']['levels'] >= 2"
+    holds "4 KiB ($how): chunks per level multiply to chunks required" \
+        "__import__('math').prod(d['report']['chunks_per_level']) == d['report']['chunks_required'] and len(d['report']['chunks_per_level']) == d['report']['levels']"
+    holds "4 KiB ($how): heavy rows" "0 < d['report']['rows_heavy'] < d['report']['rows_total'] and d['report']['chat_bytes'] > 0"
+    holds "4 KiB ($how): phase times per level" "len(d['report']['time_multisplit_ms']) == d['report']['levels']"
+done
+expect 0 "$magnus" multiply rmat:12:4:1 rmat:12:8:2 --backend opencl --local-mem 4096
+contains out "(required: "
+
+# ---- randomized verification: forced, and chosen above --verify-limit -----------------------
+expect 0 "$magnus" multiply "$work/a.mtx" "$work/b.mtx" --backend opencl --verify=random --json
+valid_json
+same "random: verified" "$(json verified)" true
+same "random: method" "$(json verification.method)" '"random"'
+same "random: structure nnz (Python)" "$(json verification.structure_nnz)" "$nnz_ab"
+same "random: structure matched" "$(json verification.structure_matched)" true
+same "random: vectors" "$(json verification.vectors)" 4
+holds "random: errors below the f32 tolerance" "0 <= d['verification']['rel_error'] <= 1e-4 and 0 <= d['verification']['rel_error_row'] <= 1e-4 and d['verification']['tolerance'] == 1e-4"
+expect 0 "$magnus" multiply rmat:11:4:1 rmat:11:8:2 --backend opencl --algorithm hash --type f64 \
+    --verify --verify-limit 1000 --verify-vectors 2 --verify-seed 9 --json
+valid_json
+same "limit: method" "$(json verification.method)" '"random"'
+same "limit: verified" "$(json verified)" true
+same "limit: vectors" "$(json verification.vectors)" 2
+holds "limit: f64 tolerance" "d['verification']['tolerance'] == 1e-10 and d['verification']['rel_error_row'] <= 1e-10"
+expect 0 "$magnus" multiply rmat:11:4:1 --backend opencl --verify=random
+contains out "verified: yes (random: 4 vectors"
+contains out "structure: every row has the columns"
+expect 0 "$magnus" multiply rmat:11:4:1 --backend opencl --verify=exact --verify-limit 0 --json
+same "exact above the limit: method" "$(json verification.method)" '"exact"'
+
+# ---- demo on the device, with progress ------------------------------------------------------
+expect 0 "$magnus" demo --scale 10 --backend opencl --progress
+contains out "verified: yes"
+contains out "device:   opencl:"
+contains err "preparing the device"
+contains err "verifying"
+expect 0 "$magnus" demo --scale 10 --algorithm hash --verify=random --json
+same "demo random: verified" "$(json verified)" true
+same "demo random: engine" "$(json engine)" '"hash"'
+
+# ---- bad device choices: exit 1 and say why -------------------------------------------------
+expect 1 "$magnus" multiply rmat:8:4 --device opencl:99 --verify
+contains err "opencl:99"
+contains err "no such device"
+expect 1 "$magnus" multiply rmat:8:4 --device gpu:0
+contains err "expected an index"
+expect 1 "$magnus" multiply rmat:8:4 --device 99
+contains err "the probe found"
+expect 1 "$magnus" demo --scale 8 --backend opencl --device cuda:0
+contains err "cuda:0"
+# A budget too small for gMAGNUS is the library's refusal, not a crash.
+expect 1 "$magnus" multiply rmat:10:4 --backend opencl --local-mem 64
+contains err "magnus: "
+
+echo "cli_device: $checks checks, $failures failures"
+[ "$failures" -eq 0 ]

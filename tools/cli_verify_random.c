@@ -1,0 +1,446 @@
+/*
+ * verify_random(): the check for products too large for the CPU reference (cli_verify.h has
+ * the definitions). Two passes over the rows, each shared among threads in blocks taken from
+ * an atomic counter (R-MAT rows are very uneven, so static shares would leave threads idle):
+ *   structure  per row i, mark the columns of A(i,:)·B with stamp i+1 in a per-thread array,
+ *              then C(i,:) must have as many columns as were marked, all of them marked;
+ *   vectors    t = B·x and s = |B|·|x| (rows of B), then per row of A: z = A·t, w = |A|·s and
+ *              y = C·x, with the errors reduced per thread.
+ *   rows       the rows with most products and some random rows are recomputed on the host and
+ *              compared entry by entry (as magnus_csr_compare would, against |A|·|B|): a
+ *              wrong entry in a row of 10^5 entries moves that row's vector error by ~10^-5
+ *              only, below float32's tolerance, but not its own.
+ * Nothing here uses the library beyond reading its matrices: it shares no code with any
+ * multiply, device or reference.
+ */
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli_verify.h"
+
+#define MAX_THREADS 64
+#define ROWS_PER_TAKE 256
+#define MAX_VECTORS 64
+
+/* ---- rows shared among threads ---------------------------------------------------------- */
+
+typedef struct row_pool {
+    atomic_llong next; /* first row not yet taken */
+    int64_t rows;
+} row_pool;
+
+/* The next block [*begin, *end) of rows, false when none are left. */
+static bool take_rows(row_pool *pool, int64_t *begin, int64_t *end) {
+    long long b = atomic_fetch_add(&pool->next, ROWS_PER_TAKE);
+    if (b >= pool->rows) return false;
+    *begin = b;
+    *end = b + ROWS_PER_TAKE < pool->rows ? b + ROWS_PER_TAKE : pool->rows;
+    return true;
+}
+
+static int thread_count(int64_t rows) {
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    int64_t n = cpus > 0 ? cpus : 1;
+    if (n > MAX_THREADS) n = MAX_THREADS;
+    int64_t by_rows = rows / (4 * ROWS_PER_TAKE) + 1; /* small inputs: fewer threads */
+    return (int)(n < by_rows ? n : by_rows);
+}
+
+/* Runs work(arg_i) for i < n on n threads, the caller's being the first; a thread that cannot
+ * be started has its share run by the caller's thread afterwards (the rows are taken from the
+ * pool anyway, so that share is usually empty by then). */
+static void run_threads(int n, void *(*work)(void *), void *args, size_t arg_size) {
+    pthread_t threads[MAX_THREADS];
+    bool started[MAX_THREADS] = {false};
+    for (int i = 1; i < n; i++)
+        started[i] = pthread_create(&threads[i], NULL, work, (char *)args + (size_t)i * arg_size) == 0;
+    work(args);
+    for (int i = 1; i < n; i++) {
+        if (started[i]) pthread_join(threads[i], NULL);
+        else work((char *)args + (size_t)i * arg_size);
+    }
+}
+
+static inline double value_at(const magnus_csr_s *M, int64_t k) {
+    return M->type == MAGNUS_FLOAT64 ? ((const double *)M->values)[k]
+                                     : (double)((const float *)M->values)[k];
+}
+
+/* ---- structure ----------------------------------------------------------------------------- */
+
+typedef struct structure_job {
+    const magnus_csr_s *A, *B, *C;
+    row_pool *pool;
+    uint32_t *marks;   /* B->cols stamps, this thread's */
+    int64_t nnz;       /* distinct columns counted by this thread */
+    int64_t bad_row;   /* first differing row this thread saw, or -1 */
+} structure_job;
+
+static void *structure_work(void *arg) {
+    structure_job *job = arg;
+    const magnus_csr_s *A = job->A, *B = job->B, *C = job->C;
+    int64_t begin, end;
+    while (take_rows(job->pool, &begin, &end)) {
+        for (int64_t i = begin; i < end; i++) {
+            uint32_t stamp = (uint32_t)i + 1; /* rows <= INT32_MAX: never 0, never reused */
+            int64_t count = 0;
+            for (int64_t a = A->row_ptr[i]; a < A->row_ptr[i + 1]; a++) {
+                int32_t k = A->col_idx[a];
+                for (int64_t b = B->row_ptr[k]; b < B->row_ptr[k + 1]; b++) {
+                    int32_t j = B->col_idx[b];
+                    if (job->marks[j] != stamp) {
+                        job->marks[j] = stamp;
+                        count++;
+                    }
+                }
+            }
+            job->nnz += count;
+            bool same = C->row_ptr[i + 1] - C->row_ptr[i] == count;
+            for (int64_t c = C->row_ptr[i]; same && c < C->row_ptr[i + 1]; c++)
+                same = job->marks[C->col_idx[c]] == stamp;
+            if (!same && (job->bad_row < 0 || i < job->bad_row)) job->bad_row = i;
+        }
+    }
+    return NULL;
+}
+
+/* Fills the structure fields of the report; false only when out of memory (then
+ * structure_checked stays false). C is valid and has A.rows x B.cols. */
+static bool check_structure(verify_report *r, const magnus_csr_s *C, const magnus_csr_s *A,
+                            const magnus_csr_s *B) {
+    int n = thread_count(A->rows);
+    structure_job jobs[MAX_THREADS];
+    row_pool pool = {.rows = A->rows};
+    atomic_init(&pool.next, 0);
+    bool ok = true;
+    for (int t = 0; t < n; t++) {
+        jobs[t] = (structure_job){A, B, C, &pool, NULL, 0, -1};
+        /* calloc: stamp 0 is never used, so zeroed marks are "unmarked". */
+        jobs[t].marks = calloc(B->cols > 0 ? (size_t)B->cols : 1, sizeof(uint32_t));
+        if (!jobs[t].marks) ok = false;
+    }
+    if (ok) {
+        run_threads(n, structure_work, jobs, sizeof jobs[0]);
+        r->structure_checked = true;
+        r->structure_nnz = 0;
+        r->structure_bad_row = -1;
+        for (int t = 0; t < n; t++) {
+            r->structure_nnz += jobs[t].nnz;
+            if (jobs[t].bad_row >= 0 &&
+                (r->structure_bad_row < 0 || jobs[t].bad_row < r->structure_bad_row))
+                r->structure_bad_row = jobs[t].bad_row;
+        }
+        r->structure_matched = r->structure_bad_row < 0 && r->structure_nnz == C->nnz;
+    }
+    for (int t = 0; t < n; t++) free(jobs[t].marks);
+    return ok;
+}
+
+/* ---- random vectors ------------------------------------------------------------------------ */
+
+static uint64_t splitmix64(uint64_t *state) {
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+typedef struct vector_job {
+    const magnus_csr_s *M;   /* the matrix whose rows this pass walks */
+    const magnus_csr_s *A, *C;
+    int k;                   /* vectors */
+    const double *x, *xabs;  /* inputs (cols of M) x k */
+    double *out, *outabs;    /* pass 1: B·x and |B|·|x|, rows of B x k */
+    row_pool *pool;
+    /* pass 2 reductions */
+    double err2[MAX_VECTORS], scale2[MAX_VECTORS];
+    double row_max;
+    int64_t row_worst;
+} vector_job;
+
+/* Pass 1: out = M·x, outabs = |M|·xabs. */
+static void *product_work(void *arg) {
+    vector_job *job = arg;
+    const magnus_csr_s *M = job->M;
+    int k = job->k;
+    int64_t begin, end;
+    while (take_rows(job->pool, &begin, &end)) {
+        for (int64_t i = begin; i < end; i++) {
+            double *o = job->out + i * k, *oa = job->outabs + i * k;
+            for (int v = 0; v < k; v++) o[v] = oa[v] = 0;
+            for (int64_t e = M->row_ptr[i]; e < M->row_ptr[i + 1]; e++) {
+                double m = value_at(M, e);
+                const double *x = job->x + (int64_t)M->col_idx[e] * k;
+                const double *xa = job->xabs + (int64_t)M->col_idx[e] * k;
+                for (int v = 0; v < k; v++) {
+                    o[v] += m * x[v];
+                    oa[v] += fabs(m) * xa[v];
+                }
+            }
+        }
+    }
+    return NULL;
+}
+
+/* Pass 2, per row i: y = C(i,:)·x, z = A(i,:)·t, w = |A(i,:)|·s (t, s from pass 1 in
+ * job->out, job->outabs), and the errors. */
+static void *error_work(void *arg) {
+    vector_job *job = arg;
+    const magnus_csr_s *A = job->A, *C = job->C;
+    int k = job->k;
+    double y[MAX_VECTORS], z[MAX_VECTORS], w[MAX_VECTORS];
+    int64_t begin, end;
+    while (take_rows(job->pool, &begin, &end)) {
+        for (int64_t i = begin; i < end; i++) {
+            for (int v = 0; v < k; v++) y[v] = z[v] = w[v] = 0;
+            for (int64_t e = C->row_ptr[i]; e < C->row_ptr[i + 1]; e++) {
+                double c = value_at(C, e);
+                const double *x = job->x + (int64_t)C->col_idx[e] * k;
+                for (int v = 0; v < k; v++) y[v] += c * x[v];
+            }
+            for (int64_t e = A->row_ptr[i]; e < A->row_ptr[i + 1]; e++) {
+                double a = value_at(A, e);
+                const double *t = job->out + (int64_t)A->col_idx[e] * k;
+                const double *s = job->outabs + (int64_t)A->col_idx[e] * k;
+                for (int v = 0; v < k; v++) {
+                    z[v] += a * t[v];
+                    w[v] += fabs(a) * s[v];
+                }
+            }
+            for (int v = 0; v < k; v++) {
+                double d = fabs(y[v] - z[v]);
+                job->err2[v] += d * d;
+                job->scale2[v] += w[v] * w[v];
+                /* 0/0 (an empty or all-zero row) is no error; NaN and x/0 are infinite. */
+                double rel = d == 0 ? 0 : (w[v] > 0 && !isnan(d) ? d / w[v] : INFINITY);
+                if (rel > job->row_max) {
+                    job->row_max = rel;
+                    job->row_worst = i;
+                }
+            }
+        }
+    }
+    return NULL;
+}
+
+/* Fills the vector fields of the report; false when out of memory. */
+static bool check_vectors(verify_report *r, const magnus_csr_s *C, const magnus_csr_s *A,
+                          const magnus_csr_s *B, int k, uint64_t seed) {
+    size_t xn = (size_t)(B->cols > 0 ? B->cols : 1) * (size_t)k;
+    size_t tn = (size_t)(B->rows > 0 ? B->rows : 1) * (size_t)k;
+    double *x = malloc(xn * sizeof *x), *xabs = malloc(xn * sizeof *xabs);
+    double *t = malloc(tn * sizeof *t), *s = malloc(tn * sizeof *s);
+    bool ok = x && xabs && t && s;
+    if (ok) {
+        /* Entries ±[0.5, 1]: random signs let errors cancel no more often than chance, and
+         * magnitudes away from 0 make every column count. */
+        uint64_t state = seed;
+        for (size_t i = 0; i < (size_t)B->cols * (size_t)k; i++) {
+            uint64_t bits = splitmix64(&state);
+            double u = (double)(bits >> 11) * 0x1.0p-53;
+            x[i] = (bits & 1 ? -1.0 : 1.0) * (0.5 + 0.5 * u);
+            xabs[i] = fabs(x[i]);
+        }
+        vector_job jobs[MAX_THREADS];
+        row_pool pool = {.rows = B->rows};
+        atomic_init(&pool.next, 0);
+        int n = thread_count(B->rows);
+        for (int i = 0; i < n; i++)
+            jobs[i] = (vector_job){.M = B, .k = k, .x = x, .xabs = xabs, .out = t, .outabs = s,
+                                   .pool = &pool};
+        run_threads(n, product_work, jobs, sizeof jobs[0]);
+
+        pool.rows = A->rows;
+        atomic_init(&pool.next, 0);
+        n = thread_count(A->rows);
+        for (int i = 0; i < n; i++)
+            jobs[i] = (vector_job){.A = A, .C = C, .k = k, .x = x, .out = t, .outabs = s,
+                                   .pool = &pool, .row_worst = -1};
+        run_threads(n, error_work, jobs, sizeof jobs[0]);
+        r->rel_error = 0;
+        r->rel_error_row = 0;
+        r->worst_row = -1;
+        for (int v = 0; v < k; v++) {
+            double err2 = 0, scale2 = 0;
+            for (int i = 0; i < n; i++) {
+                err2 += jobs[i].err2[v];
+                scale2 += jobs[i].scale2[v];
+            }
+            double rel = err2 == 0 ? 0 : (scale2 > 0 ? sqrt(err2 / scale2) : INFINITY);
+            if (isnan(rel)) rel = INFINITY;
+            if (rel > r->rel_error) r->rel_error = rel;
+        }
+        for (int i = 0; i < n; i++)
+            if (jobs[i].row_max > r->rel_error_row ||
+                (jobs[i].row_max == r->rel_error_row && jobs[i].row_worst >= 0 &&
+                 (r->worst_row < 0 || jobs[i].row_worst < r->worst_row))) {
+                r->rel_error_row = jobs[i].row_max;
+                r->worst_row = jobs[i].row_worst;
+            }
+    }
+    free(x);
+    free(xabs);
+    free(t);
+    free(s);
+    return ok;
+}
+
+/* ---- rows checked entry by entry ----------------------------------------------------------- */
+
+/* The rows to check exactly: the SAMPLE_HEAVY rows with most products (the rows gMAGNUS
+ * expands and splits, where one wrong entry among many moves a row's vector error least) and
+ * SAMPLE_RANDOM rows drawn uniformly. Returns how many were written to rows[] (distinct). */
+#define SAMPLE_HEAVY 32
+#define SAMPLE_RANDOM 32
+static int choose_rows(int64_t *rows, const magnus_csr_s *A, const magnus_csr_s *B,
+                       uint64_t seed) {
+    int n = 0;
+    int64_t weight[SAMPLE_HEAVY]; /* products of rows[0..n), descending */
+    for (int64_t i = 0; i < A->rows; i++) {
+        int64_t p = 0;
+        for (int64_t a = A->row_ptr[i]; a < A->row_ptr[i + 1]; a++)
+            p += B->row_ptr[A->col_idx[a] + 1] - B->row_ptr[A->col_idx[a]];
+        if (p == 0 || (n == SAMPLE_HEAVY && p <= weight[n - 1])) continue;
+        int at = n < SAMPLE_HEAVY ? n++ : n - 1; /* insertion into the sorted list */
+        while (at > 0 && weight[at - 1] < p) {
+            weight[at] = weight[at - 1];
+            rows[at] = rows[at - 1];
+            at--;
+        }
+        weight[at] = p;
+        rows[at] = i;
+    }
+    uint64_t state = seed ^ 0x5eed5eed5eedull;
+    for (int k = 0; k < SAMPLE_RANDOM && A->rows > 0; k++) {
+        int64_t i = (int64_t)(splitmix64(&state) % (uint64_t)A->rows);
+        bool seen = false;
+        for (int j = 0; j < n && !seen; j++) seen = rows[j] == i;
+        if (!seen) rows[n++] = i;
+    }
+    return n;
+}
+
+/* Row i of A·B in double with |A|·|B| beside it, compared with C's row entry by entry
+ * (|c - e| <= tol · m; m = 0 needs c == e). Returns the largest |c - e| / m of the row, or
+ * infinity if the columns differ. val, mag: B->cols doubles; mark: B->cols stamps. */
+static double check_row(const magnus_csr_s *C, const magnus_csr_s *A, const magnus_csr_s *B,
+                        int64_t i, double *val, double *mag, uint32_t *mark, uint32_t stamp) {
+    int64_t count = 0;
+    for (int64_t a = A->row_ptr[i]; a < A->row_ptr[i + 1]; a++) {
+        int32_t k = A->col_idx[a];
+        double av = value_at(A, a);
+        for (int64_t b = B->row_ptr[k]; b < B->row_ptr[k + 1]; b++) {
+            int32_t j = B->col_idx[b];
+            double bv = value_at(B, b);
+            if (mark[j] != stamp) {
+                mark[j] = stamp;
+                val[j] = mag[j] = 0;
+                count++;
+            }
+            val[j] += av * bv;
+            mag[j] += fabs(av) * fabs(bv);
+        }
+    }
+    if (C->row_ptr[i + 1] - C->row_ptr[i] != count) return INFINITY;
+    double worst = 0;
+    for (int64_t c = C->row_ptr[i]; c < C->row_ptr[i + 1]; c++) {
+        int32_t j = C->col_idx[c];
+        if (mark[j] != stamp) return INFINITY;
+        double d = fabs(value_at(C, c) - val[j]);
+        double rel = d == 0 ? 0 : (mag[j] > 0 && !isnan(d) ? d / mag[j] : INFINITY);
+        if (rel > worst) worst = rel;
+    }
+    return worst;
+}
+
+/* Fills the sampled-row fields of the report; false when out of memory. */
+static bool check_rows(verify_report *r, const magnus_csr_s *C, const magnus_csr_s *A,
+                       const magnus_csr_s *B, uint64_t seed) {
+    int64_t rows[SAMPLE_HEAVY + SAMPLE_RANDOM];
+    int n = choose_rows(rows, A, B, seed);
+    size_t cols = (size_t)(B->cols > 0 ? B->cols : 1);
+    double *val = malloc(cols * sizeof *val), *mag = malloc(cols * sizeof *mag);
+    uint32_t *mark = calloc(cols, sizeof *mark);
+    bool ok = val && mag && mark;
+    r->rows_sampled = 0;
+    r->rows_sample_error = 0;
+    r->rows_sample_bad_row = -1;
+    for (int k = 0; ok && k < n; k++) {
+        double e = check_row(C, A, B, rows[k], val, mag, mark, (uint32_t)k + 1);
+        r->rows_sampled++;
+        if (e > r->rows_sample_error) r->rows_sample_error = e;
+        if (e > r->tolerance && (r->rows_sample_bad_row < 0 || rows[k] < r->rows_sample_bad_row))
+            r->rows_sample_bad_row = rows[k];
+    }
+    free(val);
+    free(mag);
+    free(mark);
+    return ok;
+}
+
+magnus_status verify_random(verify_report *report, const magnus_csr_s *C, const magnus_csr_s *A,
+                            const magnus_csr_s *B, int vectors, uint64_t seed,
+                            cli_progress *progress) {
+    report->method = VERIFY_RANDOM;
+    report->vectors = vectors < 1 ? 1 : vectors > MAX_VECTORS ? MAX_VECTORS : vectors;
+    report->seed = seed;
+    report->tolerance = A->type == MAGNUS_FLOAT64 && C->type == MAGNUS_FLOAT64 ? 1e-10 : 1e-4;
+    report->worst_row = -1;
+    report->structure_bad_row = -1;
+    report->rows_sample_bad_row = -1;
+    double start = cli_now();
+    /* A valid C of the right shape first: the passes below index with C's own arrays. */
+    magnus_status s = magnus_csr_validate(C);
+    if (s == MAGNUS_ERROR_OUT_OF_HOST_MEMORY) return s;
+    if (s)
+        snprintf(report->detail, sizeof report->detail, "C is not a valid CSR matrix: %s",
+                 magnus_last_error());
+    else if (C->rows != A->rows || C->cols != B->cols || A->cols != B->rows)
+        snprintf(report->detail, sizeof report->detail,
+                 "C is %lld x %lld, A*B is %lld x %lld", (long long)C->rows, (long long)C->cols,
+                 (long long)A->rows, (long long)B->cols);
+    if (report->detail[0]) {
+        report->seconds = cli_now() - start;
+        return MAGNUS_ERROR_MISMATCH;
+    }
+    cli_progress_update(progress, -1, "verifying (structure)");
+    bool structure_ok = check_structure(report, C, A, B);
+    cli_progress_update(progress, -1, "verifying (random vectors)");
+    bool vectors_ok = check_vectors(report, C, A, B, report->vectors, seed);
+    cli_progress_update(progress, -1, "verifying (sampled rows)");
+    bool rows_ok = check_rows(report, C, A, B, seed);
+    cli_progress_done(progress);
+    report->seconds = cli_now() - start;
+    if (!vectors_ok || !rows_ok) return MAGNUS_ERROR_OUT_OF_HOST_MEMORY;
+    (void)structure_ok; /* without its memory the structure is reported as not checked */
+    report->matched = report->rel_error <= report->tolerance &&
+                      report->rel_error_row <= report->tolerance &&
+                      report->rows_sample_bad_row < 0 &&
+                      (!report->structure_checked || report->structure_matched);
+    if (report->structure_checked && report->structure_bad_row >= 0)
+        snprintf(report->detail, sizeof report->detail,
+                 "row %lld of C does not hold the columns of row %lld of A*B (independent "
+                 "count: nnz(A*B) = %lld, C has %lld)",
+                 (long long)report->structure_bad_row, (long long)report->structure_bad_row,
+                 (long long)report->structure_nnz, (long long)C->nnz);
+    else if (report->structure_checked && !report->structure_matched)
+        snprintf(report->detail, sizeof report->detail,
+                 "independent count: nnz(A*B) = %lld, C has %lld",
+                 (long long)report->structure_nnz, (long long)C->nnz);
+    else if (report->rows_sample_bad_row >= 0)
+        snprintf(report->detail, sizeof report->detail,
+                 "row %lld of C differs from the same row recomputed on the host (largest "
+                 "relative error of the sampled rows %.3g, tolerance %.0e)",
+                 (long long)report->rows_sample_bad_row, report->rows_sample_error,
+                 report->tolerance);
+    else if (!report->matched)
+        snprintf(report->detail, sizeof report->detail,
+                 "random vectors: relative error %.3g (normwise), %.3g (row %lld), tolerance %.0e",
+                 report->rel_error, report->rel_error_row, (long long)report->worst_row,
+                 report->tolerance);
+    return report->matched ? MAGNUS_SUCCESS : MAGNUS_ERROR_MISMATCH;
+}
