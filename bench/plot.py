@@ -172,6 +172,7 @@ def speed_of_light(rows, system, out):
         plt.close(fig)
         return f"no row of {system} with speed-of-light figures (no heavy rows?)"
     ax.set_xscale("log")
+    ax.set_ylim(bottom=0)
     ax.set_xlabel("intermediate products")
     ax.set_ylabel("% of speed of light")
     gbps = sorted({num(r["copy_gbps"]) for r in mine if num(r["copy_gbps"])})

@@ -28,10 +28,12 @@
 # exceeds the GPU's are skipped and say so; so are pairs above BENCH_MAX_PRODUCTS (default
 # 1.5e10). Other knobs: BENCH_REAL_SYSTEMS / BENCH_SWEEP_SYSTEMS (--systems lists; default
 # all GPU systems / "cuda:0,cusparse@cuda:0"), BENCH_SCALES (15-20), BENCH_A (4,8,16,32),
-# BENCH_B (4,8,16), BENCH_PHASES (real,rmat), BENCH_BUILD (build-gpu), BENCH_MIN_PRODUCTS (1e7).
+# BENCH_B (4,8,16), BENCH_PHASES (real,rmat), BENCH_BUILD (build-gpu), BENCH_MIN_PRODUCTS (1e7),
+# BENCH_LOCAL_MEM_BYTES (sets MAGNUS_LOCAL_MEM_BYTES for magnus, e.g. 48K: the paper's H200
+# budget per work group; default: the device's, 227 KiB on an H200 through CUDA).
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
-cd "$root"
+cd "$root" || exit 2
 
 # ---- --prepare: here, before the device call ------------------------------------------------
 if [ "${1:-}" = "--prepare" ]; then
@@ -47,7 +49,7 @@ if [ "${1:-}" = "--prepare" ]; then
         if [ -e "$cand" ]; then cp "$cand" "$dst/"; break; fi
       done
     done
-  n=$(ls "$dst" | wc -l)
+  n=$(find "$dst" -type f | wc -l)
   echo "bench_h200: $n matrices in $dst ($(du -sh "$dst" | cut -f1)); carried with .carry"
   du -sk "$root/build-gpu" "$root/.carry" 2>/dev/null |
     awk '{s += $1} END {printf "bench_h200: build-gpu + .carry = %d MiB (the carry limit is 64 MiB)\n", s / 1024}'
@@ -116,6 +118,10 @@ else
   fi
 fi
 
+if [ -n "${BENCH_LOCAL_MEM_BYTES:-}" ]; then
+  export MAGNUS_LOCAL_MEM_BYTES=$BENCH_LOCAL_MEM_BYTES
+  say "bench_h200: MAGNUS_LOCAL_MEM_BYTES=$MAGNUS_LOCAL_MEM_BYTES"
+fi
 say "bench_h200: $(date -u +%FT%TZ) on $(hostname), budget ${budget}s, output in $out"
 { nvidia-smi; echo; "$magnus" --version; "$magnus" probe; } >>"$env_log" 2>&1
 grep -E 'Driver Version|H200|^(cuda|opencl|level0):' "$env_log" | head -n 8

@@ -37,6 +37,17 @@ static double sum_levels(const double *t) {
     return s;
 }
 
+/* "0.12;0.05" for the levels run (empty without levels). */
+static void levels_text(char *buf, size_t size, const double *ms, const int64_t *counts, int levels) {
+    size_t used = 0;
+    buf[0] = 0;
+    for (int L = 0; L < levels && L < MAGNUS_MAX_LEVELS && used < size; L++) {
+        if (ms) used += (size_t)snprintf(buf + used, size - used, "%s%.6g", L ? ";" : "", ms[L]);
+        else used += (size_t)snprintf(buf + used, size - used, "%s%lld", L ? ";" : "",
+                                      (long long)counts[L]);
+    }
+}
+
 static void emit_row(const bench_row *r, sink *k) {
     const bench_input *in = r->input;
     const bench_facts *f = r->facts.known ? &r->facts : NULL;
@@ -98,6 +109,13 @@ static void emit_row(const bench_row *r, sink *k) {
     integer(k, "levels", p ? p->levels : NAN);
     integer(k, "chunks_required", p ? (double)p->chunks_required : NAN);
     integer(k, "chunks_level0", p ? (double)p->chunks_per_level[0] : NAN);
+    char levels[160];
+    levels_text(levels, sizeof levels, NULL, p ? p->chunks_per_level : NULL, p ? p->levels : 0);
+    text(k, "chunks_per_level", levels);
+    levels_text(levels, sizeof levels, p ? p->time_histogram_ms : NULL, NULL, p ? p->levels : 0);
+    text(k, "histogram_levels_ms", levels);
+    levels_text(levels, sizeof levels, p ? p->time_multisplit_ms : NULL, NULL, p ? p->levels : 0);
+    text(k, "multisplit_levels_ms", levels);
     integer(k, "chunk_width", p ? (double)p->chunk_width : NAN);
     integer(k, "rows_heavy", p ? (double)p->rows_heavy : NAN);
     integer(k, "products_heavy", p ? (double)p->products_heavy : NAN);
