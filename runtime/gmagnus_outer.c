@@ -96,6 +96,7 @@ magnus_status magnus_gm_outer_product(magnus_gm *g) {
     magnus_context ctx = g->ctx;
     const magnus_queue_id q = MAGNUS_QUEUE_HEAVY;
     magnus_dbuf csc_ptr = {0}, csc_row = {0}, csc_val = {0}, slice_list = {0}, slice_off = {0};
+    magnus_dbuf *inputs[] = {&csc_ptr, &csc_row, &csc_val, &slice_list, &slice_off};
     uint64_t nslices = 0;
     magnus_status s;
     g->chat_nnz = g->products_heavy;
@@ -132,7 +133,6 @@ magnus_status magnus_gm_outer_product(magnus_gm *g) {
         goto done;
 done:
     /* the product kernel may still be running: its inputs wait for an idle queue */
-    magnus_dbuf *inputs[] = {&csc_ptr, &csc_row, &csc_val, &slice_list, &slice_off};
     for (size_t i = 0; i < sizeof inputs / sizeof *inputs; i++) {
         magnus_status r = magnus_gm_retire(g, inputs[i]);
         if (!s) s = r;

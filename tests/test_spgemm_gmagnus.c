@@ -524,6 +524,79 @@ Test(gmagnus, budget_too_small_refused) {
     magnus_context_free(&ctx);
 }
 
+/* ---- failures mid-way: nothing leaks, nothing half-built comes back ------------------------ */
+
+/* Device memory limits below the multiply's peak: each run either succeeds (correct) or fails
+ * with OUT_OF_DEVICE_MEMORY, and afterwards the context holds no device memory. */
+Test(gmagnus_errors, device_memory_limits) {
+    magnus_context ctx = budget_context(SMALL_BUDGET);
+    magnus_csr A = rmat(9, 8, 101, MAGNUS_FLOAT32);
+    magnus_report full = multiply_checked(ctx, A, A, "unlimited");
+    cr_assert_gt(full.rows_heavy, 0);
+    cr_assert_gt(full.levels, 0);
+    magnus_context_free(&ctx);
+    int failures = 0;
+    for (int k = 1; k <= 12; k++) {
+        magnus_context_options opt;
+        GM_OK(magnus_context_options_init(&opt));
+        opt.local_mem_bytes = SMALL_BUDGET;
+        opt.device_memory_limit = full.peak_device_bytes * (uint64_t)k / 12;
+        GM_OK(magnus_context_create(&ctx, NULL, &opt));
+        magnus_csr C = NULL;
+        magnus_status s = magnus_spgemm(&C, ctx, A, A, NULL, NULL);
+        if (s == MAGNUS_SUCCESS) {
+            magnus_csr R = NULL, M = NULL;
+            GM_OK(magnus_reference_spgemm(&R, &M, A, A));
+            GM_OK(magnus_csr_compare(NULL, C, R, M, 0));
+            magnus_csr_free(&R);
+            magnus_csr_free(&M);
+        } else {
+            cr_assert_eq(s, MAGNUS_ERROR_OUT_OF_DEVICE_MEMORY, "limit %d/12: %s (%s)", k,
+                         magnus_status_string(s), magnus_last_error());
+            cr_assert_null(C);
+            failures++;
+        }
+        cr_assert_eq(ctx->memory_in_use, 0, "limit %d/12: %llu bytes still held", k,
+                     (unsigned long long)ctx->memory_in_use);
+        magnus_csr_free(&C);
+        magnus_context_free(&ctx);
+    }
+    cr_assert_geq(failures, 6, "limits below the peak should fail");
+    magnus_csr_free(&A);
+}
+
+/* Host allocation failures at every point of a heavy-path multiply (leaks show under the
+ * sanitizer build). */
+Test(gmagnus_errors, host_allocation_failures) {
+    magnus_context ctx = budget_context(SMALL_BUDGET);
+    magnus_csr A = rmat(8, 8, 103, MAGNUS_FLOAT32);
+    int ok = 0, failures = 0;
+    for (int64_t n = 0; n < 400 && !ok; n++) {
+        magnus_csr C = NULL;
+        magnus_host_alloc_fail_after(n);
+        magnus_status s = magnus_spgemm(&C, ctx, A, A, NULL, NULL);
+        magnus_host_alloc_fail_after(-1);
+        if (s == MAGNUS_SUCCESS) {
+            ok = 1;
+        } else {
+            cr_assert(s == MAGNUS_ERROR_OUT_OF_HOST_MEMORY || s == MAGNUS_ERROR_DEVICE ||
+                          s == MAGNUS_ERROR_KERNEL_LAUNCH,
+                      "fail after %lld: %s (%s)", (long long)n, magnus_status_string(s),
+                      magnus_last_error());
+            cr_assert_null(C);
+            failures++;
+        }
+        cr_assert_eq(ctx->memory_in_use, 0, "fail after %lld: device memory still held",
+                     (long long)n);
+        magnus_csr_free(&C);
+    }
+    cr_assert(ok, "no run succeeded within 400 host allocations");
+    cr_assert_geq(failures, 5, "only %d injected failures", failures);
+    printf("host allocation failures: %d injected before success\n", failures);
+    magnus_csr_free(&A);
+    magnus_context_free(&ctx);
+}
+
 /* ---- shared real matrices squared (own ctest entry) --------------------------------------- */
 
 static int shared_enabled(void) {
