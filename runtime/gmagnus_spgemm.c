@@ -140,6 +140,16 @@ static void fill_report(const magnus_gm *g, magnus_report *r) {
     r->peak_device_bytes = g->ctx->memory_peak;
 }
 
+/* Light rows have at most tau products, which the hash accumulator holds in local memory;
+ * a row it had to count in a global table means the parameters are wrong. */
+static magnus_status check_rows_local(const magnus_hash_stats *st) {
+    if (st->items_global != 0)
+        return magnus_error(MAGNUS_ERROR_INTERNAL,
+                            "gMAGNUS: %lld light rows went to a global-memory hash table",
+                            (long long)st->items_global);
+    return MAGNUS_SUCCESS;
+}
+
 /* Symbolic: C.row_ptr[r] = nnz of row r for every row. The heavy path's reordering (outer
  * product, levels) runs here too; time_symbolic_ms counts only the symbolic calls (host
  * time: the light rows' call overlaps the outer product on the device). */
@@ -150,9 +160,12 @@ static magnus_status symbolic(magnus_gm *g, const magnus_hash_config *light, mag
         return s;
     if (g->nheavy > 0 && (s = magnus_gm_outer_product(g))) return s;
     double t = magnus_gm_now_ms();
+    magnus_hash_stats stats;
+    memset(&stats, 0, sizeof stats);
     if (g->nlight > 0 &&
-        (s = magnus_hash_rows_symbolic(g->ctx, light, g->A, g->B, &g->light_rows, 0, g->nlight,
-                                       &g->C->row_ptr, NULL)))
+        ((s = magnus_hash_rows_symbolic(g->ctx, light, g->A, g->B, &g->light_rows, 0, g->nlight,
+                                        &g->C->row_ptr, &stats)) ||
+         (s = check_rows_local(&stats))))
         return s;
     r->time_symbolic_ms += magnus_gm_now_ms() - t;
     /* the chunks' partition would wait for the levels anyway: wait here, so the levels'
@@ -172,9 +185,12 @@ static magnus_status numeric(magnus_gm *g, const magnus_hash_config *light) {
         (s = magnus_queue_depend(g->ctx, MAGNUS_QUEUE_LIGHT, MAGNUS_QUEUE_MAIN)) ||
         (s = magnus_gm_chunks_numeric_dense(g)))
         return s;
+    magnus_hash_stats stats;
+    memset(&stats, 0, sizeof stats);
     if (g->nlight > 0 &&
-        (s = magnus_hash_rows_numeric(g->ctx, light, g->A, g->B, &g->light_rows, 0, g->nlight,
-                                      &g->C->row_ptr, &g->C->col_idx, &g->C->values, NULL)))
+        ((s = magnus_hash_rows_numeric(g->ctx, light, g->A, g->B, &g->light_rows, 0, g->nlight,
+                                       &g->C->row_ptr, &g->C->col_idx, &g->C->values, &stats)) ||
+         (s = check_rows_local(&stats))))
         return s;
     return magnus_gm_chunks_numeric(g);
 }
