@@ -32,7 +32,12 @@ magnus_status magnus_file_input_open(magnus_file_input *in, const char *path) {
     if (!in->gz)
         return magnus_error(MAGNUS_ERROR_FILE_OPEN, "%s: cannot open gzip stream: %s", path,
                             errno ? strerror(errno) : "out of memory");
-    gzbuffer(in->gz, 1u << 20); /* fewer, larger reads of the compressed file */
+    /* Fewer, larger reads of the compressed file: 1 MiB (zlib then holds 3 MiB of buffers),
+     * or for a smaller file its size (at least zlib's default 8 KiB). */
+    unsigned buffer = 1u << 20;
+    if (in->size > 0 && in->size < (int64_t)buffer)
+        buffer = in->size < 8192 ? 8192u : (unsigned)in->size;
+    gzbuffer(in->gz, buffer);
     return MAGNUS_SUCCESS;
 }
 

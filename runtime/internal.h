@@ -42,6 +42,10 @@ void magnus_host_free(void *p);
 /* Testing hook: after `n` more successful allocations, every allocation fails (n < 0: never).
  * Process-wide. */
 void magnus_host_alloc_fail_after(int64_t n);
+/* Testing hook: every single allocation of more than max_bytes fails (0: no limit), so a
+ * fuzzer can feed size lines that ask for terabytes and still see the out-of-memory path
+ * rather than its own allocation limit. Process-wide. */
+void magnus_host_alloc_limit(size_t max_bytes);
 
 /* Overflow-checked arithmetic: return false on overflow. */
 static inline bool magnus_mul_size(size_t a, size_t b, size_t *out) {

@@ -26,6 +26,8 @@
 #endif
 
 #define MM_BLOCK ((size_t)4 << 20)
+/* First block of a gzip stream or a file of unknown size; grown towards MM_BLOCK. */
+#define MM_FIRST_BLOCK ((size_t)64 << 10)
 /* Longest line accepted: the buffer grows to hold one line, up to this. */
 #define MM_LINE_MAX ((size_t)1 << 30)
 /* Progress is reported every this many bytes read (decompressed). */
@@ -156,6 +158,15 @@ static bool size_field(const char **sp, int64_t max, int64_t *value) {
     return true;
 }
 
+/* Most bytes of text the file can hold: its size, or for gzip its compressed size times
+ * deflate's largest ratio (1032:1; 1100 leaves a margin). INT64_MAX when unknown. */
+static int64_t text_size_bound(const magnus_file_input *in) {
+    const int64_t deflate_ratio = 1100;
+    if (in->size <= 0) return INT64_MAX - 1;
+    if (in->file) return in->size;
+    return in->size < (INT64_MAX - 1) / deflate_ratio ? in->size * deflate_ratio : INT64_MAX - 1;
+}
+
 static magnus_status parse_size_line(mm_reader *r, const char *s) {
     if (!size_field(&s, INT32_MAX, &r->rows) || !size_field(&s, INT32_MAX, &r->cols) ||
         !size_field(&s, INT64_MAX / 2, &r->declared) || *text_skip_blanks(s) != '\n') {
@@ -173,6 +184,10 @@ static magnus_status parse_size_line(mm_reader *r, const char *s) {
     /* Each entry lies in a distinct (row, col) only if the file has no duplicates, so the
      * declared count is not bounded by rows*cols; it sizes the first allocation only. */
     int64_t first = r->declared < MM_INITIAL_CAPACITY ? r->declared : MM_INITIAL_CAPACITY;
+    /* An entry line takes at least 4 bytes ("1 1\n"), so the text's size bounds the count
+     * too: a 30-byte file declaring 2^40 entries allocates for 8, not 4M. */
+    int64_t most = text_size_bound(&r->in) / 4 + 1;
+    if (most < first) first = most;
     r->t.capacity = first > 0 ? first : 1;
     r->t.row = magnus_host_malloc((size_t)r->t.capacity * sizeof *r->t.row);
     r->t.col = magnus_host_malloc((size_t)r->t.capacity * sizeof *r->t.col);
@@ -347,10 +362,15 @@ static magnus_status report_progress(mm_reader *r, double fraction) {
 /* Reads and parses the whole file. */
 static magnus_status read_all(mm_reader *r) {
     magnus_status st;
-    bool eof = false;
+    bool eof = false, read_filled = false;
     while (!eof) {
-        if (r->len + 1 == r->cap) { /* one line fills the buffer: make room for more of it */
+        bool line_fills = r->len + 1 == r->cap; /* one line fills the buffer */
+        /* A stream of unknown length starts with a small buffer (a 100-byte .gz needs no 4 MB)
+         * and grows it while reads keep filling it, up to MM_BLOCK. */
+        bool ramp_up = read_filled && r->cap - 1 < MM_BLOCK;
+        if (line_fills || ramp_up) {
             size_t cap = r->cap * 2;
+            if (!line_fills && cap > MM_BLOCK + 1) cap = MM_BLOCK + 1;
             if (cap - 1 > MM_LINE_MAX) {
                 r->line++;
                 return reader_error(r,
@@ -366,12 +386,12 @@ static magnus_status read_all(mm_reader *r) {
             r->buf = buf;
             r->cap = cap;
         }
-        size_t got;
+        size_t got, want = r->cap - 1 - r->len;
         /* A read error is reported at the line after the last complete one. */
-        st = magnus_file_input_read(&r->in, r->buf + r->len, r->cap - 1 - r->len, &got,
-                                    r->line + 1);
+        st = magnus_file_input_read(&r->in, r->buf + r->len, want, &got, r->line + 1);
         if (st) return st;
         eof = got == 0;
+        read_filled = got == want;
         r->len += got;
         r->bytes_read += (int64_t)got;
         if (r->bytes_read >= r->next_progress) {
@@ -432,12 +452,16 @@ magnus_status magnus_mm_read(magnus_csr *out, const char *path, magnus_value_typ
     magnus_status st = magnus_file_input_open(&r.in, path);
     if (st) return st;
     magnus_text_locale locale = magnus_text_locale_enter();
-    /* A small plain file needs no full block (the +2: the '\n' appended at the end, and the
-     * one free byte that tells end of file from a full buffer). */
-    r.cap = MM_BLOCK + 1;
-    if (r.in.file && r.in.size > 0 && (uint64_t)r.in.size + 2 < r.cap) r.cap = (size_t)r.in.size + 2;
+    /* A plain file of known size gets a full block, or if smaller its size + 2 (the '\n'
+     * appended at the end, and the one free byte that tells end of file from a full buffer);
+     * anything else starts at MM_FIRST_BLOCK and grows (read_all). */
+    r.cap = MM_FIRST_BLOCK + 1;
+    if (r.in.file && r.in.size > 0)
+        r.cap = (uint64_t)r.in.size + 2 < MM_BLOCK + 1 ? (size_t)r.in.size + 2 : MM_BLOCK + 1;
     r.buf = magnus_host_malloc(r.cap);
-    if (!r.buf) st = magnus_error(MAGNUS_ERROR_OUT_OF_HOST_MEMORY, "%s: cannot allocate the read buffer", path);
+    if (!r.buf)
+        st = magnus_error(MAGNUS_ERROR_OUT_OF_HOST_MEMORY, "%s: cannot allocate the read buffer",
+                          path);
     if (!st) st = report_progress(&r, 0.0);
     if (!st) st = read_all(&r);
     if (!st) st = check_complete(&r);

@@ -16,3 +16,6 @@ if(MAGNUS_SANITIZE)
                    -P ${_rel_dir}/expect_leak_failure.cmake)
   set_tests_properties(leak_canary_detected PROPERTIES LABELS reliability TIMEOUT 60)
 endif()
+
+# Matrix Market fuzzing: corpus replay always, the libFuzzer target with MAGNUS_FUZZ=ON.
+include(${CMAKE_CURRENT_LIST_DIR}/fuzz/fuzz.cmake)
