@@ -33,3 +33,10 @@ if(TARGET magnus_cli)
     endforeach()
   endif()
 endif()
+
+# magnus_device_copy_bandwidth, the speed-of-light ceiling, on each backend's device.
+set(_bench_tests ${PROJECT_SOURCE_DIR}/tests)
+magnus_add_test(copy_bandwidth_opencl SOURCES ${_bench_tests}/test_copy_bandwidth.c
+                ENV MAGNUS_BACKENDS=opencl LABELS bench opencl TIMEOUT 300)
+magnus_add_test(copy_bandwidth_cuda SOURCES ${_bench_tests}/test_copy_bandwidth.c
+                ENV MAGNUS_BACKENDS=cuda LABELS bench cuda TIMEOUT 300)
