@@ -1,6 +1,8 @@
 # Level Zero backend tests. No Intel GPU is needed: the real Level Zero loader
-# (libze_loader.so.1) is pointed at a fake driver, tests/fake_ze, through ZE_ENABLE_ALT_DRIVERS,
-# and the fake reports whatever device its FAKE_ZE_* variables describe.
+# (libze_loader.so.1) is pointed at a fake driver, tests/fake_ze, through ZE_ENABLE_ALT_DRIVERS;
+# the fake reports whatever device its FAKE_ZE_* variables describe and runs the SPIR-V
+# kernels on PoCL (tests/fake_ze/fake_ze.h). What that proves and what it cannot: README.md,
+# docs/level0.md.
 if(NOT MAGNUS_LEVEL0_INCLUDE_DIR)
   message(STATUS "magnus: Level Zero tests skipped (no level_zero/ze_api.h)")
   return()
@@ -18,28 +20,92 @@ add_custom_command(OUTPUT ${_fake_ze_tables}
   DEPENDS ${_fake_ze_dir}/gen_tables.cmake ${_fake_ze_headers}
   COMMENT "fake_ze: table getters from the Level Zero DDI headers"
   VERBATIM)
+# Kernels run on OpenCL (PoCL's CPU device); the fake links libOpenCL itself (it is a test
+# driver; libmagnus links no vendor library).
+find_package(OpenCL)
+if(NOT OpenCL_FOUND)
+  message(STATUS "magnus: Level Zero tests skipped (the fake driver needs OpenCL headers and "
+                 "libOpenCL to run kernels)")
+  return()
+endif()
 add_library(fake_ze SHARED ${_fake_ze_tables} ${_fake_ze_dir}/fake_ze_tables.c
                            ${_fake_ze_dir}/fake_ze_device.c ${_fake_ze_dir}/fake_ze_context.c
                            ${_fake_ze_dir}/fake_ze_memory.c ${_fake_ze_dir}/fake_ze_commands.c
-                           ${_fake_ze_dir}/fake_ze_module.c)
+                           ${_fake_ze_dir}/fake_ze_queue.c ${_fake_ze_dir}/fake_ze_run.c
+                           ${_fake_ze_dir}/fake_ze_module.c ${_fake_ze_dir}/fake_ze_kernel.c
+                           ${_fake_ze_dir}/fake_ze_spirv.c ${_fake_ze_dir}/fake_ze_translate.c
+                           ${_fake_ze_dir}/fake_ze_opencl.c)
 target_include_directories(fake_ze PRIVATE ${_fake_ze_dir})
 target_include_directories(fake_ze SYSTEM PRIVATE ${MAGNUS_LEVEL0_INCLUDE_DIR})
+target_link_libraries(fake_ze PRIVATE OpenCL::OpenCL)
+# clSVMAlloc and clCreateCommandQueueWithProperties are OpenCL 2.0 (PoCL 3.1 has them).
+set(_fake_ze_llvm_spirv llvm-spirv-14)
+if(MAGNUS_LLVM_SPIRV)
+  set(_fake_ze_llvm_spirv ${MAGNUS_LLVM_SPIRV})
+endif()
+target_compile_definitions(fake_ze PRIVATE _GNU_SOURCE CL_TARGET_OPENCL_VERSION=200
+                           FAKE_ZE_DEFAULT_LLVM_SPIRV="${_fake_ze_llvm_spirv}")
 # The loader resolves the getters by name; the rest stays hidden (CMAKE_C_VISIBILITY_PRESET).
 target_link_options(fake_ze PRIVATE -Wl,--no-undefined)
+
+# Every entry below runs on the fake: the variables that point the loader at it, and the cache
+# of SPIR-V translations (fake_ze_translate.c), kept in the build tree.
+set(_fake_ze_env "ZE_ENABLE_ALT_DRIVERS=$<TARGET_FILE:fake_ze>"
+                 "FAKE_ZE_CACHE_DIR=${CMAKE_CURRENT_BINARY_DIR}/fake_ze_cache")
 
 # ---- probe through the real loader ----------------------------------------------------------
 # The loader reads ZE_ENABLE_ALT_DRIVERS once, at the process's first zeInit; Criterion runs
 # every test in its own process, so each test sets its own FAKE_ZE_* variables.
 magnus_add_test(test_level0_probe SOURCES test_level0_probe.c
-  ENV "ZE_ENABLE_ALT_DRIVERS=$<TARGET_FILE:fake_ze>"
-  LABELS level0 TIMEOUT 120)
+  ENV ${_fake_ze_env} LABELS level0 TIMEOUT 120)
 add_dependencies(test_level0_probe fake_ze)
 
-# Contexts, queues, memory, events and module loading through the runtime, on the fake.
+# Contexts, queues, memory, events, module loading and kernel launches through the runtime.
 magnus_add_test(test_level0_runtime SOURCES test_level0_runtime.c
-  ENV "ZE_ENABLE_ALT_DRIVERS=$<TARGET_FILE:fake_ze>"
-  LABELS level0 TIMEOUT 120)
+  ENV ${_fake_ze_env} LABELS level0 TIMEOUT 120)
 add_dependencies(test_level0_runtime fake_ze)
+
+if(NOT MAGNUS_SPIRV_KERNELS)
+  message(STATUS "magnus: Level Zero kernel tests skipped (no SPIR-V kernels in this build)")
+  return()
+endif()
+
+# The fake driver itself, through the Level Zero API directly: regular command lists, queues,
+# fences, kernel timestamps, argument capture, the checks and misuse reports.
+magnus_add_test(test_fake_ze SOURCES test_fake_ze.c
+  ENV ${_fake_ze_env} LABELS level0 TIMEOUT 120)
+add_dependencies(test_fake_ze fake_ze)
+
+# ---- the kernels through backends/level0 on the fake ------------------------------------------
+# A Data Center GPU Max (PVC) stack as Level Zero describes one: 128 KiB maxSharedLocalMemory,
+# subgroups of 16 and 32, 64 Xe-cores, work groups of up to 1024. The primitives and the whole
+# gMAGNUS and hash test sets run on it, every product checked against the CPU reference.
+set(_fake_ze_pvc ${_fake_ze_env} MAGNUS_BACKENDS=level0
+    "FAKE_ZE_DEVICE_NAME=Fake PVC (Data Center GPU Max 1550 stack)" FAKE_ZE_LOCAL_MEM=131072
+    FAKE_ZE_SUBGROUPS=16,32 FAKE_ZE_COMPUTE_UNITS=64 FAKE_ZE_GLOBAL_MEM=68719476736)
+set(_level0_tests ${CMAKE_CURRENT_LIST_DIR})
+magnus_add_test(primitives_level0_fake SOURCES ${_level0_tests}/test_primitives.c
+  ENV ${_fake_ze_pvc} LABELS runtime level0 TIMEOUT 300)
+magnus_add_test(spgemm_gmagnus_level0_fake_pvc SOURCES ${_level0_tests}/test_spgemm_gmagnus.c
+  ENV ${_fake_ze_pvc} LABELS gmagnus level0 TIMEOUT 600)
+magnus_add_test(spgemm_hash_level0_fake SOURCES ${_level0_tests}/test_spgemm_hash.c
+  ENV ${_fake_ze_pvc} LABELS spgemm hash level0 TIMEOUT 600)
+# The same gMAGNUS tests with a 1 KiB budget per work group (MAGNUS_LOCAL_MEM_BYTES): every
+# multiply that uses the default budget sends rows down the heavy path and through the
+# multisplit (the R-MAT pairs: 8 chunks per heavy row in float32, 16 in float64); the level
+# tests (gmagnus_levels/*) search budgets up to the device's 128 KiB that run exactly 1, 2 and
+# 3 levels, in both entries. test_level0_pvc runs 2 levels at 1 KiB with the plan checked.
+add_test(NAME spgemm_gmagnus_level0_fake_small COMMAND spgemm_gmagnus_level0_fake_pvc --jobs 1)
+set_tests_properties(spgemm_gmagnus_level0_fake_small PROPERTIES TIMEOUT 600 SKIP_RETURN_CODE 77
+  LABELS "gmagnus;level0" ENVIRONMENT "${_fake_ze_pvc};MAGNUS_LOCAL_MEM_BYTES=1024")
+# What the PVC-like device's properties make of gMAGNUS's parameters (the paper's Table VI PVC
+# column at the per-group budgets its runs used) and multiplies that run 2 and 3 levels.
+magnus_add_test(test_level0_pvc SOURCES test_level0_pvc.c
+  ENV ${_fake_ze_pvc} LABELS gmagnus level0 TIMEOUT 300)
+foreach(_t primitives_level0_fake spgemm_gmagnus_level0_fake_pvc spgemm_hash_level0_fake
+           test_level0_pvc)
+  add_dependencies(${_t} fake_ze)
+endforeach()
 
 # Elsewhere: tests/runtime.cmake runs the primitives with MAGNUS_OPENCL_PROGRAM=spir
 # (primitives_opencl_spir: PoCL builds the SPIR 1.2 bitcode translated back from this

@@ -53,6 +53,7 @@ ze_result_t ZE_APICALL fake_zeEventPoolCreate(ze_context_handle_t context,
     if (!pool) return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     pool->magic = FAKE_ZE_MAGIC_POOL;
     pool->count = desc->count;
+    pool->kernel_timestamps = (desc->flags & ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP) != 0;
     fake_ze_object_created();
     *out = pool;
     return ZE_RESULT_SUCCESS;
@@ -112,6 +113,28 @@ ze_result_t ZE_APICALL fake_zeEventQueryStatus(ze_event_handle_t event) {
     if (!fake_ze_event_ok(event)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
     fake_ze_run_pending();
     return event->signalled ? ZE_RESULT_SUCCESS : ZE_RESULT_NOT_READY;
+}
+
+ze_result_t ZE_APICALL fake_zeEventHostSignal(ze_event_handle_t event) {
+    if (!fake_ze_event_ok(event)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    event->signalled = true;
+    event->start = event->end = fake_ze_clock_now();
+    return ZE_RESULT_SUCCESS;
+}
+
+/* The device clock before and after the command that signalled the event, masked to the
+ * kernelTimestampValidBits the device reports (32). */
+ze_result_t ZE_APICALL fake_zeEventQueryKernelTimestamp(ze_event_handle_t event,
+                                                        ze_kernel_timestamp_result_t *result) {
+    if (!fake_ze_event_ok(event)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    if (!result) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+    if (!event->pool->kernel_timestamps) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+    fake_ze_run_pending();
+    if (!event->signalled) return ZE_RESULT_NOT_READY;
+    const uint64_t mask = UINT32_MAX;
+    result->global.kernelStart = result->context.kernelStart = event->start & mask;
+    result->global.kernelEnd = result->context.kernelEnd = event->end & mask;
+    return ZE_RESULT_SUCCESS;
 }
 
 ze_result_t ZE_APICALL fake_zeEventHostReset(ze_event_handle_t event) {

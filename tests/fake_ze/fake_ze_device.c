@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,6 +52,7 @@ static fake_ze_fail_at parse_fail_at(const char *text) {
     if (strcmp(text, "driverget") == 0) return FAKE_ZE_FAIL_DRIVERGET;
     if (strcmp(text, "deviceget") == 0) return FAKE_ZE_FAIL_DEVICEGET;
     if (strcmp(text, "properties") == 0) return FAKE_ZE_FAIL_PROPERTIES;
+    if (strcmp(text, "build") == 0) return FAKE_ZE_FAIL_BUILD;
     fprintf(stderr, "fake_ze: ignoring FAKE_ZE_FAIL_AT=%s\n", text);
     return FAKE_ZE_FAIL_NONE;
 }
@@ -199,10 +201,10 @@ ze_result_t ZE_APICALL fake_zeDeviceGetComputeProperties(ze_device_handle_t devi
     if (!fake_ze_device_ok(device)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
     if (!props) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
     if (config.fail_at == FAKE_ZE_FAIL_PROPERTIES) return ZE_RESULT_ERROR_DEVICE_LOST;
-    props->maxTotalGroupSize = 1024;
-    props->maxGroupSizeX = 1024;
-    props->maxGroupSizeY = 1024;
-    props->maxGroupSizeZ = 1024;
+    props->maxTotalGroupSize = FAKE_ZE_MAX_GROUP_SIZE;
+    props->maxGroupSizeX = FAKE_ZE_MAX_GROUP_SIZE;
+    props->maxGroupSizeY = FAKE_ZE_MAX_GROUP_SIZE;
+    props->maxGroupSizeZ = FAKE_ZE_MAX_GROUP_SIZE;
     props->maxGroupCountX = UINT32_MAX;
     props->maxGroupCountY = UINT32_MAX;
     props->maxGroupCountZ = UINT32_MAX;
@@ -262,5 +264,18 @@ ze_result_t ZE_APICALL fake_zeDeviceGetCommandQueueGroupProperties(
                      ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COPY;
     props[0].maxMemoryFillPatternSize = 128;
     props[0].numQueues = 1;
+    return ZE_RESULT_SUCCESS;
+}
+
+/* The host's monotonic clock in ns and the simulated device clock (masked like timestamps). */
+ze_result_t ZE_APICALL fake_zeDeviceGetGlobalTimestamps(ze_device_handle_t device, uint64_t *host,
+                                                        uint64_t *device_ts) {
+    if (!fake_ze_device_ok(device)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    if (!host || !device_ts) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    *host = (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+    fake_ze_run_pending();
+    *device_ts = fake_ze_timestamp_now();
     return ZE_RESULT_SUCCESS;
 }

@@ -1,7 +1,8 @@
 /*
- * The fake driver's USM allocations: host memory registered here, so every copy, fill and
- * timestamp write can be checked against the allocation it touches, and a free of memory that
- * queued commands still use is caught. Also the simulated device clock.
+ * The fake driver's USM allocations: host memory (the OpenCL device's fine-grained SVM, so
+ * kernels can use the same pointers) registered here, so every copy, fill, timestamp write
+ * and kernel pointer argument can be checked against the allocation it touches, and a free
+ * of memory that queued commands still use is caught. Also the simulated device clock.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 
 typedef struct allocation {
     char *base;
+    void *raw; /* what fake_ze_cl_free takes */
     size_t size;
     bool device;
     ze_context_handle_t context;
@@ -22,6 +24,7 @@ static uint64_t device_clock; /* ticks */
 
 void fake_ze_clock_reset(uint64_t start) { device_clock = start; }
 void fake_ze_clock_advance(uint64_t ticks) { device_clock += ticks; }
+uint64_t fake_ze_clock_now(void) { return device_clock; }
 
 uint64_t fake_ze_timestamp_now(void) {
     uint32_t bits = fake_ze_config_get()->timestamp_bits;
@@ -36,6 +39,10 @@ static allocation *find_allocation(const void *p) {
         if (c >= allocations[i].base && c < allocations[i].base + allocations[i].size)
             return &allocations[i];
     return NULL;
+}
+
+bool fake_ze_is_allocated(const void *p) {
+    return find_allocation(p) != NULL;
 }
 
 /* Bytes [p, p + size) stay inside the allocation that holds p (if any); `usm_only` also
@@ -75,11 +82,11 @@ static ze_result_t allocate(ze_context_handle_t context, size_t size, size_t ali
         allocations = grown;
         allocations_capacity = cap;
     }
-    size_t rounded = (size + alignment - 1) / alignment * alignment;
-    char *base = aligned_alloc(alignment, rounded);
+    void *raw = NULL;
+    char *base = fake_ze_cl_alloc(size, alignment, &raw);
     if (!base) return device ? ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY : ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     memset(base, 0xa5, size); /* fresh device memory is not zero */
-    allocations[nallocations++] = (allocation){base, size, device, context};
+    allocations[nallocations++] = (allocation){base, raw, size, device, context};
     if (device) device_bytes += size;
     fake_ze_object_created();
     *out = base;
@@ -114,7 +121,7 @@ ze_result_t ZE_APICALL fake_zeMemFree(ze_context_handle_t context, void *ptr) {
             return ZE_RESULT_ERROR_HANDLE_OBJECT_IN_USE;
         }
         if (allocations[i].device) device_bytes -= allocations[i].size;
-        free(allocations[i].base);
+        fake_ze_cl_free(allocations[i].raw);
         allocations[i] = allocations[--nallocations];
         fake_ze_object_destroyed();
         return ZE_RESULT_SUCCESS;
