@@ -134,8 +134,9 @@ static void print_device_report(const compute_report *c, FILE *out) {
                 cli_count(r->rows_heavy).s, cli_count(r->rows_total).s,
                 percent(r->rows_heavy, r->rows_total), cli_count(r->products_heavy).s,
                 cli_count(r->products_total).s, percent(r->products_heavy, r->products_total));
-        fprintf(out, "%-10sC-hat %s, peak device memory %s\n", "memory:",
-                bytes_text(r->chat_bytes).s, bytes_text(r->peak_device_bytes).s);
+        fprintf(out, "%-10sC-hat %s (%s bytes), peak device memory %s\n", "memory:",
+                bytes_text(r->chat_bytes).s, cli_count((int64_t)r->chat_bytes).s,
+                bytes_text(r->peak_device_bytes).s);
     } else {
         fprintf(out, "%-10slocal tables hold up to %s products; rows in global tables: %s\n",
                 "hash:", cli_count(r->tau).s, cli_count(r->rows_heavy).s);
