@@ -71,7 +71,9 @@ magnus_status magnus_csr_convert(magnus_csr *out, const magnus_csr_s *in, magnus
     magnus_error_clear();
     if (!out) return magnus_error(MAGNUS_ERROR_NULL_POINTER, "magnus_csr_convert: output is NULL");
     *out = NULL;
-    magnus_status s = magnus_csr_check_handle(in, "in");
+    /* Validated, as every entry point taking a matrix is: the copy reads row_ptr and nnz
+     * entries, which a broken matrix may not have. */
+    magnus_status s = magnus_csr_validate(in);
     if (s) return s;
     magnus_csr A;
     if ((s = magnus_csr_new(&A, in->rows, in->cols, in->nnz, type))) return s;
@@ -165,9 +167,16 @@ magnus_status magnus_csr_stats_compute(magnus_csr_stats *out, const magnus_csr_s
     if (!out) return magnus_error(MAGNUS_ERROR_NULL_POINTER, "magnus_csr_stats_compute: output is NULL");
     memset(out, 0, sizeof *out);
     magnus_status s;
-    if ((s = magnus_csr_check_handle(A, "A"))) return s;
     if (!B) B = A;
-    if ((s = magnus_csr_check_handle(B, "B"))) return s;
+    /* Validated first: the product count follows A's columns into B's row pointers. */
+    if ((s = magnus_csr_validate(A))) {
+        magnus_error_prefix("A: ");
+        return s;
+    }
+    if ((s = magnus_csr_validate(B))) {
+        magnus_error_prefix("B: ");
+        return s;
+    }
     if (A->cols != B->rows)
         return magnus_error(MAGNUS_ERROR_DIMENSION_MISMATCH, "A is %lld x %lld, B is %lld x %lld",
                             (long long)A->rows, (long long)A->cols, (long long)B->rows,

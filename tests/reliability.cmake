@@ -17,5 +17,11 @@ if(MAGNUS_SANITIZE)
   set_tests_properties(leak_canary_detected PROPERTIES LABELS reliability TIMEOUT 60)
 endif()
 
+# Public entry points against bad input: every host function with every broken matrix, NULL
+# outputs, overflowing sizes, device handles, IEEE specials (device parts on OpenCL/PoCL,
+# skipped without a device).
+magnus_add_test(test_api_errors SOURCES ${_rel_dir}/test_api_errors.c
+                ENV MAGNUS_BACKENDS=opencl LABELS reliability opencl TIMEOUT 600)
+
 # Matrix Market fuzzing: corpus replay always, the libFuzzer target with MAGNUS_FUZZ=ON.
 include(${CMAKE_CURRENT_LIST_DIR}/fuzz/fuzz.cmake)

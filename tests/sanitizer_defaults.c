@@ -9,6 +9,10 @@
  * worker die after the test ("crashed during its setup or teardown"), warns and exits 1, so
  * ctest fails the test. (tests/CMakeLists.txt records how this was checked.)
  *
+ * allocator_may_return_null=1: a request for more memory than exists returns NULL, as malloc
+ * does, so the library's out-of-memory paths can be tested with impossible sizes (ASan
+ * would otherwise stop the test at the request).
+ *
  * ASAN_OPTIONS / UBSAN_OPTIONS in the environment still override single keys.
  */
 #if defined(__GNUC__)
@@ -21,7 +25,7 @@ const char *__asan_default_options(void);
 const char *__ubsan_default_options(void);
 
 MAGNUS_TEST_EXPORT const char *__asan_default_options(void) {
-    return "detect_leaks=1:abort_on_error=1";
+    return "detect_leaks=1:abort_on_error=1:allocator_may_return_null=1";
 }
 
 MAGNUS_TEST_EXPORT const char *__ubsan_default_options(void) {
