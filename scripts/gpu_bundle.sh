@@ -1,19 +1,29 @@
 #!/usr/bin/env bash
-# Prepares, on this (Debian 12, no GPU) machine, what scripts/gpu_check.sh needs on the GPU
-# machine, which has no compiler toolchain for magnus, no Criterion and no internet:
+# Prepares, on this (Debian 12, no GPU) machine, what scripts/gpu_check.sh and
+# scripts/gpu_verify.sh need on the GPU machine, which has no compiler toolchain for magnus, no
+# Criterion and no internet:
 #   build-gpu/      a Release build (library, tools, test executables), with the CUDA kernels
 #                   embedded by nvcc, and gpu_tests.sh, the ctest list as a bash script (the GPU
 #                   machine has no ctest); object files and archives are removed to keep it
 #                   small (the next build here starts from scratch).
 #   .carry/lib/     libcriterion.so.3 and every library it needs that is not part of glibc
 #   .carry/opencl/  the OpenCL ICD loader (libOpenCL.so.1), used there only if it has none
+#   .carry/matrices/  the shared matrices (../shared/matrices with INDEX.tsv, 14 MB; files
+#                   already there are kept), which the tests find there through a link that
+#                   gpu_env.sh makes at the path they were built with; a superset of what
+#                   `bench_h200.sh --prepare` copies (its `magnus bench` filters by products),
+#                   so run that one BEFORE this script or not at all
 # Both paths are git-ignored; the device tool carries them with the working tree:
 #   run(command="bash scripts/gpu_check.sh", carry=["build-gpu", ".carry"])
 # Usage: scripts/gpu_bundle.sh [extra CMake options]   (e.g. -DMAGNUS_CUDA_ARCHITECTURES="80;90")
+# Environment: GPU_BUILD and GPU_CARRY (default build-gpu and .carry: other directories, to
+# test the scripts without touching those; gpu_env.sh reads the same variables there),
+# JOBS (default 2), GPU_BUNDLE_MATRICES (default ../shared/matrices; "none" to carry none).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-build="build-gpu"
+build=${GPU_BUILD:-build-gpu}
+carry=${GPU_CARRY:-.carry}
 jobs=${JOBS:-2}
 
 command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ] ||
@@ -26,8 +36,9 @@ grep -q "^MAGNUS_CUDA_KERNELS:BOOL=ON" "$build/CMakeCache.txt" ||
   { echo "gpu_bundle: CUDA kernels are not enabled in $build" >&2; exit 1; }
 
 # The GPU machine has no ctest: the tests (command, environment, labels, timeout) are written
-# out as a bash list that gpu_check.sh replays. Only tests run by an executable of the build
-# (not by cmake, sh or ptxas, which are not there); paths become ${B} (build) and ${S} (source).
+# out as a bash list that gpu_check.sh replays. Only tests labelled cuda or opencl (the others
+# run on the build machine) and run by an executable of the build (not by cmake, sh or ptxas,
+# which are not there); paths become ${B} (build) and ${S} (source).
 ctest --test-dir "$build" --show-only=json-v1 >"$build/ctest.json"
 python3 - "$root" "$root/$build" "$build/ctest.json" >"$build/gpu_tests.sh" <<'PY'
 import json, sys
@@ -44,6 +55,8 @@ for t in json.load(open(path))["tests"]:
     if not cmd or not cmd[0].startswith(build + "/"):
         continue
     props = {p["name"]: p["value"] for p in t.get("properties", [])}
+    if not {"cuda", "opencl"} & set(props.get("LABELS", [])):
+        continue
     line = ["gpu_test", q(t["name"]), q(";".join(props.get("LABELS", []))),
             str(int(props.get("TIMEOUT", 600))), str(props.get("SKIP_RETURN_CODE", -1)),
             q(props.get("WORKING_DIRECTORY", build)), "--"]
@@ -54,8 +67,8 @@ rm -f "$build/ctest.json"
 
 # Criterion and its dependencies, minus glibc's own libraries (the GPU machine's glibc is
 # newer and must be the one used) and libraries every Linux has.
-rm -rf .carry/lib .carry/opencl
-mkdir -p .carry/lib .carry/opencl
+rm -rf "${carry:?}/lib" "${carry:?}/opencl"
+mkdir -p "$carry/lib" "$carry/opencl"
 probe_exe=$(find "$build/tests" -maxdepth 1 -type f -perm -u+x -name 'test_*' | head -n 1)
 [ -n "$probe_exe" ] || { echo "gpu_bundle: no test executable in $build/tests" >&2; exit 1; }
 ldd "$probe_exe" | awk '/=> \// {print $1, $3}' | while read -r name path; do
@@ -63,17 +76,34 @@ ldd "$probe_exe" | awk '/=> \// {print $1, $3}' | while read -r name path; do
     linux-vdso*|ld-linux*|libc.so*|libm.so*|libpthread.so*|libdl.so*|librt.so*|libresolv.so*|\
     libmagnus.so*|libz.so*|libgcc_s.so*) continue ;;
   esac
-  cp -L "$path" ".carry/lib/$name"
+  cp -L "$path" "$carry/lib/$name"
 done
-[ -e .carry/lib/libcriterion.so.3 ] || { echo "gpu_bundle: libcriterion.so.3 not found by ldd" >&2; exit 1; }
+[ -e "$carry/lib/libcriterion.so.3" ] || { echo "gpu_bundle: libcriterion.so.3 not found by ldd" >&2; exit 1; }
 ocl=$(ldconfig -p | awk '/libOpenCL\.so\.1 .*x86-64/ {print $NF; exit}')
-[ -n "$ocl" ] && cp -L "$ocl" .carry/opencl/libOpenCL.so.1
+[ -n "$ocl" ] && cp -L "$ocl" "$carry/opencl/libOpenCL.so.1"
 
-# Keep only what runs: objects and static archives are not needed there.
+# The shared matrices (INDEX.tsv included: the tests read nnz(A*A) from it).
+matrices=${GPU_BUNDLE_MATRICES:-$root/../shared/matrices}
+if [ "$matrices" != none ]; then
+  [ -e "$matrices/INDEX.tsv" ] || { echo "gpu_bundle: no INDEX.tsv in $matrices" >&2; exit 1; }
+  mkdir -p "$carry/matrices"
+  cp -u "$matrices"/* "$carry/matrices/"
+  chmod -R u+w "$carry/matrices"
+fi
+
+# Keep only what runs: objects, static archives and CMake's bookkeeping are not needed there,
+# nor the test executables gpu_tests.sh does not list (the carry limit is 64 MiB in all).
 find "$build" \( -name '*.o' -o -name '*.a' -o -name 'embed_*.c' \) -type f -delete
+find "$build" -mindepth 2 -type d -name CMakeFiles -prune -exec rm -rf {} +
+for exe in "$build"/tests/*; do
+  if [ -f "$exe" ] && [ -x "$exe" ] && [[ $exe != *.so ]] &&
+     ! grep -qF "\"\${B}/tests/$(basename "$exe")\"" "$build/gpu_tests.sh"; then
+    rm -f "$exe"
+  fi
+done
 
-size_kib=$(du -sk "$build" .carry | awk '{s += $1} END {print s}')
-echo "gpu_bundle: $build and .carry ready: $((size_kib / 1024)) MiB (the carry limit is 64 MiB)"
-ls .carry/lib
+size_kib=$(du -sk "$build" "$carry" | awk '{s += $1} END {print s}')
+echo "gpu_bundle: $build and $carry ready: $((size_kib / 1024)) MiB (the carry limit is 64 MiB)"
+ls "$carry/lib"
 [ "$size_kib" -lt $((60 * 1024)) ] || { echo "gpu_bundle: too big to carry" >&2; exit 1; }
-echo 'gpu_bundle: on the GPU machine: run(command="bash scripts/gpu_check.sh", carry=["build-gpu", ".carry"])'
+echo "gpu_bundle: on the GPU machine: run(command=\"bash scripts/gpu_check.sh\", carry=[\"$build\", \"$carry\"])"
