@@ -80,7 +80,9 @@ add_dependencies(test_fake_ze fake_ze)
 # A Data Center GPU Max (PVC) stack as Level Zero describes one: 128 KiB maxSharedLocalMemory,
 # subgroups of 16 and 32, 64 Xe-cores, work groups of up to 1024. The primitives and the whole
 # gMAGNUS and hash test sets run on it, every product checked against the CPU reference.
-set(_fake_ze_pvc ${_fake_ze_env} MAGNUS_BACKENDS=level0
+# FAKE_ZE_STRICT=1: a misuse the fake detects (memory freed under queued work, ...) aborts the
+# test process, so the test fails even though a GPU would have carried on.
+set(_fake_ze_pvc ${_fake_ze_env} MAGNUS_BACKENDS=level0 FAKE_ZE_STRICT=1
     "FAKE_ZE_DEVICE_NAME=Fake PVC (Data Center GPU Max 1550 stack)" FAKE_ZE_LOCAL_MEM=131072
     FAKE_ZE_SUBGROUPS=16,32 FAKE_ZE_COMPUTE_UNITS=64 FAKE_ZE_GLOBAL_MEM=68719476736)
 set(_level0_tests ${CMAKE_CURRENT_LIST_DIR})

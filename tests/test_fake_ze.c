@@ -9,9 +9,11 @@
  */
 #include <criterion/criterion.h>
 #include <dlfcn.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <level_zero/ze_api.h>
@@ -460,4 +462,33 @@ Test(fake_ze, misuse_is_reported) {
     ZE_OK(ze.zeModuleDestroy(module));
     ZE_OK(ze.zeMemFree(context, dev));
     close_fake(misuses);
+}
+
+/* FAKE_ZE_STRICT=1 (the CI entries that run magnus's kernels): the first misuse aborts, so a
+ * test fails even where the misuse itself would go unnoticed. Run in a child process, whose
+ * death by SIGABRT is the expected outcome. */
+Test(fake_ze, strict_mode_aborts_at_the_first_misuse) {
+    const char *alt = getenv("ZE_ENABLE_ALT_DRIVERS");
+    if (!alt || access(alt, R_OK) != 0)
+        cr_skip_test("ZE_ENABLE_ALT_DRIVERS does not name the fake driver (run under ctest)");
+    fflush(NULL);
+    pid_t pid = fork();
+    cr_assert_neq(pid, -1);
+    if (pid == 0) {
+        setenv("FAKE_ZE_STRICT", "1", 1);
+        open_fake();
+        ze_module_handle_t module = module_create();
+        ze_kernel_desc_t desc = {.stype = ZE_STRUCTURE_TYPE_KERNEL_DESC,
+                                 .pKernelName = "prim_fill_u32"};
+        ze_kernel_handle_t k = NULL;
+        if (ze.zeKernelCreate(module, &desc, &k) != ZE_RESULT_SUCCESS) _exit(2);
+        ze_command_list_handle_t list = immediate_list();
+        ze.zeCommandListAppendLaunchKernel(list, k, &one_group, NULL, 0, NULL); /* no group size */
+        _exit(3); /* not reached in strict mode */
+    }
+    int status = 0;
+    cr_assert_eq(waitpid(pid, &status, 0), pid);
+    cr_assert(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT,
+              "the child %s %d instead of aborting", WIFSIGNALED(status) ? "died of signal" : "exited",
+              WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
 }

@@ -23,6 +23,8 @@
  *   FAKE_ZE_LLVM_SPIRV      the SPIR-V translator           (default: llvm-spirv-14 found at build)
  *   FAKE_ZE_CACHE_DIR       where translated modules are kept ("off": nowhere; default
  *                           $XDG_CACHE_HOME/magnus-fake-ze or ~/.cache/magnus-fake-ze)
+ *   FAKE_ZE_STRICT          1: abort at the first misuse (so any test fails), 0: report and
+ *                           count only                  (default 0)
  * The environment is read once, at the driver's zeInit.
  *
  * Execution model: device memory is host memory, allocated as the OpenCL device's fine-grained
@@ -94,6 +96,7 @@ typedef struct fake_ze_config {
     uint32_t timestamp_bits;
     uint64_t clock_start;
     fake_ze_fail_at fail_at;
+    bool strict;
 } fake_ze_config;
 
 /* The largest group the fake's devices take (maxTotalGroupSize, as on Intel GPUs). */

@@ -81,6 +81,7 @@ static void read_config(void) {
     config.timestamp_bits = (uint32_t)env_u64("FAKE_ZE_TIMESTAMP_BITS", 64, 1, 64);
     config.clock_start = env_u64("FAKE_ZE_CLOCK_START", 0, 0, UINT64_MAX);
     config.fail_at = parse_fail_at(getenv("FAKE_ZE_FAIL_AT"));
+    config.strict = env_u64("FAKE_ZE_STRICT", 0, 0, 1) != 0;
     for (uint32_t i = 0; i < FAKE_ZE_MAX_DEVICES; i++) {
         the_devices[i].magic = FAKE_ZE_MAGIC_DEVICE;
         the_devices[i].index = i;

@@ -27,6 +27,10 @@ void fake_ze_misuse(const char *fmt, ...) {
     fprintf(stderr, "\n");
     va_end(ap);
     misuses++;
+    if (fake_ze_config_get()->strict) {
+        fprintf(stderr, "fake_ze: FAKE_ZE_STRICT=1: aborting at the first misuse\n");
+        abort();
+    }
 }
 
 void fake_ze_stream_schedule(fake_ze_stream *stream) {
