@@ -83,14 +83,16 @@ if ! ldconfig -p 2>/dev/null | grep -q 'libOpenCL\.so\.1' && [ -e "$root/.carry/
   export LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$root/.carry/opencl"
   say "bench_h200: using the carried OpenCL ICD loader"
 fi
-if ldconfig -p 2>/dev/null | grep -q 'libnvidia-opencl\.so\.1' &&
-   ! grep -qs 'libnvidia-opencl' /etc/OpenCL/vendors/*.icd; then
-  vendors=$(mktemp -d)
-  echo libnvidia-opencl.so.1 >"$vendors/nvidia.icd"
-  for icd in /etc/OpenCL/vendors/*.icd; do [ -e "$icd" ] && cp "$icd" "$vendors/"; done
-  export OCL_ICD_VENDORS=$vendors
-  say "bench_h200: registered libnvidia-opencl.so.1 through OCL_ICD_VENDORS"
-fi
+# NVIDIA's OpenCL alone (see scripts/gpu_env.sh for why: an OCL_ICD_VENDORS list with PoCL
+# lost the NVIDIA device in some processes on the H200 machine).
+for cand in /usr/local/nvidia/lib64/libnvidia-opencl.so.1 \
+            $(ldconfig -p 2>/dev/null | awk '/libnvidia-opencl\.so\.1 / {print $NF}'); do
+  if [ -e "$cand" ] && [ -z "${OCL_ICD_FILENAMES:-}" ]; then
+    export OCL_ICD_FILENAMES=$cand
+    say "bench_h200: OpenCL through OCL_ICD_FILENAMES=$cand"
+    break
+  fi
+done
 
 # cuSPARSE: the loader's default names first; else the toolkit's or a Python wheel's copy.
 if ldconfig -p 2>/dev/null | grep -q 'libcusparse\.so\.1[23] '; then

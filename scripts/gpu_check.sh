@@ -67,6 +67,10 @@ say "gpu_check: $(date -u +%FT%TZ) on $(hostname), output in $out, steps $steps"
 step nvidia-smi 60 nvidia-smi
 grep -m1 -o 'Driver Version: [0-9.]*.*CUDA Version: [0-9.]*' "$logs/nvidia-smi.log" | sed 's/^/    /' | tee -a "$summary"
 
+# magnus probe over every OpenCL library (NVIDIA's and PoCL's) and CUDA: the listing the
+# runtime issue asks for; the runs below use NVIDIA's OpenCL alone (scripts/gpu_env.sh).
+step magnus-probe 60 env OCL_ICD_FILENAMES="${GPU_OPENCL_ICDS:-${OCL_ICD_FILENAMES:-}}" "$build/tools/magnus" probe
+sed 's/^/    /' "$logs/magnus-probe.log" | tee -a "$summary"
 step probe 60 "$build/tools/magnus-bench-scan" --list
 sed 's/^/    /' "$logs/probe.log" | tee -a "$summary"
 nv_opencl=${GPU_CHECK_OPENCL_DEVICE:-}

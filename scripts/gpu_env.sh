@@ -61,16 +61,24 @@ if [ -z "${MAGNUS_GPU_ENV_DONE:-}" ]; then
     fi
   fi
 
-  # OpenCL: the carried ICD loader only if the machine has none; the NVIDIA ICD registered
-  # for it if the driver's OpenCL library exists but /etc/OpenCL/vendors does not name it.
+  # OpenCL: the carried ICD loader only if the machine has none. The H200 machine registers
+  # no nvidia.icd; seen there (2026-11-30): an OCL_ICD_VENDORS directory naming NVIDIA and PoCL
+  # made NVIDIA's device vanish from some processes' probes and PoCL assert at exit, while
+  # OCL_ICD_FILENAMES naming NVIDIA's library alone listed it every time. So runs use NVIDIA's
+  # OpenCL alone; GPU_OPENCL_ICDS (set here too) names NVIDIA's and PoCL's libraries together
+  # for the one probe that must list every device.
   use_carried_opencl=0
   have_lib libOpenCL.so.1 || use_carried_opencl=1
-  if have_lib libnvidia-opencl.so.1 && ! grep -qs 'libnvidia-opencl' /etc/OpenCL/vendors/*.icd; then
-    vendors=$(mktemp -d "${TMPDIR:-/tmp}/magnus-ocl-vendors.XXXXXX")
-    echo libnvidia-opencl.so.1 >"$vendors/nvidia.icd"
-    for icd in /etc/OpenCL/vendors/*.icd; do [ -e "$icd" ] && cp "$icd" "$vendors/"; done
-    export OCL_ICD_VENDORS=$vendors
-    say "gpu_env: registered libnvidia-opencl.so.1 through OCL_ICD_VENDORS=$vendors"
+  nv_ocl=""
+  for cand in /usr/local/nvidia/lib64/libnvidia-opencl.so.1 \
+              $({ ldconfig -p || /sbin/ldconfig -p; } 2>/dev/null | awk '/libnvidia-opencl\.so\.1 / {print $NF}'); do
+    [ -e "$cand" ] && { nv_ocl=$cand; break; }
+  done
+  pocl_icd=$(cat /etc/OpenCL/vendors/pocl.icd 2>/dev/null | head -n 1)
+  if [ -n "$nv_ocl" ] && [ -z "${OCL_ICD_FILENAMES:-}" ]; then
+    export OCL_ICD_FILENAMES=$nv_ocl
+    export GPU_OPENCL_ICDS=$nv_ocl${pocl_icd:+:$pocl_icd}
+    say "gpu_env: OpenCL through NVIDIA's library alone: OCL_ICD_FILENAMES=$nv_ocl"
   fi
   export LD_LIBRARY_PATH="$build/runtime:$carry/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
   if [ $use_carried_opencl -eq 1 ] && [ -e "$carry/opencl/libOpenCL.so.1" ]; then
