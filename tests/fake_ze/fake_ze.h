@@ -43,6 +43,10 @@
  * and by nothing else, so timestamps, and the times derived from them, are exact.
  * What the fake cannot tell: speed, and anything that depends on Intel's compiler or
  * hardware (subgroup behaviour, memory model corner cases, register pressure).
+ * Limits of the fake itself: one thread at a time (its state is global, as magnus's backend
+ * uses it); a single allocation is limited by the OpenCL device's CL_DEVICE_MAX_MEM_ALLOC_SIZE
+ * (PoCL: a share of host memory) whatever FAKE_ZE_GLOBAL_MEM says; kernel arguments of more
+ * than 64 bytes and specialization constants are refused.
  *
  * Layout (one job per file):
  *   gen_tables.cmake      generates the exported <prefix>Get<Name>ProcAddrTable getters
