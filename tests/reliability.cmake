@@ -23,5 +23,10 @@ endif()
 magnus_add_test(test_api_errors SOURCES ${_rel_dir}/test_api_errors.c
                 ENV MAGNUS_BACKENDS=opencl LABELS reliability opencl TIMEOUT 600)
 
+# Host allocation failure sweeps of the calls not swept beside their components: CSR
+# functions, compare, write, and SpGEMM on OpenCL/PoCL (both algorithms, device matrices).
+magnus_add_test(test_alloc_failures SOURCES ${_rel_dir}/test_alloc_failures.c
+                ENV MAGNUS_BACKENDS=opencl LABELS reliability opencl TIMEOUT 900)
+
 # Matrix Market fuzzing: corpus replay always, the libFuzzer target with MAGNUS_FUZZ=ON.
 include(${CMAKE_CURRENT_LIST_DIR}/fuzz/fuzz.cmake)
