@@ -28,5 +28,28 @@ magnus_add_test(test_api_errors SOURCES ${_rel_dir}/test_api_errors.c
 magnus_add_test(test_alloc_failures SOURCES ${_rel_dir}/test_alloc_failures.c
                 ENV MAGNUS_BACKENDS=opencl LABELS reliability opencl TIMEOUT 900)
 
+# A broken OpenCL stack (tests/fake_opencl: the real ICD loader with one entry point made to
+# fail) at every step of probing, context creation and a multiply; the CUDA backend, on the
+# fake CUDA driver where that is built, must still be probed.
+find_path(MAGNUS_CL_HEADER_DIR CL/cl.h)
+if(MAGNUS_CL_HEADER_DIR)
+  add_library(magnus_fake_opencl SHARED ${PROJECT_SOURCE_DIR}/tests/fake_opencl/fake_opencl.c)
+  set_target_properties(magnus_fake_opencl PROPERTIES OUTPUT_NAME fake_opencl
+                        LIBRARY_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/tests/fake_opencl)
+  target_include_directories(magnus_fake_opencl SYSTEM PRIVATE ${MAGNUS_CL_HEADER_DIR})
+  target_link_libraries(magnus_fake_opencl PRIVATE ${CMAKE_DL_LIBS} Threads::Threads)
+  set(_fake_cl_env MAGNUS_OPENCL_LIBRARY=$<TARGET_FILE:magnus_fake_opencl>
+                   MAGNUS_BACKENDS=opencl,cuda)
+  if(TARGET magnus_fake_cuda)
+    list(APPEND _fake_cl_env MAGNUS_CUDA_LIBRARY=$<TARGET_FILE:magnus_fake_cuda>)
+  endif()
+  magnus_add_test(test_fake_opencl SOURCES ${_rel_dir}/test_fake_opencl.c
+                  ENV ${_fake_cl_env} LABELS reliability opencl TIMEOUT 900)
+  add_dependencies(test_fake_opencl magnus_fake_opencl)
+  if(TARGET magnus_fake_cuda)
+    add_dependencies(test_fake_opencl magnus_fake_cuda)
+  endif()
+endif()
+
 # Matrix Market fuzzing: corpus replay always, the libFuzzer target with MAGNUS_FUZZ=ON.
 include(${CMAKE_CURRENT_LIST_DIR}/fuzz/fuzz.cmake)
