@@ -28,6 +28,12 @@ magnus_add_test(test_api_errors SOURCES ${_rel_dir}/test_api_errors.c
 magnus_add_test(test_alloc_failures SOURCES ${_rel_dir}/test_alloc_failures.c
                 ENV MAGNUS_BACKENDS=opencl LABELS reliability opencl TIMEOUT 900)
 
+# Device SpGEMM against the CPU reference: 1000 seeded random pairs (both algorithms, small
+# local-memory budgets), a device-memory-limit sweep, one context per thread concurrently.
+magnus_add_test(test_spgemm_property SOURCES ${_rel_dir}/test_spgemm_property.c
+                ENV MAGNUS_BACKENDS=opencl LABELS reliability opencl spgemm TIMEOUT 1800)
+target_link_libraries(test_spgemm_property PRIVATE Threads::Threads)
+
 # A broken OpenCL stack (tests/fake_opencl: the real ICD loader with one entry point made to
 # fail) at every step of probing, context creation and a multiply; the CUDA backend, on the
 # fake CUDA driver where that is built, must still be probed.
