@@ -4,7 +4,9 @@
  * hash_accumulate.h, magnus_hash_chunks_*). Same layout of work as kernels/hash_rows.cl:
  * _local kernels give `lanes` work items and one local table to each chunk of a bin, _global
  * kernels one work group and a global table. A chunk's elements are flat, so its lanes
- * simply stride over them. lanes is a power of two (see kernels/hash_rows.cl).
+ * simply stride over them. lanes is a power of two (see kernels/hash_rows.cl), as are the
+ * per-lane counting of the symbolic kernels and the compaction before the sort (`sort_net`)
+ * of the numeric _local kernel.
  *
  * Numeric output of chunk c: out_offset[c] is its first position in C; its entry count is
  * out_nnz[c] (nnz_is_ptr == 0) or out_nnz[c+1] - out_nnz[c]; every column gets
@@ -41,9 +43,10 @@ MG_KERNEL void hash_chunks_symbolic_local(MG_GLOBAL const mg_i64 *seg_ptr,
     if (item < count) {
         mg_u32 c = bins[bins_offset + item];
         const mg_i64 e_end = seg_ptr[c + 1];
+        mg_u32 mine = 0;
         for (mg_i64 e = seg_ptr[c] + lane; e < e_end; e += lanes)
-            if (mg_hash_insert_local(keys, table_size - 1u, (mg_u32)seg_col[e]))
-                mg_atomic_add_u32(&found[sub], 1u);
+            mine += mg_hash_insert_local(keys, table_size - 1u, (mg_u32)seg_col[e]);
+        if (mine != 0) mg_atomic_add_u32(&found[sub], mine);
     }
     mg_barrier();
     if (item < count && lane == 0) counts[bins[bins_offset + item]] = (mg_i64)found[sub];
@@ -66,9 +69,10 @@ MG_KERNEL void hash_chunks_symbolic_global(MG_GLOBAL const mg_i64 *seg_ptr,
     if (lane == 0) found[0] = 0;
     mg_barrier();
     const mg_i64 e_end = seg_ptr[c + 1];
+    mg_u32 mine = 0;
     for (mg_i64 e = seg_ptr[c] + lane; e < e_end; e += lanes)
-        if (mg_hash_insert_global(keys, size - 1u, (mg_u32)seg_col[e]))
-            mg_atomic_add_u32(&found[0], 1u);
+        mine += mg_hash_insert_global(keys, size - 1u, (mg_u32)seg_col[e]);
+    if (mine != 0) mg_atomic_add_u32(&found[0], mine);
     mg_barrier();
     if (lane == 0) counts[c] = (mg_i64)found[0];
 }
@@ -80,15 +84,19 @@ hash_chunks_numeric_local(MG_GLOBAL const mg_i64 *seg_ptr, MG_GLOBAL const mg_i3
                           MG_GLOBAL const mg_i64 *out_nnz, mg_i32 nnz_is_ptr,
                           MG_GLOBAL const mg_i32 *col_shift, mg_i32 has_shift, mg_i64 shift_period,
                           mg_i64 shift_step, MG_GLOBAL mg_i32 *C_col, MG_GLOBAL mg_val *C_val,
-                          mg_u32 table_size, mg_u32 lanes, MG_DYN_LOCAL_PARAM) {
+                          mg_u32 table_size, mg_u32 lanes, mg_u32 sort_net,
+                          MG_DYN_LOCAL_PARAM) {
     mg_u32 per_group = mg_local_size() / lanes;
     mg_u32 sub = mg_local_id() / lanes, lane = mg_local_id() & (lanes - 1u);
     mg_i64 item = (mg_i64)mg_group_id() * per_group + sub;
     MG_LOCAL mg_val *vals = MG_LOCAL_CAST(mg_val, (mg_u64)sub * table_size * sizeof(mg_val));
     MG_LOCAL mg_u32 *keys = MG_LOCAL_CAST(mg_u32, (mg_u64)per_group * table_size * sizeof(mg_val) +
                                                       (mg_u64)sub * table_size * 4u);
+    MG_LOCAL mg_u32 *entries = MG_LOCAL_CAST(
+        mg_u32, (mg_u64)per_group * table_size * (sizeof(mg_val) + 4u) + (mg_u64)sub * 4u);
 
     mg_hash_clear_local(keys, vals, table_size, lane, lanes);
+    if (lane == 0) entries[0] = 0;
     mg_barrier();
     mg_u32 c = 0;
     if (item < count) {
@@ -98,7 +106,8 @@ hash_chunks_numeric_local(MG_GLOBAL const mg_i64 *seg_ptr, MG_GLOBAL const mg_i3
             mg_hash_accumulate_local(keys, vals, table_size, (mg_u32)seg_col[e], seg_val[e]);
     }
     mg_barrier();
-    mg_hash_sort_local(keys, vals, table_size, lane, lanes);
+    mg_hash_compact_local(keys, vals, table_size, entries, lane, lanes);
+    mg_hash_sort_prefix_local(keys, vals, sort_net, entries[0], lane, lanes);
     if (item < count)
         mg_hash_write_local(
             keys, vals, (mg_u32)hash_chunk_nnz(out_nnz, nnz_is_ptr, c), C_col, C_val, out_offset[c],

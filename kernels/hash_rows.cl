@@ -8,12 +8,29 @@
  *
  * Inside a row, the lanes form teams of `team` lanes: team t takes A's entries t, t + teams,
  * ... and its lanes stride over the matching row of B, so long B rows use many lanes and
- * short ones do not leave most of them idle. lanes and team are powers of two (team <=
- * lanes): remainders are masks, which also keeps LLVM from emitting the `freeze` of a
- * div/rem pair that llvm-spirv-14 cannot translate.
+ * short ones do not leave most of them idle. `team` (about one lane per element of an
+ * average B row) is widened per row while the row has fewer A entries than teams
+ * (hash_row_team): a row of a few entries that select long B rows (R-MAT's heavy columns)
+ * then keeps every lane busy instead of one team per entry. lanes and team are powers of two
+ * (team <= lanes): remainders are masks, which also keeps LLVM from emitting the `freeze`
+ * of a div/rem pair that llvm-spirv-14 cannot translate.
+ *
+ * Symbolic kernels count new columns per lane and add them once per lane at the end (one
+ * local atomic per lane rather than per distinct column). Numeric _local kernels compact the
+ * table before sorting it (lib/hash_accumulator.cl): `sort_net` is the sorting network's size,
+ * a power of two >= every entry count of the bin; the compaction counter of each item follows
+ * the group's tables in local memory.
  */
 #include "lib/hash_accumulator.cl"
 #include "magnus_dialect.h"
+
+/* Lanes per team for a row of a_len entries of A: `team`, doubled while more than a_len teams
+ * would form (they would have no entry to take), at most all lanes. */
+MG_DEVICE mg_u32 hash_row_team(mg_u32 team, mg_u32 lanes, mg_i64 a_len) {
+    mg_u32 t = team;
+    while (t < lanes && (mg_i64)(lanes / t) > a_len) t <<= 1u;
+    return t;
+}
 
 MG_KERNEL void hash_rows_symbolic_local(MG_GLOBAL const mg_i64 *A_rp, MG_GLOBAL const mg_i32 *A_col,
                                         MG_GLOBAL const mg_i64 *B_rp, MG_GLOBAL const mg_i32 *B_col,
@@ -23,7 +40,6 @@ MG_KERNEL void hash_rows_symbolic_local(MG_GLOBAL const mg_i64 *A_rp, MG_GLOBAL 
                                         MG_DYN_LOCAL_PARAM) {
     mg_u32 per_group = mg_local_size() / lanes;
     mg_u32 sub = mg_local_id() / lanes, lane = mg_local_id() & (lanes - 1u);
-    mg_u32 teams = lanes / team;
     mg_i64 item = (mg_i64)mg_group_id() * per_group + sub;
     MG_LOCAL mg_u32 *keys = MG_LOCAL_CAST(mg_u32, (mg_u64)sub * table_size * 4u);
     MG_LOCAL mg_u32 *found = MG_LOCAL_CAST(mg_u32, (mg_u64)per_group * table_size * 4u);
@@ -33,14 +49,16 @@ MG_KERNEL void hash_rows_symbolic_local(MG_GLOBAL const mg_i64 *A_rp, MG_GLOBAL 
     mg_barrier();
     if (item < count) {
         mg_u32 row = bins[bins_offset + item];
-        const mg_i64 a_end = A_rp[row + 1];
-        for (mg_i64 a = A_rp[row] + lane / team; a < a_end; a += teams) {
+        const mg_i64 a_begin = A_rp[row], a_end = A_rp[row + 1];
+        const mg_u32 rteam = hash_row_team(team, lanes, a_end - a_begin), teams = lanes / rteam;
+        mg_u32 mine = 0;
+        for (mg_i64 a = a_begin + lane / rteam; a < a_end; a += teams) {
             mg_i32 k = A_col[a];
             const mg_i64 b_end = B_rp[k + 1];
-            for (mg_i64 b = B_rp[k] + (lane & (team - 1u)); b < b_end; b += team)
-                if (mg_hash_insert_local(keys, table_size - 1u, (mg_u32)B_col[b]))
-                    mg_atomic_add_u32(&found[sub], 1u);
+            for (mg_i64 b = B_rp[k] + (lane & (rteam - 1u)); b < b_end; b += rteam)
+                mine += mg_hash_insert_local(keys, table_size - 1u, (mg_u32)B_col[b]);
         }
+        if (mine != 0) mg_atomic_add_u32(&found[sub], mine);
     }
     mg_barrier();
     if (item < count && lane == 0) row_counts[bins[bins_offset + item]] = (mg_i64)found[sub];
@@ -52,7 +70,7 @@ MG_KERNEL void hash_rows_symbolic_global(
     MG_GLOBAL mg_i64 *row_counts, MG_GLOBAL const mg_i64 *tables, mg_i64 table_index,
     MG_GLOBAL mg_u32 *table_keys, mg_u32 team, MG_DYN_LOCAL_PARAM) {
     MG_LOCAL_ARRAY(mg_u32, found, 1);
-    mg_u32 lane = mg_local_id(), lanes = mg_local_size(), teams = lanes / team;
+    mg_u32 lane = mg_local_id(), lanes = mg_local_size();
     mg_i64 item = (mg_i64)mg_group_id();
     mg_u32 row = bins[bins_offset + item];
     mg_u64 size = (mg_u64)tables[2 * (table_index + item) + 1];
@@ -61,14 +79,16 @@ MG_KERNEL void hash_rows_symbolic_global(
     mg_hash_clear_keys_global(keys, size, lane, lanes);
     if (lane == 0) found[0] = 0;
     mg_barrier();
-    const mg_i64 a_end = A_rp[row + 1];
-    for (mg_i64 a = A_rp[row] + lane / team; a < a_end; a += teams) {
+    const mg_i64 a_begin = A_rp[row], a_end = A_rp[row + 1];
+    const mg_u32 rteam = hash_row_team(team, lanes, a_end - a_begin), teams = lanes / rteam;
+    mg_u32 mine = 0;
+    for (mg_i64 a = a_begin + lane / rteam; a < a_end; a += teams) {
         mg_i32 k = A_col[a];
         const mg_i64 b_end = B_rp[k + 1];
-        for (mg_i64 b = B_rp[k] + (lane & (team - 1u)); b < b_end; b += team)
-            if (mg_hash_insert_global(keys, size - 1u, (mg_u32)B_col[b]))
-                mg_atomic_add_u32(&found[0], 1u);
+        for (mg_i64 b = B_rp[k] + (lane & (rteam - 1u)); b < b_end; b += rteam)
+            mine += mg_hash_insert_global(keys, size - 1u, (mg_u32)B_col[b]);
     }
+    if (mine != 0) mg_atomic_add_u32(&found[0], mine);
     mg_barrier();
     if (lane == 0) row_counts[row] = (mg_i64)found[0];
 }
@@ -80,32 +100,36 @@ MG_KERNEL void hash_rows_numeric_local(MG_GLOBAL const mg_i64 *A_rp, MG_GLOBAL c
                                        mg_i64 count, MG_GLOBAL const mg_i64 *C_rp,
                                        MG_GLOBAL mg_i32 *C_col, MG_GLOBAL mg_val *C_val,
                                        mg_u32 table_size, mg_u32 lanes, mg_u32 team,
-                                       MG_DYN_LOCAL_PARAM) {
+                                       mg_u32 sort_net, MG_DYN_LOCAL_PARAM) {
     mg_u32 per_group = mg_local_size() / lanes;
     mg_u32 sub = mg_local_id() / lanes, lane = mg_local_id() & (lanes - 1u);
-    mg_u32 teams = lanes / team;
     mg_i64 item = (mg_i64)mg_group_id() * per_group + sub;
-    /* values first: their offsets stay multiples of 8 for double */
+    /* values first: their offsets stay multiples of 8 for double; then keys, then counters */
     MG_LOCAL mg_val *vals = MG_LOCAL_CAST(mg_val, (mg_u64)sub * table_size * sizeof(mg_val));
     MG_LOCAL mg_u32 *keys = MG_LOCAL_CAST(mg_u32, (mg_u64)per_group * table_size * sizeof(mg_val) +
                                                       (mg_u64)sub * table_size * 4u);
+    MG_LOCAL mg_u32 *entries = MG_LOCAL_CAST(
+        mg_u32, (mg_u64)per_group * table_size * (sizeof(mg_val) + 4u) + (mg_u64)sub * 4u);
 
     mg_hash_clear_local(keys, vals, table_size, lane, lanes);
+    if (lane == 0) entries[0] = 0;
     mg_barrier();
     mg_u32 row = 0;
     if (item < count) {
         row = bins[bins_offset + item];
-        const mg_i64 a_end = A_rp[row + 1];
-        for (mg_i64 a = A_rp[row] + lane / team; a < a_end; a += teams) {
+        const mg_i64 a_begin = A_rp[row], a_end = A_rp[row + 1];
+        const mg_u32 rteam = hash_row_team(team, lanes, a_end - a_begin), teams = lanes / rteam;
+        for (mg_i64 a = a_begin + lane / rteam; a < a_end; a += teams) {
             mg_i32 k = A_col[a];
             mg_val av = A_val[a];
             const mg_i64 b_end = B_rp[k + 1];
-            for (mg_i64 b = B_rp[k] + (lane & (team - 1u)); b < b_end; b += team)
+            for (mg_i64 b = B_rp[k] + (lane & (rteam - 1u)); b < b_end; b += rteam)
                 mg_hash_accumulate_local(keys, vals, table_size, (mg_u32)B_col[b], av * B_val[b]);
         }
     }
     mg_barrier();
-    mg_hash_sort_local(keys, vals, table_size, lane, lanes);
+    mg_hash_compact_local(keys, vals, table_size, entries, lane, lanes);
+    mg_hash_sort_prefix_local(keys, vals, sort_net, entries[0], lane, lanes);
     if (item < count)
         mg_hash_write_local(keys, vals, (mg_u32)(C_rp[row + 1] - C_rp[row]), C_col, C_val,
                             C_rp[row], 0, lane, lanes);
@@ -121,7 +145,7 @@ MG_KERNEL void hash_rows_numeric_global(MG_GLOBAL const mg_i64 *A_rp, MG_GLOBAL 
                                         MG_GLOBAL mg_u32 *table_keys, MG_GLOBAL mg_val *table_vals,
                                         mg_u32 team, mg_u32 sort_block, MG_DYN_LOCAL_PARAM) {
     MG_LOCAL_ARRAY(mg_u32, cursor, 1);
-    mg_u32 lane = mg_local_id(), lanes = mg_local_size(), teams = lanes / team;
+    mg_u32 lane = mg_local_id(), lanes = mg_local_size();
     mg_i64 item = (mg_i64)mg_group_id();
     mg_u32 row = bins[bins_offset + item];
     mg_i64 offset = tables[2 * (table_index + item)];
@@ -136,12 +160,13 @@ MG_KERNEL void hash_rows_numeric_global(MG_GLOBAL const mg_i64 *A_rp, MG_GLOBAL 
     mg_hash_clear_global(keys, vals, size, lane, lanes);
     if (lane == 0) cursor[0] = 0;
     mg_barrier();
-    const mg_i64 a_end = A_rp[row + 1];
-    for (mg_i64 a = A_rp[row] + lane / team; a < a_end; a += teams) {
+    const mg_i64 a_begin = A_rp[row], a_end = A_rp[row + 1];
+    const mg_u32 rteam = hash_row_team(team, lanes, a_end - a_begin), teams = lanes / rteam;
+    for (mg_i64 a = a_begin + lane / rteam; a < a_end; a += teams) {
         mg_i32 k = A_col[a];
         mg_val av = A_val[a];
         const mg_i64 b_end = B_rp[k + 1];
-        for (mg_i64 b = B_rp[k] + (lane & (team - 1u)); b < b_end; b += team)
+        for (mg_i64 b = B_rp[k] + (lane & (rteam - 1u)); b < b_end; b += rteam)
             mg_hash_accumulate_global(keys, vals, size, (mg_u32)B_col[b], av * B_val[b]);
     }
     mg_barrier();

@@ -8,6 +8,7 @@
  */
 #include "hash_accumulate.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* Must match kernels/hash_binning.cl. */
@@ -16,11 +17,17 @@
 /* Smallest local table; smaller rows share a work group with others. */
 #define HASH_MIN_TABLE 32
 /* Work items per group: tiny-row groups, the cap on any group, the global-table kernels.
- * The cap stays at 256 although devices allow 1024: a kernel's own limit can be lower than
- * the device's (registers; NVIDIA's OpenCL refuses the numeric kernel at 512 with
- * CL_OUT_OF_RESOURCES) and the backends do not report it. */
+ * The cap is 256 although devices allow 1024: a kernel's own limit can be lower than the
+ * device's (registers; NVIDIA's OpenCL refused the numeric kernel at 512 with
+ * CL_OUT_OF_RESOURCES) and the backends do not report it. Through CUDA it is 1024: nvcc
+ * -Xptxas -v gives every hash kernel at most 32 registers per work item on sm_90 (64 would
+ * still fit 1024 items in an SM's 64K registers), and the largest tables, one work group per
+ * SM, then keep 1024 work items resident instead of 256 (docs/performance.md, "Numeric
+ * phase"). MAGNUS_HASH_GROUP_MAX (a power of two, 8 .. the device's work-group limit)
+ * overrides the cap, for tuning and tests. */
 #define HASH_SMALL_GROUP 256
 #define HASH_MAX_GROUP 256
+#define HASH_MAX_GROUP_CUDA 1024
 #define HASH_GLOBAL_GROUP 256
 /* Bytes of the budget left unused: NVIDIA's OpenCL refuses a launch whose dynamic local
  * memory reaches CL_DEVICE_LOCAL_MEM_SIZE (49152 fails, 49144 runs on an H200). */
@@ -38,6 +45,10 @@ typedef struct hash_bin {
     uint32_t lanes;     /* work items per item */
     uint32_t per_group; /* items per work group */
 } hash_bin;
+
+/* Local bytes per item beside its table: the symbolic count or the numeric compaction
+ * counter (kernels/hash_rows.cl, hash_chunks.cl). */
+#define HASH_ITEM_EXTRA 4
 
 /* bin[0]: keys <= 0 (nothing to do, unless empty items must still be written), bins
  * 1 .. nbins-2: local tables of growing size, bin[nbins-1]: global tables. */
@@ -84,6 +95,7 @@ typedef struct hash_launch {
     int64_t bins_offset, count;
     int global;
     uint32_t table_size, lanes; /* local */
+    uint32_t sort_net;          /* local numeric: sorting network size, >= the bin's entries */
     const magnus_dbuf *tables;  /* global: (offset, size) pairs */
     int64_t table_index;
     magnus_dbuf *table_keys, *table_vals;
@@ -109,10 +121,24 @@ void magnus_hash_config_init(magnus_hash_config *cfg, magnus_queue_id q) {
 
 /* ---- planning ----------------------------------------------------------------------------- */
 
-static uint32_t hash_group_cap(const magnus_context_s *ctx) {
-    uint64_t cap = ctx->device.max_work_group_size;
-    if (cap == 0 || cap > HASH_MAX_GROUP) cap = HASH_MAX_GROUP;
-    return (uint32_t)pow2_floor(cap);
+/* The largest work group of the bin kernels (see HASH_MAX_GROUP), within the device's. */
+static magnus_status hash_group_cap(const magnus_context_s *ctx, uint32_t *out) {
+    uint64_t device = ctx->device.max_work_group_size ? ctx->device.max_work_group_size : 256;
+    uint64_t cap = ctx->device.backend == MAGNUS_BACKEND_CUDA ? HASH_MAX_GROUP_CUDA : HASH_MAX_GROUP;
+    const char *env = getenv("MAGNUS_HASH_GROUP_MAX");
+    if (env && *env) {
+        char *end = NULL;
+        unsigned long long v = strtoull(env, &end, 10);
+        if (*end != 0 || v < 8 || v > device || (v & (v - 1)) != 0)
+            return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
+                                "MAGNUS_HASH_GROUP_MAX=%s: expected a power of two from 8 to %llu "
+                                "(the device's work-group limit)",
+                                env, (unsigned long long)device);
+        cap = v;
+    }
+    if (cap > device) cap = device;
+    *out = (uint32_t)pow2_floor(cap);
+    return MAGNUS_SUCCESS;
 }
 
 /* Bytes of local memory one item's table takes, and the per-item extra (symbolic counter). */
@@ -123,7 +149,7 @@ static uint64_t hash_slot_bytes(int numeric, size_t value_bytes) {
 static void hash_plan_add(hash_plan *p, int numeric, size_t value_bytes, uint64_t local_bytes,
                           uint64_t table) {
     hash_bin *b = &p->bin[p->nbins++];
-    uint64_t slot = hash_slot_bytes(numeric, value_bytes), extra = numeric ? 0 : 4;
+    uint64_t slot = hash_slot_bytes(numeric, value_bytes), extra = HASH_ITEM_EXTRA;
     /* numeric: at least 2 slots per entry; symbolic: a row's products (an upper bound on its
      * columns) fill at most 3/4 of the table */
     b->max_key = numeric ? (int64_t)(table / 2) : (int64_t)(table - table / 4);
@@ -138,18 +164,19 @@ static void hash_plan_add(hash_plan *p, int numeric, size_t value_bytes, uint64_
     b->per_group = (uint32_t)per_group;
 }
 
-/* The bins for one phase; nbins == 2 (empty + global) when local memory holds no table. */
+/* The bins for one phase, with work groups of at most group_cap items; nbins == 2 (empty +
+ * global) when local memory holds no table. */
 static void hash_plan_build(hash_plan *p, const magnus_context_s *ctx, int numeric,
-                            size_t value_bytes) {
+                            size_t value_bytes, uint32_t group_cap) {
     memset(p, 0, sizeof *p);
-    p->group_cap = hash_group_cap(ctx);
+    p->group_cap = group_cap;
     uint64_t budget = ctx->device.local_mem_bytes;
     uint64_t local_bytes = budget > HASH_LOCAL_RESERVE ? budget - HASH_LOCAL_RESERVE : 0;
     uint64_t slot = hash_slot_bytes(numeric, value_bytes);
-    /* largest table one item may have: numeric any even size (modulo hashing), symbolic a
-     * power of two (mask) next to its 4-byte counter */
-    uint64_t largest = numeric ? (local_bytes / slot) & ~(uint64_t)1
-                               : (local_bytes >= 8 ? pow2_floor((local_bytes - 4) / 4) : 0);
+    /* largest table one item may have next to its 4-byte counter: numeric any even size
+     * (modulo hashing), symbolic a power of two (mask) */
+    uint64_t room = local_bytes > HASH_ITEM_EXTRA ? local_bytes - HASH_ITEM_EXTRA : 0;
+    uint64_t largest = numeric ? (room / slot) & ~(uint64_t)1 : (room >= 4 ? pow2_floor(room / 4) : 0);
     if (largest > UINT32_MAX / 2) largest = pow2_floor(UINT32_MAX / 2);
     p->bin[p->nbins++] = (hash_bin){.max_key = 0};
     uint64_t last = 0;
@@ -173,14 +200,47 @@ void magnus_hash_local_capacity(const magnus_context_s *ctx, magnus_value_type t
                                 int64_t *symbolic_products, int64_t *numeric_nnz) {
     hash_plan p;
     size_t vb = magnus_value_size(type);
+    /* the keys of the bins do not depend on the group size */
     if (symbolic_products) {
-        hash_plan_build(&p, ctx, 0, vb);
+        hash_plan_build(&p, ctx, 0, vb, HASH_MAX_GROUP);
         *symbolic_products = p.bin[p.nbins - 2].max_key;
     }
     if (numeric_nnz) {
-        hash_plan_build(&p, ctx, 1, vb);
+        hash_plan_build(&p, ctx, 1, vb, HASH_MAX_GROUP);
         *numeric_nnz = p.bin[p.nbins - 2].max_key;
     }
+}
+
+/* Dynamic local bytes of a launch of bin b (kernels/hash_rows.cl, hash_chunks.cl). */
+static uint64_t hash_bin_local_bytes(const hash_bin *b, int numeric, size_t value_bytes) {
+    return (uint64_t)b->per_group *
+           ((uint64_t)b->table * hash_slot_bytes(numeric, value_bytes) + HASH_ITEM_EXTRA);
+}
+
+magnus_status magnus_hash_bin_shape_of(magnus_hash_bin_shape *out, const magnus_context_s *ctx,
+                                       magnus_value_type type, int numeric, int64_t key) {
+    if (!out || !ctx)
+        return magnus_error(MAGNUS_ERROR_NULL_POINTER, "magnus_hash_bin_shape_of: NULL argument");
+    memset(out, 0, sizeof *out);
+    size_t vb = magnus_value_size(type);
+    if (vb == 0)
+        return magnus_error(MAGNUS_ERROR_UNSUPPORTED_TYPE, "magnus_hash_bin_shape_of: type %d",
+                            (int)type);
+    uint32_t cap = 0;
+    magnus_status s = hash_group_cap(ctx, &cap);
+    if (s) return s;
+    hash_plan p;
+    hash_plan_build(&p, ctx, numeric != 0, vb, cap);
+    if (key <= 0) return MAGNUS_SUCCESS;
+    int b = 1;
+    while (b < p.nbins - 1 && key > p.bin[b].max_key) b++;
+    const hash_bin *bin = &p.bin[b];
+    if (bin->table == 0) return MAGNUS_SUCCESS;
+    out->table = bin->table;
+    out->lanes = bin->lanes;
+    out->per_group = bin->per_group;
+    out->local_bytes = hash_bin_local_bytes(bin, numeric != 0, vb);
+    return MAGNUS_SUCCESS;
 }
 
 /* Slots of the global table of an item with (capped) key `key`. */
@@ -256,6 +316,7 @@ static int hash_kernel_args(magnus_karg *args, const hash_phase *ph, const hash_
         args[n++] = magnus_arg_u32(l->lanes);
     }
     if (ph->source == HASH_SOURCE_ROWS) args[n++] = magnus_arg_u32(team);
+    if (!l->global && ph->numeric) args[n++] = magnus_arg_u32(l->sort_net);
     if (l->global && ph->numeric) args[n++] = magnus_arg_u32(l->sort_block);
     return n;
 }
@@ -492,14 +553,17 @@ static magnus_status hash_run_phase(const hash_phase *ph, magnus_hash_stats *sta
                             ph->what, HASH_BIN_GROUP,
                             (unsigned long long)ctx->device.max_work_group_size);
 
+    uint32_t group_cap = 0;
+    magnus_status s = hash_group_cap(ctx, &group_cap);
+    if (s) return s;
     hash_plan plan;
-    hash_plan_build(&plan, ctx, ph->numeric, ph->value_bytes);
+    hash_plan_build(&plan, ctx, ph->numeric, ph->value_bytes, group_cap);
     if (ph->empty_items_need_work) plan.bin[0].max_key = -1;
     hash_work w;
     memset(&w, 0, sizeof w);
     uint32_t sizes[HASH_MAX_BINS];
     int64_t offsets[HASH_MAX_BINS + 1];
-    magnus_status s = hash_bin_items(ph, &plan, &w, sizes, offsets, st);
+    s = hash_bin_items(ph, &plan, &w, sizes, offsets, st);
     if (s) goto done;
     int last = plan.nbins - 1;
     if (sizes[last] > 0 && (s = hash_run_global(ph, &w, offsets[last], sizes[last], st)))
@@ -519,10 +583,9 @@ static magnus_status hash_run_phase(const hash_phase *ph, magnus_hash_stats *sta
                          .bins_offset = offsets[b],
                          .count = sizes[b],
                          .table_size = bin->table,
-                         .lanes = bin->lanes};
-        uint64_t local_bytes = (uint64_t)bin->per_group * bin->table *
-                               hash_slot_bytes(ph->numeric, ph->value_bytes);
-        if (!ph->numeric) local_bytes += (uint64_t)bin->per_group * 4;
+                         .lanes = bin->lanes,
+                         .sort_net = (uint32_t)pow2_ceil((uint64_t)bin->max_key)};
+        uint64_t local_bytes = hash_bin_local_bytes(bin, ph->numeric, ph->value_bytes);
         magnus_karg ka[24];
         int kn = hash_kernel_args(ka, ph, &l);
         size_t groups = (size_t)((l.count + bin->per_group - 1) / bin->per_group);

@@ -13,11 +13,14 @@
  *      group) and a fill kernel group the item ids by bin; the host reads the bin sizes.
  *   2. per bin, one launch: one work group per item (or several items per group for tiny
  *      bins), hash table in local memory, sized from ctx->device.local_mem_bytes (the budget
- *      in effect, MAGNUS_LOCAL_MEM_BYTES included). Largest bins are launched first.
+ *      in effect, MAGNUS_LOCAL_MEM_BYTES included), T/8 work items per table of T slots up
+ *      to 256 (1024 through CUDA; MAGNUS_HASH_GROUP_MAX overrides). Largest bins are
+ *      launched first.
  *      Symbolic: power-of-two table of column keys, load <= 3/4 of the key, multiplicative
  *      hash, linear probing, one compare-and-swap per probe step; counts distinct columns.
- *      Numeric: table of (column, value) with at least 2 slots per entry, then a bitonic sort
- *      of the table in local memory (empty slots sort last) and a coalesced write.
+ *      Numeric: table of (column, value) with at least 2 slots per entry; the entries are
+ *      compacted to the table's front, sorted there by a bitonic network of the bin's largest
+ *      entry count (not the table's size) and written coalesced.
  *   3. items whose key exceeds what local memory holds get a global-memory table each, in one
  *      scratch region processed in batches; numeric entries are compacted into C and sorted
  *      there (the only global accumulation in magnus; gMAGNUS
@@ -72,6 +75,18 @@ void magnus_hash_config_init(magnus_hash_config *cfg, magnus_queue_id q);
  */
 void magnus_hash_local_capacity(const magnus_context_s *ctx, magnus_value_type type,
                                 int64_t *symbolic_products, int64_t *numeric_nnz);
+
+/* Where an item with binning key `key` (symbolic: products, capped by the columns it can
+ * hold; numeric: entries) is accumulated, for tests and tuning: the slots of its local table,
+ * the work items it gets, the items per work group, and the dynamic local bytes of its bin's
+ * launch; all 0 when it needs a global table (or key <= 0). MAGNUS_HASH_GROUP_MAX applies
+ * (an invalid value: MAGNUS_ERROR_INVALID_ARGUMENT). */
+typedef struct magnus_hash_bin_shape {
+    uint32_t table, lanes, per_group;
+    uint64_t local_bytes;
+} magnus_hash_bin_shape;
+magnus_status magnus_hash_bin_shape_of(magnus_hash_bin_shape *out, const magnus_context_s *ctx,
+                                       magnus_value_type type, int numeric, int64_t key);
 
 /* ---- (a) rows of C = A·B --------------------------------------------------------------- */
 
@@ -184,6 +199,12 @@ magnus_status magnus_hash_spgemm_ex(magnus_device_csr *C, magnus_context ctx,
  *   mg_hash_sort_X(keys, vals, size, lane, lanes)              bitonic sort of the whole table
  *        by key (empties last); contains barriers: every work item of the group calls it with
  *        the same size, after a barrier that ends the inserts; it ends with a barrier
+ *   mg_hash_compact_local(keys, vals, size, count, lane, lanes) moves a local table's entries
+ *        to its front (any order), *count (zeroed before the inserts' last barrier) ends as
+ *        their number; barriers as mg_hash_sort_X
+ *   mg_hash_sort_prefix_local(keys, vals, net, size, lane, lanes) bitonic sort of the first
+ *        size entries with a network of net (a power of two >= size, the same for the whole
+ *        group; sizes may differ between the group's items); barriers as mg_hash_sort_X
  *   mg_hash_write_local(keys, vals, n, out_col, out_val, out_offset, col_shift, lane, lanes)
  *        writes the first n (sorted) entries: out_col[out_offset+e] = keys[e] + col_shift
  *   mg_hash_compact_global(keys, vals, size, out_col, out_val, out_offset, col_shift, limit,

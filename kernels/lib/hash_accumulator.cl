@@ -102,6 +102,67 @@
 MG_HASH_TEMPLATE(_local, MG_LOCAL, mg_u32, mg_atomic_add_val_local)
 MG_HASH_TEMPLATE(_global, MG_GLOBAL, mg_u64, mg_atomic_add_val_global)
 
+/*
+ * Numeric local tables are compacted before they are sorted: the table holds 2 to 4 slots per
+ * entry (and the largest bin's table is not a power of two), so sorting only the entries,
+ * moved to the front, takes a network of about half the size and less than half the steps.
+ *
+ * mg_hash_compact_local: moves the occupied entries of keys/vals[0, size) to the front, in no
+ * particular order. Rounds of `lanes` slots: every lane reads its slot, the group waits, then
+ * each occupied entry takes the next front position from *count (a local counter the caller
+ * zeroes before the barrier that ends the inserts). A position taken in a round is below the
+ * round's last slot (at most that many entries were seen), so its old content was read
+ * already. Contains barriers: every work item of the group calls it with the same size and
+ * lanes. Ends with a barrier, after which *count is the number of entries.
+ */
+MG_DEVICE void mg_hash_compact_local(MG_LOCAL mg_u32 *keys, MG_LOCAL mg_val *vals, mg_u32 size,
+                                     MG_LOCAL mg_u32 *count, mg_u32 lane, mg_u32 lanes) {
+    for (mg_u32 base = 0; base < size; base += lanes) {
+        const mg_u32 t = base + lane;
+        const mg_u32 key = t < size ? keys[t] : MG_HASH_EMPTY;
+        const mg_val v = t < size ? vals[t] : (mg_val)0;
+        mg_barrier();
+        if (key != MG_HASH_EMPTY) {
+            const mg_u32 p = mg_atomic_add_u32(count, 1u);
+            keys[p] = key;
+            vals[p] = v;
+        }
+        mg_barrier();
+    }
+}
+
+/*
+ * mg_hash_sort_prefix_local: bitonic sort of keys/vals[0, size) by key, ascending, with the
+ * network of `net` entries, a power of two >= size that is the same for every work item of
+ * the group (its items may have different sizes). As in mg_hash_sort_local, positions >= size
+ * count as +infinity and never move, so comparators touching them are skipped; since a
+ * comparator's low end grows with its index, each lane stops at the first one past size.
+ * Contains barriers; ends with a barrier.
+ */
+MG_DEVICE void mg_hash_sort_prefix_local(MG_LOCAL mg_u32 *keys, MG_LOCAL mg_val *vals, mg_u32 net,
+                                         mg_u32 size, mg_u32 lane, mg_u32 lanes) {
+    for (mg_u32 k = 2; k <= net; k <<= 1) {
+        for (mg_u32 j = k >> 1; j > 0; j >>= 1) {
+            for (mg_u32 i = lane;; i += lanes) {
+                const mg_u32 lo = ((i & ~(j - 1u)) << 1) | (i & (j - 1u));
+                if (lo >= size) break;
+                const mg_u32 hi = j == (k >> 1) ? (lo ^ (k - 1u)) : (lo + j);
+                if (hi < size) {
+                    const mg_u32 klo = keys[lo], khi = keys[hi];
+                    if (klo > khi) {
+                        const mg_val vlo = vals[lo];
+                        keys[lo] = khi;
+                        keys[hi] = klo;
+                        vals[lo] = vals[hi];
+                        vals[hi] = vlo;
+                    }
+                }
+            }
+            mg_barrier();
+        }
+    }
+}
+
 /* Writes the first n entries of a sorted local table: out_col[out_offset + e] = key + shift.
  * (Global tables are compacted into C first and sorted there: mg_hash_compact_global.) */
 MG_DEVICE void mg_hash_write_local(MG_LOCAL mg_u32 *keys, MG_LOCAL mg_val *vals, mg_u32 n,

@@ -1,0 +1,318 @@
+/*
+ * How the hash accumulator shares out its work (runtime/hash_accumulate.c, docs/performance.md
+ * "Numeric phase"): bin shapes (table, work items, local bytes) for every key up to gMAGNUS's
+ * tau on CUDA- and OpenCL-shaped contexts; the MAGNUS_HASH_GROUP_MAX knob; and products whose
+ * rows and chunks take the wide paths (1024 work items per table, rows of a few A entries over
+ * long B rows, numeric tables compacted before the sort, items of one group with different
+ * entry counts), each compared with the CPU reference or a host accumulation.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "device_csr.h"
+#include "device_test_main.h"
+#include "hash_accumulate.h"
+
+#define OK(call)                                                                                 \
+    do {                                                                                         \
+        magnus_status ok_s_ = (call);                                                            \
+        cr_assert_eq(ok_s_, MAGNUS_SUCCESS, "%s: %s: %s", #call, magnus_status_string(ok_s_),    \
+                     magnus_last_error());                                                       \
+    } while (0)
+
+static uint64_t next_random(uint64_t *x) {
+    *x = *x * 6364136223846793005ull + 1442695040888963407ull;
+    return *x >> 33;
+}
+
+static uint64_t floor_pow2(uint64_t x) {
+    uint64_t p = 1;
+    while (p <= x / 2) p <<= 1;
+    return p;
+}
+
+/* ---- bin shapes (host arithmetic on context-shaped structs) ------------------------------- */
+
+static magnus_context_s fake_context(magnus_backend_kind backend, uint64_t budget) {
+    magnus_context_s c;
+    memset(&c, 0, sizeof c);
+    c.device.backend = backend;
+    c.device.local_mem_bytes = budget;
+    c.device.max_work_group_size = 1024;
+    return c;
+}
+
+/* Every key from 1 to tau (and a bit past) lands in a local table that holds it, within the
+ * budget less the 16-byte reserve, with T/8 work items (8 .. cap) per table. */
+static void check_shapes(magnus_backend_kind backend, uint64_t budget, magnus_value_type type,
+                         uint32_t cap) {
+    magnus_context_s c = fake_context(backend, budget);
+    size_t slot = 4 + magnus_value_size(type);
+    int64_t tau = (int64_t)(budget / (2 * slot));
+    for (int numeric = 0; numeric < 2; numeric++)
+        for (int64_t key = 1; key <= tau; key += 1 + key / 64) {
+            magnus_hash_bin_shape sh;
+            OK(magnus_hash_bin_shape_of(&sh, &c, type, numeric, key));
+            cr_assert_gt(sh.table, 0, "budget %llu %s key %lld: no local table",
+                         (unsigned long long)budget, numeric ? "numeric" : "symbolic",
+                         (long long)key);
+            cr_assert_geq((int64_t)sh.table, numeric ? key : key + key / 3,
+                          "key %lld in a table of %u", (long long)key, sh.table);
+            cr_assert_leq(sh.local_bytes, budget - 16, "key %lld: %llu local bytes of %llu",
+                          (long long)key, (unsigned long long)sh.local_bytes,
+                          (unsigned long long)budget);
+            uint64_t lanes = floor_pow2(sh.table / 8);
+            if (lanes < 8) lanes = 8;
+            if (lanes > cap) lanes = cap;
+            cr_assert_eq(sh.lanes, lanes, "table %u: %u work items, expected %llu", sh.table,
+                         sh.lanes, (unsigned long long)lanes);
+            cr_assert_leq((uint64_t)sh.lanes * sh.per_group, cap > 256 ? cap : 256);
+        }
+}
+
+Test(hash_work, shapes_cover_tau_on_every_budget) {
+    const uint64_t budgets[] = {4096, 32768, 49152, 65536, 101376, 232448};
+    for (size_t i = 0; i < sizeof budgets / sizeof budgets[0]; i++) {
+        check_shapes(MAGNUS_BACKEND_CUDA, budgets[i], MAGNUS_FLOAT32, 1024);
+        check_shapes(MAGNUS_BACKEND_CUDA, budgets[i], MAGNUS_FLOAT64, 1024);
+        check_shapes(MAGNUS_BACKEND_OPENCL, budgets[i], MAGNUS_FLOAT32, 256);
+        check_shapes(MAGNUS_BACKEND_LEVEL0, budgets[i], MAGNUS_FLOAT64, 256);
+    }
+}
+
+Test(hash_work, largest_tables_on_an_h200) {
+    /* 227 KiB through CUDA: the largest numeric table (tau = 14528 entries) gets 1024 work
+     * items and nearly the whole budget; a row of 3000 entries an 8192-slot table. */
+    magnus_context_s c = fake_context(MAGNUS_BACKEND_CUDA, 232448);
+    magnus_hash_bin_shape sh;
+    OK(magnus_hash_bin_shape_of(&sh, &c, MAGNUS_FLOAT32, 1, 14528));
+    cr_assert_eq(sh.lanes, 1024);
+    cr_assert_eq(sh.per_group, 1);
+    cr_assert_geq(sh.table, 14528);
+    cr_assert_eq(sh.local_bytes, (uint64_t)sh.table * 8 + 4);
+    OK(magnus_hash_bin_shape_of(&sh, &c, MAGNUS_FLOAT32, 1, 3000));
+    cr_assert_eq(sh.table, 8192);
+    cr_assert_eq(sh.lanes, 1024);
+    cr_assert_eq(sh.local_bytes, 8192 * 8 + 4);
+    /* the same through OpenCL keeps 256 */
+    c = fake_context(MAGNUS_BACKEND_OPENCL, 232448);
+    OK(magnus_hash_bin_shape_of(&sh, &c, MAGNUS_FLOAT32, 1, 3000));
+    cr_assert_eq(sh.lanes, 256);
+    /* small rows share a group of 256 */
+    OK(magnus_hash_bin_shape_of(&sh, &c, MAGNUS_FLOAT32, 1, 10));
+    cr_assert_eq(sh.table, 32);
+    cr_assert_eq(sh.lanes * sh.per_group, 256);
+    cr_assert_eq(sh.local_bytes, (uint64_t)sh.per_group * (32 * 8 + 4));
+    /* beyond the largest table: global */
+    OK(magnus_hash_bin_shape_of(&sh, &c, MAGNUS_FLOAT32, 1, 1 << 20));
+    cr_assert_eq(sh.table, 0);
+    cr_assert_eq(sh.lanes, 0);
+}
+
+Test(hash_work, group_knob_from_environment) {
+    magnus_context_s c = fake_context(MAGNUS_BACKEND_OPENCL, 232448);
+    magnus_hash_bin_shape sh;
+    setenv("MAGNUS_HASH_GROUP_MAX", "512", 1);
+    OK(magnus_hash_bin_shape_of(&sh, &c, MAGNUS_FLOAT32, 1, 3000));
+    cr_assert_eq(sh.lanes, 512);
+    check_shapes(MAGNUS_BACKEND_OPENCL, 49152, MAGNUS_FLOAT32, 512);
+    setenv("MAGNUS_HASH_GROUP_MAX", "64", 1);
+    OK(magnus_hash_bin_shape_of(&sh, &c, MAGNUS_FLOAT32, 1, 3000));
+    cr_assert_eq(sh.lanes, 64);
+    check_shapes(MAGNUS_BACKEND_CUDA, 65536, MAGNUS_FLOAT64, 64);
+    const char *bad[] = {"1000", "4", "2048", "abc", "256x", "-256"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        setenv("MAGNUS_HASH_GROUP_MAX", bad[i], 1);
+        magnus_status s = magnus_hash_bin_shape_of(&sh, &c, MAGNUS_FLOAT32, 1, 3000);
+        cr_assert_eq(s, MAGNUS_ERROR_INVALID_ARGUMENT, "MAGNUS_HASH_GROUP_MAX=%s: %s", bad[i],
+                     magnus_status_string(s));
+        cr_assert(strstr(magnus_last_error(), "MAGNUS_HASH_GROUP_MAX") != NULL);
+    }
+    unsetenv("MAGNUS_HASH_GROUP_MAX");
+    OK(magnus_hash_bin_shape_of(&sh, &c, MAGNUS_FLOAT32, 1, 3000));
+    cr_assert_eq(sh.lanes, 256);
+}
+
+/* ---- products on the device --------------------------------------------------------------- */
+
+/* C = A·B with `algorithm` on ctx, against the CPU reference. */
+static void check_product(magnus_context ctx, const magnus_csr_s *A, const magnus_csr_s *B,
+                          magnus_algorithm algorithm, const char *label) {
+    magnus_csr ref = NULL, mag = NULL, C = NULL;
+    OK(magnus_reference_spgemm(&ref, &mag, A, B));
+    magnus_spgemm_options opt;
+    OK(magnus_spgemm_options_init(&opt));
+    opt.algorithm = algorithm;
+    magnus_report rep;
+    magnus_status s = magnus_spgemm(&C, ctx, A, B, &opt, &rep);
+    cr_assert_eq(s, MAGNUS_SUCCESS, "%s: %s: %s", label, magnus_status_string(s),
+                 magnus_last_error());
+    magnus_compare_result cmp;
+    s = magnus_csr_compare(&cmp, C, ref, mag, 0);
+    cr_assert_eq(s, MAGNUS_SUCCESS, "%s: %s", label, magnus_last_error());
+    magnus_csr_free(&ref);
+    magnus_csr_free(&mag);
+    magnus_csr_free(&C);
+}
+
+/* rows rows of A with 1, 2 or 3 entries among k columns (a few A entries, long B rows:
+ * the rows kernels widen their teams). */
+static magnus_csr few_per_row(int64_t rows, int64_t k, uint64_t seed, magnus_value_type type) {
+    magnus_csr A;
+    OK(magnus_csr_new(&A, rows, k, rows * 3, type));
+    uint64_t x = magnus_test_seed(seed);
+    int64_t e = 0;
+    for (int64_t r = 0; r < rows; r++) {
+        int64_t n = 1 + r % 3, first = (int64_t)(next_random(&x) % (uint64_t)(k - 3));
+        for (int64_t j = 0; j < n; j++) {
+            A->col_idx[e] = (int32_t)(first + j);
+            double v = 0.5 + (double)(next_random(&x) % 1000) / 1000.0;
+            if (type == MAGNUS_FLOAT32)
+                ((float *)A->values)[e] = (float)v;
+            else
+                ((double *)A->values)[e] = v;
+            e++;
+        }
+        A->row_ptr[r + 1] = e;
+    }
+    A->nnz = e;
+    return A;
+}
+
+/* The rows' numeric and symbolic tables of 8192 slots, once with 256 and once with 1024 work
+ * items per table; both algorithms (gMAGNUS's light rows are these rows). */
+static void wide_rows(magnus_value_type type) {
+    magnus_context ctx = magnus_test_context();
+    magnus_csr A = few_per_row(300, 64, 81, type), B;
+    OK(magnus_gen_uniform(&B, 64, 8192, 1100, magnus_test_seed(82), type));
+    magnus_hash_bin_shape sh;
+    const char *caps[] = {"256", "1024"};
+    for (int i = 0; i < 2; i++) {
+        setenv("MAGNUS_HASH_GROUP_MAX", caps[i], 1);
+        OK(magnus_hash_bin_shape_of(&sh, ctx, type, 1, 2500));
+        cr_assert_eq(sh.lanes, (uint32_t)atoi(caps[i]), "the rows would not take the wide path");
+        check_product(ctx, A, B, MAGNUS_ALGORITHM_HASH, caps[i]);
+        check_product(ctx, A, B, MAGNUS_ALGORITHM_MAGNUS, caps[i]);
+    }
+    unsetenv("MAGNUS_HASH_GROUP_MAX");
+    magnus_csr_free(&A);
+    magnus_csr_free(&B);
+}
+
+Test(hash_work, few_entries_long_b_rows_f32) { wide_rows(MAGNUS_FLOAT32); }
+
+Test(hash_work, few_entries_long_b_rows_f64) {
+    if (!magnus_test_context()->device.fp64) cr_skip_test("no fp64");
+    wide_rows(MAGNUS_FLOAT64);
+}
+
+Test(hash_work, mixed_small_rows_share_groups) {
+    /* rows of 0 .. ~20 products: several rows per work group with different entry counts,
+     * so one group sorts different sizes with one network */
+    magnus_context ctx = magnus_test_context();
+    magnus_csr A, B;
+    OK(magnus_gen_uniform(&A, 3000, 700, 2.5, magnus_test_seed(83), MAGNUS_FLOAT32));
+    OK(magnus_gen_uniform(&B, 700, 5000, 3.3, magnus_test_seed(84), MAGNUS_FLOAT32));
+    magnus_hash_bin_shape sh;
+    OK(magnus_hash_bin_shape_of(&sh, ctx, MAGNUS_FLOAT32, 1, 12));
+    cr_assert_gt(sh.per_group, 1, "rows of 12 entries would not share a group");
+    check_product(ctx, A, B, MAGNUS_ALGORITHM_HASH, "mixed");
+    setenv("MAGNUS_HASH_GROUP_MAX", "1024", 1);
+    check_product(ctx, A, B, MAGNUS_ALGORITHM_HASH, "mixed, 1024");
+    unsetenv("MAGNUS_HASH_GROUP_MAX");
+    magnus_csr_free(&A);
+    magnus_csr_free(&B);
+}
+
+/* Chunks of 1 .. 4500 entries over 8192 local columns (tables of up to 16384 slots, 1024
+ * work items with the knob), accumulated on the device and on the host. */
+Test(hash_work, wide_chunks) {
+    enum { NCHUNKS = 24, WIDTH = 8192 };
+    magnus_context ctx = magnus_test_context();
+    setenv("MAGNUS_HASH_GROUP_MAX", "1024", 1);
+    int64_t ptr[NCHUNKS + 1];
+    ptr[0] = 0;
+    uint64_t x = magnus_test_seed(85);
+    for (int c = 0; c < NCHUNKS; c++)
+        ptr[c + 1] = ptr[c] + (c == 5 ? 0 : c % 4 == 0 ? 4500 : 1 + (int64_t)(next_random(&x) % 3000));
+    int64_t n = ptr[NCHUNKS];
+    int32_t *col = malloc((size_t)n * 4);
+    float *val = malloc((size_t)n * 4);
+    for (int64_t e = 0; e < n; e++) {
+        col[e] = (int32_t)(next_random(&x) % WIDTH);
+        val[e] = (float)(next_random(&x) % 1000) / 250.0f - 2.0f;
+    }
+    /* host: sorted distinct columns and sums, chunk c shifted by c * WIDTH */
+    int64_t counts[NCHUNKS], offs[NCHUNKS + 1];
+    double *dense = calloc(WIDTH, sizeof *dense);
+    char *seen = calloc(WIDTH, 1);
+    int32_t *hcol = malloc((size_t)n * 4 + 4);
+    double *hval = malloc((size_t)n * 8 + 8);
+    offs[0] = 0;
+    for (int c = 0; c < NCHUNKS; c++) {
+        memset(seen, 0, WIDTH);
+        memset(dense, 0, WIDTH * sizeof *dense);
+        for (int64_t e = ptr[c]; e < ptr[c + 1]; e++) {
+            seen[col[e]] = 1;
+            dense[col[e]] += val[e];
+        }
+        counts[c] = 0;
+        for (int64_t j = 0; j < WIDTH; j++)
+            if (seen[j]) {
+                hcol[offs[c] + counts[c]] = (int32_t)(j + (int64_t)c * WIDTH);
+                hval[offs[c] + counts[c]++] = dense[j];
+            }
+        offs[c + 1] = offs[c] + counts[c];
+    }
+    magnus_hash_bin_shape sh;
+    OK(magnus_hash_bin_shape_of(&sh, ctx, MAGNUS_FLOAT32, 1, counts[0]));
+    cr_assert_eq(sh.lanes, 1024, "chunk 0 (%lld entries) would not get 1024 work items",
+                 (long long)counts[0]);
+    magnus_dbuf dptr, dcol, dval, dcounts, doffs, dccol, dcval;
+    OK(magnus_dbuf_alloc(ctx, sizeof ptr, &dptr));
+    OK(magnus_dbuf_alloc(ctx, (size_t)n * 4, &dcol));
+    OK(magnus_dbuf_alloc(ctx, (size_t)n * 4, &dval));
+    OK(magnus_dbuf_alloc(ctx, sizeof counts, &dcounts));
+    OK(magnus_dbuf_alloc(ctx, sizeof offs, &doffs));
+    OK(magnus_dbuf_alloc(ctx, (size_t)offs[NCHUNKS] * 4, &dccol));
+    OK(magnus_dbuf_alloc(ctx, (size_t)offs[NCHUNKS] * 4, &dcval));
+    OK(magnus_dbuf_write(ctx, MAGNUS_QUEUE_MAIN, &dptr, 0, ptr, sizeof ptr));
+    OK(magnus_dbuf_write(ctx, MAGNUS_QUEUE_MAIN, &dcol, 0, col, (size_t)n * 4));
+    OK(magnus_dbuf_write(ctx, MAGNUS_QUEUE_MAIN, &dval, 0, val, (size_t)n * 4));
+    OK(magnus_dbuf_write(ctx, MAGNUS_QUEUE_MAIN, &doffs, 0, offs, sizeof offs));
+    magnus_hash_segments seg = {.ptr = &dptr, .col = &dcol, .val = &dval, .col_range = WIDTH,
+                                .type = MAGNUS_FLOAT32};
+    magnus_hash_stats st = {0};
+    OK(magnus_hash_chunks_symbolic(ctx, NULL, &seg, NULL, 0, NCHUNKS, &dcounts, &st));
+    int64_t got[NCHUNKS];
+    OK(magnus_dbuf_read(ctx, MAGNUS_QUEUE_MAIN, got, &dcounts, 0, sizeof got));
+    for (int c = 0; c < NCHUNKS; c++)
+        cr_assert_eq(got[c], counts[c], "chunk %d: %lld distinct, expected %lld", c,
+                     (long long)got[c], (long long)counts[c]);
+    magnus_hash_chunk_output out = {.offset = &doffs, .nnz = &dcounts, .shift_period = NCHUNKS,
+                                    .shift_step = WIDTH, .C_col = &dccol, .C_val = &dcval};
+    OK(magnus_hash_chunks_numeric(ctx, NULL, &seg, NULL, 0, NCHUNKS, &out, &st));
+    cr_assert_eq(st.items_global, 0, "a chunk took a global table");
+    int32_t *gcol = malloc((size_t)offs[NCHUNKS] * 4 + 4);
+    float *gval = malloc((size_t)offs[NCHUNKS] * 4 + 4);
+    OK(magnus_dbuf_read(ctx, MAGNUS_QUEUE_MAIN, gcol, &dccol, 0, (size_t)offs[NCHUNKS] * 4));
+    OK(magnus_dbuf_read(ctx, MAGNUS_QUEUE_MAIN, gval, &dcval, 0, (size_t)offs[NCHUNKS] * 4));
+    for (int64_t e = 0; e < offs[NCHUNKS]; e++) {
+        cr_assert_eq(gcol[e], hcol[e], "entry %lld: column %d, expected %d", (long long)e,
+                     gcol[e], hcol[e]);
+        cr_assert_leq(fabs(gval[e] - hval[e]), 1e-3 + 1e-4 * fabs(hval[e]), "entry %lld",
+                      (long long)e);
+    }
+    magnus_dbuf *all[] = {&dptr, &dcol, &dval, &dcounts, &doffs, &dccol, &dcval};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) magnus_dbuf_free(ctx, all[i]);
+    unsetenv("MAGNUS_HASH_GROUP_MAX");
+    free(col);
+    free(val);
+    free(dense);
+    free(seen);
+    free(hcol);
+    free(hval);
+    free(gcol);
+    free(gval);
+}
