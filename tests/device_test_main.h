@@ -30,8 +30,11 @@
  * Criterion runs every test in a fresh process that does not run main(), so the "shared"
  * context is per test process: magnus_test_context() creates it on first use (on the device
  * magnus_device_select() chooses, with default options) and frees it when the process exits.
- * A test that needs other options (a memory limit, a local-memory budget) creates its own.
- * If the context cannot be created the test fails with the library's message.
+ * Its local-memory budget is the default, min(device, 48 KiB) (or MAGNUS_LOCAL_MEM_BYTES);
+ * magnus_test_whole_budget_context() is the same device with all of its local memory per
+ * work group, for tests of what large budgets do. A test that needs other options (a memory
+ * limit, another budget) creates its own. If a context cannot be created the test fails with
+ * the library's message.
  *
  * Also here: magnus_test_seed() for reproducible random inputs (MAGNUS_TEST_SEED overrides
  * the fixed default; print the seed in failure messages), magnus_test_require_fp64() and
@@ -49,9 +52,12 @@
 
 #include "device_runtime.h"
 
-static magnus_context magnus_test_shared_context;
+static magnus_context magnus_test_shared_context, magnus_test_whole_budget_shared_context;
 
 static void magnus_test_free_context(void) { magnus_context_free(&magnus_test_shared_context); }
+static void magnus_test_free_whole_budget_context(void) {
+    magnus_context_free(&magnus_test_whole_budget_shared_context);
+}
 
 /* The context of this test process; created on first use, freed at exit. */
 static inline magnus_context magnus_test_context(void) {
@@ -63,6 +69,27 @@ static inline magnus_context magnus_test_context(void) {
         atexit(magnus_test_free_context);
     }
     return magnus_test_shared_context;
+}
+
+/* A context of this test process on the same device with the device's whole local memory as
+ * the budget per work group (an explicit option: MAGNUS_LOCAL_MEM_BYTES does not apply);
+ * created on first use, freed at exit. */
+static inline magnus_context magnus_test_whole_budget_context(void) {
+    if (!magnus_test_whole_budget_shared_context) {
+        magnus_device_info device;
+        magnus_context_options opt;
+        magnus_status s = magnus_device_select(&device);
+        if (!s) s = magnus_context_options_init(&opt);
+        if (!s) {
+            opt.local_mem_bytes = device.local_mem_bytes; /* the probe's: the device's maximum */
+            s = magnus_context_create(&magnus_test_whole_budget_shared_context, &device, &opt);
+        }
+        if (s)
+            cr_assert_fail("whole-budget context: %s: %s", magnus_status_string(s),
+                           magnus_last_error());
+        atexit(magnus_test_free_whole_budget_context);
+    }
+    return magnus_test_whole_budget_shared_context;
 }
 
 /* The seed of random test inputs: MAGNUS_TEST_SEED, else `fallback`. */

@@ -184,7 +184,7 @@ Test(spgemm_property, random_pairs_match_the_reference, .timeout = 1800) {
                  (long long)A->nnz, (long long)B->nnz,
                  type == MAGNUS_FLOAT64 ? "float64" : "float32",
                  alg == MAGNUS_ALGORITHM_HASH ? "hash" : "gMAGNUS",
-                 small_budget ? "8 KiB" : "device's");
+                 small_budget ? "8 KiB" : "default");
         if (s != MAGNUS_SUCCESS) {
             cr_expect_eq(s, MAGNUS_SUCCESS, "%s: status %d: %s", what, s, magnus_last_error());
             failures++;
