@@ -1,5 +1,6 @@
 /*
  * Contexts: one device, its queues, its lazily loaded kernel modules, the local-memory budget
+ * (the option, else MAGNUS_LOCAL_MEM_BYTES, else min(device, MAGNUS_DEFAULT_LOCAL_MEM_BUDGET))
  * and the device-memory limit in effect.
  */
 #include <ctype.h>
@@ -37,6 +38,12 @@ bool magnus_parse_byte_size(const char *text, uint64_t *bytes) {
     if (shift && value > (UINT64_MAX >> shift)) return false;
     *bytes = value << shift;
     return true;
+}
+
+uint64_t magnus_default_local_budget(uint64_t device_local_mem_bytes) {
+    return device_local_mem_bytes < MAGNUS_DEFAULT_LOCAL_MEM_BUDGET
+               ? device_local_mem_bytes
+               : MAGNUS_DEFAULT_LOCAL_MEM_BUDGET;
 }
 
 magnus_status magnus_context_check(const magnus_context_s *ctx) {
@@ -120,7 +127,8 @@ magnus_status magnus_context_create(magnus_context *ctx, const magnus_device_inf
     c->ops = ops;
     c->device = info;
     c->device_local_mem_bytes = info.local_mem_bytes;
-    if (local_budget) c->device.local_mem_bytes = local_budget;
+    c->device.local_mem_bytes =
+        local_budget ? local_budget : magnus_default_local_budget(info.local_mem_bytes);
     c->memory_limit = memory_limit;
     if ((s = ops->context_create(info.index, &c->bctx))) {
         context_release(c);

@@ -15,6 +15,19 @@
 
 #define MAGNUS_MAGIC_CONTEXT 0x6d61676e63747831ULL /* "magnctx1" */
 
+/*
+ * The local-memory budget per work group a context uses when neither its options nor
+ * MAGNUS_LOCAL_MEM_BYTES set one: min(the device's local memory, this). The budget is a tuning
+ * choice (gmagnus.md §5), not a device property: a work group that takes all of an SM's
+ * shared memory leaves one or two groups per SM. Measured on the H200 through CUDA
+ * (docs/performance.md): 48 KiB beat the device's whole 227 KiB on 5 of 6 inputs (geomean
+ * against cuSPARSE 0.94x vs 0.80x; rmat-s18-a4-b8 47.3 vs 66.4 ms, soc-Slashdot0902 13.9 vs
+ * 17.0 ms; only vsp_befref_fxm_2_4_air02 was faster with 227 KiB, 6.8 vs 8.6 ms), and the
+ * gMAGNUS paper ran the H200 with 48 KiB (its Table VI reproduces with it). Any budget up to
+ * the device's can still be asked for.
+ */
+#define MAGNUS_DEFAULT_LOCAL_MEM_BUDGET ((uint64_t)48 * 1024)
+
 /* Queues of a context: heavy and light work run on their own queues so they overlap. */
 typedef enum magnus_queue_id {
     MAGNUS_QUEUE_MAIN = 0,
@@ -35,7 +48,8 @@ typedef struct magnus_dbuf {
 struct magnus_context_s {
     uint64_t magic;
     const magnus_backend_ops *ops;
-    magnus_device_info device;        /* local_mem_bytes is the budget in effect */
+    magnus_device_info device;        /* local_mem_bytes is the budget in effect: the option,
+                                         MAGNUS_LOCAL_MEM_BYTES, or magnus_default_local_budget */
     uint64_t device_local_mem_bytes;  /* what the device itself offers */
     magnus_bctx *bctx;
     magnus_bqueue *queues[MAGNUS_QUEUE_COUNT];
@@ -60,6 +74,9 @@ magnus_status magnus_backend_get(magnus_backend_kind kind, const magnus_backend_
  * then the earlier entry; -1 when none qualifies. */
 long magnus_device_pick_best(const magnus_device_info *devices, const int *backend_rank,
                              size_t count, int backend);
+/* The budget a context on a device with `device_local_mem_bytes` of local memory per work group
+ * uses by default: min(device, MAGNUS_DEFAULT_LOCAL_MEM_BUDGET). */
+uint64_t magnus_default_local_budget(uint64_t device_local_mem_bytes);
 /* "4096", "64K", "512M", "2G", "1T" (also "KB"/"KiB"...; binary multiples, any case) into
  * bytes; false when malformed or overflowing. Used for MAGNUS_* size variables. */
 bool magnus_parse_byte_size(const char *text, uint64_t *bytes);

@@ -11,7 +11,8 @@
  *
  * which magnus reproduces with 64 KiB and 8-byte values and 64 subgroups of 16 (also with
  * 32 KiB, 4-byte values and 32 subgroups of 32: a device reporting only subgroups of 32).
- * The device's own 128 KiB halves every count (docs/level0.md explains the difference).
+ * The device's own 128 KiB, asked for explicitly, halves every count (docs/level0.md explains
+ * the difference); the default budget, min(device, 48 KiB), is 48 KiB here.
  * Finally a multiply at a small budget runs two multisplit levels through Level Zero and is
  * checked against the CPU reference and the host-side plan.
  */
@@ -43,7 +44,7 @@ static magnus_device_info pvc_device(void) {
     return dev;
 }
 
-/* The parameters for C with 2^scale columns under a context budget (0: the device's). */
+/* The parameters for C with 2^scale columns under a context budget (0: the default). */
 static magnus_gmagnus_params params_at(const magnus_device_info *dev, uint64_t budget, int scale,
                                        magnus_value_type type) {
     magnus_context_options opt;
@@ -54,7 +55,10 @@ static magnus_gmagnus_params params_at(const magnus_device_info *dev, uint64_t b
     magnus_device_info in_effect;
     OK(magnus_context_device(&in_effect, ctx));
     OK(magnus_context_free(&ctx));
-    cr_assert_eq(in_effect.local_mem_bytes, budget ? budget : dev->local_mem_bytes);
+    uint64_t by_default = dev->local_mem_bytes < 49152 ? dev->local_mem_bytes : 49152;
+    cr_assert_eq(in_effect.local_mem_bytes, budget ? budget : by_default,
+                 "budget %llu in effect, asked %llu (0: min(device, 48 KiB))",
+                 (unsigned long long)in_effect.local_mem_bytes, (unsigned long long)budget);
     magnus_gmagnus_params p;
     OK(magnus_gmagnus_params_compute(&p, &in_effect, (int64_t)1 << scale, type));
     return p;
@@ -91,26 +95,53 @@ Test(level0_pvc, the_device_is_what_the_fake_describes) {
     cr_assert_str_eq(dev.vendor, "Intel");
 }
 
-/* What the device reports is what the parameters use: the whole 128 KiB, groups of 1024 split
- * into subgroups of the smallest size (16), so 64 local histograms per multisplit group. */
+/* What the device reports is what the parameters use: the whole 128 KiB when asked for, groups
+ * of 1024 split into subgroups of the smallest size (16), so 64 local histograms per multisplit
+ * group. */
 Test(level0_pvc, parameters_follow_the_device) {
     magnus_device_info dev = pvc_device();
-    magnus_gmagnus_params p = params_at(&dev, 0, 15, MAGNUS_FLOAT64);
+    const uint64_t whole = dev.local_mem_bytes;
+    magnus_gmagnus_params p = params_at(&dev, whole, 15, MAGNUS_FLOAT64);
     cr_assert_eq(p.local_mem_bytes, 131072);
     cr_assert_eq(p.value_bytes, 8);
     cr_assert_eq(p.tau, 131072 / (2 * (4 + 8)), "tau = sLM / (2 (sC.col + sC.val))");
     cr_assert_eq(p.multisplit_group_size, 1024);
     cr_assert_eq(p.subgroup_size, 16);
     cr_assert_eq(p.subgroups, 64);
-    p = params_at(&dev, 0, 15, MAGNUS_FLOAT32);
+    p = params_at(&dev, whole, 15, MAGNUS_FLOAT32);
     cr_assert_eq(p.tau, 131072 / (2 * (4 + 4)));
     /* the device's full 128 KiB: a dense accumulator twice as wide as at 64 KiB, so half the
      * paper's chunks, each split in one level (at most 64 per level) */
     for (int scale = 15; scale <= 19; scale++) {
-        p = params_at(&dev, 0, scale, MAGNUS_FLOAT64);
+        p = params_at(&dev, whole, scale, MAGNUS_FLOAT64);
         int64_t half = table_vi_pvc[scale - 15][0] / 2;
         expect_chunks(&p, scale, half, half, 0, "128 KiB, float64");
         cr_assert_eq(p.chunks_max, 64);
+    }
+}
+
+/* Without a budget the context takes min(device, 48 KiB) = 48 KiB, not the device's 128 KiB:
+ * tau 2048 (float64) / 3072 (float32), and every parameter as an explicit 48 KiB gives. With
+ * 8-byte values the dense accumulator is as wide as at 64 KiB (4096 columns), so the chunk
+ * counts are the paper's. */
+Test(level0_pvc, default_budget_is_48_kib) {
+    magnus_device_info dev = pvc_device();
+    magnus_gmagnus_params p = params_at(&dev, 0, 15, MAGNUS_FLOAT64);
+    cr_assert_eq(p.local_mem_bytes, 49152);
+    cr_assert_eq(p.tau, 49152 / (2 * (4 + 8)));
+    cr_assert_eq(p.dense_width, 4096);
+    p = params_at(&dev, 0, 15, MAGNUS_FLOAT32);
+    cr_assert_eq(p.tau, 49152 / (2 * (4 + 4)));
+    for (int scale = 15; scale <= 19; scale++) {
+        magnus_gmagnus_params d = params_at(&dev, 0, scale, MAGNUS_FLOAT64);
+        magnus_gmagnus_params e = params_at(&dev, 49152, scale, MAGNUS_FLOAT64);
+        cr_assert_eq(d.chunks_required, table_vi_pvc[scale - 15][0], "scale %d: %lld chunks",
+                     scale, (long long)d.chunks_required);
+        cr_assert_eq(d.levels, e.levels);
+        cr_assert_eq(d.chunks_max, e.chunks_max);
+        for (int i = 0; i < d.levels; i++)
+            cr_assert_eq(d.chunks_per_level[i], e.chunks_per_level[i], "scale %d level %d", scale,
+                         i);
     }
 }
 

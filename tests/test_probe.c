@@ -326,6 +326,26 @@ Test(context, local_memory_budget) {
     OK(magnus_context_free(&ctx));
     unsetenv("MAGNUS_LOCAL_MEM_BYTES");
 
+    /* no budget: min(device, 48 KiB); the device's whole local memory when asked for, through
+     * the option or the environment, also above 48 KiB */
+    ctx = new_context(&d, 0, 0);
+    uint64_t by_default = d.local_mem_bytes < 49152 ? d.local_mem_bytes : 49152;
+    cr_assert_eq(ctx->device.local_mem_bytes, by_default, "default budget %llu on a device of %llu",
+                 (unsigned long long)ctx->device.local_mem_bytes,
+                 (unsigned long long)d.local_mem_bytes);
+    cr_assert_eq(ctx->device_local_mem_bytes, d.local_mem_bytes);
+    OK(magnus_context_free(&ctx));
+    ctx = new_context(&d, d.local_mem_bytes, 0);
+    cr_assert_eq(ctx->device.local_mem_bytes, d.local_mem_bytes);
+    OK(magnus_context_free(&ctx));
+    char whole[32];
+    snprintf(whole, sizeof whole, "%llu", (unsigned long long)d.local_mem_bytes);
+    setenv("MAGNUS_LOCAL_MEM_BYTES", whole, 1);
+    ctx = new_context(&d, 0, 0);
+    cr_assert_eq(ctx->device.local_mem_bytes, d.local_mem_bytes);
+    OK(magnus_context_free(&ctx));
+    unsetenv("MAGNUS_LOCAL_MEM_BYTES");
+
     magnus_context_options opt;
     OK(magnus_context_options_init(&opt));
     opt.local_mem_bytes = d.local_mem_bytes + 1;

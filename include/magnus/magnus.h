@@ -348,8 +348,11 @@ MAGNUS_API magnus_status magnus_device_select(magnus_device_info *out);
 typedef struct magnus_context_s magnus_context_s, *magnus_context;
 
 typedef struct magnus_context_options {
-    uint64_t local_mem_bytes;     /* 0: the device's; else a smaller budget per work group
-                                     (MAGNUS_LOCAL_MEM_BYTES overrides when this is 0) */
+    uint64_t local_mem_bytes;     /* budget per work group, up to the device's local memory
+                                     (its probed local_mem_bytes asks for all of it); 0:
+                                     MAGNUS_LOCAL_MEM_BYTES if set, else min(device, 48 KiB),
+                                     a measured tuning choice (more, smaller work groups per
+                                     SM ran faster on the H200; docs/performance.md) */
     uint64_t device_memory_limit; /* 0: none; else refuse allocations beyond it
                                      (MAGNUS_DEVICE_MEMORY_LIMIT overrides when this is 0) */
 } magnus_context_options;
@@ -359,7 +362,8 @@ MAGNUS_API magnus_status magnus_context_options_init(magnus_context_options *opt
 MAGNUS_API magnus_status magnus_context_create(magnus_context *ctx, const magnus_device_info *device,
                                                const magnus_context_options *opt);
 MAGNUS_API magnus_status magnus_context_free(magnus_context *ctx);
-/* The device the context runs on, with local_mem_bytes set to the budget in effect. */
+/* The device the context runs on, with local_mem_bytes set to the budget in effect (the
+ * probe's magnus_device_info has the device's maximum). */
 MAGNUS_API magnus_status magnus_context_device(magnus_device_info *out, const magnus_context_s *ctx);
 
 /* ------------------------------------------------------------------------------------------
@@ -431,8 +435,9 @@ MAGNUS_API magnus_status magnus_spgemm_device(magnus_device_csr *C, magnus_conte
 
 /* ------------------------------------------------------------------------------------------
  * gMAGNUS parameters (paper's §III-D, Tables V and VI): what a multiply chooses for a device
- * and an input, without multiplying. The budget per work group is the device's local memory,
- * or the context's / MAGNUS_LOCAL_MEM_BYTES's smaller budget (pass magnus_context_device()).
+ * and an input, without multiplying. The budget per work group is the device's local_mem_bytes
+ * as given: pass magnus_context_device() for the budget a multiply on that context uses (by
+ * default min(device, 48 KiB)); a probed device's local_mem_bytes is its whole local memory.
  * ------------------------------------------------------------------------------------------ */
 typedef struct magnus_gmagnus_params {
     uint64_t local_mem_bytes;    /* sLM: local memory budget of one work group */
