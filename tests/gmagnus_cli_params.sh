@@ -1,6 +1,8 @@
 #!/bin/bash
 # `magnus params`: JSON parses and agrees with the doc's worked check (48 KiB, float32:
 # tau 3072, 4 chunks at C.m = 2^15), MAGNUS_LOCAL_MEM_BYTES gives the same as --local-mem,
+# no budget gives min(device, 48 KiB) (the device's maximum from the probe), the device's whole
+# local memory can be asked for,
 # the heavy rows and products match an independent count in Python from the written matrix,
 # usage errors exit 2. Skips (77) when no device is found.
 # usage: gmagnus_cli_params.sh MAGNUS_BINARY WORK_DIR
@@ -20,15 +22,32 @@ fi
 "$magnus" params --local-mem 49152 --json "$work/a.mtx" >"$work/p1.json" || fail "params exit $?"
 MAGNUS_LOCAL_MEM_BYTES=49152 "$magnus" params --json "$work/a.mtx" >"$work/p2.json" ||
     fail "params with MAGNUS_LOCAL_MEM_BYTES exit $?"
+"$magnus" probe --json >"$work/probe.json" || fail "probe exit $?"
+(unset MAGNUS_LOCAL_MEM_BYTES; "$magnus" params --json "$work/a.mtx") >"$work/p3.json" ||
+    fail "params without a budget exit $?"
+whole=$(python3 -c 'import json,sys; p=json.load(open(sys.argv[1])); print([d for d in p["devices"] if d["selected"]][0]["local_mem_bytes"])' "$work/probe.json")
+"$magnus" params --local-mem "$whole" --json "$work/a.mtx" >"$work/p4.json" ||
+    fail "params with the device's whole local memory exit $?"
 
-python3 - "$work/p1.json" "$work/p2.json" "$work/a.mtx" <<'EOF' || exit 1
+python3 - "$work/p1.json" "$work/p2.json" "$work/a.mtx" "$work/p3.json" "$work/p4.json" \
+    "$whole" <<'EOF' || exit 1
 import json, sys
 p1 = json.load(open(sys.argv[1]))
 p2 = json.load(open(sys.argv[2]))
+p3 = json.load(open(sys.argv[4]))
+p4 = json.load(open(sys.argv[5]))
+whole = int(sys.argv[6])
 def check(cond, what):
     if not cond:
         print("FAIL:", what); sys.exit(1)
 check(p1["local_mem_bytes"] == 49152, "budget %s" % p1["local_mem_bytes"])
+for p in (p1, p2, p3, p4):
+    check(p["device_local_mem_bytes"] == whole,
+          "device maximum %s, probe %s" % (p["device_local_mem_bytes"], whole))
+check(p3["local_mem_bytes"] == min(whole, 49152),
+      "default budget %s on a device of %s" % (p3["local_mem_bytes"], whole))
+check(p4["local_mem_bytes"] == whole and p4["tau"] == whole // (2 * 8),
+      "whole budget %s, tau %s" % (p4["local_mem_bytes"], p4["tau"]))
 check(p1["tau"] == 3072 and p1["chunks_required"] == 4, "tau/chunks %s %s" % (p1["tau"], p1["chunks_required"]))
 check(p1["dense_width"] == 8192 and p1["ndense_numeric"] == 11915, "dense %s" % p1["dense_width"])
 prod = 1
@@ -70,6 +89,8 @@ EOF
 out=$("$magnus" params --local-mem 49152 "$work/a.mtx") || fail "text exit $?"
 grep -q "^tau: *3072 " <<<"$out" || fail "text output lacks tau: $out"
 grep -q "^chunks: *4 per heavy row" <<<"$out" || fail "text output lacks chunks: $out"
+grep -q "^local memory: *49152 bytes per work group (48.0 KiB; the device's maximum " <<<"$out" ||
+    fail "text output lacks the budget and the device's maximum: $out"
 
 "$magnus" params >/dev/null 2>&1; [ $? -eq 2 ] || fail "no argument: expected exit 2"
 "$magnus" params --local-mem -5 "$work/a.mtx" >/dev/null 2>&1; [ $? -eq 2 ] || fail "negative budget: exit 2"

@@ -102,6 +102,7 @@ static magnus_status compute_on_device(magnus_csr *C, compute_report *report,
 
     magnus_device_info chosen;
     if ((s = choose_device(&chosen, opt))) return s;
+    report->device_local_mem_bytes = chosen.local_mem_bytes; /* the probe's: the maximum */
     magnus_context_options copt;
     if ((s = magnus_context_options_init(&copt))) return s;
     copt.local_mem_bytes = (uint64_t)opt->local_mem_bytes;

@@ -14,8 +14,8 @@ typedef struct compute_options {
     const char *backend;       /* --backend: "cuda", "level0", "opencl" (NULL: any) */
     const char *device;        /* --device: MAGNUS_DEVICE syntax ("cuda:0", "opencl:1", "2") */
     const char *algorithm;     /* --algorithm: "magnus" (default) or "hash" */
-    int64_t local_mem_bytes;   /* --local-mem: budget per work group (0: the device's, or
-                                  MAGNUS_LOCAL_MEM_BYTES) */
+    int64_t local_mem_bytes;   /* --local-mem: budget per work group (0: MAGNUS_LOCAL_MEM_BYTES,
+                                  else the default min(device, 48 KiB)) */
 } compute_options;
 
 /* The option table entries for compute_options, to put in a command's cli_option list. */
@@ -27,7 +27,8 @@ typedef struct compute_options {
     {"--algorithm", NULL, CLI_STRING, &(o)->algorithm, "magnus|hash",                           \
      "gMAGNUS (default) or the hash baseline"},                                                 \
     {"--local-mem", NULL, CLI_INT, &(o)->local_mem_bytes, "BYTES",                              \
-     "local memory budget per work group (default: the device's, or MAGNUS_LOCAL_MEM_BYTES)"}, \
+     "local memory budget per work group, up to the device's (default: "                        \
+     "MAGNUS_LOCAL_MEM_BYTES, else min(device, 48 KiB))"},                                      \
     {"--cpu", NULL, CLI_FLAG, &(o)->cpu, NULL, "multiply with the CPU reference instead"}
 
 /* Checks the option values that need no device; on a problem writes the reason to why and
@@ -42,6 +43,7 @@ typedef struct compute_report {
     bool on_device;
     /* on a device only: */
     magnus_device_info device; /* local_mem_bytes is the budget in effect */
+    uint64_t device_local_mem_bytes; /* the device's own maximum per work group */
     double setup_seconds;      /* context creation and kernel build or load (a first tiny
                                   multiply), kept out of `seconds` */
     magnus_report report;      /* magnus_spgemm's report */

@@ -91,9 +91,12 @@ static cli_text bytes_text(uint64_t bytes) {
 static void print_device_report(const compute_report *c, FILE *out) {
     const magnus_device_info *d = &c->device;
     const magnus_report *r = &c->report;
-    fprintf(out, "%-10s%s:%d %s (%s), local memory %s per work group; ready in %s\n", "device:",
-            magnus_backend_name(d->backend), d->index, d->name, d->is_cpu ? "CPU" : "GPU",
-            bytes_text(d->local_mem_bytes).s, cli_duration(c->setup_seconds).s);
+    fprintf(out,
+            "%-10s%s:%d %s (%s), local memory %s per work group (device maximum %s); "
+            "ready in %s\n",
+            "device:", magnus_backend_name(d->backend), d->index, d->name,
+            d->is_cpu ? "CPU" : "GPU", bytes_text(d->local_mem_bytes).s,
+            bytes_text(c->device_local_mem_bytes).s, cli_duration(c->setup_seconds).s);
     int levels = r->levels < 0 ? 0 : r->levels > MAGNUS_MAX_LEVELS ? MAGNUS_MAX_LEVELS : r->levels;
     /* Phase times in ms; those an algorithm does not have are 0 and left out. */
     struct {
@@ -208,7 +211,8 @@ static void device_report_json(const compute_report *c, cli_json *j) {
     cli_json_int(j, "index", d->index);
     cli_json_string(j, "name", d->name);
     cli_json_bool(j, "is_cpu", d->is_cpu != 0);
-    cli_json_int(j, "local_mem_bytes", (int64_t)d->local_mem_bytes);
+    cli_json_int(j, "local_mem_bytes", (int64_t)d->local_mem_bytes); /* the budget in effect */
+    cli_json_int(j, "device_local_mem_bytes", (int64_t)c->device_local_mem_bytes);
     cli_json_close(j);
     cli_json_real(j, "setup_seconds", c->setup_seconds);
     cli_json_object(j, "report");

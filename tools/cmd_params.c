@@ -2,8 +2,9 @@
  * `magnus params`: the gMAGNUS parameters a device chooses for an input, and the heavy/light
  * split they imply, without multiplying: the columns of the paper's Tables V and VI (C-hat
  * size, heavy intermediate products, heavy rows, chunks "required: level 0, level 1, ...").
- * The budget is the one a multiply would use: the device's local memory per work group, or
- * MAGNUS_LOCAL_MEM_BYTES / --local-mem when smaller.
+ * The budget is the one a multiply would use: --local-mem, else MAGNUS_LOCAL_MEM_BYTES, else
+ * the default min(device's local memory per work group, 48 KiB); both it and the device's
+ * maximum are printed.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -32,12 +33,13 @@ static void print_list(const int64_t *v, int n) {
     for (int i = 0; i < n; i++) printf("%s%lld", i ? ", " : "", (long long)v[i]);
 }
 
-static void print_text(const magnus_device_info *dev, const magnus_gmagnus_plan *plan,
-                       magnus_value_type type) {
+static void print_text(const magnus_device_info *dev, uint64_t device_local_mem,
+                       const magnus_gmagnus_plan *plan, magnus_value_type type) {
     const magnus_gmagnus_params *p = &plan->params;
     printf("%-20s%s:%d %s\n", "device:", magnus_backend_name(dev->backend), dev->index, dev->name);
-    printf("%-20s%llu bytes per work group (%.1f KiB)\n", "local memory:",
-           (unsigned long long)p->local_mem_bytes, (double)p->local_mem_bytes / 1024.0);
+    printf("%-20s%llu bytes per work group (%.1f KiB; the device's maximum %.1f KiB)\n",
+           "local memory:", (unsigned long long)p->local_mem_bytes,
+           (double)p->local_mem_bytes / 1024.0, (double)device_local_mem / 1024.0);
     printf("%-20s%s, C has %s columns\n", "values:", cli_type_name(type), cli_count(p->c_cols).s);
     printf("%-20s%lld products (rows and chunks with more are heavy)\n", "tau:",
            (long long)p->tau);
@@ -70,8 +72,9 @@ static void print_text(const magnus_device_info *dev, const magnus_gmagnus_plan 
 }
 
 /* JSON by hand for the arrays (cli_json writes objects only). */
-static void print_json(const magnus_device_info *dev, const magnus_gmagnus_plan *plan,
-                       magnus_value_type type, const char *source_a, const char *source_b) {
+static void print_json(const magnus_device_info *dev, uint64_t device_local_mem,
+                       const magnus_gmagnus_plan *plan, magnus_value_type type,
+                       const char *source_a, const char *source_b) {
     const magnus_gmagnus_params *p = &plan->params;
     char id[64];
     snprintf(id, sizeof id, "%s:%d", magnus_backend_name(dev->backend), dev->index);
@@ -83,10 +86,12 @@ static void print_json(const magnus_device_info *dev, const magnus_gmagnus_plan 
     cli_json_write_string(stdout, source_a);
     printf(", \"B\": ");
     cli_json_write_string(stdout, source_b ? source_b : "A");
-    printf(",\n \"type\": \"%s\", \"local_mem_bytes\": %llu, \"c_cols\": %lld, \"tau\": %lld, "
+    printf(",\n \"type\": \"%s\", \"local_mem_bytes\": %llu, \"device_local_mem_bytes\": %llu, "
+           "\"c_cols\": %lld, \"tau\": %lld, "
            "\"ndense_numeric\": %lld, \"dense_width\": %lld,\n \"chunks_required\": %lld, "
            "\"chunks_max\": %lld, \"levels\": %d, \"chunks\": ",
-           cli_type_name(type), (unsigned long long)p->local_mem_bytes, (long long)p->c_cols,
+           cli_type_name(type), (unsigned long long)p->local_mem_bytes,
+           (unsigned long long)device_local_mem, (long long)p->c_cols,
            (long long)p->tau, (long long)p->ndense_numeric, (long long)p->dense_width,
            (long long)p->chunks_required, (long long)p->chunks_max, p->levels);
     cli_json_write_string(stdout, chunks_text(p).s);
@@ -110,13 +115,16 @@ static void print_json(const magnus_device_info *dev, const magnus_gmagnus_plan 
            (unsigned long long)plan->chat_bytes, (double)plan->chat_bytes / 1e9);
 }
 
-/* The device (MAGNUS_DEVICE syntax, or the best one) with the budget a context would use. */
-static int open_device(magnus_device_info *dev, const char *device, uint64_t local_mem) {
+/* The device (MAGNUS_DEVICE syntax, or the best one) with the budget a context would use, and
+ * the device's own local memory per work group. */
+static int open_device(magnus_device_info *dev, uint64_t *device_local_mem, const char *device,
+                       uint64_t local_mem) {
     if (device && setenv("MAGNUS_DEVICE", device, 1) != 0)
         return cli_failf("cannot set MAGNUS_DEVICE");
     magnus_device_info chosen;
     magnus_status s = magnus_device_select(&chosen);
     if (s) return cli_fail(s);
+    *device_local_mem = chosen.local_mem_bytes;
     magnus_context_options opt;
     magnus_context ctx = NULL;
     if ((s = magnus_context_options_init(&opt))) return cli_fail(s);
@@ -136,8 +144,8 @@ int cmd_params(int argc, char **argv) {
         {"--device", "-d", CLI_STRING, &device, "D",
          "device as in MAGNUS_DEVICE (\"opencl:0\", \"cuda:1\", an index); default: the best"},
         {"--local-mem", NULL, CLI_INT, &local_mem, "BYTES",
-         "local memory budget per work group (default: the device's, or "
-         "MAGNUS_LOCAL_MEM_BYTES)"},
+         "local memory budget per work group, up to the device's (default: "
+         "MAGNUS_LOCAL_MEM_BYTES, else min(device, 48 KiB))"},
         {"--type", NULL, CLI_TYPE, &type, "f32|f64", "value type of A, B and C (default f32)"},
         {"--json", NULL, CLI_FLAG, &json, NULL, "print one JSON object on stdout"},
         {0},
@@ -165,7 +173,8 @@ int cmd_params(int argc, char **argv) {
     const char *source_b = npositional > 1 ? positional[1] : NULL;
 
     magnus_device_info dev;
-    if ((rc = open_device(&dev, device, (uint64_t)local_mem))) return rc;
+    uint64_t device_local_mem = 0;
+    if ((rc = open_device(&dev, &device_local_mem, device, (uint64_t)local_mem))) return rc;
     cli_progress progress;
     cli_progress_init(&progress, false);
     magnus_csr A = NULL, B = NULL;
@@ -178,9 +187,9 @@ int cmd_params(int argc, char **argv) {
         if (s) {
             rc = cli_fail(s);
         } else if (json) {
-            print_json(&dev, &plan, type, source_a, source_b);
+            print_json(&dev, device_local_mem, &plan, type, source_a, source_b);
         } else {
-            print_text(&dev, &plan, type);
+            print_text(&dev, device_local_mem, &plan, type);
         }
     }
     magnus_csr_free(&A);

@@ -3,7 +3,8 @@
 # CI): both algorithms verified against the CPU reference, nnz(C) against an independent Python
 # count, a 4 KiB local-memory budget that takes gMAGNUS through two multisplit levels, the
 # randomized verification (forced, and chosen by --verify-limit) with its structure count
-# checked in Python, the JSON report, and bad device choices (exit 1 with the reason).
+# checked in Python, the JSON report, the default budget (min(device, 48 KiB)) and the
+# device's whole local memory asked for, and bad device choices (exit 1 with the reason).
 # Skips (77) when the probe finds no OpenCL device.
 # Usage: test_cli_device.sh MAGNUS_BINARY WORK_DIR
 set -u
@@ -25,6 +26,10 @@ fi
 # can count the product independently.
 expect 0 "$magnus" rmat --scale 10 --per-row 4 --seed 1 -o "$work/a.mtx"
 expect 0 "$magnus" rmat --scale 10 --per-row 8 --seed 2 -o "$work/b.mtx"
+# The OpenCL device's own local memory per work group, from the probe.
+device_local=$(MAGNUS_BACKENDS=opencl "$magnus" probe --json | python3 -c \
+    'import json,sys; p=json.load(sys.stdin); print([d for d in p["devices"] if d["selected"]][0]["local_mem_bytes"])')
+default_local=$((device_local < 49152 ? device_local : 49152))
 nnz_ab=$(fact nnz_product "$work/a.mtx" "$work/b.mtx")
 products_ab=$(fact products "$work/a.mtx" "$work/b.mtx")
 checks=$((checks + 1))
@@ -43,12 +48,15 @@ for algorithm in magnus hash; do
     same "$algorithm: report products" "$(json report.products_total)" "$products_ab"
     same "$algorithm: backend" "$(json device.backend)" '"opencl"'
     same "$algorithm: report algorithm" "$(json report.algorithm)" "\"$algorithm\""
-    holds "$algorithm: device budget" "d['device']['local_mem_bytes'] > 0 and d['report']['local_mem_bytes'] == d['device']['local_mem_bytes']"
+    same "$algorithm: device maximum" "$(json device.device_local_mem_bytes)" "$device_local"
+    same "$algorithm: default budget" "$(json device.local_mem_bytes)" "$default_local"
+    same "$algorithm: budget used" "$(json report.local_mem_bytes)" "$default_local"
     holds "$algorithm: times" "d['compute_seconds'] > 0 and d['report']['time_total_ms'] > 0 and d['setup_seconds'] >= 0"
 done
 # The text report names device, engine, phases and verification.
 expect 0 "$magnus" multiply "$work/a.mtx" "$work/b.mtx" --device opencl:0 --verify
 contains out "device:   opencl:0"
+contains out "(device maximum "
 contains out "by gMAGNUS"
 contains out "phases:"
 contains out "tau"
@@ -75,6 +83,17 @@ for how in "--local-mem 4096" "env"; do
 done
 expect 0 "$magnus" multiply rmat:12:4:1 rmat:12:8:2 --backend opencl --local-mem 4096
 contains out "(required: "
+
+# ---- the device's whole local memory, asked for (above the 48 KiB default on PoCL) ----------
+expect 0 "$magnus" multiply "$work/a.mtx" "$work/b.mtx" --backend opencl \
+    --local-mem "$device_local" --verify --json
+valid_json
+same "whole budget: verified" "$(json verified)" true
+same "whole budget: in effect" "$(json device.local_mem_bytes)" "$device_local"
+same "whole budget: used" "$(json report.local_mem_bytes)" "$device_local"
+expect 1 "$magnus" multiply "$work/a.mtx" "$work/b.mtx" --backend opencl \
+    --local-mem $((device_local + 1))
+contains err "exceeds"
 
 # ---- randomized verification: forced, and chosen above --verify-limit -----------------------
 expect 0 "$magnus" multiply "$work/a.mtx" "$work/b.mtx" --backend opencl --verify=random --json
