@@ -61,6 +61,8 @@ def main():
     ap.add_argument("--expect-detail")
     ap.add_argument("--expect-mismatch")
     ap.add_argument("--expect-speedup", action="store_true")
+    ap.add_argument("--expect-local-mem", type=int,
+                    help="the budget per work group every magnus system must have used")
     args = ap.parse_args()
 
     columns = documented_columns(args.readme)
@@ -94,6 +96,23 @@ def main():
             fail(f"system {want} missing (have {sorted(systems)})")
         elif not any(r["system"] == want for r in rows):
             fail(f"no row of system {want}")
+
+    # magnus systems: the context's budget (JSON systems) is what every row used, at most the
+    # device's own local memory
+    for sid, s in systems.items():
+        if s.get("kind") != "magnus" or s.get("unavailable"):
+            continue
+        budget, whole = number(s.get("local_mem_bytes")), number(s.get("device_local_mem_bytes"))
+        if not budget or not whole or budget > whole:
+            fail(f"system {sid}: budget {budget} of the device's {whole} bytes")
+            continue
+        if args.expect_local_mem is not None and budget != args.expect_local_mem:
+            fail(f"system {sid}: budget {budget}, expected {args.expect_local_mem}")
+        for r in rows:
+            if r["system"] == sid and r["status"] == "ok" and \
+                    number(r.get("local_mem_bytes")) != budget:
+                fail(f"{r.get('input')}, {sid}: row budget {r.get('local_mem_bytes')}, "
+                     f"system's {budget}")
 
     index = {}
     if args.index:

@@ -25,7 +25,7 @@ args=(bench --rmat-sweep --scales 8-9 --a-per-row 4 --b-per-row 8 --runs 2
       --bandwidth-bytes 16M --csv "$out.csv" --json "$out.json")
 [ -e "$shared/add32.mtx.gz" ] && args+=("$shared/add32.mtx.gz")
 check=(python3 "$src/tests/bench/check_bench_output.py" --readme "$src/bench/README.md"
-       --csv "$out.csv" --json "$out.json" --index "$shared/INDEX.tsv")
+       --csv "$out.csv" --json "$out.json" --index "$shared/INDEX.tsv" --expect-local-mem 16384)
 expect_rc=0
 case $mode in
   pocl)

@@ -54,7 +54,9 @@ typedef struct bench_system {
     magnus_algorithm algorithm;  /* magnus systems */
     char device_label[32];       /* "cuda:0" */
     char device_name[256];
-    magnus_device_info device;   /* magnus systems: the probed device */
+    magnus_device_info device;   /* magnus systems: the probed device (local_mem_bytes: its
+                                    maximum per work group) */
+    uint64_t local_mem_budget;   /* magnus systems: the context's budget per work group */
     uint64_t device_memory;      /* bytes, for the fit estimate (0: unknown) */
     magnus_context ctx;          /* magnus systems; shared by systems on one device */
     bool owns_ctx;

@@ -276,6 +276,8 @@ static void json_system(FILE *f, const bench_system *s) {
     text(&k, "device_name", s->device_name);
     integer(&k, "device_memory_bytes", s->device_memory ? (double)s->device_memory : NAN);
     integer(&k, "local_mem_bytes",
+            s->kind == BENCH_SYSTEM_MAGNUS ? (double)s->local_mem_budget : NAN);
+    integer(&k, "device_local_mem_bytes",
             s->kind == BENCH_SYSTEM_MAGNUS ? (double)s->device.local_mem_bytes : NAN);
     real(&k, "copy_gbps", s->copy_gbps > 0 ? s->copy_gbps : NAN);
     text(&k, "copy_note", s->copy_note);

@@ -203,17 +203,21 @@ static void open_context(bench_system *systems, int index) {
         if (systems[i].kind == BENCH_SYSTEM_MAGNUS && systems[i].ctx &&
             !strcmp(systems[i].device_label, s->device_label)) {
             s->ctx = systems[i].ctx;
+            s->local_mem_budget = systems[i].local_mem_budget;
             s->copy_gbps = systems[i].copy_gbps;
             memcpy(s->copy_note, systems[i].copy_note, sizeof s->copy_note); /* i < index */
             return;
         }
+    magnus_device_info in_effect;
     magnus_status st = magnus_context_create(&s->ctx, &s->device, NULL);
+    if (!st && (st = magnus_context_device(&in_effect, s->ctx))) magnus_context_free(&s->ctx);
     if (st) {
         snprintf(s->unavailable, sizeof s->unavailable, "context on %s: %s: %s", s->device_label,
                  magnus_status_string(st), magnus_last_error());
         s->ctx = NULL;
         return;
     }
+    s->local_mem_budget = in_effect.local_mem_bytes;
     s->owns_ctx = true;
 }
 
