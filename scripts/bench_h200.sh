@@ -29,8 +29,9 @@
 # 1.5e10). Other knobs: BENCH_REAL_SYSTEMS / BENCH_SWEEP_SYSTEMS (--systems lists; default
 # all GPU systems / "cuda:0,cusparse@cuda:0"), BENCH_SCALES (15-20), BENCH_A (4,8,16,32),
 # BENCH_B (4,8,16), BENCH_PHASES (real,rmat), BENCH_BUILD (build-gpu), BENCH_MIN_PRODUCTS (1e7),
-# BENCH_LOCAL_MEM_BYTES (sets MAGNUS_LOCAL_MEM_BYTES for magnus, e.g. 48K: the paper's H200
-# budget per work group; default: the device's, 227 KiB on an H200 through CUDA).
+# BENCH_LOCAL_MEM_BYTES (sets MAGNUS_LOCAL_MEM_BYTES for magnus, e.g. 227K: the H200's whole
+# local memory per work group through CUDA, the budget of the 2026-11-30 results; default:
+# the library's, min(device, 48 KiB), the paper's H200 budget per work group).
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root" || exit 2

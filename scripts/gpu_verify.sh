@@ -27,7 +27,9 @@
 #   GPU_VERIFY_ALGORITHMS     magnus and/or hash (default "magnus")
 #   GPU_VERIFY_LIMIT          --verify-limit: products checked by the CPU reference (3e8)
 #   GPU_VERIFY_TYPE           f32 or f64 (default f32)
-#   GPU_VERIFY_LOCAL_MEM      --local-mem BYTES for params and multiply (default: the device's)
+#   GPU_VERIFY_LOCAL_MEM      --local-mem BYTES for params and multiply, up to the device's
+#                             (default: the library's, min(device, 48 KiB); both outputs
+#                             print the budget in effect and the device's maximum)
 #   GPU_VERIFY_BUDGET_S       no run starts after this many seconds (default 420)
 #   GPU_VERIFY_RUN_TIMEOUT_S  seconds per command at most (default 150)
 #   GPU_VERIFY_MAGNUS         the magnus binary (default build-gpu/tools/magnus)

@@ -15,6 +15,10 @@
 #             what the 1024-item groups add
 #   local48k  gMAGNUS with MAGNUS_LOCAL_MEM_BYTES=48K (the budget knob: tau 3072, more
 #             heavy rows; the setting NVIDIA's OpenCL had)
+# default and group256 run with MAGNUS_LOCAL_MEM_BYTES=$PERF_LOCAL_MEM (default 227K: the
+# H200's whole local memory through CUDA, which was the library's default budget when this
+# script measured the change; since then the default is min(device, 48 KiB), what local48k
+# runs; PERF_LOCAL_MEM= (empty) runs the library's default).
 #   opencl    gMAGNUS through NVIDIA's OpenCL (48 KiB) on the first matrix
 # Inputs: soc-Slashdot0902, email-Enron, vsp_befref_fxm_2_4_air02 (A*A) and R-MAT pairs of
 # scales 16-18 with A 4 and B 8 per row; 5 timed runs after a warm-up; every C verified
@@ -28,7 +32,7 @@
 # (build-gpu), PERF_MATRICES (.carry/matrices), PERF_FILES (the three names, space-separated),
 # PERF_SCALES (16-18), PERF_A (4), PERF_B (8), PERF_DEVICE (cuda:0), PERF_BASELINE
 # (cusparse@cuda:0, or none), PERF_RUNS (5), PERF_STEPS (check,default,group256,local48k,opencl),
-# PERF_BUDGET_S (180), PERF_BEFORE (bench/results/2026-11-30-h200).
+# PERF_BUDGET_S (180), PERF_BEFORE (bench/results/2026-11-30-h200), PERF_LOCAL_MEM (227K).
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root" || exit 2
@@ -41,6 +45,7 @@ scales=${PERF_SCALES:-16-18}
 device=${PERF_DEVICE:-cuda:0}
 baseline=${PERF_BASELINE:-cusparse@cuda:0}
 runs=${PERF_RUNS:-5}
+whole_local=${PERF_LOCAL_MEM-227K}
 steps=${PERF_STEPS:-check,default,group256,local48k,opencl}
 budget=${PERF_BUDGET_S:-180}
 before=${PERF_BEFORE:-$root/bench/results/2026-11-30-h200}
@@ -112,10 +117,11 @@ bench=("$magnus" bench "${inputs[@]}" "${common[@]}")
 base=()
 [ "$baseline" != none ] && base=(",$baseline")
 step check 40 MAGNUS_BACKENDS="${device%%:*}" -- "$build/tests/hash_work_${device%%:*}" --jobs 1
-step default 70 -- "${bench[@]}" --systems "$device${base[*]}" --algorithms magnus,hash \
+step default 70 MAGNUS_LOCAL_MEM_BYTES="$whole_local" -- "${bench[@]}" \
+  --systems "$device${base[*]}" --algorithms magnus,hash \
   --csv "$out/default.csv" --json "$out/default.json"
-step group256 30 MAGNUS_HASH_GROUP_MAX=256 -- "${bench[@]}" --systems "$device" --no-bandwidth \
-  --csv "$out/group256.csv"
+step group256 30 MAGNUS_HASH_GROUP_MAX=256 MAGNUS_LOCAL_MEM_BYTES="$whole_local" -- \
+  "${bench[@]}" --systems "$device" --no-bandwidth --csv "$out/group256.csv"
 step local48k 30 MAGNUS_LOCAL_MEM_BYTES=48K -- "${bench[@]}" --systems "$device" --no-bandwidth \
   --csv "$out/local48k.csv"
 step opencl 45 MAGNUS_BACKENDS=opencl -- "$magnus" bench "${inputs[0]:-rmat:12:4:1}" \
