@@ -256,7 +256,7 @@ Test(gmagnus, empty_rows_and_columns) {
     magnus_context_free(&ctx);
 }
 
-/* ---- generated inputs, device budget and small budget ------------------------------------- */
+/* ---- generated inputs, default budget and small budget ------------------------------------ */
 
 Test(gmagnus, rmat_pairs) {
     const uint64_t budgets[] = {0, SMALL_BUDGET};
@@ -370,7 +370,7 @@ Test(gmagnus, device_budget_heavy_row) {
     cr_assert_eq(ctx->device.local_mem_bytes, ctx->device_local_mem_bytes);
     magnus_csr A = build(8, 2000, MAGNUS_FLOAT32, pick_dense_row3, 45);
     magnus_csr B = build(2000, 100000, MAGNUS_FLOAT32, pick_uniform40, 46);
-    magnus_report r = multiply_checked(ctx, A, B, "dense row, device budget");
+    magnus_report r = multiply_checked(ctx, A, B, "dense row, whole device budget");
     cr_assert_geq(r.rows_heavy, 1, "tau %lld", (long long)r.tau);
     magnus_csr_free(&A);
     magnus_csr_free(&B);
