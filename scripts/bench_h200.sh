@@ -88,7 +88,7 @@ fi
 # lost the NVIDIA device in some processes on the H200 machine).
 for cand in /usr/local/nvidia/lib64/libnvidia-opencl.so.1 \
             $(ldconfig -p 2>/dev/null | awk '/libnvidia-opencl\.so\.1 / {print $NF}'); do
-  if [ -e "$cand" ] && [ -z "${OCL_ICD_FILENAMES:-}" ]; then
+  if [ -e "$cand" ] && [ -z "${GPU_KEEP_OCL_ICD:-}" ]; then # replaces the image's PoCL+NVIDIA preset
     export OCL_ICD_FILENAMES=$cand
     say "bench_h200: OpenCL through OCL_ICD_FILENAMES=$cand"
     break

@@ -75,7 +75,10 @@ if [ -z "${MAGNUS_GPU_ENV_DONE:-}" ]; then
     [ -e "$cand" ] && { nv_ocl=$cand; break; }
   done
   pocl_icd=$(cat /etc/OpenCL/vendors/pocl.icd 2>/dev/null | head -n 1)
-  if [ -n "$nv_ocl" ] && [ -z "${OCL_ICD_FILENAMES:-}" ]; then
+  # The machine's image presets OCL_ICD_FILENAMES='libpocl.so.2:libnvidia-opencl.so.1' (seen
+  # 2026-11-30); with it the Criterion test processes saw one OpenCL device, not NVIDIA's, so
+  # the preset is replaced unless GPU_KEEP_OCL_ICD is set.
+  if [ -n "$nv_ocl" ] && [ -z "${GPU_KEEP_OCL_ICD:-}" ]; then
     export OCL_ICD_FILENAMES=$nv_ocl
     export GPU_OPENCL_ICDS=$nv_ocl${pocl_icd:+:$pocl_icd}
     say "gpu_env: OpenCL through NVIDIA's library alone: OCL_ICD_FILENAMES=$nv_ocl"
