@@ -644,9 +644,10 @@ static uint32_t hash_team(const struct magnus_device_csr_s *B) {
     return (uint32_t)(team > 32 ? 32 : team);
 }
 
-static void hash_phase_rows(hash_phase *ph, magnus_context ctx, const magnus_hash_config *cfg,
-                            const struct magnus_device_csr_s *A,
-                            const struct magnus_device_csr_s *B, const magnus_dbuf *ids,
+/* What a phase over rows and one over chunks both start from: the configuration (the main
+ * queue's default without one), the kernels of the value type, and the items. */
+static void hash_phase_init(hash_phase *ph, magnus_context ctx, const magnus_hash_config *cfg,
+                            magnus_value_type type, hash_source source, const magnus_dbuf *ids,
                             int64_t ids_offset, int64_t count) {
     memset(ph, 0, sizeof *ph);
     ph->ctx = ctx;
@@ -654,12 +655,19 @@ static void hash_phase_rows(hash_phase *ph, magnus_context ctx, const magnus_has
         ph->cfg = *cfg;
     else
         magnus_hash_config_init(&ph->cfg, MAGNUS_QUEUE_MAIN);
-    ph->variant = magnus_variant_of(A->type);
-    ph->value_bytes = magnus_value_size(A->type);
-    ph->source = HASH_SOURCE_ROWS;
+    ph->variant = magnus_variant_of(type);
+    ph->value_bytes = magnus_value_size(type);
+    ph->source = source;
     ph->ids = ids;
     ph->ids_offset = ids_offset;
     ph->count = count;
+}
+
+static void hash_phase_rows(hash_phase *ph, magnus_context ctx, const magnus_hash_config *cfg,
+                            const struct magnus_device_csr_s *A,
+                            const struct magnus_device_csr_s *B, const magnus_dbuf *ids,
+                            int64_t ids_offset, int64_t count) {
+    hash_phase_init(ph, ctx, cfg, A->type, HASH_SOURCE_ROWS, ids, ids_offset, count);
     ph->A = A;
     ph->B = B;
     ph->team = hash_team(B);
@@ -769,18 +777,7 @@ static magnus_status hash_check_segments(const magnus_hash_segments *seg, int nu
 static void hash_phase_chunks(hash_phase *ph, magnus_context ctx, const magnus_hash_config *cfg,
                               const magnus_hash_segments *seg, const magnus_dbuf *ids,
                               int64_t ids_offset, int64_t count) {
-    memset(ph, 0, sizeof *ph);
-    ph->ctx = ctx;
-    if (cfg)
-        ph->cfg = *cfg;
-    else
-        magnus_hash_config_init(&ph->cfg, MAGNUS_QUEUE_MAIN);
-    ph->variant = magnus_variant_of(seg->type);
-    ph->value_bytes = magnus_value_size(seg->type);
-    ph->source = HASH_SOURCE_CHUNKS;
-    ph->ids = ids;
-    ph->ids_offset = ids_offset;
-    ph->count = count;
+    hash_phase_init(ph, ctx, cfg, seg->type, HASH_SOURCE_CHUNKS, ids, ids_offset, count);
     ph->seg = seg;
 }
 
