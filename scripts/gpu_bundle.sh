@@ -69,7 +69,7 @@ rm -f "$build/ctest.json"
 # newer and must be the one used) and libraries every Linux has.
 rm -rf "${carry:?}/lib" "${carry:?}/opencl"
 mkdir -p "$carry/lib" "$carry/opencl"
-probe_exe=$(find "$build/tests" -maxdepth 1 -type f -perm -u+x -name 'test_*' | head -n 1)
+probe_exe=$(find "$build/tests" -maxdepth 1 -type f -perm -u+x -name 'test_*' -print -quit)
 [ -n "$probe_exe" ] || { echo "gpu_bundle: no test executable in $build/tests" >&2; exit 1; }
 ldd "$probe_exe" | awk '/=> \// {print $1, $3}' | while read -r name path; do
   case "$name" in

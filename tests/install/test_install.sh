@@ -70,8 +70,8 @@ if [ "$shared" = ON ]; then
     [ "$soname" = "libmagnus.so.0.1" ] || die "SONAME is '$soname', expected libmagnus.so.0.1"
     [ -e "$lib_path/$soname" ] || die "$soname not installed"
     # Only the public API is exported: no internal helper leaks out of the library.
-    if nm -D --defined-only "$lib_path/libmagnus.so" | awk '{print $3}' | grep -v '^magnus_' |
-        grep -qv '^_'; then
+    exported=$(nm -D --defined-only "$lib_path/libmagnus.so" | awk '{print $3}')
+    if grep -v '^magnus_' <<<"$exported" | grep -v '^_' | grep -q .; then
         die "libmagnus.so exports symbols outside magnus_*"
     fi
     pkg_static=""
@@ -87,8 +87,11 @@ step "consumer with pkg-config"
 consumer_pkgconfig consumer-pc "$work/prefix" "$san_flags" $pkg_static
 check_run consumer-pc "$lib_path" "$work/consumer-pc"
 if [ "$shared" = ON ]; then
-    LD_LIBRARY_PATH=$lib_path ldd "$work/consumer-pc" | grep -q "$lib_path/libmagnus.so.0.1" ||
-        die "consumer-pc does not load the installed libmagnus.so.0.1"
+    # Captured first: under pipefail, `ldd | grep -q` fails at random when grep exits on its
+    # match before ldd has written its last line (ldd dies of SIGPIPE).
+    loaded=$(LD_LIBRARY_PATH=$lib_path ldd "$work/consumer-pc")
+    grep -qF "$lib_path/libmagnus.so.0.1" <<<"$loaded" ||
+        die "consumer-pc does not load the installed libmagnus.so.0.1: $loaded"
 fi
 
 step "static library alone: configure and build $work/static-build"
@@ -112,7 +115,8 @@ step "consumer of the static library with pkg-config --static"
 consumer_pkgconfig consumer-static-pc "$work/static-prefix" "" --static
 check_run consumer-static-pc "" "$work/consumer-static-pc"
 for exe in "$work/consumer-static-cmake/consumer" "$work/consumer-static-pc"; do
-    if readelf -d "$exe" | grep NEEDED | grep -q libmagnus; then
+    needed=$(readelf -d "$exe" | grep NEEDED || true)
+    if grep -q libmagnus <<<"$needed"; then
         die "$exe links libmagnus dynamically"
     fi
 done
