@@ -2,8 +2,9 @@
  * gMAGNUS accumulation of the heavy rows' chunks (paper Alg. 3 lines 21 and 26), on the
  * heavy queue. Every stage's chunks that are not split again are accumulated in local
  * memory: those with at most tau elements by the shared hash accumulator
- * (runtime/hash_accumulate.h, chunk items), the last stage's larger ones by the dense
- * accumulator (kernels/gmagnus_dense.cl), whose width the parameters fit in local memory.
+ * (runtime/hash_accumulate.h, chunk items), the last stage's larger ones (more than
+ * dense_min_elements, tau by default) by the dense accumulator (kernels/gmagnus_dense.cl),
+ * whose width the parameters fit in local memory.
  *
  * Symbolic: each accumulated chunk's count, then counts go up the stages (a split chunk
  * counts its children; kernels/gmagnus_chunks.cl) into C.row_ptr at the heavy rows.
@@ -42,8 +43,10 @@ static size_t dense_bitmap_bytes(int64_t width) {
     return (((size_t)(width + 31) / 32) * 4 + 7) & ~(size_t)7;
 }
 
-/* Which chunks each accumulator takes: the last stage splits by tau, the others send their
- * light chunks (laid out after the heavy ones) to the hash accumulator. */
+/* Which chunks each accumulator takes: the last stage splits by dense_min_elements (tau unless
+ * tuned lower: the dense accumulator then also takes the larger light chunks, whose hash
+ * table would need a long sort), the others send their light chunks (laid out after the
+ * heavy ones) to the hash accumulator. */
 static magnus_status choose_accumulators(magnus_gm *g, int L) {
     magnus_gm_stage *st = &g->stage[L];
     magnus_status s;
@@ -53,9 +56,12 @@ static magnus_status choose_accumulators(magnus_gm *g, int L) {
         st->hash_count = st->count - st->heavy;
         return MAGNUS_SUCCESS;
     }
+    /* Levels stop early when no chunk is heavy any more: then the chunks can be wider than
+     * the dense accumulator, and only tau applies (all of them are light). */
+    const int64_t threshold = st->width <= g->p.dense_width ? g->p.dense_min_elements : g->p.tau;
     uint64_t ndense = 0, nhash = 0;
     if ((s = magnus_prim_partition_threshold(g->ctx, MAGNUS_QUEUE_HEAVY, &st->ptr,
-                                             (uint64_t)st->count, g->p.tau, &st->dense_ids,
+                                             (uint64_t)st->count, threshold, &st->dense_ids,
                                              &st->hash_ids, &ndense, &nhash)))
         return s;
     st->dense_count = (int64_t)ndense;

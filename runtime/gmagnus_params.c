@@ -17,6 +17,8 @@
  */
 #include "gmagnus_params.h"
 
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -164,6 +166,10 @@ magnus_status magnus_gmagnus_params_from_input(magnus_gmagnus_params *out,
                             "gMAGNUS parameters: a %llu-byte local memory budget holds no hash "
                             "table entry", (unsigned long long)slm);
 
+    p->dense_min_elements = in->dense_min_elements > 0 && in->dense_min_elements < p->tau
+                                ? in->dense_min_elements
+                                : p->tau;
+
     /* Dense accumulator: values + 1 bit each (the paper's ndenseNumeric), and the power-of-two
      * width that fits after the dense kernel's scan scratch (one 32-bit word per item). */
     p->ndense_numeric = (int64_t)(slm * 8 / (8 * in->value_bytes + 1));
@@ -213,6 +219,22 @@ static int largest_pow2_at_most(uint64_t x, int cap) {
     return v;
 }
 
+/* MAGNUS_DENSE_MIN_ELEMENTS: a tuning knob (0 when unset: the default, tau). */
+static magnus_status dense_min_from_env(int64_t *out) {
+    *out = 0;
+    const char *env = getenv("MAGNUS_DENSE_MIN_ELEMENTS");
+    if (!env || !*env) return MAGNUS_SUCCESS;
+    char *end = NULL;
+    errno = 0;
+    long long v = strtoll(env, &end, 10);
+    if (*end != 0 || errno != 0 || v < 1)
+        return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
+                            "MAGNUS_DENSE_MIN_ELEMENTS=%s: expected an integer >= 1 (chunks with "
+                            "more elements are accumulated densely)", env);
+    *out = (int64_t)v;
+    return MAGNUS_SUCCESS;
+}
+
 magnus_status magnus_gmagnus_params_input_for_device(magnus_gmagnus_params_input *out,
                                                      const magnus_device_info *device,
                                                      int64_t c_cols, magnus_value_type type) {
@@ -246,7 +268,7 @@ magnus_status magnus_gmagnus_params_input_for_device(magnus_gmagnus_params_input
     out->subgroup_size = sub;
     out->outer_group_size = largest_pow2_at_most(max_wg, 256);
     out->dense_group_size = dense;
-    return MAGNUS_SUCCESS;
+    return dense_min_from_env(&out->dense_min_elements);
 }
 
 magnus_status magnus_gmagnus_params_compute(magnus_gmagnus_params *out,

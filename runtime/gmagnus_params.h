@@ -32,6 +32,7 @@ typedef struct magnus_gmagnus_params_input {
     int subgroup_size;         /* items per subgroup: one local histogram each */
     int outer_group_size;      /* work items of an outer-product group */
     int dense_group_size;      /* work items of a dense-accumulator group */
+    int64_t dense_min_elements; /* 0: tau (the default), else see magnus_gmagnus_params */
 } magnus_gmagnus_params_input;
 
 /*

@@ -129,6 +129,13 @@ static void fill_report(const magnus_gm *g, magnus_report *r) {
     for (int L = 0; L < MAGNUS_MAX_LEVELS; L++)
         r->chunks_per_level[L] = L < p->levels ? p->chunks_per_level[L] : 0;
     r->chunk_width = p->levels > 0 ? p->chunk_width[p->levels - 1] : g->B->cols;
+    r->dense_min_elements = p->dense_min_elements;
+    r->chunks_dense = 0;
+    r->chunks_hash = 0;
+    for (int L = 0; L < g->nstages; L++) {
+        r->chunks_dense += g->stage[L].dense_count;
+        r->chunks_hash += g->stage[L].hash_count;
+    }
     r->rows_total = g->A->rows;
     r->rows_heavy = g->nheavy;
     r->products_total = g->products_total;

@@ -8,6 +8,15 @@ magnus_add_test(test_gmagnus_params SOURCES ${_gm_dir}/test_gmagnus_params.c
 foreach(_backend opencl cuda)
   magnus_add_test(spgemm_gmagnus_${_backend} SOURCES ${_gm_dir}/test_spgemm_gmagnus.c
                   ENV MAGNUS_BACKENDS=${_backend} LABELS gmagnus ${_backend} TIMEOUT 900)
+  # The dense accumulator for light chunks too (MAGNUS_DENSE_MIN_ELEMENTS): its own checks,
+  # then the whole suite above with every non-empty last-level chunk accumulated densely.
+  magnus_add_test(gmagnus_dense_chunks_${_backend} SOURCES ${_gm_dir}/test_gmagnus_dense_chunks.c
+                  ENV MAGNUS_BACKENDS=${_backend} LABELS gmagnus ${_backend} TIMEOUT 300)
+  add_test(NAME spgemm_gmagnus_all_dense_${_backend} COMMAND spgemm_gmagnus_${_backend}
+           --filter "gmagnus*/*")
+  set_tests_properties(spgemm_gmagnus_all_dense_${_backend} PROPERTIES
+                       TIMEOUT 900 SKIP_RETURN_CODE 77 LABELS "gmagnus;${_backend}"
+                       ENVIRONMENT "MAGNUS_BACKENDS=${_backend};MAGNUS_DENSE_MIN_ELEMENTS=1")
   add_test(NAME spgemm_gmagnus_shared_${_backend}
            COMMAND spgemm_gmagnus_${_backend} --jobs 1 --filter gmagnus_shared/*)
   set_tests_properties(spgemm_gmagnus_shared_${_backend} PROPERTIES

@@ -220,6 +220,10 @@ int main(int argc, char **argv) {
         int dense_bits = P.levels ? log2_floor((uint64_t)P.dense_width) : 31;
         int64_t nfinal = P.levels ? (int64_t)1 << (log2_floor(pow2_ceil((uint64_t)ncols)) - dense_bits) : 1;
         int64_t *fe = calloc((size_t)nfinal, 8), *fd = calloc((size_t)nfinal, 8);
+        /* last-level chunks with more elements than this go to the dense accumulator
+         * (MODEL_DENSE_MIN; default tau, the library's rule) */
+        const char *dm = getenv("MODEL_DENSE_MIN");
+        int64_t dense_min = dm ? strtoll(dm, NULL, 0) : P.tau;
         for (size_t di = 0; di < sizeof designs / sizeof designs[0]; di++) {
             const design *d = &designs[di];
             plan ps, pn;
@@ -227,7 +231,7 @@ int main(int argc, char **argv) {
             plan_build(&pn, d, budget, 1);
             plan pcs = ps; /* chunks: empty ones are counted too */
             pcs.b[0].max_key = -1;
-            work sym = {0}, num = {0}, dense = {0};
+            work sym = {0}, num = {0}, dense = {0}, csym = {0}, cnum = {0};
             int64_t heavy = 0, light_chunks = 0, dense_chunks = 0;
             for (int64_t i = 0; i < m; i++) {
                 int64_t p = products[i], n = nnz[i];
@@ -272,13 +276,16 @@ int main(int argc, char **argv) {
                         for (int64_t f = f0 + c * sub; f < f0 + (c + 1) * sub; f++) e += fe[f], dn += fd[f];
                         if (e > P.tau && L < P.levels - 1) {
                             stack[sp][0] = f0 + c * sub, stack[sp][1] = sub, stack[sp][2] = L + 1, sp++;
-                        } else if (e > P.tau) {
-                            add_work(&dense, dthreads, 2.0 * (double)w + (double)e);
+                        } else if (e > (L == P.levels - 1 ? dense_min : P.tau)) {
+                            /* symbolic: clear and popcount the bitmap, set e bits;
+                             * numeric: clear values and bitmap, e adds, scan, write */
+                            add_work(&dense, dthreads, 2.0 * (double)w / 32 + (double)e);
+                            add_work(&dense, dthreads, (double)w + 2.0 * (double)w / 32 + (double)e + (double)dn);
                             dense_chunks++;
                         } else {
                             int64_t width = P.chunk_width[L];
-                            item(&sym, d, &pcs, 0, e < width ? e : width, e, dn);
-                            if (dn > 0) item(&num, d, &pn, 1, dn, e, dn);
+                            item(&csym, d, &pcs, 0, e < width ? e : width, e, dn);
+                            if (dn > 0) item(&cnum, d, &pn, 1, dn, e, dn);
                             light_chunks++;
                         }
                     }
@@ -289,6 +296,8 @@ int main(int argc, char **argv) {
                    (long long)light_chunks, (long long)dense_chunks, d->name);
             print_work("symbolic", &sym);
             print_work("numeric", &num);
+            print_work("ch-symb", &csym);
+            print_work("ch-num", &cnum);
             print_work("dense", &dense);
         }
         free(fe);

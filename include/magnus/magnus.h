@@ -403,6 +403,9 @@ typedef struct magnus_report {
     int levels;                  /* multisplit levels run (0: no heavy rows) */
     int64_t chunks_per_level[MAGNUS_MAX_LEVELS];
     int64_t chunk_width;         /* columns per chunk at the last level */
+    int64_t dense_min_elements;  /* last-level chunks with more elements are accumulated densely */
+    int64_t chunks_dense;        /* chunks accumulated by the dense accumulator */
+    int64_t chunks_hash;         /* chunks (of every level) accumulated by the hash accumulator */
     /* sizes */
     int64_t rows_total, rows_heavy;
     int64_t products_total, products_heavy;
@@ -457,6 +460,11 @@ typedef struct magnus_gmagnus_params {
     int group_rows;              /* rows of C-hat one multisplit group touches (2) */
     int multisplit_group_size, subgroup_size, subgroups; /* subgroups: local histograms */
     int outer_group_size, dense_group_size;
+    /* The last level's chunks with more elements than this go to the dense accumulator, the
+     * others to the hash accumulator: tau by default (the paper's rule: only heavy chunks are
+     * dense), lower with MAGNUS_DENSE_MIN_ELEMENTS (an integer >= 1; values above tau mean
+     * tau), a tuning knob (docs/performance.md, "Dense accumulation of light chunks"). */
+    int64_t dense_min_elements;
 } magnus_gmagnus_params;
 
 /* The parameters for `device` (its local_mem_bytes is the budget) and C with c_cols columns.

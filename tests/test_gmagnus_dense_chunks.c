@@ -1,0 +1,201 @@
+/*
+ * MAGNUS_DENSE_MIN_ELEMENTS: the last level's chunks with more elements than the knob go to
+ * the dense accumulator, the others to the hash accumulator (default: tau). Checked here:
+ *   - every product against the CPU reference whatever the threshold (1: every non-empty
+ *     chunk dense; a middle value: both accumulators in one multiply; unset: tau);
+ *   - the report's chunks_dense / chunks_hash against a host count of the chunks' elements
+ *     (one multisplit level: heavy row i's chunk c holds its products whose column lies in
+ *     [c·width, (c+1)·width)), so the knob provably moves chunks between the accumulators;
+ *   - a malformed value is refused with MAGNUS_ERROR_INVALID_ARGUMENT, values above tau mean
+ *     tau.
+ * The whole gMAGNUS suite also runs with MAGNUS_DENSE_MIN_ELEMENTS=1 as its own ctest entry
+ * (tests/spgemm_gmagnus.cmake).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "device_test_main.h"
+#include "magnus/magnus.h"
+
+#define DC_OK(call)                                                                              \
+    do {                                                                                         \
+        magnus_status dc_s_ = (call);                                                            \
+        cr_assert_eq(dc_s_, MAGNUS_SUCCESS, "%s: %s (%s)", #call, magnus_status_string(dc_s_),   \
+                     magnus_last_error());                                                       \
+    } while (0)
+
+
+static magnus_csr rmat(int scale, int64_t per_row, uint64_t seed, magnus_value_type type) {
+    magnus_rmat_options o;
+    DC_OK(magnus_rmat_options_init(&o));
+    o.scale = scale;
+    o.nnz_per_row = per_row;
+    o.seed = magnus_test_seed(seed);
+    o.type = type;
+    magnus_csr A = NULL;
+    DC_OK(magnus_gen_rmat(&A, &o, NULL, NULL));
+    return A;
+}
+
+static magnus_context budget_context(uint64_t bytes) {
+    magnus_context_options opt;
+    DC_OK(magnus_context_options_init(&opt));
+    opt.local_mem_bytes = bytes;
+    magnus_context ctx = NULL;
+    DC_OK(magnus_context_create(&ctx, NULL, &opt));
+    return ctx;
+}
+
+/* Host count of one-level chunks: heavy rows (products > tau) split into chunks of `width`
+ * columns; chunks with more than `threshold` products are "dense". */
+typedef struct chunk_count {
+    int64_t dense, hash;
+} chunk_count;
+static chunk_count count_chunks(const magnus_csr_s *A, const magnus_csr_s *B, int64_t tau,
+                                int64_t width, int64_t nchunks, int64_t threshold) {
+    chunk_count n = {0, 0};
+    int64_t *per_chunk = calloc((size_t)nchunks, sizeof *per_chunk);
+    cr_assert_not_null(per_chunk);
+    for (int64_t i = 0; i < A->rows; i++) {
+        int64_t products = 0;
+        for (int64_t a = A->row_ptr[i]; a < A->row_ptr[i + 1]; a++) {
+            int32_t k = A->col_idx[a];
+            products += B->row_ptr[k + 1] - B->row_ptr[k];
+        }
+        if (products <= tau) continue;
+        memset(per_chunk, 0, (size_t)nchunks * sizeof *per_chunk);
+        for (int64_t a = A->row_ptr[i]; a < A->row_ptr[i + 1]; a++) {
+            int32_t k = A->col_idx[a];
+            for (int64_t b = B->row_ptr[k]; b < B->row_ptr[k + 1]; b++)
+                per_chunk[B->col_idx[b] / width]++;
+        }
+        for (int64_t c = 0; c < nchunks; c++) {
+            if (per_chunk[c] > threshold)
+                n.dense++;
+            else
+                n.hash++;
+        }
+    }
+    free(per_chunk);
+    return n;
+}
+
+/* C = A·B checked against the reference; returns the report. */
+static magnus_report multiply_checked(magnus_context ctx, const magnus_csr_s *A,
+                                      const magnus_csr_s *B, const char *what) {
+    magnus_spgemm_options opt;
+    DC_OK(magnus_spgemm_options_init(&opt));
+    opt.algorithm = MAGNUS_ALGORITHM_MAGNUS;
+    magnus_report rep;
+    magnus_csr C = NULL, R = NULL, M = NULL;
+    magnus_status s = magnus_spgemm(&C, ctx, A, B, &opt, &rep);
+    cr_assert_eq(s, MAGNUS_SUCCESS, "%s: %s (%s)", what, magnus_status_string(s),
+                 magnus_last_error());
+    DC_OK(magnus_reference_spgemm(&R, &M, A, B));
+    magnus_compare_result cmp;
+    s = magnus_csr_compare(&cmp, C, R, M, 0);
+    cr_assert_eq(s, MAGNUS_SUCCESS, "%s: %s (row %lld col %lld: %g vs %g)", what,
+                 magnus_last_error(), (long long)cmp.row, (long long)cmp.col, cmp.value,
+                 cmp.expected);
+    magnus_csr_free(&C);
+    magnus_csr_free(&R);
+    magnus_csr_free(&M);
+    return rep;
+}
+
+/* The smallest budget (from 2 KiB, 256-byte steps) whose parameters split C's c_cols columns
+ * in exactly one multisplit level on this device; 0 if none. */
+static uint64_t one_level_budget(magnus_context probe, int64_t c_cols, magnus_value_type type) {
+    magnus_device_info dev = probe->device;
+    for (uint64_t b = 2048; b <= 256 * 1024 && b <= probe->device_local_mem_bytes; b += 256) {
+        dev.local_mem_bytes = b;
+        magnus_gmagnus_params p;
+        if (magnus_gmagnus_params_compute(&p, &dev, c_cols, type) == MAGNUS_SUCCESS &&
+            p.levels == 1)
+            return b;
+    }
+    return 0;
+}
+
+static void thresholds_case(magnus_value_type type) {
+    magnus_context probe = magnus_test_context();
+    if (type == MAGNUS_FLOAT64 && !probe->device.fp64) cr_skip_test("no fp64");
+    magnus_csr A = rmat(13, 8, 5, type), B = rmat(13, 8, 6, type);
+    const uint64_t budget = one_level_budget(probe, B->cols, type);
+    cr_assert_gt(budget, 0, "no budget gives one level for %lld columns", (long long)B->cols);
+    magnus_context ctx = budget_context(budget);
+    magnus_device_info dev;
+    DC_OK(magnus_context_device(&dev, ctx));
+    magnus_gmagnus_params p;
+    DC_OK(magnus_gmagnus_params_compute(&p, &dev, B->cols, type));
+    cr_assert_eq(p.levels, 1, "budget %llu: %d levels", (unsigned long long)budget, p.levels);
+    cr_assert_eq(p.dense_min_elements, p.tau, "default threshold %lld, tau %lld",
+                 (long long)p.dense_min_elements, (long long)p.tau);
+    const int64_t width = p.chunk_width[0], nchunks = p.chunks_per_level[0];
+    /* unset (tau), a middle value, 1 (every non-empty chunk) */
+    const int64_t thresholds[] = {0, p.tau / 4, 1};
+    int64_t dense_before = -1;
+    for (size_t t = 0; t < sizeof thresholds / sizeof *thresholds; t++) {
+        char value[32], what[96];
+        if (thresholds[t] == 0) {
+            unsetenv("MAGNUS_DENSE_MIN_ELEMENTS");
+        } else {
+            snprintf(value, sizeof value, "%lld", (long long)thresholds[t]);
+            setenv("MAGNUS_DENSE_MIN_ELEMENTS", value, 1);
+        }
+        const int64_t threshold = thresholds[t] ? thresholds[t] : p.tau;
+        snprintf(what, sizeof what, "rmat13 x rmat13, %s, dense above %lld",
+                 type == MAGNUS_FLOAT32 ? "f32" : "f64", (long long)threshold);
+        magnus_report r = multiply_checked(ctx, A, B, what);
+        chunk_count want = count_chunks(A, B, p.tau, width, nchunks, threshold);
+        cr_assert_eq(r.levels, 1, "%s: %d levels", what, r.levels);
+        cr_assert_eq(r.dense_min_elements, threshold, "%s: report says %lld", what,
+                     (long long)r.dense_min_elements);
+        cr_assert_eq(r.chunks_dense, want.dense, "%s: %lld dense chunks, host count %lld", what,
+                     (long long)r.chunks_dense, (long long)want.dense);
+        cr_assert_eq(r.chunks_hash, want.hash, "%s: %lld hash chunks, host count %lld", what,
+                     (long long)r.chunks_hash, (long long)want.hash);
+        cr_assert_gt(r.chunks_dense, dense_before, "%s: lowering the threshold moved no chunk",
+                     what);
+        dense_before = r.chunks_dense;
+    }
+    cr_assert_gt(dense_before, 0);
+    magnus_csr_free(&A);
+    magnus_csr_free(&B);
+    magnus_context_free(&ctx);
+}
+
+Test(gmagnus_dense_chunks, thresholds_f32) { thresholds_case(MAGNUS_FLOAT32); }
+Test(gmagnus_dense_chunks, thresholds_f64) { thresholds_case(MAGNUS_FLOAT64); }
+
+Test(gmagnus_dense_chunks, malformed_value_refused) {
+    magnus_context ctx = magnus_test_context();
+    magnus_csr A = rmat(8, 4, 7, MAGNUS_FLOAT32);
+    const char *bad[] = {"0", "-3", "12x", "abc", "99999999999999999999999"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        setenv("MAGNUS_DENSE_MIN_ELEMENTS", bad[i], 1);
+        magnus_spgemm_options opt;
+        DC_OK(magnus_spgemm_options_init(&opt));
+        opt.algorithm = MAGNUS_ALGORITHM_MAGNUS;
+        magnus_csr C = NULL;
+        magnus_status s = magnus_spgemm(&C, ctx, A, A, &opt, NULL);
+        cr_assert_eq(s, MAGNUS_ERROR_INVALID_ARGUMENT, "'%s': %s", bad[i], magnus_status_string(s));
+        cr_assert_null(C);
+        cr_assert_not_null(strstr(magnus_last_error(), "MAGNUS_DENSE_MIN_ELEMENTS"), "'%s': %s",
+                           bad[i], magnus_last_error());
+    }
+    magnus_csr_free(&A);
+}
+
+Test(gmagnus_dense_chunks, above_tau_means_tau) {
+    magnus_device_info dev;
+    DC_OK(magnus_context_device(&dev, magnus_test_context()));
+    setenv("MAGNUS_DENSE_MIN_ELEMENTS", "1000000000", 1);
+    magnus_gmagnus_params p;
+    DC_OK(magnus_gmagnus_params_compute(&p, &dev, 1 << 20, MAGNUS_FLOAT32));
+    cr_assert_eq(p.dense_min_elements, p.tau);
+    setenv("MAGNUS_DENSE_MIN_ELEMENTS", "7", 1);
+    DC_OK(magnus_gmagnus_params_compute(&p, &dev, 1 << 20, MAGNUS_FLOAT32));
+    cr_assert_eq(p.dense_min_elements, 7);
+}
