@@ -1,38 +1,41 @@
 #!/usr/bin/env bash
-# The accumulator change of docs/performance.md ("Numeric phase") measured on the H200 against
-# cuSPARSE and against the results of 2026-11-30, in ONE device call of about 2-3 minutes.
+# gMAGNUS tuning knobs measured on the H200 against cuSPARSE, in ONE device call of about
+# 3-4 minutes (docs/performance.md). Each step is one `magnus bench` under one setting.
 #
 # Here, first:   scripts/gpu_bundle.sh        build-gpu/ (CUDA kernels) and .carry/ (matrices)
 # Device tool:   run(command="bash scripts/perf_h200.sh", carry=["build-gpu", ".carry"],
-#                    timeout_s=240)
+#                    timeout_s=300)
 #
-# Steps (each under `timeout`, none stops the next; PERF_BUDGET_S, default 180 s, bounds them
+# Steps (each under `timeout`, none stops the next; PERF_BUDGET_S, default 240 s, bounds them
 # all: a step that would start with less than 20 s left is skipped):
-#   check     tests/hash_work_cuda: the wide paths (1024 work items, compaction, row teams)
-#             on CUDA against the CPU reference and host accumulations
-#   default   `magnus bench`: gMAGNUS and hash through cuda:0 with the new defaults, cuSPARSE
-#   group256  gMAGNUS with MAGNUS_HASH_GROUP_MAX=256 (only compaction, row teams, counting):
-#             what the 1024-item groups add
-#   local48k  gMAGNUS with MAGNUS_LOCAL_MEM_BYTES=48K (the budget knob: tau 3072, more
-#             heavy rows; the setting NVIDIA's OpenCL had)
-# default and group256 run with MAGNUS_LOCAL_MEM_BYTES=$PERF_LOCAL_MEM (default 227K: the
-# H200's whole local memory through CUDA, which was the library's default budget when this
-# script measured the change; since then the default is min(device, 48 KiB), what local48k
-# runs; PERF_LOCAL_MEM= (empty) runs the library's default).
+#   check     the CUDA tests of the paths the knobs reach, against the CPU reference:
+#             hash_work_cuda, gmagnus_dense_chunks_cuda, spgemm_gmagnus_all_dense_cuda
+#   default   gMAGNUS and hash through cuda:0 with the library's defaults, and cuSPARSE
+#   dense1024, dense512, dense256
+#             gMAGNUS with MAGNUS_DENSE_MIN_ELEMENTS=N: the last level's chunks with more than
+#             N elements go to the dense accumulator (default: tau = 3072 at 48 KiB)
+#   group256  gMAGNUS with MAGNUS_HASH_GROUP_MAX=256 (hash tables of at most 256 work items)
+#   local227k gMAGNUS with MAGNUS_LOCAL_MEM_BYTES=227K (the H200's whole local memory per
+#             work group through CUDA; the library's default is min(device, 48 KiB))
 #   opencl    gMAGNUS through NVIDIA's OpenCL (48 KiB) on the first matrix
+# PERF_STEPS picks them (default: check,default,dense1024,dense512,dense256,opencl; the
+# accumulator change of 2026-11-30 ran check,default,group256,local48k,opencl with
+# PERF_LOCAL_MEM=227K, when 227 KiB was the default: bench/results/2026-11-30-h200-accumulator).
 # Inputs: soc-Slashdot0902, email-Enron, vsp_befref_fxm_2_4_air02 (A*A) and R-MAT pairs of
 # scales 16-18 with A 4 and B 8 per row; 5 timed runs after a warm-up; every C verified
 # (reference up to 2e7 products, else cuSPARSE's C and C*x).
 #
-# Files in $OUT (default ./perf-out), at most 8: default.csv default.json group256.csv
-# local48k.csv opencl.csv perf.log (every step's output) summary.txt (the table printed last).
-# Columns: bench/README.md; the table adds the 2026-11-30 times (bench/results/2026-11-30-h200).
+# Files in $OUT (default ./perf-out), at most 8: default.csv default.json, one STEP.csv per
+# other bench step, perf.log (every step's output), summary.txt (the table printed last:
+# every step's CSV, then the times of PERF_BEFORE for comparison).
+# Columns: bench/README.md.
 #
 # Overrides, to try the script elsewhere (e.g. on PoCL with tiny inputs): PERF_BUILD
 # (build-gpu), PERF_MATRICES (.carry/matrices), PERF_FILES (the three names, space-separated),
 # PERF_SCALES (16-18), PERF_A (4), PERF_B (8), PERF_DEVICE (cuda:0), PERF_BASELINE
-# (cusparse@cuda:0, or none), PERF_RUNS (5), PERF_STEPS (check,default,group256,local48k,opencl),
-# PERF_BUDGET_S (180), PERF_BEFORE (bench/results/2026-11-30-h200), PERF_LOCAL_MEM (227K).
+# (cusparse@cuda:0, or none), PERF_RUNS (5), PERF_STEPS, PERF_BUDGET_S (240), PERF_BEFORE
+# (bench/results/2026-11-30-h200-accumulator/local48k.csv: the 48 KiB times of that run),
+# PERF_LOCAL_MEM (the budget of the default and dense steps; empty: the library's).
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root" || exit 2
@@ -45,17 +48,17 @@ scales=${PERF_SCALES:-16-18}
 device=${PERF_DEVICE:-cuda:0}
 baseline=${PERF_BASELINE:-cusparse@cuda:0}
 runs=${PERF_RUNS:-5}
-whole_local=${PERF_LOCAL_MEM-227K}
-steps=${PERF_STEPS:-check,default,group256,local48k,opencl}
-budget=${PERF_BUDGET_S:-180}
-before=${PERF_BEFORE:-$root/bench/results/2026-11-30-h200}
+local_mem=${PERF_LOCAL_MEM:-}
+steps=${PERF_STEPS:-check,default,dense1024,dense512,dense256,opencl}
+budget=${PERF_BUDGET_S:-240}
+before=${PERF_BEFORE:-$root/bench/results/2026-11-30-h200-accumulator/local48k.csv}
 out=${OUT:-$root/perf-out}
 mkdir -p "$out"
 log=$out/perf.log
 summary=$out/summary.txt
 : >"$log"
 : >"$summary"
-rm -f "$out"/default.csv "$out"/default.json "$out"/group256.csv "$out"/local48k.csv "$out"/opencl.csv
+rm -f "$out"/*.csv "$out"/default.json
 start=$SECONDS
 say() { echo "$*" | tee -a "$log"; }
 left() { echo $((budget - (SECONDS - start))); }
@@ -116,14 +119,24 @@ step() {
 bench=("$magnus" bench "${inputs[@]}" "${common[@]}")
 base=()
 [ "$baseline" != none ] && base=(",$baseline")
-step check 40 MAGNUS_BACKENDS="${device%%:*}" -- "$build/tests/hash_work_${device%%:*}" --jobs 1
-step default 70 MAGNUS_LOCAL_MEM_BYTES="$whole_local" -- "${bench[@]}" \
+backend=${device%%:*}
+step check 60 MAGNUS_BACKENDS="$backend" -- bash -c \
+  'for t in "$@"; do echo "== $t"; "$t" --jobs 1 || exit 1; done' check \
+  "$build/tests/hash_work_$backend" "$build/tests/gmagnus_dense_chunks_$backend" \
+  "$build/tests/spgemm_gmagnus_$backend"
+step check_all_dense 40 MAGNUS_BACKENDS="$backend" MAGNUS_DENSE_MIN_ELEMENTS=1 -- \
+  "$build/tests/spgemm_gmagnus_$backend" --jobs 1 --filter 'gmagnus*/*'
+step default 70 MAGNUS_LOCAL_MEM_BYTES="$local_mem" -- "${bench[@]}" \
   --systems "$device${base[*]}" --algorithms magnus,hash \
   --csv "$out/default.csv" --json "$out/default.json"
-step group256 30 MAGNUS_HASH_GROUP_MAX=256 MAGNUS_LOCAL_MEM_BYTES="$whole_local" -- \
+for n in 1024 512 256; do
+  step "dense$n" 30 MAGNUS_DENSE_MIN_ELEMENTS=$n MAGNUS_LOCAL_MEM_BYTES="$local_mem" -- \
+    "${bench[@]}" --systems "$device" --no-bandwidth --csv "$out/dense$n.csv"
+done
+step group256 30 MAGNUS_HASH_GROUP_MAX=256 MAGNUS_LOCAL_MEM_BYTES="$local_mem" -- \
   "${bench[@]}" --systems "$device" --no-bandwidth --csv "$out/group256.csv"
-step local48k 30 MAGNUS_LOCAL_MEM_BYTES=48K -- "${bench[@]}" --systems "$device" --no-bandwidth \
-  --csv "$out/local48k.csv"
+step local227k 30 MAGNUS_LOCAL_MEM_BYTES=227K -- "${bench[@]}" --systems "$device" --no-bandwidth \
+  --csv "$out/local227k.csv"
 step opencl 45 MAGNUS_BACKENDS=opencl -- "$magnus" bench "${inputs[0]:-rmat:12:4:1}" \
   --runs "$runs" --verify-limit 2e7 --no-baseline --no-bandwidth --csv "$out/opencl.csv"
 
@@ -165,22 +178,23 @@ function read(file, tag,   line, f, h, n, i, key) {
   close(file)
 }
 BEGIN {
-  out = ARGV[1]; ARGV[1] = ""
-  read(out "/default.csv", "new"); read(out "/group256.csv", "g256"); read(out "/local48k.csv", "48k")
-  read(out "/opencl.csv", "ocl")
-  n0 = ninputs; read(before "/real.csv", "old"); read(before "/rmat.csv", "old"); ninputs = n0
+  out = ARGV[1]; ARGV[1] = ""; before = ARGV[2]; ARGV[2] = ""
+  read(out "/default.csv", "new")
+  for (k = 3; k < ARGC; k++) { tag = ARGV[k]; ARGV[k] = ""; read(out "/" tag ".csv", tag) }
+  n0 = ninputs; read(before, "old"); ninputs = n0
   printf "%-26s %-24s %9s %9s %9s %8s\n", "input", "step:system", "mean_ms", "numeric", "symbolic", "x_cusp"
   for (i = 1; i <= ninputs; i++) {
     key = order[i]
     for (j = 1; j <= nsystems; j++) {
       sys = systems[j]
-      if (!((key, sys) in ms) || sys ~ /^old:.*opencl/) continue
+      if (!((key, sys) in ms)) continue
       x = (key in cus) && ms[key, sys] > 0 ? sprintf("%.3f", cus[key] / ms[key, sys]) : "-"
       printf "%-26s %-24s %9s %9s %9s %8s%s\n", key, sys, ms3(ms[key, sys]), ms3(num[key, sys]),
              ms3(sym[key, sys]), x, st[key, sys] == "" ? "" : " " st[key, sys]
     }
   }
-  print "(x_cusp: cuSPARSE mean / this mean, cuSPARSE of this run; old: 2026-11-30; ! not verified, F failed)"
-}' "$out" >"$summary" 2>>"$log"
+  print "(x_cusp: cuSPARSE mean / this mean, cuSPARSE of this run; old: " before "; ! not verified, F failed)"
+}' "$out" "$before" $(cd "$out" && ls -- *.csv 2>/dev/null | sed 's/\.csv$//' | grep -vx default) \
+  >"$summary" 2>>"$log"
 say "perf_h200: done in $((SECONDS - start))s"
 cat "$summary"
