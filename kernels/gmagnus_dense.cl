@@ -75,14 +75,12 @@ MG_KERNEL void gmagnus_dense_numeric(mg_u64 count, MG_GLOBAL const mg_i32 *ids,
         const mg_i32 shift = shifts[id];
         mg_i64 n = 0;
         for (mg_u32 w = w_lo; w < w_hi; w++) {
-            mg_u32 bits = bitmap[w];
-            for (mg_u32 j = 0; bits != 0u; j++, bits >>= 1) {
-                if (bits & 1u) {
-                    mg_u32 c = (w << 5) + j;
-                    c_col[out + n] = (mg_i32)c + shift;
-                    c_val[out + n] = acc[c];
-                    n++;
-                }
+            /* one step per set bit, lowest first (column order), not one per bit */
+            for (mg_u32 bits = bitmap[w]; bits != 0u; bits &= bits - 1u) {
+                mg_u32 c = (w << 5) + mg_gm_lowest_bit(bits);
+                c_col[out + n] = (mg_i32)c + shift;
+                c_val[out + n] = acc[c];
+                n++;
             }
         }
         mg_barrier(); /* acc and bitmap are cleared for the next chunk */

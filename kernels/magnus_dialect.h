@@ -20,7 +20,8 @@
  *      (MG_GLOBAL / MG_LOCAL), so helpers taking local and global pointers are written twice.
  *   7. Ids: mg_local_id(), mg_group_id(), mg_local_size(), mg_num_groups(), mg_global_id()
  *      (all mg_u64 or narrower, dimension 0). Barrier: mg_barrier() (local and global fence).
- *   8. Atomics: mg_atomic_add_u32 / mg_atomic_cas_u32 / mg_atomic_add_u64 / mg_atomic_cas_u64
+ *   8. Atomics: mg_atomic_add_u32 / mg_atomic_cas_u32 / mg_atomic_max_u32 / mg_atomic_or_u32
+ *      (OpenCL 1.2 core 32-bit atomics) / mg_atomic_add_u64 / mg_atomic_cas_u64
  *      work on MG_GLOBAL and MG_LOCAL pointers alike (OpenCL overloads; 64-bit needs
  *      cl_khr_int64_base_atomics, which the runtime checks via device_info.atomic64). Float
  *      adds are CAS loops with explicit address space: mg_atomic_add_f32_global,
@@ -71,6 +72,7 @@ typedef uchar mg_u8;
 #define mg_atomic_add_i32(p, v) atomic_add((p), (mg_i32)(v))
 #define mg_atomic_cas_u32(p, cmp, v) atomic_cmpxchg((p), (mg_u32)(cmp), (mg_u32)(v))
 #define mg_atomic_max_u32(p, v) atomic_max((p), (mg_u32)(v))
+#define mg_atomic_or_u32(p, v) atomic_or((p), (mg_u32)(v))
 #define mg_atomic_add_u64(p, v) atom_add((p), (mg_u64)(v))
 #define mg_atomic_add_i64(p, v) atom_add((p), (mg_i64)(v))
 #define mg_atomic_cas_u64(p, cmp, v) atom_cmpxchg((p), (mg_u64)(cmp), (mg_u64)(v))
@@ -129,6 +131,7 @@ extern __shared__ mg_u64 mg_dyn_local[];
 #define mg_atomic_add_i32(p, v) atomicAdd((mg_i32 *)(p), (mg_i32)(v))
 #define mg_atomic_cas_u32(p, cmp, v) atomicCAS((mg_u32 *)(p), (mg_u32)(cmp), (mg_u32)(v))
 #define mg_atomic_max_u32(p, v) atomicMax((mg_u32 *)(p), (mg_u32)(v))
+#define mg_atomic_or_u32(p, v) atomicOr((mg_u32 *)(p), (mg_u32)(v))
 #define mg_atomic_add_u64(p, v) atomicAdd((mg_u64 *)(p), (mg_u64)(v))
 #define mg_atomic_add_i64(p, v) ((mg_i64)atomicAdd((mg_u64 *)(p), (mg_u64)(v)))
 #define mg_atomic_cas_u64(p, cmp, v) atomicCAS((mg_u64 *)(p), (mg_u64)(cmp), (mg_u64)(v))

@@ -2,7 +2,7 @@
  * Device functions of the gMAGNUS kernels (kernels/gmagnus_*.cl): the segment search that
  * starts every statically partitioned work group, a work-group prefix sum in local memory,
  * and the bit operations of the dense accumulator. Only what OpenCL 1.2 guarantees (no
- * subgroup intrinsics, no popcount builtin in the dialect, no atomic_or in the dialect).
+ * subgroup intrinsics, no popcount builtin in the dialect).
  */
 #ifndef MAGNUS_LIB_GMAGNUS_DEVICE_CL
 #define MAGNUS_LIB_GMAGNUS_DEVICE_CL
@@ -95,17 +95,13 @@ MG_DEVICE mg_u32 mg_gm_popcount(mg_u32 x) {
     return (((x + (x >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
 }
 
-/* Sets bit `bit` of a local bitmap with compare-and-swap (the dialect has no atomic or). */
+/* Sets bit `bit` of a local bitmap: one atomic or (a compare-and-swap loop would retry
+ * whenever another item sets a bit of the same word, which dense chunks do often). */
 MG_DEVICE void mg_gm_set_bit_local(MG_LOCAL mg_u32 *words, mg_u32 bit) {
-    MG_LOCAL mg_u32 *w = &words[bit >> 5];
-    mg_u32 mask = 1u << (bit & 31u);
-    mg_u32 old = 0u;
-    for (;;) {
-        mg_u32 prev = mg_atomic_cas_u32(w, old, old | mask);
-        if (prev == old) return;
-        if (prev & mask) return;
-        old = prev;
-    }
+    mg_atomic_or_u32(&words[bit >> 5], 1u << (bit & 31u));
 }
+
+/* Index of the lowest set bit of x != 0 (the bits below it, counted). */
+MG_DEVICE mg_u32 mg_gm_lowest_bit(mg_u32 x) { return mg_gm_popcount((x & (0u - x)) - 1u); }
 
 #endif /* MAGNUS_LIB_GMAGNUS_DEVICE_CL */
