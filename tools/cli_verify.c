@@ -60,5 +60,8 @@ magnus_status verify_product(verify_report *report, const magnus_csr_s *C, const
     bool exact = opt->mode == VERIFY_EXACT ||
                  (opt->mode == VERIFY_AUTO && products <= opt->exact_limit);
     if (exact) return verify_exact(report, C, A, B, progress);
-    return verify_random(report, C, A, B, opt->vectors, opt->seed, progress);
+    verify_random_settings random = {.vectors = opt->vectors,
+                                     .seed = opt->seed,
+                                     .tolerance = verify_random_tolerance(C, A)};
+    return verify_random(report, C, A, B, &random, progress);
 }

@@ -54,6 +54,7 @@ typedef struct verify_report {
     int vectors;
     uint64_t seed;
     double tolerance;
+    bool vectors_checked; /* false if C was invalid or misshapen, or memory ran out */
     double rel_error;     /* normwise, largest over the vectors */
     double rel_error_row; /* rowwise, largest over the vectors and rows */
     int64_t worst_row;    /* the row of rel_error_row (-1 if all errors are 0) */
@@ -82,8 +83,25 @@ magnus_status verify_product(verify_report *report, const magnus_csr_s *C, const
 /* The two methods (cli_verify.c, cli_verify_random.c). */
 magnus_status verify_exact(verify_report *report, const magnus_csr_s *C, const magnus_csr_s *A,
                            const magnus_csr_s *B, cli_progress *progress);
+
+/* What the random method checks. `magnus multiply --verify` runs all of it at the type's
+ * tolerance; `magnus bench` (tools/bench/bench_verify.c) runs the vectors alone at its --rtol,
+ * so that both binaries' C·x checks are one implementation. */
+typedef struct verify_random_settings {
+    int vectors;       /* random vectors x (clamped to 1..64) */
+    uint64_t seed;     /* of the vectors and of the randomly sampled rows */
+    double tolerance;  /* relative to |A|·|B|: verify_random_tolerance() for the CLI */
+    /* Only the random vectors: no structure pass and no sampled rows. The structure pass
+     * takes time in proportion to the products of A·B, not to nnz, and the sampled heaviest
+     * rows are recomputed on one thread: too slow beside the bench's timed runs. */
+    bool vectors_only;
+} verify_random_settings;
+
+/* The CLI's tolerance for C = A·B: float64 (A and C) 1e-10, otherwise 1e-4. */
+double verify_random_tolerance(const magnus_csr_s *C, const magnus_csr_s *A);
+/* Expects a zeroed report (verify_product clears it); fills the random fields. */
 magnus_status verify_random(verify_report *report, const magnus_csr_s *C, const magnus_csr_s *A,
-                            const magnus_csr_s *B, int vectors, uint64_t seed,
+                            const magnus_csr_s *B, const verify_random_settings *settings,
                             cli_progress *progress);
 
 #endif

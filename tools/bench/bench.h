@@ -221,8 +221,8 @@ void bench_check_reference(bench_check *out, const magnus_csr_s *C, const magnus
  * expected value when `values` (inputs without negative values, where |e| is |A|·|B|). */
 void bench_check_baseline(bench_check *out, const magnus_csr_s *C, const magnus_csr_s *expected,
                           bool values, double rtol);
-/* C·x against A·(B·x) in double for two random positive x, each row's error relative to
- * (|A|·(|B|·x))_i; C is validated first. */
+/* C·x against A·(B·x) in double for two random x (entries ±[0.5, 1]), each row's error
+ * relative to (|A|·(|B|·|x|))_i; C is validated first. verify_random's vectors, at rtol. */
 void bench_check_random(bench_check *out, const magnus_csr_s *C, const magnus_csr_s *A,
                         const magnus_csr_s *B, double rtol, uint64_t seed);
 
