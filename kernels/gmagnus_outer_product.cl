@@ -6,6 +6,9 @@
  * [g*group_elems, (g+1)*group_elems), so every group reads and writes the same amount and no
  * load-balancing pass is needed. Inside slice s (column k), flattened element i is
  *   entryA = (i - slice_off[s]) / nnz(B[k,:]),  entryB = (i - slice_off[s]) % nnz(B[k,:]).
+ * The division is done once per slice an item enters; further elements of the same slice,
+ * wg apart, advance (entryA, entryB) by wg = q*nnz(B[k,:]) + r with an add and a compare
+ * (mg_gm_walk below), and divisions whose operands fit 32 bits use 32-bit arithmetic.
  * Step 1 reserves, for each A entry the group touches, room for the B elements this group
  * writes with one atomic on chat_ptr[row + 1] (updated in place: before the kernel
  * chat_ptr[h + 1] holds row h's start, after it row h's end = row h+1's start, i.e. the
@@ -19,6 +22,53 @@
  */
 #include "magnus_dialect.h"
 #include "lib/gmagnus_device.cl"
+
+/* An item's position in the flattened slices: slice s (column k of A-tilde, B row k of lenb
+ * entries), CSC position p of the A entry and index b in the B row; step_p/step_b: the
+ * advance of (p, b) for wg elements, computed on the second element of a slice. */
+typedef struct mg_gm_walk {
+    mg_u64 s, seen, p, b, lenb, step_p, step_b;
+    mg_i32 k;
+    mg_u32 have_step;
+} mg_gm_walk;
+
+MG_DEVICE void mg_gm_walk_init(mg_gm_walk *w, mg_u64 s0) {
+    w->s = s0;
+    w->seen = ~(mg_u64)0;
+    w->p = w->b = w->step_p = w->step_b = 0;
+    w->lenb = 1;
+    w->k = 0;
+    w->have_step = 0u;
+}
+
+/* Moves the walk to element i (i grows by wg between calls). */
+MG_DEVICE void mg_gm_walk_to(mg_gm_walk *w, mg_u64 i, mg_u32 wg,
+                             MG_GLOBAL const mg_u64 *slice_off, MG_GLOBAL const mg_i32 *slice_col,
+                             MG_GLOBAL const mg_u64 *csc_ptr, MG_GLOBAL const mg_i64 *b_ptr) {
+    while (i >= slice_off[w->s + 1]) w->s++;
+    if (w->s != w->seen) {
+        w->seen = w->s;
+        w->k = slice_col[w->s];
+        w->lenb = (mg_u64)(b_ptr[w->k + 1] - b_ptr[w->k]);
+        const mg_u64 within = i - slice_off[w->s];
+        const mg_u64 a = mg_gm_div_u64(within, w->lenb);
+        w->p = csc_ptr[w->k] + a;
+        w->b = within - a * w->lenb;
+        w->have_step = 0u;
+        return;
+    }
+    if (!w->have_step) {
+        w->step_p = mg_gm_div_u64((mg_u64)wg, w->lenb);
+        w->step_b = (mg_u64)wg - w->step_p * w->lenb;
+        w->have_step = 1u;
+    }
+    w->p += w->step_p;
+    w->b += w->step_b;
+    if (w->b >= w->lenb) {
+        w->b -= w->lenb;
+        w->p++;
+    }
+}
 
 MG_KERNEL void gmagnus_outer_product(mg_u64 total, mg_u64 group_elems, mg_u64 nslices,
                                      MG_GLOBAL const mg_i32 *slice_col,
@@ -42,42 +92,34 @@ MG_KERNEL void gmagnus_outer_product(mg_u64 total, mg_u64 group_elems, mg_u64 ns
             mg_i32 k = slice_col[s];
             mg_u64 lenb = (mg_u64)(b_ptr[k + 1] - b_ptr[k]);
             mg_u64 within = start - slice_off[s];
+            mg_u64 a = mg_gm_div_u64(within, lenb);
             first[0] = s;
-            first[1] = csc_ptr[k] + within / lenb;
-            first[2] = within % lenb;
+            first[1] = csc_ptr[k] + a;
+            first[2] = within - a * lenb;
         }
         mg_barrier();
         const mg_u64 s0 = first[0], pa0 = first[1], b0 = first[2];
 
         /* Step 1: the item owning the first element of each A entry's run reserves the run. */
-        mg_u64 s = s0;
+        mg_gm_walk w;
+        mg_gm_walk_init(&w, s0);
         for (mg_u64 i = start + t; i < end; i += wg) {
-            while (i >= slice_off[s + 1]) s++;
-            mg_i32 k = slice_col[s];
-            mg_u64 lenb = (mg_u64)(b_ptr[k + 1] - b_ptr[k]);
-            mg_u64 within = i - slice_off[s];
-            mg_u64 b = within % lenb;
-            if (b == 0 || i == start) {
-                mg_u64 p = csc_ptr[k] + within / lenb;
-                mg_u64 n = MG_MIN(lenb - b, end - i);
-                offsets_local[p - pa0] = mg_atomic_add_u64(&chat_ptr[csc_row[p] + 1], n);
+            mg_gm_walk_to(&w, i, wg, slice_off, slice_col, csc_ptr, b_ptr);
+            if (w.b == 0 || i == start) {
+                mg_u64 n = MG_MIN(w.lenb - w.b, end - i);
+                offsets_local[w.p - pa0] = mg_atomic_add_u64(&chat_ptr[csc_row[w.p] + 1], n);
             }
         }
         mg_barrier();
 
         /* Step 2: coalesced writes of the products. */
-        s = s0;
+        mg_gm_walk_init(&w, s0);
         for (mg_u64 i = start + t; i < end; i += wg) {
-            while (i >= slice_off[s + 1]) s++;
-            mg_i32 k = slice_col[s];
-            mg_u64 lenb = (mg_u64)(b_ptr[k + 1] - b_ptr[k]);
-            mg_u64 within = i - slice_off[s];
-            mg_u64 p = csc_ptr[k] + within / lenb;
-            mg_u64 b = within % lenb;
-            mg_u64 dest = offsets_local[p - pa0] + (b - (p == pa0 ? b0 : 0));
-            mg_i64 q = b_ptr[k] + (mg_i64)b;
+            mg_gm_walk_to(&w, i, wg, slice_off, slice_col, csc_ptr, b_ptr);
+            mg_u64 dest = offsets_local[w.p - pa0] + (w.b - (w.p == pa0 ? b0 : 0));
+            mg_i64 q = b_ptr[w.k] + (mg_i64)w.b;
             chat_col[dest] = b_col[q];
-            chat_val[dest] = csc_val[p] * b_val[q];
+            chat_val[dest] = csc_val[w.p] * b_val[q];
         }
         mg_barrier(); /* first[] and offsets_local are reused by the next range */
     }

@@ -24,6 +24,13 @@ MG_DEVICE mg_u64 mg_gm_find_segment(MG_GLOBAL const mg_u64 *off, mg_u64 n, mg_u6
     return lo;
 }
 
+/* n / d for d > 0, in 32-bit arithmetic when both fit (a 64-bit division is a long
+ * emulated sequence on GPUs, a 32-bit one a few instructions). */
+MG_DEVICE mg_u64 mg_gm_div_u64(mg_u64 n, mg_u64 d) {
+    if (((n | d) >> 32) == 0) return (mg_u64)((mg_u32)n / (mg_u32)d);
+    return n / d;
+}
+
 /* Inclusive prefix sum in place of data[0..n) in local memory, by every work item of the
  * group (same n): each item scans a contiguous piece, the pieces' totals are scanned in
  * `scratch` (lanes entries, distinct from data) with Hillis-Steele steps. Starts and ends
