@@ -8,7 +8,9 @@
  * row, small integer values with both signs (so sums cancel to explicit zeros) and some
  * explicit zeros, float32 and float64, both algorithms, and every third pair on a context
  * with a small local-memory budget, mostly with long rows against long rows (so gMAGNUS has
- * heavy rows to expand, reorder and split into chunks; at least 2% of the pairs must).
+ * heavy rows to expand, reorder and split into chunks; at least 2% of the pairs must), and
+ * half of the gMAGNUS pairs with MAGNUS_DENSE_MIN_ELEMENTS in [1, 64] (light chunks to the
+ * dense accumulator; at least 0.5% of the pairs must have some).
  * Prints "spgemm property: N pairs ..." (CI shows the line from ctest's log).
  */
 #include <criterion/criterion.h>
@@ -144,6 +146,7 @@ Test(spgemm_property, random_pairs_match_the_reference, .timeout = 1800) {
     magnus_device_info info;
     cr_assert_eq(magnus_context_device(&info, wide), MAGNUS_SUCCESS);
     int64_t checked = 0, products = 0, skipped_f64 = 0, by_alg[2] = {0, 0}, heavy = 0;
+    int64_t light_dense = 0; /* gMAGNUS pairs with dense chunks under a lowered threshold */
     int64_t failures = 0;
     for (int64_t i = 0; i < pairs; i++) {
         if (only && *only && i != (int64_t)strtoll(only, NULL, 10)) continue;
@@ -173,18 +176,28 @@ Test(spgemm_property, random_pairs_match_the_reference, .timeout = 1800) {
         opt.algorithm = alg;
         magnus_report rep;
         magnus_context ctx = small_budget ? narrow : wide;
+        /* gMAGNUS pairs: half with the default split of chunks between the accumulators, half
+         * with MAGNUS_DENSE_MIN_ELEMENTS drawn from [1, 64] (a stream of its own, so the
+         * matrices stay those of the seed) */
+        char dense_min[24] = "default";
+        unsetenv("MAGNUS_DENSE_MIN_ELEMENTS");
+        rng knob = {seed ^ (0x2545f4914f6cdd1dULL * (uint64_t)(i + 1))};
+        if (alg == MAGNUS_ALGORITHM_MAGNUS && unit(&knob) < 0.5) {
+            snprintf(dense_min, sizeof dense_min, "%lld", (long long)(1 + below(&knob, 64)));
+            setenv("MAGNUS_DENSE_MIN_ELEMENTS", dense_min, 1);
+        }
         const uint64_t held = ctx->memory_in_use;
         magnus_status s = magnus_spgemm(&C, ctx, A, B, &opt, &rep);
-        char what[256];
+        char what[288];
         snprintf(what, sizeof what,
                  "MAGNUS_TEST_SEED=%llu MAGNUS_PROPERTY_CASE=%lld: %lld x %lld (%s) * %lld x %lld "
-                 "(%s), nnz %lld * %lld, %s, %s, local memory %s",
+                 "(%s), nnz %lld * %lld, %s, %s, local memory %s, MAGNUS_DENSE_MIN_ELEMENTS %s",
                  (unsigned long long)seed, (long long)i, (long long)m, (long long)k,
                  density_names[da], (long long)k, (long long)n, density_names[db],
                  (long long)A->nnz, (long long)B->nnz,
                  type == MAGNUS_FLOAT64 ? "float64" : "float32",
                  alg == MAGNUS_ALGORITHM_HASH ? "hash" : "gMAGNUS",
-                 small_budget ? "8 KiB" : "default");
+                 small_budget ? "8 KiB" : "default", dense_min);
         if (s != MAGNUS_SUCCESS) {
             cr_expect_eq(s, MAGNUS_SUCCESS, "%s: status %d: %s", what, s, magnus_last_error());
             failures++;
@@ -201,6 +214,8 @@ Test(spgemm_property, random_pairs_match_the_reference, .timeout = 1800) {
         checked++;
         by_alg[alg == MAGNUS_ALGORITHM_HASH]++;
         heavy += alg == MAGNUS_ALGORITHM_MAGNUS && rep.rows_heavy > 0;
+        light_dense += alg == MAGNUS_ALGORITHM_MAGNUS && rep.chunks_dense > 0 &&
+                       rep.dense_min_elements < rep.tau;
         products += rep.products_total;
         magnus_csr_free(&A);
         magnus_csr_free(&B);
@@ -210,14 +225,19 @@ Test(spgemm_property, random_pairs_match_the_reference, .timeout = 1800) {
         cr_assert_lt(failures, 10, "stopping after 10 failures");
     }
     printf("spgemm property: %lld pairs checked against the reference on %s (seed %llu; "
-           "%lld gMAGNUS, %lld of them with heavy rows, %lld hash; %lld intermediate products; "
-           "%lld float64 pairs run as float32), %lld failures\n",
+           "%lld gMAGNUS, %lld of them with heavy rows, %lld with dense chunks below tau; "
+           "%lld hash; %lld intermediate products; %lld float64 pairs run as float32), "
+           "%lld failures\n",
            (long long)checked, info.name, (unsigned long long)seed, (long long)by_alg[0],
-           (long long)heavy, (long long)by_alg[1], (long long)products, (long long)skipped_f64,
-           (long long)failures);
+           (long long)heavy, (long long)light_dense, (long long)by_alg[1], (long long)products,
+           (long long)skipped_f64, (long long)failures);
     fflush(stdout);
     /* the pairs must reach gMAGNUS's heavy-row path (outer product, multisplit, chunks) */
-    if (!only || !*only) cr_expect_geq(heavy, pairs / 50, "only %lld pairs had heavy rows", (long long)heavy);
+    if (!only || !*only) {
+        cr_expect_geq(heavy, pairs / 50, "only %lld pairs had heavy rows", (long long)heavy);
+        cr_expect_geq(light_dense, pairs / 200, "only %lld pairs had dense chunks below tau",
+                      (long long)light_dense);
+    }
     magnus_context_free(&wide);
     magnus_context_free(&narrow);
 }
