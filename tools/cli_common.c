@@ -271,6 +271,20 @@ cli_text cli_duration(double seconds) {
     return t;
 }
 
+cli_text cli_bytes(uint64_t bytes) {
+    static const char *const units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
+    double v = (double)bytes;
+    int u = 0;
+    while (v >= 1024 && u < 4) {
+        v /= 1024;
+        u++;
+    }
+    cli_text t;
+    if (u == 0) snprintf(t.s, sizeof t.s, "%llu bytes", (unsigned long long)bytes);
+    else snprintf(t.s, sizeof t.s, "%.2f %s", v, units[u]);
+    return t;
+}
+
 double cli_now(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);

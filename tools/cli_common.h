@@ -66,6 +66,14 @@ typedef struct cli_spec {
  */
 int cli_parse(const cli_spec *spec, int argc, char **argv, const char **positional,
               int *npositional);
+/* The option rows that several commands share word for word, so that their --help stays the
+ * same everywhere: --json (a bool: one JSON object on stdout) and --progress (a bool). */
+#define CLI_JSON_OPTION(flag) \
+    {"--json", NULL, CLI_FLAG, (flag), NULL, "print one JSON object on stdout"}
+#define CLI_PROGRESS_OPTION(flag)                  \
+    {"--progress", NULL, CLI_FLAG, (flag), NULL, \
+     "show progress on stderr even when it is not a terminal"}
+
 /* Prints the full --help text of a subcommand. */
 void cli_print_help(const cli_spec *spec, FILE *out);
 /* Prints "magnus <command>: <message>" and the usage line to stderr; returns CLI_EXIT_USAGE. */
@@ -95,6 +103,8 @@ cli_text cli_count(int64_t n);
 cli_text cli_si(double x);
 /* Seconds as "1.23 s", "45.6 ms" or "789 us". */
 cli_text cli_duration(double seconds);
+/* Memory sizes: 1610612736 -> "1.50 GiB", 512 -> "512 bytes". */
+cli_text cli_bytes(uint64_t bytes);
 /* Monotonic clock in seconds. */
 double cli_now(void);
 

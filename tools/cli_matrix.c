@@ -62,8 +62,12 @@ bool cli_gen_parse(cli_gen_request *req, const char *kind, int nargs, const char
 magnus_status cli_gen_run(magnus_csr *out, const cli_gen_request *req, cli_progress *progress) {
     if (!strcmp(req->kind, "rmat")) {
         magnus_rmat_options opt;
-        magnus_status s = magnus_rmat_options_init(&opt);
-        if (s) return s;
+        if (req->rmat) {
+            opt = *req->rmat;
+        } else {
+            magnus_status s = magnus_rmat_options_init(&opt);
+            if (s) return s;
+        }
         /* The library checks the range of scale; keep an out-of-int value out of range. */
         opt.scale = req->n[0] > 64 ? 64 : (int)req->n[0];
         opt.nnz_per_row = req->n[1];
@@ -82,12 +86,22 @@ magnus_status cli_gen_run(magnus_csr *out, const cli_gen_request *req, cli_progr
     return magnus_gen_uniform(out, req->n[0], req->n[1], req->per_row, req->seed, req->type);
 }
 
+magnus_status cli_gen_run_timed(magnus_csr *out, double *seconds, const cli_gen_request *req,
+                                cli_progress *progress) {
+    double start = cli_now();
+    magnus_status s = cli_gen_run(out, req, progress);
+    *seconds = cli_now() - start;
+    cli_progress_done(progress);
+    return s;
+}
+
 cli_text cli_gen_describe(const cli_gen_request *req) {
     cli_text t;
     unsigned long long seed = (unsigned long long)req->seed;
     long long a = (long long)req->n[0], b = (long long)req->n[1], c = (long long)req->n[2];
     if (!strcmp(req->kind, "rmat"))
-        snprintf(t.s, sizeof t.s, "rmat scale %lld, %lld per row, seed %llu", a, b, seed);
+        snprintf(t.s, sizeof t.s, "rmat scale %lld, %lld per row, seed %llu%s", a, b, seed,
+                 req->rmat && req->rmat->pattern ? ", pattern" : "");
     else if (!strcmp(req->kind, "laplace2d"))
         snprintf(t.s, sizeof t.s, "laplace2d %lld x %lld grid", a, b);
     else if (!strcmp(req->kind, "laplace3d"))

@@ -27,6 +27,8 @@ typedef struct cli_gen_request {
     double per_row;   /* uniform's PER_ROW (may be fractional) */
     uint64_t seed;
     magnus_value_type type;
+    /* rmat: a, b, c and pattern (`magnus rmat`'s options); NULL for the Graph500 defaults */
+    const magnus_rmat_options *rmat;
 } cli_gen_request;
 
 /*
@@ -38,7 +40,12 @@ bool cli_gen_parse(cli_gen_request *req, const char *kind, int nargs, const char
                    bool allow_seed, char *why, size_t why_size);
 /* Runs the generator. */
 magnus_status cli_gen_run(magnus_csr *out, const cli_gen_request *req, cli_progress *progress);
-/* One-line description of the request, e.g. "rmat scale 14, 4 per row, seed 1". */
+/* The same as the commands that report generation times run it (gen, rmat, demo): *seconds
+ * receives the time, and the progress line is ended either way. */
+magnus_status cli_gen_run_timed(magnus_csr *out, double *seconds, const cli_gen_request *req,
+                                cli_progress *progress);
+/* One-line description of the request, e.g. "rmat scale 14, 4 per row, seed 1" (", pattern"
+ * after it for a pattern R-MAT). */
 cli_text cli_gen_describe(const cli_gen_request *req);
 
 /* True when `source` names a generator ("kind:..."), not a file. */

@@ -73,21 +73,6 @@ static double sum(const double *v, int n) {
     return s;
 }
 
-/* "1.50 GiB" style, for memory sizes. */
-static cli_text bytes_text(uint64_t bytes) {
-    static const char *const units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
-    double v = (double)bytes;
-    int u = 0;
-    while (v >= 1024 && u < 4) {
-        v /= 1024;
-        u++;
-    }
-    cli_text t;
-    if (u == 0) snprintf(t.s, sizeof t.s, "%llu bytes", (unsigned long long)bytes);
-    else snprintf(t.s, sizeof t.s, "%.2f %s", v, units[u]);
-    return t;
-}
-
 static void print_device_report(const compute_report *c, FILE *out) {
     const magnus_device_info *d = &c->device;
     const magnus_report *r = &c->report;
@@ -95,8 +80,8 @@ static void print_device_report(const compute_report *c, FILE *out) {
             "%-10s%s:%d %s (%s), local memory %s per work group (device maximum %s); "
             "ready in %s\n",
             "device:", magnus_backend_name(d->backend), d->index, d->name,
-            d->is_cpu ? "CPU" : "GPU", bytes_text(d->local_mem_bytes).s,
-            bytes_text(c->device_local_mem_bytes).s, cli_duration(c->setup_seconds).s);
+            d->is_cpu ? "CPU" : "GPU", cli_bytes(d->local_mem_bytes).s,
+            cli_bytes(c->device_local_mem_bytes).s, cli_duration(c->setup_seconds).s);
     int levels = r->levels < 0 ? 0 : r->levels > MAGNUS_MAX_LEVELS ? MAGNUS_MAX_LEVELS : r->levels;
     /* Phase times in ms; those an algorithm does not have are 0 and left out. */
     struct {
@@ -138,13 +123,13 @@ static void print_device_report(const compute_report *c, FILE *out) {
                 percent(r->rows_heavy, r->rows_total), cli_count(r->products_heavy).s,
                 cli_count(r->products_total).s, percent(r->products_heavy, r->products_total));
         fprintf(out, "%-10sC-hat %s (%s bytes), peak device memory %s\n", "memory:",
-                bytes_text(r->chat_bytes).s, cli_count((int64_t)r->chat_bytes).s,
-                bytes_text(r->peak_device_bytes).s);
+                cli_bytes(r->chat_bytes).s, cli_count((int64_t)r->chat_bytes).s,
+                cli_bytes(r->peak_device_bytes).s);
     } else {
         fprintf(out, "%-10slocal tables hold up to %s products; rows in global tables: %s\n",
                 "hash:", cli_count(r->tau).s, cli_count(r->rows_heavy).s);
         fprintf(out, "%-10speak device memory %s\n", "memory:",
-                bytes_text(r->peak_device_bytes).s);
+                cli_bytes(r->peak_device_bytes).s);
     }
 }
 

@@ -10,22 +10,6 @@
 #define DEMO_A_PER_ROW 4
 #define DEMO_B_PER_ROW 8
 
-static magnus_status generate(magnus_csr *out, double *seconds, int scale, int64_t per_row,
-                              uint64_t seed, magnus_value_type type, cli_progress *progress) {
-    magnus_rmat_options opt;
-    magnus_status s = magnus_rmat_options_init(&opt);
-    if (s) return s;
-    opt.scale = scale;
-    opt.nnz_per_row = per_row;
-    opt.seed = seed;
-    opt.type = type;
-    double start = cli_now();
-    s = magnus_gen_rmat(out, &opt, cli_progress_update, progress);
-    *seconds = cli_now() - start;
-    cli_progress_done(progress);
-    return s;
-}
-
 int cmd_demo(int argc, char **argv) {
     int64_t scale = 14;
     uint64_t seed = 1;
@@ -43,9 +27,8 @@ int cmd_demo(int argc, char **argv) {
          "how to check C (always checked): exact up to --verify-limit products, random beyond; "
          "=exact or =random forces one"},
         CLI_VERIFY_OPTIONS(&verify),
-        {"--json", NULL, CLI_FLAG, &json, NULL, "print one JSON object on stdout"},
-        {"--progress", NULL, CLI_FLAG, &progress_forced, NULL,
-         "show progress on stderr even when it is not a terminal"},
+        CLI_JSON_OPTION(&json),
+        CLI_PROGRESS_OPTION(&progress_forced),
         {0},
     };
     const cli_spec spec = {
@@ -77,8 +60,13 @@ int cmd_demo(int argc, char **argv) {
     magnus_csr A = NULL, B = NULL;
     double seconds_a = 0, seconds_b = 0;
     product_run run = {0};
-    magnus_status s = generate(&A, &seconds_a, (int)scale, DEMO_A_PER_ROW, seed, type, &progress);
-    if (!s) s = generate(&B, &seconds_b, (int)scale, DEMO_B_PER_ROW, seed + 1, type, &progress);
+    cli_gen_request gen_a = {
+        .kind = "rmat", .n = {scale, DEMO_A_PER_ROW}, .seed = seed, .type = type};
+    cli_gen_request gen_b = gen_a;
+    gen_b.n[1] = DEMO_B_PER_ROW;
+    gen_b.seed = seed + 1;
+    magnus_status s = cli_gen_run_timed(&A, &seconds_a, &gen_a, &progress);
+    if (!s) s = cli_gen_run_timed(&B, &seconds_b, &gen_b, &progress);
     if (s) {
         rc = cli_fail(s);
         goto done;
@@ -86,24 +74,20 @@ int cmd_demo(int argc, char **argv) {
     rc = product_run_execute(&run, A, B, &how, &vopt, &progress);
     if (!run.C) goto done;
 
-    char what_a[96], what_b[96];
-    snprintf(what_a, sizeof what_a, "rmat scale %d, %d per row, seed %llu", (int)scale,
-             DEMO_A_PER_ROW, (unsigned long long)seed);
-    snprintf(what_b, sizeof what_b, "rmat scale %d, %d per row, seed %llu", (int)scale,
-             DEMO_B_PER_ROW, (unsigned long long)(seed + 1));
+    cli_text what_a = cli_gen_describe(&gen_a), what_b = cli_gen_describe(&gen_b);
     if (json) {
         cli_json j;
         cli_json_begin(&j, stdout);
         cli_json_string(&j, "type", cli_type_name(type));
         cli_json_int(&j, "scale", scale);
-        cli_matrix_json(&j, "A", A, what_a, seconds_a);
-        cli_matrix_json(&j, "B", B, what_b, seconds_b);
+        cli_matrix_json(&j, "A", A, what_a.s, seconds_a);
+        cli_matrix_json(&j, "B", B, what_b.s, seconds_b);
         product_run_json(&run, &j);
         cli_json_end(&j);
     } else {
         printf("magnus demo: C = A*B on an R-MAT pair, %s values\n", cli_type_name(type));
-        cli_matrix_print(stdout, "A", A, what_a, "generated", seconds_a);
-        cli_matrix_print(stdout, "B", B, what_b, "generated", seconds_b);
+        cli_matrix_print(stdout, "A", A, what_a.s, "generated", seconds_a);
+        cli_matrix_print(stdout, "B", B, what_b.s, "generated", seconds_b);
         product_run_print(&run, stdout);
     }
 done:

@@ -5,23 +5,30 @@
 #include "cli_common.h"
 #include "cli_matrix.h"
 
-/* Writes M to path and reports it on stdout; frees M. */
-static int write_and_report(magnus_csr *M, const char *path, const char *what, double gen_seconds,
-                            cli_progress *progress) {
-    cli_progress_update(progress, -1, "writing");
+/* The end of both commands: generates req's matrix, writes it to path and reports the matrix
+ * and both times on stdout. */
+static int generate_and_write(const cli_gen_request *req, const char *path, bool progress_forced) {
+    cli_progress progress;
+    cli_progress_init(&progress, progress_forced);
+    magnus_csr M = NULL;
+    double gen_seconds = 0;
+    magnus_status s = cli_gen_run_timed(&M, &gen_seconds, req, &progress);
+    if (s) return cli_fail(s);
+    cli_progress_update(&progress, -1, "writing");
     double start = cli_now();
-    magnus_status s = magnus_mm_write(path, *M);
+    s = magnus_mm_write(path, M);
     double write_seconds = cli_now() - start;
-    cli_progress_done(progress);
+    cli_progress_done(&progress);
     int rc = CLI_EXIT_OK;
     if (s) {
         rc = cli_fail(s);
     } else {
         printf("wrote %s: %s x %s, %s entries (%s; generated in %s, written in %s)\n", path,
-               cli_count((*M)->rows).s, cli_count((*M)->cols).s, cli_count((*M)->nnz).s, what,
-               cli_duration(gen_seconds).s, cli_duration(write_seconds).s);
+               cli_count(M->rows).s, cli_count(M->cols).s, cli_count(M->nnz).s,
+               cli_gen_describe(req).s, cli_duration(gen_seconds).s,
+               cli_duration(write_seconds).s);
     }
-    magnus_csr_free(M);
+    magnus_csr_free(&M);
     return rc;
 }
 
@@ -49,8 +56,7 @@ int cmd_rmat(int argc, char **argv) {
         {"--pattern", NULL, CLI_FLAG, &pattern, NULL, "all values 1 (else uniform in [0.5, 1.5))"},
         {"--type", NULL, CLI_TYPE, &type, "f32|f64", "value type (default f32)"},
         {"--output", "-o", CLI_STRING, &output, "FILE", "output file, .mtx or .mtx.gz (required)"},
-        {"--progress", NULL, CLI_FLAG, &progress_forced, NULL,
-         "show progress on stderr even when it is not a terminal"},
+        CLI_PROGRESS_OPTION(&progress_forced),
         {0},
     };
     const cli_spec spec = {
@@ -68,25 +74,11 @@ int cmd_rmat(int argc, char **argv) {
     if (scale < 0) return cli_usage_error(&spec, "--scale is required");
     if (per_row < 0) return cli_usage_error(&spec, "--per-row is required");
     if (!output) return cli_usage_error(&spec, "-o FILE is required");
-    /* The library checks the range; keep values beyond int out of range rather than wrapped. */
-    opt.scale = scale > 64 ? 64 : (int)scale;
-    opt.nnz_per_row = per_row;
-    opt.seed = seed;
-    opt.type = type;
     opt.pattern = pattern;
-
-    cli_progress progress;
-    cli_progress_init(&progress, progress_forced);
-    magnus_csr M = NULL;
-    double start = cli_now();
-    s = magnus_gen_rmat(&M, &opt, cli_progress_update, &progress);
-    double gen_seconds = cli_now() - start;
-    cli_progress_done(&progress);
-    if (s) return cli_fail(s);
-    char what[128];
-    snprintf(what, sizeof what, "rmat scale %d, %lld per row, seed %llu%s", opt.scale,
-             (long long)per_row, (unsigned long long)seed, pattern ? ", pattern" : "");
-    return write_and_report(&M, output, what, gen_seconds, &progress);
+    /* cli_gen_run keeps a scale beyond int out of range rather than wrapped. */
+    cli_gen_request req = {
+        .kind = "rmat", .n = {scale, per_row}, .seed = seed, .type = type, .rmat = &opt};
+    return generate_and_write(&req, output, progress_forced);
 }
 
 int cmd_gen(int argc, char **argv) {
@@ -98,8 +90,7 @@ int cmd_gen(int argc, char **argv) {
         {"--seed", NULL, CLI_UINT, &seed, "SEED", "random seed for banded/uniform/rmat (default 1)"},
         {"--type", NULL, CLI_TYPE, &type, "f32|f64", "value type (default f32)"},
         {"--output", "-o", CLI_STRING, &output, "FILE", "output file, .mtx or .mtx.gz (required)"},
-        {"--progress", NULL, CLI_FLAG, &progress_forced, NULL,
-         "show progress on stderr even when it is not a terminal"},
+        CLI_PROGRESS_OPTION(&progress_forced),
         {0},
     };
     const cli_spec spec = {
@@ -130,14 +121,5 @@ int cmd_gen(int argc, char **argv) {
                        sizeof why))
         return cli_usage_error(&spec, "%s", why);
     if (!output) return cli_usage_error(&spec, "-o FILE is required");
-
-    cli_progress progress;
-    cli_progress_init(&progress, progress_forced);
-    magnus_csr M = NULL;
-    double start = cli_now();
-    magnus_status s = cli_gen_run(&M, &req, &progress);
-    double gen_seconds = cli_now() - start;
-    cli_progress_done(&progress);
-    if (s) return cli_fail(s);
-    return write_and_report(&M, output, cli_gen_describe(&req).s, gen_seconds, &progress);
+    return generate_and_write(&req, output, progress_forced);
 }

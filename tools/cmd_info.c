@@ -95,12 +95,11 @@ int cmd_info(int argc, char **argv) {
     bool json = false, want_product = false, progress_forced = false;
     magnus_value_type type = MAGNUS_FLOAT32;
     const cli_option options[] = {
-        {"--json", NULL, CLI_FLAG, &json, NULL, "print one JSON object on stdout"},
+        CLI_JSON_OPTION(&json),
         {"--type", NULL, CLI_TYPE, &type, "f32|f64", "value type to read into (default f32)"},
         {"--square", NULL, CLI_FLAG, &want_product, NULL,
          "also report nnz(C) of C = A*A (costs a CPU reference multiply)"},
-        {"--progress", NULL, CLI_FLAG, &progress_forced, NULL,
-         "show progress on stderr even when it is not a terminal"},
+        CLI_PROGRESS_OPTION(&progress_forced),
         {0},
     };
     const cli_spec spec = {

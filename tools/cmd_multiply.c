@@ -22,9 +22,8 @@ int cmd_multiply(int argc, char **argv) {
         CLI_VERIFY_OPTIONS(&verify),
         CLI_COMPUTE_OPTIONS(&how),
         {"--type", NULL, CLI_TYPE, &type, "f32|f64", "value type of A, B and C (default f32)"},
-        {"--json", NULL, CLI_FLAG, &json, NULL, "print one JSON object on stdout"},
-        {"--progress", NULL, CLI_FLAG, &progress_forced, NULL,
-         "show progress on stderr even when it is not a terminal"},
+        CLI_JSON_OPTION(&json),
+        CLI_PROGRESS_OPTION(&progress_forced),
         {0},
     };
     const cli_spec spec = {

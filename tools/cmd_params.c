@@ -147,7 +147,7 @@ int cmd_params(int argc, char **argv) {
          "local memory budget per work group, up to the device's (default: "
          "MAGNUS_LOCAL_MEM_BYTES, else min(device, 48 KiB))"},
         {"--type", NULL, CLI_TYPE, &type, "f32|f64", "value type of A, B and C (default f32)"},
-        {"--json", NULL, CLI_FLAG, &json, NULL, "print one JSON object on stdout"},
+        CLI_JSON_OPTION(&json),
         {0},
     };
     const cli_spec spec = {

@@ -21,21 +21,6 @@ static bool is_selected(const probe_result *r, const magnus_device_info *d) {
            r->selected.index == d->index;
 }
 
-/* "1.50 GiB" style, for memory sizes. */
-static cli_text bytes_text(uint64_t bytes) {
-    static const char *const units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
-    double v = (double)bytes;
-    int u = 0;
-    while (v >= 1024 && u < 4) {
-        v /= 1024;
-        u++;
-    }
-    cli_text t;
-    if (u == 0) snprintf(t.s, sizeof t.s, "%llu bytes", (unsigned long long)bytes);
-    else snprintf(t.s, sizeof t.s, "%.2f %s", v, units[u]);
-    return t;
-}
-
 static void print_text(const probe_result *r) {
     size_t shown = r->count < PROBE_MAX_DEVICES ? r->count : PROBE_MAX_DEVICES;
     if (r->count == 0) printf("no devices found\n");
@@ -46,9 +31,9 @@ static void print_text(const probe_result *r) {
         printf("  %-18s%s\n", "vendor", d->vendor);
         printf("  %-18s%s\n", "driver", d->driver_version);
         printf("  %-18s%s\n", "type", d->is_cpu ? "CPU" : "GPU or accelerator");
-        printf("  %-18s%s (%llu bytes)\n", "global memory", bytes_text(d->global_mem_bytes).s,
+        printf("  %-18s%s (%llu bytes)\n", "global memory", cli_bytes(d->global_mem_bytes).s,
                (unsigned long long)d->global_mem_bytes);
-        printf("  %-18s%s\n", "largest buffer", bytes_text(d->max_alloc_bytes).s);
+        printf("  %-18s%s\n", "largest buffer", cli_bytes(d->max_alloc_bytes).s);
         printf("  %-18s%llu KiB (%llu bytes)\n", "local memory",
                (unsigned long long)(d->local_mem_bytes / 1024),
                (unsigned long long)d->local_mem_bytes);
@@ -124,7 +109,7 @@ static void print_json(const probe_result *r) {
 int cmd_probe(int argc, char **argv) {
     bool json = false;
     const cli_option options[] = {
-        {"--json", NULL, CLI_FLAG, &json, NULL, "print one JSON object on stdout"},
+        CLI_JSON_OPTION(&json),
         {0},
     };
     const cli_spec spec = {

@@ -92,6 +92,16 @@ Test(cli_numbers, si_and_durations) {
     cr_expect_str_eq(cli_duration(4.2e-5).s, "42 us");
 }
 
+Test(cli_numbers, memory_sizes) {
+    cr_expect_str_eq(cli_bytes(0).s, "0 bytes");
+    cr_expect_str_eq(cli_bytes(1023).s, "1023 bytes");
+    cr_expect_str_eq(cli_bytes(1024).s, "1.00 KiB");
+    cr_expect_str_eq(cli_bytes(49152).s, "48.00 KiB");
+    cr_expect_str_eq(cli_bytes(1610612736).s, "1.50 GiB");
+    /* TiB is the largest unit: larger sizes stay in TiB */
+    cr_expect_str_eq(cli_bytes((uint64_t)2048 << 40).s, "2048.00 TiB");
+}
+
 Test(cli_numbers, strict_conversions) {
     int64_t i;
     uint64_t u;

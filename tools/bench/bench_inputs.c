@@ -168,14 +168,8 @@ static magnus_status rmat_get(magnus_csr *out, bench_rmat_cache *cache, int scal
         if (!cache->slot[i].M || cache->slot[i].used < cache->slot[victim].used) victim = i;
     }
     magnus_csr_free(&cache->slot[victim].M);
-    magnus_rmat_options opt;
-    magnus_status s = magnus_rmat_options_init(&opt);
-    if (s) return s;
-    opt.scale = scale;
-    opt.nnz_per_row = per_row;
-    opt.seed = seed;
-    opt.type = type;
-    s = magnus_gen_rmat(&cache->slot[victim].M, &opt, cli_progress_update, progress);
+    cli_gen_request req = {.kind = "rmat", .n = {scale, per_row}, .seed = seed, .type = type};
+    magnus_status s = cli_gen_run(&cache->slot[victim].M, &req, progress);
     cli_progress_done(progress);
     if (s) return s;
     cache->slot[victim].scale = scale;
