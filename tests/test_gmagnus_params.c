@@ -10,13 +10,7 @@
 #include "gmagnus_params.h"
 #include "internal.h"
 #include "magnus/magnus.h"
-
-#define P_OK(call)                                                                               \
-    do {                                                                                         \
-        magnus_status p_s_ = (call);                                                             \
-        cr_assert_eq(p_s_, MAGNUS_SUCCESS, "%s: %s (%s)", #call, magnus_status_string(p_s_),     \
-                     magnus_last_error());                                                       \
-    } while (0)
+#include "status_test_util.h"
 
 /* The machines of the paper's evaluation, as the doc's worked check spells them out. */
 static magnus_gmagnus_params_input machine(uint64_t slm, size_t vbytes, int subgroup_size,
@@ -40,7 +34,7 @@ static magnus_gmagnus_params_input machine(uint64_t slm, size_t vbytes, int subg
 static void expect_chunks(magnus_gmagnus_params_input in, int64_t required, int levels,
                           const int64_t *per_level) {
     magnus_gmagnus_params p;
-    P_OK(magnus_gmagnus_params_from_input(&p, &in));
+    ASSERT_OK(magnus_gmagnus_params_from_input(&p, &in));
     cr_expect_eq(p.chunks_required, required, "C.m=%lld sLM=%llu: required %lld, expected %lld",
                  (long long)in.c_cols, (unsigned long long)in.local_mem_bytes,
                  (long long)p.chunks_required, (long long)required);
@@ -84,7 +78,7 @@ Test(gmagnus_params, table6_pvc) {
 Test(gmagnus_params, worked_check_quantities) {
     magnus_gmagnus_params p;
     magnus_gmagnus_params_input in = H200(1 << 20);
-    P_OK(magnus_gmagnus_params_from_input(&p, &in));
+    ASSERT_OK(magnus_gmagnus_params_from_input(&p, &in));
     cr_expect_eq(p.tau, 3072);            /* 49152 / (2 * 8) */
     cr_expect_eq(p.ndense_numeric, 11915); /* 49152 / 4.125 */
     cr_expect_eq(p.dense_width, 8192);
@@ -94,7 +88,7 @@ Test(gmagnus_params, worked_check_quantities) {
     cr_expect_eq(p.chunk_width[0], 1 << 14);
     cr_expect_eq(p.chunk_width[1], 1 << 13);
     in = PVC64(1 << 19);
-    P_OK(magnus_gmagnus_params_from_input(&p, &in));
+    ASSERT_OK(magnus_gmagnus_params_from_input(&p, &in));
     cr_expect_eq(p.tau, 2730);            /* 65536 / 24 */
     cr_expect_eq(p.ndense_numeric, 8065); /* 65536 / 8.125 */
     cr_expect_eq(p.chunks_max, 32);       /* (65536 - 2730*12 - 4) / (2*64*4 + 8) = 63 -> 32 */
@@ -132,7 +126,7 @@ Test(gmagnus_params, invariants) {
                 dev.local_mem_bytes = budgets[b];
                 dev.max_work_group_size = 1024;
                 magnus_gmagnus_params_input in;
-                P_OK(magnus_gmagnus_params_input_for_device(
+                ASSERT_OK(magnus_gmagnus_params_input_for_device(
                     &in, &dev, cols[c], v == 4 ? MAGNUS_FLOAT32 : MAGNUS_FLOAT64));
                 magnus_gmagnus_params p;
                 magnus_status s = magnus_gmagnus_params_from_input(&p, &in);
@@ -142,7 +136,7 @@ Test(gmagnus_params, invariants) {
                               (unsigned long long)budgets[b], (long long)cols[c], magnus_last_error());
                     continue;
                 }
-                P_OK(s);
+                ASSERT_OK(s);
                 int64_t prod = 1;
                 for (int i = 0; i < p.levels; i++) {
                     prod *= p.chunks_per_level[i];
@@ -199,13 +193,13 @@ Test(gmagnus_params, device_defaults) {
     dev.subgroup_sizes[0] = 32;
     dev.num_subgroup_sizes = 1;
     magnus_gmagnus_params p;
-    P_OK(magnus_gmagnus_params_compute(&p, &dev, 1 << 20, MAGNUS_FLOAT32));
+    ASSERT_OK(magnus_gmagnus_params_compute(&p, &dev, 1 << 20, MAGNUS_FLOAT32));
     cr_expect_eq(p.multisplit_group_size, 1024);
     cr_expect_eq(p.subgroups, 32);
     cr_expect_eq(p.chunks_required, 128);
     cr_expect_eq(p.levels, 2);
     dev.local_mem_bytes = 2048; /* tau = 128: groups of 128 items, 4 subgroups */
-    P_OK(magnus_gmagnus_params_compute(&p, &dev, 1 << 16, MAGNUS_FLOAT32));
+    ASSERT_OK(magnus_gmagnus_params_compute(&p, &dev, 1 << 16, MAGNUS_FLOAT32));
     cr_expect_eq(p.tau, 128);
     cr_expect_eq(p.multisplit_group_size, 128);
     cr_expect_eq(p.subgroups, 4);
@@ -224,7 +218,7 @@ Test(gmagnus_params, plan_heavy_split) {
     dev.max_work_group_size = 256;
     const int64_t n = 300;
     magnus_csr A = NULL, B = NULL;
-    P_OK(magnus_csr_new(&A, 3, n, 3, MAGNUS_FLOAT32));
+    ASSERT_OK(magnus_csr_new(&A, 3, n, 3, MAGNUS_FLOAT32));
     /* row 0 -> B row 0 (n entries: heavy), row 1 -> B row 1 (1 entry), row 2 empty... */
     A->row_ptr[1] = 1;
     A->row_ptr[2] = 2;
@@ -233,7 +227,7 @@ Test(gmagnus_params, plan_heavy_split) {
     A->col_idx[1] = 1;
     A->col_idx[2] = 0; /* ...and row 2 -> B row 0 again: heavy */
     for (int k = 0; k < 3; k++) ((float *)A->values)[k] = 1.0f;
-    P_OK(magnus_csr_new(&B, n, n, n + 1, MAGNUS_FLOAT32));
+    ASSERT_OK(magnus_csr_new(&B, n, n, n + 1, MAGNUS_FLOAT32));
     for (int64_t j = 0; j < n; j++) {
         B->col_idx[j] = (int32_t)j;
         ((float *)B->values)[j] = 1.0f;
@@ -243,7 +237,7 @@ Test(gmagnus_params, plan_heavy_split) {
     B->row_ptr[1] = n;
     for (int64_t i = 2; i <= n; i++) B->row_ptr[i] = n + 1;
     magnus_gmagnus_plan plan;
-    P_OK(magnus_gmagnus_plan_compute(&plan, &dev, A, B));
+    ASSERT_OK(magnus_gmagnus_plan_compute(&plan, &dev, A, B));
     cr_expect_eq(plan.params.tau, 128);
     cr_expect_eq(plan.rows, 3);
     cr_expect_eq(plan.rows_heavy, 2);
@@ -252,7 +246,7 @@ Test(gmagnus_params, plan_heavy_split) {
     cr_expect_eq(plan.chat_bytes, (uint64_t)(2 * n * 8 + 3 * 8));
     /* B as A's left factor: shapes must agree */
     magnus_csr C = NULL;
-    P_OK(magnus_csr_new(&C, 2, 7, 0, MAGNUS_FLOAT32));
+    ASSERT_OK(magnus_csr_new(&C, 2, 7, 0, MAGNUS_FLOAT32));
     cr_expect_eq(magnus_gmagnus_plan_compute(&plan, &dev, C, B), MAGNUS_ERROR_DIMENSION_MISMATCH);
     magnus_csr_free(&A);
     magnus_csr_free(&B);

@@ -13,13 +13,7 @@
 #include "device_csr.h"
 #include "device_test_main.h"
 #include "hash_accumulate.h"
-
-#define OK(call)                                                                                 \
-    do {                                                                                         \
-        magnus_status ok_s_ = (call);                                                            \
-        cr_assert_eq(ok_s_, MAGNUS_SUCCESS, "%s: %s: %s", #call, magnus_status_string(ok_s_),    \
-                     magnus_last_error());                                                       \
-    } while (0)
+#include "status_test_util.h"
 
 static uint64_t next_random(uint64_t *x) {
     *x = *x * 6364136223846793005ull + 1442695040888963407ull;
@@ -53,7 +47,7 @@ static void check_shapes(magnus_backend_kind backend, uint64_t budget, magnus_va
     for (int numeric = 0; numeric < 2; numeric++)
         for (int64_t key = 1; key <= tau; key += 1 + key / 64) {
             magnus_hash_bin_shape sh;
-            OK(magnus_hash_bin_shape_of(&sh, &c, type, numeric, key));
+            ASSERT_OK(magnus_hash_bin_shape_of(&sh, &c, type, numeric, key));
             cr_assert_gt(sh.table, 0, "budget %llu %s key %lld: no local table",
                          (unsigned long long)budget, numeric ? "numeric" : "symbolic",
                          (long long)key);
@@ -86,26 +80,26 @@ Test(hash_work, largest_tables_on_an_h200) {
      * items and nearly the whole budget; a row of 3000 entries an 8192-slot table. */
     magnus_context_s c = fake_context(MAGNUS_BACKEND_CUDA, 232448);
     magnus_hash_bin_shape sh;
-    OK(magnus_hash_bin_shape_of(&sh, &c, MAGNUS_FLOAT32, 1, 14528));
+    ASSERT_OK(magnus_hash_bin_shape_of(&sh, &c, MAGNUS_FLOAT32, 1, 14528));
     cr_assert_eq(sh.lanes, 1024);
     cr_assert_eq(sh.per_group, 1);
     cr_assert_geq(sh.table, 14528);
     cr_assert_eq(sh.local_bytes, (uint64_t)sh.table * 8 + 4);
-    OK(magnus_hash_bin_shape_of(&sh, &c, MAGNUS_FLOAT32, 1, 3000));
+    ASSERT_OK(magnus_hash_bin_shape_of(&sh, &c, MAGNUS_FLOAT32, 1, 3000));
     cr_assert_eq(sh.table, 8192);
     cr_assert_eq(sh.lanes, 1024);
     cr_assert_eq(sh.local_bytes, 8192 * 8 + 4);
     /* the same through OpenCL keeps 256 */
     c = fake_context(MAGNUS_BACKEND_OPENCL, 232448);
-    OK(magnus_hash_bin_shape_of(&sh, &c, MAGNUS_FLOAT32, 1, 3000));
+    ASSERT_OK(magnus_hash_bin_shape_of(&sh, &c, MAGNUS_FLOAT32, 1, 3000));
     cr_assert_eq(sh.lanes, 256);
     /* small rows share a group of 256 */
-    OK(magnus_hash_bin_shape_of(&sh, &c, MAGNUS_FLOAT32, 1, 10));
+    ASSERT_OK(magnus_hash_bin_shape_of(&sh, &c, MAGNUS_FLOAT32, 1, 10));
     cr_assert_eq(sh.table, 32);
     cr_assert_eq(sh.lanes * sh.per_group, 256);
     cr_assert_eq(sh.local_bytes, (uint64_t)sh.per_group * (32 * 8 + 4));
     /* beyond the largest table: global */
-    OK(magnus_hash_bin_shape_of(&sh, &c, MAGNUS_FLOAT32, 1, 1 << 20));
+    ASSERT_OK(magnus_hash_bin_shape_of(&sh, &c, MAGNUS_FLOAT32, 1, 1 << 20));
     cr_assert_eq(sh.table, 0);
     cr_assert_eq(sh.lanes, 0);
 }
@@ -114,11 +108,11 @@ Test(hash_work, group_knob_from_environment) {
     magnus_context_s c = fake_context(MAGNUS_BACKEND_OPENCL, 232448);
     magnus_hash_bin_shape sh;
     setenv("MAGNUS_HASH_GROUP_MAX", "512", 1);
-    OK(magnus_hash_bin_shape_of(&sh, &c, MAGNUS_FLOAT32, 1, 3000));
+    ASSERT_OK(magnus_hash_bin_shape_of(&sh, &c, MAGNUS_FLOAT32, 1, 3000));
     cr_assert_eq(sh.lanes, 512);
     check_shapes(MAGNUS_BACKEND_OPENCL, 49152, MAGNUS_FLOAT32, 512);
     setenv("MAGNUS_HASH_GROUP_MAX", "64", 1);
-    OK(magnus_hash_bin_shape_of(&sh, &c, MAGNUS_FLOAT32, 1, 3000));
+    ASSERT_OK(magnus_hash_bin_shape_of(&sh, &c, MAGNUS_FLOAT32, 1, 3000));
     cr_assert_eq(sh.lanes, 64);
     check_shapes(MAGNUS_BACKEND_CUDA, 65536, MAGNUS_FLOAT64, 64);
     const char *bad[] = {"1000", "4", "2048", "abc", "256x", "-256"};
@@ -130,7 +124,7 @@ Test(hash_work, group_knob_from_environment) {
         cr_assert(strstr(magnus_last_error(), "MAGNUS_HASH_GROUP_MAX") != NULL);
     }
     unsetenv("MAGNUS_HASH_GROUP_MAX");
-    OK(magnus_hash_bin_shape_of(&sh, &c, MAGNUS_FLOAT32, 1, 3000));
+    ASSERT_OK(magnus_hash_bin_shape_of(&sh, &c, MAGNUS_FLOAT32, 1, 3000));
     cr_assert_eq(sh.lanes, 256);
 }
 
@@ -140,9 +134,9 @@ Test(hash_work, group_knob_from_environment) {
 static void check_product(magnus_context ctx, const magnus_csr_s *A, const magnus_csr_s *B,
                           magnus_algorithm algorithm, const char *label) {
     magnus_csr ref = NULL, mag = NULL, C = NULL;
-    OK(magnus_reference_spgemm(&ref, &mag, A, B));
+    ASSERT_OK(magnus_reference_spgemm(&ref, &mag, A, B));
     magnus_spgemm_options opt;
-    OK(magnus_spgemm_options_init(&opt));
+    ASSERT_OK(magnus_spgemm_options_init(&opt));
     opt.algorithm = algorithm;
     magnus_report rep;
     magnus_status s = magnus_spgemm(&C, ctx, A, B, &opt, &rep);
@@ -160,7 +154,7 @@ static void check_product(magnus_context ctx, const magnus_csr_s *A, const magnu
  * the rows kernels widen their teams). */
 static magnus_csr few_per_row(int64_t rows, int64_t k, uint64_t seed, magnus_value_type type) {
     magnus_csr A;
-    OK(magnus_csr_new(&A, rows, k, rows * 3, type));
+    ASSERT_OK(magnus_csr_new(&A, rows, k, rows * 3, type));
     uint64_t x = magnus_test_seed(seed);
     int64_t e = 0;
     for (int64_t r = 0; r < rows; r++) {
@@ -199,12 +193,12 @@ static magnus_context wide_context(magnus_value_type type) {
 static void wide_rows(magnus_value_type type) {
     magnus_context ctx = wide_context(type);
     magnus_csr A = few_per_row(300, 64, 81, type), B;
-    OK(magnus_gen_uniform(&B, 64, 8192, 1100, magnus_test_seed(82), type));
+    ASSERT_OK(magnus_gen_uniform(&B, 64, 8192, 1100, magnus_test_seed(82), type));
     magnus_hash_bin_shape sh;
     const char *caps[] = {"256", "1024"};
     for (int i = 0; i < 2; i++) {
         setenv("MAGNUS_HASH_GROUP_MAX", caps[i], 1);
-        OK(magnus_hash_bin_shape_of(&sh, ctx, type, 1, 2500));
+        ASSERT_OK(magnus_hash_bin_shape_of(&sh, ctx, type, 1, 2500));
         cr_assert_eq(sh.lanes, (uint32_t)atoi(caps[i]), "the rows would not take the wide path");
         check_product(ctx, A, B, MAGNUS_ALGORITHM_HASH, caps[i]);
         check_product(ctx, A, B, MAGNUS_ALGORITHM_MAGNUS, caps[i]);
@@ -226,10 +220,10 @@ Test(hash_work, mixed_small_rows_share_groups) {
      * so one group sorts different sizes with one network */
     magnus_context ctx = magnus_test_context();
     magnus_csr A, B;
-    OK(magnus_gen_uniform(&A, 3000, 700, 2.5, magnus_test_seed(83), MAGNUS_FLOAT32));
-    OK(magnus_gen_uniform(&B, 700, 5000, 3.3, magnus_test_seed(84), MAGNUS_FLOAT32));
+    ASSERT_OK(magnus_gen_uniform(&A, 3000, 700, 2.5, magnus_test_seed(83), MAGNUS_FLOAT32));
+    ASSERT_OK(magnus_gen_uniform(&B, 700, 5000, 3.3, magnus_test_seed(84), MAGNUS_FLOAT32));
     magnus_hash_bin_shape sh;
-    OK(magnus_hash_bin_shape_of(&sh, ctx, MAGNUS_FLOAT32, 1, 12));
+    ASSERT_OK(magnus_hash_bin_shape_of(&sh, ctx, MAGNUS_FLOAT32, 1, 12));
     cr_assert_gt(sh.per_group, 1, "rows of 12 entries would not share a group");
     check_product(ctx, A, B, MAGNUS_ALGORITHM_HASH, "mixed");
     setenv("MAGNUS_HASH_GROUP_MAX", "1024", 1);
@@ -280,38 +274,38 @@ Test(hash_work, wide_chunks) {
         offs[c + 1] = offs[c] + counts[c];
     }
     magnus_hash_bin_shape sh;
-    OK(magnus_hash_bin_shape_of(&sh, ctx, MAGNUS_FLOAT32, 1, counts[0]));
+    ASSERT_OK(magnus_hash_bin_shape_of(&sh, ctx, MAGNUS_FLOAT32, 1, counts[0]));
     cr_assert_eq(sh.lanes, 1024, "chunk 0 (%lld entries) would not get 1024 work items",
                  (long long)counts[0]);
     magnus_dbuf dptr, dcol, dval, dcounts, doffs, dccol, dcval;
-    OK(magnus_dbuf_alloc(ctx, sizeof ptr, &dptr));
-    OK(magnus_dbuf_alloc(ctx, (size_t)n * 4, &dcol));
-    OK(magnus_dbuf_alloc(ctx, (size_t)n * 4, &dval));
-    OK(magnus_dbuf_alloc(ctx, sizeof counts, &dcounts));
-    OK(magnus_dbuf_alloc(ctx, sizeof offs, &doffs));
-    OK(magnus_dbuf_alloc(ctx, (size_t)offs[NCHUNKS] * 4, &dccol));
-    OK(magnus_dbuf_alloc(ctx, (size_t)offs[NCHUNKS] * 4, &dcval));
-    OK(magnus_dbuf_write(ctx, MAGNUS_QUEUE_MAIN, &dptr, 0, ptr, sizeof ptr));
-    OK(magnus_dbuf_write(ctx, MAGNUS_QUEUE_MAIN, &dcol, 0, col, (size_t)n * 4));
-    OK(magnus_dbuf_write(ctx, MAGNUS_QUEUE_MAIN, &dval, 0, val, (size_t)n * 4));
-    OK(magnus_dbuf_write(ctx, MAGNUS_QUEUE_MAIN, &doffs, 0, offs, sizeof offs));
+    ASSERT_OK(magnus_dbuf_alloc(ctx, sizeof ptr, &dptr));
+    ASSERT_OK(magnus_dbuf_alloc(ctx, (size_t)n * 4, &dcol));
+    ASSERT_OK(magnus_dbuf_alloc(ctx, (size_t)n * 4, &dval));
+    ASSERT_OK(magnus_dbuf_alloc(ctx, sizeof counts, &dcounts));
+    ASSERT_OK(magnus_dbuf_alloc(ctx, sizeof offs, &doffs));
+    ASSERT_OK(magnus_dbuf_alloc(ctx, (size_t)offs[NCHUNKS] * 4, &dccol));
+    ASSERT_OK(magnus_dbuf_alloc(ctx, (size_t)offs[NCHUNKS] * 4, &dcval));
+    ASSERT_OK(magnus_dbuf_write(ctx, MAGNUS_QUEUE_MAIN, &dptr, 0, ptr, sizeof ptr));
+    ASSERT_OK(magnus_dbuf_write(ctx, MAGNUS_QUEUE_MAIN, &dcol, 0, col, (size_t)n * 4));
+    ASSERT_OK(magnus_dbuf_write(ctx, MAGNUS_QUEUE_MAIN, &dval, 0, val, (size_t)n * 4));
+    ASSERT_OK(magnus_dbuf_write(ctx, MAGNUS_QUEUE_MAIN, &doffs, 0, offs, sizeof offs));
     magnus_hash_segments seg = {.ptr = &dptr, .col = &dcol, .val = &dval, .col_range = WIDTH,
                                 .type = MAGNUS_FLOAT32};
     magnus_hash_stats st = {0};
-    OK(magnus_hash_chunks_symbolic(ctx, NULL, &seg, NULL, 0, NCHUNKS, &dcounts, &st));
+    ASSERT_OK(magnus_hash_chunks_symbolic(ctx, NULL, &seg, NULL, 0, NCHUNKS, &dcounts, &st));
     int64_t got[NCHUNKS];
-    OK(magnus_dbuf_read(ctx, MAGNUS_QUEUE_MAIN, got, &dcounts, 0, sizeof got));
+    ASSERT_OK(magnus_dbuf_read(ctx, MAGNUS_QUEUE_MAIN, got, &dcounts, 0, sizeof got));
     for (int c = 0; c < NCHUNKS; c++)
         cr_assert_eq(got[c], counts[c], "chunk %d: %lld distinct, expected %lld", c,
                      (long long)got[c], (long long)counts[c]);
     magnus_hash_chunk_output out = {.offset = &doffs, .nnz = &dcounts, .shift_period = NCHUNKS,
                                     .shift_step = WIDTH, .C_col = &dccol, .C_val = &dcval};
-    OK(magnus_hash_chunks_numeric(ctx, NULL, &seg, NULL, 0, NCHUNKS, &out, &st));
+    ASSERT_OK(magnus_hash_chunks_numeric(ctx, NULL, &seg, NULL, 0, NCHUNKS, &out, &st));
     cr_assert_eq(st.items_global, 0, "a chunk took a global table");
     int32_t *gcol = malloc((size_t)offs[NCHUNKS] * 4 + 4);
     float *gval = malloc((size_t)offs[NCHUNKS] * 4 + 4);
-    OK(magnus_dbuf_read(ctx, MAGNUS_QUEUE_MAIN, gcol, &dccol, 0, (size_t)offs[NCHUNKS] * 4));
-    OK(magnus_dbuf_read(ctx, MAGNUS_QUEUE_MAIN, gval, &dcval, 0, (size_t)offs[NCHUNKS] * 4));
+    ASSERT_OK(magnus_dbuf_read(ctx, MAGNUS_QUEUE_MAIN, gcol, &dccol, 0, (size_t)offs[NCHUNKS] * 4));
+    ASSERT_OK(magnus_dbuf_read(ctx, MAGNUS_QUEUE_MAIN, gval, &dcval, 0, (size_t)offs[NCHUNKS] * 4));
     for (int64_t e = 0; e < offs[NCHUNKS]; e++) {
         cr_assert_eq(gcol[e], hcol[e], "entry %lld: column %d, expected %d", (long long)e,
                      gcol[e], hcol[e]);

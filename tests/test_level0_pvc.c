@@ -22,13 +22,7 @@
 #include <unistd.h>
 
 #include "magnus/magnus.h"
-
-#define OK(call)                                                                                 \
-    do {                                                                                         \
-        magnus_status s_ = (call);                                                               \
-        cr_assert_eq(s_, MAGNUS_SUCCESS, "%s: %s (%s)", #call, magnus_status_string(s_),         \
-                     magnus_last_error());                                                       \
-    } while (0)
+#include "status_test_util.h"
 
 /* The fake's device; skips outside ctest (the loader must be pointed at the fake). */
 static magnus_device_info pvc_device(void) {
@@ -48,19 +42,19 @@ static magnus_device_info pvc_device(void) {
 static magnus_gmagnus_params params_at(const magnus_device_info *dev, uint64_t budget, int scale,
                                        magnus_value_type type) {
     magnus_context_options opt;
-    OK(magnus_context_options_init(&opt));
+    ASSERT_OK(magnus_context_options_init(&opt));
     opt.local_mem_bytes = budget;
     magnus_context ctx = NULL;
-    OK(magnus_context_create(&ctx, dev, &opt));
+    ASSERT_OK(magnus_context_create(&ctx, dev, &opt));
     magnus_device_info in_effect;
-    OK(magnus_context_device(&in_effect, ctx));
-    OK(magnus_context_free(&ctx));
+    ASSERT_OK(magnus_context_device(&in_effect, ctx));
+    ASSERT_OK(magnus_context_free(&ctx));
     uint64_t by_default = dev->local_mem_bytes < 49152 ? dev->local_mem_bytes : 49152;
     cr_assert_eq(in_effect.local_mem_bytes, budget ? budget : by_default,
                  "budget %llu in effect, asked %llu (0: min(device, 48 KiB))",
                  (unsigned long long)in_effect.local_mem_bytes, (unsigned long long)budget);
     magnus_gmagnus_params p;
-    OK(magnus_gmagnus_params_compute(&p, &in_effect, (int64_t)1 << scale, type));
+    ASSERT_OK(magnus_gmagnus_params_compute(&p, &in_effect, (int64_t)1 << scale, type));
     return p;
 }
 
@@ -190,29 +184,29 @@ Test(level0_pvc, subgroups_of_32_only) {
 Test(level0_pvc, small_budget_runs_two_levels_through_level_zero) {
     magnus_device_info dev = pvc_device();
     magnus_rmat_options ro;
-    OK(magnus_rmat_options_init(&ro));
+    ASSERT_OK(magnus_rmat_options_init(&ro));
     ro.scale = 11;
     ro.nnz_per_row = 16;
     ro.seed = 11;
     ro.type = MAGNUS_FLOAT32;
     magnus_csr A = NULL, C = NULL, R = NULL, M = NULL;
-    OK(magnus_gen_rmat(&A, &ro, NULL, NULL));
+    ASSERT_OK(magnus_gen_rmat(&A, &ro, NULL, NULL));
     magnus_context_options co;
-    OK(magnus_context_options_init(&co));
+    ASSERT_OK(magnus_context_options_init(&co));
     co.local_mem_bytes = 1024;
     magnus_context ctx = NULL;
-    OK(magnus_context_create(&ctx, &dev, &co));
+    ASSERT_OK(magnus_context_create(&ctx, &dev, &co));
     magnus_device_info budget;
-    OK(magnus_context_device(&budget, ctx));
+    ASSERT_OK(magnus_context_device(&budget, ctx));
     magnus_gmagnus_plan plan;
-    OK(magnus_gmagnus_plan_compute(&plan, &budget, A, A));
+    ASSERT_OK(magnus_gmagnus_plan_compute(&plan, &budget, A, A));
     cr_assert_geq(plan.params.levels, 2, "the 1 KiB plan has %d levels", plan.params.levels);
     magnus_spgemm_options so;
-    OK(magnus_spgemm_options_init(&so));
+    ASSERT_OK(magnus_spgemm_options_init(&so));
     so.algorithm = MAGNUS_ALGORITHM_MAGNUS;
     magnus_report rep;
-    OK(magnus_spgemm(&C, ctx, A, A, &so, &rep));
-    OK(magnus_reference_spgemm(&R, &M, A, A));
+    ASSERT_OK(magnus_spgemm(&C, ctx, A, A, &so, &rep));
+    ASSERT_OK(magnus_reference_spgemm(&R, &M, A, A));
     magnus_compare_result cmp;
     magnus_status s = magnus_csr_compare(&cmp, C, R, M, 0);
     cr_assert_eq(s, MAGNUS_SUCCESS, "%s (row %lld col %lld: %g vs %g)", magnus_last_error(),
@@ -228,5 +222,5 @@ Test(level0_pvc, small_budget_runs_two_levels_through_level_zero) {
     magnus_csr_free(&C);
     magnus_csr_free(&R);
     magnus_csr_free(&M);
-    OK(magnus_context_free(&ctx));
+    ASSERT_OK(magnus_context_free(&ctx));
 }

@@ -9,16 +9,11 @@
 #include "device_test_main.h"
 #include "primitives.h"
 #include "prng.h"
+#include "status_test_util.h"
 
 #define Q MAGNUS_QUEUE_MAIN
 #define SEED magnus_test_seed(20240611)
 
-#define OK(call)                                                                                 \
-    do {                                                                                         \
-        magnus_status s_ = (call);                                                               \
-        cr_assert_eq(s_, MAGNUS_SUCCESS, "%s: %s: %s", #call, magnus_status_string(s_),          \
-                     magnus_last_error());                                                       \
-    } while (0)
 
 static void *xmalloc(size_t bytes) {
     void *p = malloc(bytes ? bytes : 1);
@@ -29,14 +24,14 @@ static void *xmalloc(size_t bytes) {
 /* Device buffer holding a copy of host data. */
 static magnus_dbuf upload(magnus_context ctx, const void *data, size_t bytes) {
     magnus_dbuf b;
-    OK(magnus_dbuf_alloc(ctx, bytes, &b));
-    OK(magnus_dbuf_write(ctx, Q, &b, 0, data, bytes));
+    ASSERT_OK(magnus_dbuf_alloc(ctx, bytes, &b));
+    ASSERT_OK(magnus_dbuf_write(ctx, Q, &b, 0, data, bytes));
     return b;
 }
 
 static void *download(magnus_context ctx, const magnus_dbuf *b, size_t bytes) {
     void *h = xmalloc(bytes);
-    OK(magnus_dbuf_read(ctx, Q, h, b, 0, bytes));
+    ASSERT_OK(magnus_dbuf_read(ctx, Q, h, b, 0, bytes));
     return h;
 }
 
@@ -69,7 +64,7 @@ static void check_scan(magnus_context ctx, scan_flavour f, uint64_t n, int in_pl
         else ((uint64_t *)in)[i] = r >> 24;
     }
     magnus_dbuf din = upload(ctx, in, n * in_size), dout = din;
-    if (!in_place) OK(magnus_dbuf_alloc(ctx, n * out_size, &dout));
+    if (!in_place) ASSERT_OK(magnus_dbuf_alloc(ctx, n * out_size, &dout));
     uint64_t used_before = ctx->memory_in_use, total = 12345;
     magnus_status s = f == SCAN_U32   ? magnus_prim_scan_u32(ctx, Q, &dout, &din, n, &total)
                     : f == SCAN_U64   ? magnus_prim_scan_u64(ctx, Q, &dout, &din, n, &total)
@@ -145,14 +140,14 @@ Test(scan, groups_stride_over_tiles) {
 Test(scan, small_local_budget_many_levels) {
     magnus_context base = magnus_test_context();
     magnus_context_options opt;
-    OK(magnus_context_options_init(&opt));
+    ASSERT_OK(magnus_context_options_init(&opt));
     opt.local_mem_bytes = 1024;
     magnus_context ctx;
-    OK(magnus_context_create(&ctx, &base->device, &opt));
+    ASSERT_OK(magnus_context_create(&ctx, &base->device, &opt));
     cr_assert_eq(magnus_prim_group_size(ctx, 40), 16);
     check_scan(ctx, SCAN_U64, 1000003, 0, SEED + 5);
     check_scan(ctx, SCAN_U32_U64, 100003, 0, SEED + 6);
-    OK(magnus_context_free(&ctx));
+    ASSERT_OK(magnus_context_free(&ctx));
 }
 
 /* The CSR idiom: row counts plus a trailing 0, scanned in place, give the row pointers. */
@@ -164,7 +159,7 @@ Test(scan, csr_row_pointers_past_2_32) {
     counts[ROWS] = 0;
     magnus_dbuf d = upload(ctx, counts, sizeof counts);
     uint64_t total;
-    OK(magnus_prim_scan_u64(ctx, Q, &d, &d, ROWS + 1, &total));
+    ASSERT_OK(magnus_prim_scan_u64(ctx, Q, &d, &d, ROWS + 1, &total));
     uint64_t *ptr = download(ctx, &d, sizeof counts);
     uint64_t run = 0;
     for (int i = 0; i <= ROWS; i++) {
@@ -182,10 +177,10 @@ Test(scan, total_optional_and_errors) {
     uint32_t ones[100];
     for (int i = 0; i < 100; i++) ones[i] = 1;
     magnus_dbuf in = upload(ctx, ones, sizeof ones), out;
-    OK(magnus_dbuf_alloc(ctx, 100 * 8, &out));
-    OK(magnus_prim_scan_u32_to_u64(ctx, Q, &out, &in, 100, NULL));
+    ASSERT_OK(magnus_dbuf_alloc(ctx, 100 * 8, &out));
+    ASSERT_OK(magnus_prim_scan_u32_to_u64(ctx, Q, &out, &in, 100, NULL));
     uint64_t last;
-    OK(magnus_dbuf_read(ctx, Q, &last, &out, 99 * 8, 8));
+    ASSERT_OK(magnus_dbuf_read(ctx, Q, &last, &out, 99 * 8, 8));
     cr_assert_eq(last, 99u);
     uint64_t total = 7;
     cr_assert_eq(magnus_prim_scan_u32(ctx, Q, &out, &in, 101, &total), MAGNUS_ERROR_INVALID_ARGUMENT);
@@ -197,7 +192,7 @@ Test(scan, total_optional_and_errors) {
     cr_assert_eq(magnus_prim_scan_u32(ctx, (magnus_queue_id)7, &out, &in, 10, NULL),
                  MAGNUS_ERROR_INVALID_ARGUMENT);
     cr_assert_eq(magnus_prim_scan_u32(NULL, Q, &out, &in, 10, NULL), MAGNUS_ERROR_NULL_POINTER);
-    OK(magnus_prim_scan_u32(ctx, Q, &out, &in, 0, &total));
+    ASSERT_OK(magnus_prim_scan_u32(ctx, Q, &out, &in, 0, &total));
     cr_assert_eq(total, 0u);
     magnus_dbuf_free(ctx, &in);
     magnus_dbuf_free(ctx, &out);
@@ -250,7 +245,7 @@ static void check_partition_flags(magnus_context ctx, uint64_t n, double density
     }
     magnus_dbuf d = upload(ctx, flags, n * 4), above, below;
     uint64_t used = ctx->memory_in_use, na, nb;
-    OK(magnus_prim_partition_flags(ctx, Q, &d, n, &above, &below, &na, &nb));
+    ASSERT_OK(magnus_prim_partition_flags(ctx, Q, &d, n, &above, &below, &na, &nb));
     cr_assert_eq(ctx->memory_in_use, used + above.bytes + below.bytes);
     char what[96];
     snprintf(what, sizeof what, "partition_flags density %.2f seed %llu", density,
@@ -297,7 +292,7 @@ static void check_threshold(magnus_context ctx, uint64_t n, int64_t tau, uint64_
     }
     magnus_dbuf d = upload(ctx, rowptr, (n + 1) * 8), above, below;
     uint64_t na, nb;
-    OK(magnus_prim_partition_threshold(ctx, Q, &d, n, tau, &above, &below, &na, &nb));
+    ASSERT_OK(magnus_prim_partition_threshold(ctx, Q, &d, n, tau, &above, &below, &na, &nb));
     char what[96];
     snprintf(what, sizeof what, "partition_threshold tau %lld seed %llu", (long long)tau,
              (unsigned long long)seed);
@@ -324,15 +319,15 @@ Test(partition, one_list_only_and_errors) {
     int64_t rowptr[] = {0, 5, 5, 20, 21};
     magnus_dbuf d = upload(ctx, rowptr, sizeof rowptr), above, below;
     uint64_t na = 9, nb = 9;
-    OK(magnus_prim_partition_threshold(ctx, Q, &d, 4, 4, &above, NULL, &na, &nb));
+    ASSERT_OK(magnus_prim_partition_threshold(ctx, Q, &d, 4, 4, &above, NULL, &na, &nb));
     cr_assert_eq(na, 2u);
     cr_assert_eq(nb, 2u);
     uint32_t got[2];
-    OK(magnus_dbuf_read(ctx, Q, got, &above, 0, sizeof got));
+    ASSERT_OK(magnus_dbuf_read(ctx, Q, got, &above, 0, sizeof got));
     cr_assert(got[0] == 0 && got[1] == 2, "above = {%u, %u}", got[0], got[1]);
     magnus_dbuf_free(ctx, &above);
-    OK(magnus_prim_partition_threshold(ctx, Q, &d, 4, 4, NULL, &below, NULL, NULL));
-    OK(magnus_dbuf_read(ctx, Q, got, &below, 0, sizeof got));
+    ASSERT_OK(magnus_prim_partition_threshold(ctx, Q, &d, 4, 4, NULL, &below, NULL, NULL));
+    ASSERT_OK(magnus_dbuf_read(ctx, Q, got, &below, 0, sizeof got));
     cr_assert(got[0] == 1 && got[1] == 3, "below = {%u, %u}", got[0], got[1]);
     magnus_dbuf_free(ctx, &below);
     /* n + 1 row pointers are needed */
@@ -340,7 +335,7 @@ Test(partition, one_list_only_and_errors) {
                  MAGNUS_ERROR_INVALID_ARGUMENT);
     cr_assert_null(above.mem);
     /* empty input: valid empty lists */
-    OK(magnus_prim_partition_flags(ctx, Q, &d, 0, &above, &below, &na, &nb));
+    ASSERT_OK(magnus_prim_partition_flags(ctx, Q, &d, 0, &above, &below, &na, &nb));
     cr_assert(na == 0 && nb == 0 && above.mem && below.mem);
     magnus_dbuf_free(ctx, &above);
     magnus_dbuf_free(ctx, &below);
@@ -366,10 +361,10 @@ static void check_histogram(magnus_context ctx, int wide, uint64_t n, uint32_t n
     }
     size_t csize = wide ? 8 : 4;
     magnus_dbuf dk = upload(ctx, keys, n * 4), db;
-    OK(magnus_dbuf_alloc(ctx, (size_t)nbins * csize, &db));
-    OK(magnus_prim_fill_u32(ctx, Q, &db, 0, (uint64_t)nbins * csize / 4, 0xdeadbeef));
-    if (wide) OK(magnus_prim_histogram_u64(ctx, Q, &db, nbins, &dk, n));
-    else OK(magnus_prim_histogram_u32(ctx, Q, &db, nbins, &dk, n));
+    ASSERT_OK(magnus_dbuf_alloc(ctx, (size_t)nbins * csize, &db));
+    ASSERT_OK(magnus_prim_fill_u32(ctx, Q, &db, 0, (uint64_t)nbins * csize / 4, 0xdeadbeef));
+    if (wide) ASSERT_OK(magnus_prim_histogram_u64(ctx, Q, &db, nbins, &dk, n));
+    else ASSERT_OK(magnus_prim_histogram_u32(ctx, Q, &db, nbins, &dk, n));
     void *got = download(ctx, &db, (size_t)nbins * csize);
     for (uint32_t b = 0; b < nbins; b++) {
         uint64_t v = wide ? ((uint64_t *)got)[b] : ((uint32_t *)got)[b];
@@ -399,15 +394,15 @@ Test(histogram, local_bins) {
 Test(histogram, bins_beyond_local_memory) {
     magnus_context base = magnus_test_context();
     magnus_context_options opt;
-    OK(magnus_context_options_init(&opt));
+    ASSERT_OK(magnus_context_options_init(&opt));
     opt.local_mem_bytes = 2048; /* 512 bins fit */
     magnus_context ctx;
-    OK(magnus_context_create(&ctx, &base->device, &opt));
+    ASSERT_OK(magnus_context_create(&ctx, &base->device, &opt));
     check_histogram(ctx, 0, 100003, 512, SEED + 2);   /* local, exactly full */
     check_histogram(ctx, 0, 100003, 513, SEED + 3);   /* global */
     check_histogram(ctx, 0, 300007, 70000, SEED + 4); /* global, sparse */
     if (ctx->device.atomic64) check_histogram(ctx, 1, 100003, 5000, SEED + 5);
-    OK(magnus_context_free(&ctx));
+    ASSERT_OK(magnus_context_free(&ctx));
 }
 
 /* ---- fill and gather -------------------------------------------------------------------- */
@@ -416,11 +411,11 @@ Test(fill, u32_u64_offsets) {
     magnus_context ctx = magnus_test_context();
     enum { N = 300007 };
     magnus_dbuf b;
-    OK(magnus_dbuf_alloc(ctx, (size_t)N * 8, &b));
-    OK(magnus_prim_fill_u64(ctx, Q, &b, 0, N, 0x0123456789abcdefULL));
-    OK(magnus_prim_fill_u64(ctx, Q, &b, 1000, 5, (uint64_t)1 << 40));
-    OK(magnus_prim_fill_u64(ctx, Q, &b, N - 1, 1, 42));
-    OK(magnus_prim_fill_u64(ctx, Q, &b, N, 0, 42)); /* empty at the end: fine */
+    ASSERT_OK(magnus_dbuf_alloc(ctx, (size_t)N * 8, &b));
+    ASSERT_OK(magnus_prim_fill_u64(ctx, Q, &b, 0, N, 0x0123456789abcdefULL));
+    ASSERT_OK(magnus_prim_fill_u64(ctx, Q, &b, 1000, 5, (uint64_t)1 << 40));
+    ASSERT_OK(magnus_prim_fill_u64(ctx, Q, &b, N - 1, 1, 42));
+    ASSERT_OK(magnus_prim_fill_u64(ctx, Q, &b, N, 0, 42)); /* empty at the end: fine */
     uint64_t *h = download(ctx, &b, (size_t)N * 8);
     for (uint64_t i = 0; i < N; i++) {
         uint64_t want = i == N - 1 ? 42 : (i >= 1000 && i < 1005) ? (uint64_t)1 << 40
@@ -428,7 +423,7 @@ Test(fill, u32_u64_offsets) {
         if (h[i] != want) cr_assert_fail("fill_u64 [%llu] = %llx", (unsigned long long)i,
                                          (unsigned long long)h[i]);
     }
-    OK(magnus_prim_fill_u32(ctx, Q, &b, 3, 2 * N - 3, 0xfeedf00d));
+    ASSERT_OK(magnus_prim_fill_u32(ctx, Q, &b, 3, 2 * N - 3, 0xfeedf00d));
     uint32_t *w = download(ctx, &b, (size_t)N * 8);
     for (uint64_t i = 3; i < 2 * (uint64_t)N; i++)
         if (w[i] != 0xfeedf00d) cr_assert_fail("fill_u32 [%llu]", (unsigned long long)i);
@@ -450,11 +445,12 @@ static void check_gather(magnus_context ctx, size_t size, int values, uint64_t n
     for (uint64_t i = 0; i < n; i++) /* 1 in 64 out of range */
         idx[i] = (uint32_t)magnus_prng_below(&g, in_count + in_count / 64 + 1);
     magnus_dbuf din = upload(ctx, in, in_count * size), didx = upload(ctx, idx, n * 4), dout;
-    OK(magnus_dbuf_alloc(ctx, n * size, &dout));
-    if (values) OK(magnus_prim_gather_values(ctx, Q, size == 8 ? MAGNUS_FLOAT64 : MAGNUS_FLOAT32,
-                                             &dout, &din, in_count, &didx, n));
-    else if (size == 8) OK(magnus_prim_gather_u64(ctx, Q, &dout, &din, in_count, &didx, n));
-    else OK(magnus_prim_gather_u32(ctx, Q, &dout, &din, in_count, &didx, n));
+    ASSERT_OK(magnus_dbuf_alloc(ctx, n * size, &dout));
+    if (values)
+        ASSERT_OK(magnus_prim_gather_values(ctx, Q, size == 8 ? MAGNUS_FLOAT64 : MAGNUS_FLOAT32,
+                                            &dout, &din, in_count, &didx, n));
+    else if (size == 8) ASSERT_OK(magnus_prim_gather_u64(ctx, Q, &dout, &din, in_count, &didx, n));
+    else ASSERT_OK(magnus_prim_gather_u32(ctx, Q, &dout, &din, in_count, &didx, n));
     unsigned char *out = download(ctx, &dout, n * size);
     unsigned char zero[8] = {0};
     for (uint64_t i = 0; i < n; i++) {
@@ -483,7 +479,7 @@ Test(gather, u32_u64_values) {
     }
     check_gather(ctx, 8, 0, 1000, 0, SEED + 2); /* empty source: all zeros */
     magnus_dbuf a;
-    OK(magnus_dbuf_alloc(ctx, 64, &a));
+    ASSERT_OK(magnus_dbuf_alloc(ctx, 64, &a));
     cr_assert_eq(magnus_prim_gather_values(ctx, Q, (magnus_value_type)9, &a, &a, 1, &a, 1),
                  MAGNUS_ERROR_UNSUPPORTED_TYPE);
     cr_assert_eq(magnus_prim_gather_u32(ctx, Q, &a, &a, 4, &a, 4), MAGNUS_ERROR_INVALID_ARGUMENT);
@@ -497,21 +493,21 @@ Test(queues, depend_and_timer) {
     magnus_context ctx = magnus_test_context();
     enum { N = 1 << 20 };
     magnus_dbuf b;
-    OK(magnus_dbuf_alloc(ctx, (size_t)N * 8, &b));
+    ASSERT_OK(magnus_dbuf_alloc(ctx, (size_t)N * 8, &b));
     magnus_timer t;
-    OK(magnus_timer_start(ctx, MAGNUS_QUEUE_HEAVY, &t));
-    OK(magnus_prim_fill_u64(ctx, MAGNUS_QUEUE_HEAVY, &b, 0, N, 3));
-    OK(magnus_prim_scan_u64(ctx, MAGNUS_QUEUE_HEAVY, &b, &b, N, NULL));
-    OK(magnus_timer_stop(ctx, MAGNUS_QUEUE_HEAVY, &t));
-    OK(magnus_queue_depend(ctx, MAGNUS_QUEUE_LIGHT, MAGNUS_QUEUE_HEAVY));
+    ASSERT_OK(magnus_timer_start(ctx, MAGNUS_QUEUE_HEAVY, &t));
+    ASSERT_OK(magnus_prim_fill_u64(ctx, MAGNUS_QUEUE_HEAVY, &b, 0, N, 3));
+    ASSERT_OK(magnus_prim_scan_u64(ctx, MAGNUS_QUEUE_HEAVY, &b, &b, N, NULL));
+    ASSERT_OK(magnus_timer_stop(ctx, MAGNUS_QUEUE_HEAVY, &t));
+    ASSERT_OK(magnus_queue_depend(ctx, MAGNUS_QUEUE_LIGHT, MAGNUS_QUEUE_HEAVY));
     uint64_t last;
-    OK(magnus_dbuf_read(ctx, MAGNUS_QUEUE_LIGHT, &last, &b, (size_t)(N - 1) * 8, 8));
+    ASSERT_OK(magnus_dbuf_read(ctx, MAGNUS_QUEUE_LIGHT, &last, &b, (size_t)(N - 1) * 8, 8));
     cr_assert_eq(last, 3ull * (N - 1));
     double ms = -1;
-    OK(magnus_timer_elapsed_ms(ctx, &t, &ms));
+    ASSERT_OK(magnus_timer_elapsed_ms(ctx, &t, &ms));
     cr_assert_geq(ms, 0.0);
     cr_assert_null(t.start);
-    OK(magnus_context_finish(ctx));
+    ASSERT_OK(magnus_context_finish(ctx));
     magnus_dbuf_free(ctx, &b);
 }
 
@@ -526,7 +522,7 @@ static void check_ramp(magnus_context ctx, const magnus_dbuf *b, size_t size, ui
     for (size_t p = 0; p < sizeof probes / sizeof probes[0]; p++) {
         if (probes[p] >= n) continue;
         uint64_t v = 0;
-        OK(magnus_dbuf_read(ctx, Q, &v, b, (size_t)(probes[p] * size), size));
+        ASSERT_OK(magnus_dbuf_read(ctx, Q, &v, b, (size_t)(probes[p] * size), size));
         uint64_t want = probes[p] * step;
         if (size == 4) want = (uint32_t)want;
         cr_assert_eq(v, want, "element %llu of %llu: %llu, expected %llu",
@@ -541,33 +537,33 @@ Test(large, past_2_31_elements) {
     const uint64_t n = ((uint64_t)1 << 31) + 1000;
     magnus_dbuf b;
     /* 64-bit scan of ones, in place: out[i] = i */
-    OK(magnus_dbuf_alloc(ctx, (size_t)n * 8, &b));
-    OK(magnus_prim_fill_u64(ctx, Q, &b, 0, n, 1));
+    ASSERT_OK(magnus_dbuf_alloc(ctx, (size_t)n * 8, &b));
+    ASSERT_OK(magnus_prim_fill_u64(ctx, Q, &b, 0, n, 1));
     uint64_t total;
-    OK(magnus_prim_scan_u64(ctx, Q, &b, &b, n, &total));
+    ASSERT_OK(magnus_prim_scan_u64(ctx, Q, &b, &b, n, &total));
     cr_assert_eq(total, n);
     check_ramp(ctx, &b, 8, n, 1);
     magnus_dbuf_free(ctx, &b);
     /* 32-bit scan of threes (wraps past 2^32) and the partition of 2^32 + 5 flags */
     const uint64_t m = ((uint64_t)1 << 32) + 5;
-    OK(magnus_dbuf_alloc(ctx, (size_t)m * 4, &b));
-    OK(magnus_prim_fill_u32(ctx, Q, &b, 0, m, 3));
-    OK(magnus_prim_scan_u32(ctx, Q, &b, &b, m, &total));
+    ASSERT_OK(magnus_dbuf_alloc(ctx, (size_t)m * 4, &b));
+    ASSERT_OK(magnus_prim_fill_u32(ctx, Q, &b, 0, m, 3));
+    ASSERT_OK(magnus_prim_scan_u32(ctx, Q, &b, &b, m, &total));
     cr_assert_eq(total, (uint32_t)(3 * m));
     check_ramp(ctx, &b, 4, m, 3);
     /* partition of 2^32 flags (the most 32-bit indices allow), two of them set */
     const uint64_t p = (uint64_t)1 << 32;
-    OK(magnus_prim_fill_u32(ctx, Q, &b, 0, m, 0));
-    OK(magnus_prim_fill_u32(ctx, Q, &b, ((uint64_t)1 << 31) + 7, 1, 1));
-    OK(magnus_prim_fill_u32(ctx, Q, &b, p - 1, 1, 1));
-    OK(magnus_prim_fill_u32(ctx, Q, &b, p, 1, 1)); /* outside the partitioned range */
+    ASSERT_OK(magnus_prim_fill_u32(ctx, Q, &b, 0, m, 0));
+    ASSERT_OK(magnus_prim_fill_u32(ctx, Q, &b, ((uint64_t)1 << 31) + 7, 1, 1));
+    ASSERT_OK(magnus_prim_fill_u32(ctx, Q, &b, p - 1, 1, 1));
+    ASSERT_OK(magnus_prim_fill_u32(ctx, Q, &b, p, 1, 1)); /* outside the partitioned range */
     magnus_dbuf above;
     uint64_t na, nb;
-    OK(magnus_prim_partition_flags(ctx, Q, &b, p, &above, NULL, &na, &nb));
+    ASSERT_OK(magnus_prim_partition_flags(ctx, Q, &b, p, &above, NULL, &na, &nb));
     cr_assert_eq(na, 2u);
     cr_assert_eq(nb, p - 2);
     uint32_t got[2];
-    OK(magnus_dbuf_read(ctx, Q, got, &above, 0, 8));
+    ASSERT_OK(magnus_dbuf_read(ctx, Q, got, &above, 0, 8));
     cr_assert_eq(got[0], ((uint32_t)1 << 31) + 7);
     cr_assert_eq(got[1], UINT32_MAX);
     cr_assert_eq(magnus_prim_partition_flags(ctx, Q, &b, p + 1, &above, NULL, &na, &nb),

@@ -15,30 +15,24 @@
 
 #include "device_runtime.h"
 #include "kernel_cache.h"
-
-#define OK(call)                                                                                 \
-    do {                                                                                         \
-        magnus_status s_ = (call);                                                               \
-        cr_assert_eq(s_, MAGNUS_SUCCESS, "%s: %s: %s", #call, magnus_status_string(s_),          \
-                     magnus_last_error());                                                       \
-    } while (0)
+#include "status_test_util.h"
 
 /* The first device of the probe, or skip the test. */
 static magnus_device_info need_device(void) {
     magnus_device_info d;
     magnus_status s = magnus_device_select(&d);
     if (s == MAGNUS_ERROR_NO_DEVICE) cr_skip_test("no device: %s", magnus_probe_diagnostics());
-    OK(s);
+    ASSERT_OK(s);
     return d;
 }
 
 static magnus_context new_context(const magnus_device_info *d, uint64_t local, uint64_t limit) {
     magnus_context_options opt;
-    OK(magnus_context_options_init(&opt));
+    ASSERT_OK(magnus_context_options_init(&opt));
     opt.local_mem_bytes = local;
     opt.device_memory_limit = limit;
     magnus_context ctx;
-    OK(magnus_context_create(&ctx, d, &opt));
+    ASSERT_OK(magnus_context_create(&ctx, d, &opt));
     return ctx;
 }
 
@@ -46,10 +40,10 @@ static magnus_context new_context(const magnus_device_info *d, uint64_t local, u
 
 Test(probe, consistent_device_list) {
     size_t count = 99;
-    OK(magnus_device_probe(NULL, 0, &count));
+    ASSERT_OK(magnus_device_probe(NULL, 0, &count));
     magnus_device_info list[64];
     size_t again = 0;
-    OK(magnus_device_probe(list, 64, &again));
+    ASSERT_OK(magnus_device_probe(list, 64, &again));
     cr_assert_eq(again, count);
     const char *diag = magnus_probe_diagnostics();
     cr_assert(strstr(diag, "cuda:") && strstr(diag, "level0:") && strstr(diag, "opencl:"),
@@ -85,9 +79,9 @@ Test(probe, null_arguments) {
     cr_assert_eq(magnus_context_create(NULL, NULL, NULL), MAGNUS_ERROR_NULL_POINTER);
     cr_assert_eq(magnus_context_device(&d, NULL), MAGNUS_ERROR_NULL_POINTER);
     cr_assert_eq(magnus_context_options_init(NULL), MAGNUS_ERROR_NULL_POINTER);
-    OK(magnus_context_free(NULL));
+    ASSERT_OK(magnus_context_free(NULL));
     magnus_context none = NULL;
-    OK(magnus_context_free(&none));
+    ASSERT_OK(magnus_context_free(&none));
     /* something that is not a context */
     magnus_context_s fake;
     memset(&fake, 0, sizeof fake);
@@ -100,7 +94,7 @@ Test(probe, backends_variable_selects_and_orders) {
     setenv("MAGNUS_BACKENDS", "opencl", 1);
     magnus_device_info list[64];
     size_t count;
-    OK(magnus_device_probe(list, 64, &count));
+    ASSERT_OK(magnus_device_probe(list, 64, &count));
     for (size_t i = 0; i < count && i < 64; i++)
         cr_assert_eq(list[i].backend, MAGNUS_BACKEND_OPENCL);
     const char *diag = magnus_probe_diagnostics();
@@ -109,7 +103,7 @@ Test(probe, backends_variable_selects_and_orders) {
 
     setenv("MAGNUS_BACKENDS", " bogus , opencl,opencl", 1);
     size_t again;
-    OK(magnus_device_probe(NULL, 0, &again));
+    ASSERT_OK(magnus_device_probe(NULL, 0, &again));
     cr_assert_eq(again, count);
     cr_assert(strstr(magnus_probe_diagnostics(), "unknown backend \"bogus\""), "%s",
               magnus_probe_diagnostics());
@@ -119,7 +113,7 @@ Test(probe, missing_opencl_library_is_a_diagnostic) {
     setenv("MAGNUS_BACKENDS", "opencl", 1);
     setenv("MAGNUS_OPENCL_LIBRARY", "/nonexistent.so", 1);
     size_t count = 99;
-    OK(magnus_device_probe(NULL, 0, &count));
+    ASSERT_OK(magnus_device_probe(NULL, 0, &count));
     cr_assert_eq(count, 0u);
     cr_assert(strstr(magnus_probe_diagnostics(), "opencl: unavailable") &&
                   strstr(magnus_probe_diagnostics(), "/nonexistent.so"),
@@ -135,7 +129,7 @@ Test(probe, library_without_opencl_symbols) {
     setenv("MAGNUS_BACKENDS", "opencl", 1);
     setenv("MAGNUS_OPENCL_LIBRARY", "libz.so.1", 1);
     size_t count = 99;
-    OK(magnus_device_probe(NULL, 0, &count));
+    ASSERT_OK(magnus_device_probe(NULL, 0, &count));
     cr_assert_eq(count, 0u);
     cr_assert(strstr(magnus_probe_diagnostics(), "libz.so.1 lacks the OpenCL 1.2 entry point"),
               "%s", magnus_probe_diagnostics());
@@ -149,17 +143,17 @@ Test(probe, device_variable) {
     const char *same[] = {"opencl:0", " opencl : 0 ", "0"};
     for (size_t i = 0; i < 3; i++) {
         setenv("MAGNUS_DEVICE", same[i], 1);
-        OK(magnus_device_select(&d));
+        ASSERT_OK(magnus_device_select(&d));
         cr_assert(d.backend == MAGNUS_BACKEND_OPENCL && d.index == 0, "MAGNUS_DEVICE=%s", same[i]);
     }
     /* a backend alone: its best device (a GPU before PoCL) */
     magnus_device_info list[16];
     int rank[16] = {0};
     size_t count;
-    OK(magnus_device_probe(list, 16, &count));
+    ASSERT_OK(magnus_device_probe(list, 16, &count));
     long best = magnus_device_pick_best(list, rank, count < 16 ? count : 16, 0);
     setenv("MAGNUS_DEVICE", "opencl", 1);
-    OK(magnus_device_select(&d));
+    ASSERT_OK(magnus_device_select(&d));
     cr_assert(d.backend == MAGNUS_BACKEND_OPENCL && d.index == list[best].index,
               "MAGNUS_DEVICE=opencl gave opencl:%d, expected opencl:%d", d.index,
               list[best].index);
@@ -201,7 +195,7 @@ Test(probe, host_allocation_failures_leave_nothing) {
     /* every host allocation of the probe may fail: each failure is reported (no device
      * silently dropped), none leaks */
     size_t expected;
-    OK(magnus_device_probe(NULL, 0, &expected));
+    ASSERT_OK(magnus_device_probe(NULL, 0, &expected));
     magnus_status s;
     size_t count = 0;
     int64_t k = 0;
@@ -242,15 +236,15 @@ Test(context, memory_limit_enforced_and_accounted) {
     magnus_device_info d = need_device();
     magnus_context ctx = new_context(&d, 0, 1 << 20);
     magnus_dbuf a, b, c;
-    OK(magnus_dbuf_alloc(ctx, 600 << 10, &a));
+    ASSERT_OK(magnus_dbuf_alloc(ctx, 600 << 10, &a));
     cr_assert_eq(ctx->memory_in_use, 600u << 10);
     cr_assert_eq(magnus_dbuf_alloc(ctx, 500 << 10, &b), MAGNUS_ERROR_OUT_OF_DEVICE_MEMORY);
     cr_assert_null(b.mem);
     cr_assert(strstr(magnus_last_error(), "512000 bytes requested, 614400 in use, limit 1048576"),
               "%s", magnus_last_error());
-    OK(magnus_dbuf_alloc(ctx, 0, &c)); /* empty buffers are valid and count nothing */
+    ASSERT_OK(magnus_dbuf_alloc(ctx, 0, &c)); /* empty buffers are valid and count nothing */
     cr_assert_not_null(c.mem);
-    OK(magnus_dbuf_alloc(ctx, (1 << 20) - (600 << 10), &b)); /* exactly up to the limit */
+    ASSERT_OK(magnus_dbuf_alloc(ctx, (1 << 20) - (600 << 10), &b)); /* exactly up to the limit */
     cr_assert_eq(ctx->memory_in_use, 1u << 20);
     cr_assert_eq(ctx->memory_peak, 1u << 20);
     magnus_dbuf_free(ctx, &a);
@@ -262,7 +256,7 @@ Test(context, memory_limit_enforced_and_accounted) {
     cr_assert_eq(ctx->memory_peak, 1u << 20);
     magnus_context_reset_peak(ctx);
     cr_assert_eq(ctx->memory_peak, 0u);
-    OK(magnus_context_free(&ctx));
+    ASSERT_OK(magnus_context_free(&ctx));
     cr_assert_null(ctx);
 }
 
@@ -273,10 +267,10 @@ Test(context, memory_limit_from_environment) {
     cr_assert_eq(ctx->memory_limit, 2u << 20);
     magnus_dbuf a;
     cr_assert_eq(magnus_dbuf_alloc(ctx, (2 << 20) + 1, &a), MAGNUS_ERROR_OUT_OF_DEVICE_MEMORY);
-    OK(magnus_context_free(&ctx));
+    ASSERT_OK(magnus_context_free(&ctx));
     ctx = new_context(&d, 0, 12345); /* the option wins */
     cr_assert_eq(ctx->memory_limit, 12345u);
-    OK(magnus_context_free(&ctx));
+    ASSERT_OK(magnus_context_free(&ctx));
     setenv("MAGNUS_DEVICE_MEMORY_LIMIT", "2X", 1);
     cr_assert_eq(magnus_context_create(&ctx, &d, NULL), MAGNUS_ERROR_INVALID_ARGUMENT);
     cr_assert(strstr(magnus_last_error(), "MAGNUS_DEVICE_MEMORY_LIMIT=2X"), "%s",
@@ -293,7 +287,7 @@ Test(context, buffer_beyond_the_largest_allocation) {
                  MAGNUS_ERROR_OUT_OF_DEVICE_MEMORY, "%s", magnus_last_error());
     cr_assert_null(a.mem);
     cr_assert_eq(ctx->memory_in_use, 0u);
-    OK(magnus_context_free(&ctx));
+    ASSERT_OK(magnus_context_free(&ctx));
 }
 
 Test(context, local_memory_budget) {
@@ -301,13 +295,13 @@ Test(context, local_memory_budget) {
     cr_assert_geq(d.local_mem_bytes, 16384u, "the tests assume 16 KiB of local memory");
     magnus_context ctx = new_context(&d, 4096, 0);
     magnus_device_info got;
-    OK(magnus_context_device(&got, ctx));
+    ASSERT_OK(magnus_context_device(&got, ctx));
     cr_assert_eq(got.local_mem_bytes, 4096u);
     cr_assert_eq(ctx->device_local_mem_bytes, d.local_mem_bytes);
     cr_assert_str_eq(got.name, d.name);
     /* a launch may not exceed the budget (checked before any kernel is loaded) */
     magnus_dbuf b;
-    OK(magnus_dbuf_alloc(ctx, 64, &b));
+    ASSERT_OK(magnus_dbuf_alloc(ctx, 64, &b));
     magnus_karg args[] = {magnus_arg_mem(&b), magnus_arg_u64(0), magnus_arg_u64(16),
                           magnus_arg_u32(0)};
     cr_assert_eq(magnus_launch(ctx, MAGNUS_QUEUE_MAIN, MAGNUS_VARIANT_F32, "prim_fill_u32", 1, 32,
@@ -315,15 +309,15 @@ Test(context, local_memory_budget) {
                  MAGNUS_ERROR_INVALID_ARGUMENT);
     cr_assert(strstr(magnus_last_error(), "budget of 4096"), "%s", magnus_last_error());
     magnus_dbuf_free(ctx, &b);
-    OK(magnus_context_free(&ctx));
+    ASSERT_OK(magnus_context_free(&ctx));
 
     setenv("MAGNUS_LOCAL_MEM_BYTES", "8K", 1);
     ctx = new_context(&d, 0, 0);
     cr_assert_eq(ctx->device.local_mem_bytes, 8192u);
-    OK(magnus_context_free(&ctx));
+    ASSERT_OK(magnus_context_free(&ctx));
     ctx = new_context(&d, 2048, 0); /* the option wins */
     cr_assert_eq(ctx->device.local_mem_bytes, 2048u);
-    OK(magnus_context_free(&ctx));
+    ASSERT_OK(magnus_context_free(&ctx));
     unsetenv("MAGNUS_LOCAL_MEM_BYTES");
 
     /* no budget: min(device, 48 KiB); the device's whole local memory when asked for, through
@@ -334,20 +328,20 @@ Test(context, local_memory_budget) {
                  (unsigned long long)ctx->device.local_mem_bytes,
                  (unsigned long long)d.local_mem_bytes);
     cr_assert_eq(ctx->device_local_mem_bytes, d.local_mem_bytes);
-    OK(magnus_context_free(&ctx));
+    ASSERT_OK(magnus_context_free(&ctx));
     ctx = new_context(&d, d.local_mem_bytes, 0);
     cr_assert_eq(ctx->device.local_mem_bytes, d.local_mem_bytes);
-    OK(magnus_context_free(&ctx));
+    ASSERT_OK(magnus_context_free(&ctx));
     char whole[32];
     snprintf(whole, sizeof whole, "%llu", (unsigned long long)d.local_mem_bytes);
     setenv("MAGNUS_LOCAL_MEM_BYTES", whole, 1);
     ctx = new_context(&d, 0, 0);
     cr_assert_eq(ctx->device.local_mem_bytes, d.local_mem_bytes);
-    OK(magnus_context_free(&ctx));
+    ASSERT_OK(magnus_context_free(&ctx));
     unsetenv("MAGNUS_LOCAL_MEM_BYTES");
 
     magnus_context_options opt;
-    OK(magnus_context_options_init(&opt));
+    ASSERT_OK(magnus_context_options_init(&opt));
     opt.local_mem_bytes = d.local_mem_bytes + 1;
     cr_assert_eq(magnus_context_create(&ctx, &d, &opt), MAGNUS_ERROR_INVALID_ARGUMENT);
     cr_assert_null(ctx);
@@ -357,14 +351,14 @@ Test(context, launch_and_buffer_errors) {
     magnus_device_info d = need_device();
     magnus_context ctx = new_context(&d, 0, 0);
     magnus_dbuf b;
-    OK(magnus_dbuf_alloc(ctx, 64, &b));
+    ASSERT_OK(magnus_dbuf_alloc(ctx, 64, &b));
     magnus_karg args[] = {magnus_arg_mem(&b)};
     cr_assert_eq(magnus_launch(ctx, MAGNUS_QUEUE_MAIN, MAGNUS_VARIANT_F32, "no_such_kernel", 1, 32,
                                0, 1, args),
                  MAGNUS_ERROR_KERNEL_BUILD, "%s", magnus_last_error());
     cr_assert(strstr(magnus_last_error(), "no_such_kernel"), "%s", magnus_last_error());
-    OK(magnus_launch(ctx, MAGNUS_QUEUE_MAIN, MAGNUS_VARIANT_F32, "no_such_kernel", 0, 32, 0, 1,
-                     args)); /* zero groups: nothing to do */
+    ASSERT_OK(magnus_launch(ctx, MAGNUS_QUEUE_MAIN, MAGNUS_VARIANT_F32, "no_such_kernel", 0, 32,
+                            0, 1, args)); /* zero groups: nothing to do */
     cr_assert_eq(magnus_launch(ctx, MAGNUS_QUEUE_MAIN, MAGNUS_VARIANT_F32, "prim_fill_u32", 1,
                                (size_t)d.max_work_group_size + 1, 0, 1, args),
                  MAGNUS_ERROR_INVALID_ARGUMENT);
@@ -388,18 +382,18 @@ Test(context, launch_and_buffer_errors) {
                  MAGNUS_ERROR_INVALID_ARGUMENT);
     /* and the valid forms round-trip */
     for (int i = 0; i < 64; i++) host[i] = (char)i;
-    OK(magnus_dbuf_write(ctx, MAGNUS_QUEUE_HEAVY, &b, 0, host, 32));
+    ASSERT_OK(magnus_dbuf_write(ctx, MAGNUS_QUEUE_HEAVY, &b, 0, host, 32));
     uint32_t pattern = 0x01020304;
-    OK(magnus_dbuf_fill(ctx, MAGNUS_QUEUE_HEAVY, &b, 32, &pattern, 4, 32));
-    OK(magnus_dbuf_copy(ctx, MAGNUS_QUEUE_HEAVY, &b, 48, &b, 8, 8));
+    ASSERT_OK(magnus_dbuf_fill(ctx, MAGNUS_QUEUE_HEAVY, &b, 32, &pattern, 4, 32));
+    ASSERT_OK(magnus_dbuf_copy(ctx, MAGNUS_QUEUE_HEAVY, &b, 48, &b, 8, 8));
     char back[64];
-    OK(magnus_dbuf_read(ctx, MAGNUS_QUEUE_HEAVY, back, &b, 0, 64));
+    ASSERT_OK(magnus_dbuf_read(ctx, MAGNUS_QUEUE_HEAVY, back, &b, 0, 64));
     cr_assert_arr_eq(back, host, 32);
     cr_assert_arr_eq(back + 48, host + 8, 8);
     cr_assert_arr_eq(back + 32, &pattern, 4);
     cr_assert_arr_eq(back + 56, &pattern, 4);
     magnus_dbuf_free(ctx, &b);
-    OK(magnus_context_free(&ctx));
+    ASSERT_OK(magnus_context_free(&ctx));
 }
 
 Test(context, host_allocation_failures_leave_nothing) {
@@ -412,7 +406,7 @@ Test(context, host_allocation_failures_leave_nothing) {
         s = magnus_context_create(&ctx, &d, NULL);
         if (s) cr_assert_null(ctx);
         magnus_host_alloc_fail_after(-1);
-        if (!s) OK(magnus_context_free(&ctx));
+        if (!s) ASSERT_OK(magnus_context_free(&ctx));
     } while (s != MAGNUS_SUCCESS && k < 1000);
     cr_assert_eq(s, MAGNUS_SUCCESS);
 }

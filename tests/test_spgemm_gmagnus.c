@@ -25,13 +25,7 @@
 
 #include "device_test_main.h"
 #include "magnus/magnus.h"
-
-#define GM_OK(call)                                                                              \
-    do {                                                                                         \
-        magnus_status gm_s_ = (call);                                                            \
-        cr_assert_eq(gm_s_, MAGNUS_SUCCESS, "%s: %s (%s)", #call, magnus_status_string(gm_s_),   \
-                     magnus_last_error());                                                       \
-    } while (0)
+#include "status_test_util.h"
 
 static const magnus_value_type both_types[] = {MAGNUS_FLOAT32, MAGNUS_FLOAT64};
 #define SMALL_BUDGET 2048 /* bytes of local memory per work group: tau 128 (fp32) / 85 (fp64) */
@@ -41,10 +35,10 @@ static const magnus_value_type both_types[] = {MAGNUS_FLOAT32, MAGNUS_FLOAT64};
 /* A context whose work groups get `local_bytes` of local memory (0: the default). */
 static magnus_context budget_context(uint64_t local_bytes) {
     magnus_context_options opt;
-    GM_OK(magnus_context_options_init(&opt));
+    ASSERT_OK(magnus_context_options_init(&opt));
     opt.local_mem_bytes = local_bytes;
     magnus_context ctx = NULL;
-    GM_OK(magnus_context_create(&ctx, NULL, &opt));
+    ASSERT_OK(magnus_context_create(&ctx, NULL, &opt));
     return ctx;
 }
 
@@ -58,14 +52,14 @@ static int type_supported(magnus_context ctx, magnus_value_type t) {
 static magnus_report multiply_checked(magnus_context ctx, const magnus_csr_s *A,
                                       const magnus_csr_s *B, const char *what) {
     magnus_spgemm_options opt;
-    GM_OK(magnus_spgemm_options_init(&opt));
+    ASSERT_OK(magnus_spgemm_options_init(&opt));
     opt.algorithm = MAGNUS_ALGORITHM_MAGNUS;
     magnus_report rep;
     magnus_csr C = NULL, R = NULL, M = NULL;
     magnus_status s = magnus_spgemm(&C, ctx, A, B, &opt, &rep);
     cr_assert_eq(s, MAGNUS_SUCCESS, "%s: magnus_spgemm: %s (%s)", what, magnus_status_string(s),
                  magnus_last_error());
-    GM_OK(magnus_reference_spgemm(&R, &M, A, B));
+    ASSERT_OK(magnus_reference_spgemm(&R, &M, A, B));
     magnus_compare_result cmp;
     s = magnus_csr_compare(&cmp, C, R, M, 0);
     cr_assert_eq(s, MAGNUS_SUCCESS, "%s: %s (first difference row %lld col %lld: %g vs %g)", what,
@@ -75,9 +69,9 @@ static magnus_report multiply_checked(magnus_context ctx, const magnus_csr_s *A,
 
     /* the report against an independent host count */
     magnus_device_info dev;
-    GM_OK(magnus_context_device(&dev, ctx));
+    ASSERT_OK(magnus_context_device(&dev, ctx));
     magnus_gmagnus_plan plan;
-    GM_OK(magnus_gmagnus_plan_compute(&plan, &dev, A, B));
+    ASSERT_OK(magnus_gmagnus_plan_compute(&plan, &dev, A, B));
     cr_assert_eq(rep.algorithm, MAGNUS_ALGORITHM_MAGNUS);
     cr_assert_eq(rep.nnz_c, R->nnz, "%s: nnz_c %lld, reference %lld", what, (long long)rep.nnz_c,
                  (long long)R->nnz);
@@ -106,13 +100,13 @@ static magnus_report multiply_checked(magnus_context ctx, const magnus_csr_s *A,
 
 static magnus_csr rmat(int scale, int64_t per_row, uint64_t seed, magnus_value_type type) {
     magnus_rmat_options o;
-    GM_OK(magnus_rmat_options_init(&o));
+    ASSERT_OK(magnus_rmat_options_init(&o));
     o.scale = scale;
     o.nnz_per_row = per_row;
     o.seed = magnus_test_seed(seed);
     o.type = type;
     magnus_csr A = NULL;
-    GM_OK(magnus_gen_rmat(&A, &o, NULL, NULL));
+    ASSERT_OK(magnus_gen_rmat(&A, &o, NULL, NULL));
     return A;
 }
 
@@ -120,7 +114,7 @@ static magnus_csr rmat(int scale, int64_t per_row, uint64_t seed, magnus_value_t
 static magnus_csr first_rows(magnus_csr M, int64_t rows) {
     magnus_csr R = NULL;
     int64_t nnz = M->row_ptr[rows];
-    GM_OK(magnus_csr_new(&R, rows, M->cols, nnz, M->type));
+    ASSERT_OK(magnus_csr_new(&R, rows, M->cols, nnz, M->type));
     memcpy(R->row_ptr, M->row_ptr, ((size_t)rows + 1) * sizeof *R->row_ptr);
     memcpy(R->col_idx, M->col_idx, (size_t)nnz * sizeof *R->col_idx);
     memcpy(R->values, M->values, (size_t)nnz * magnus_value_size(M->type));
@@ -148,7 +142,7 @@ static magnus_csr build(int64_t rows, int64_t cols, magnus_value_type type, row_
         for (int64_t j = 0; j < cols; j++) nnz += mark[j] != 0;
     }
     magnus_csr A = NULL;
-    GM_OK(magnus_csr_new(&A, rows, cols, nnz, type));
+    ASSERT_OK(magnus_csr_new(&A, rows, cols, nnz, type));
     int64_t p = 0;
     for (int64_t i = 0; i < rows; i++) {
         memset(mark, 0, (size_t)cols);
@@ -185,7 +179,7 @@ static void mark_random(int64_t row, int64_t cols, unsigned char *mark, uint64_t
 static magnus_csr from_arrays(int64_t rows, int64_t cols, const int64_t *ptr, const int32_t *col,
                               const double *val, magnus_value_type type) {
     magnus_csr A = NULL;
-    GM_OK(magnus_csr_new(&A, rows, cols, ptr[rows], type));
+    ASSERT_OK(magnus_csr_new(&A, rows, cols, ptr[rows], type));
     memcpy(A->row_ptr, ptr, ((size_t)rows + 1) * sizeof *ptr);
     for (int64_t p = 0; p < ptr[rows]; p++) {
         A->col_idx[p] = col[p];
@@ -208,7 +202,7 @@ Test(gmagnus, hand_computed) {
                                    (double[]){1, 2, 1, 4}, both_types[t]);
         multiply_checked(ctx, A, B, "hand");
         magnus_csr C = NULL;
-        GM_OK(magnus_spgemm(&C, ctx, A, B, NULL, NULL));
+        ASSERT_OK(magnus_spgemm(&C, ctx, A, B, NULL, NULL));
         cr_assert_eq(C->nnz, 3);
         cr_assert_eq(C->row_ptr[1], 2);
         cr_assert_eq(C->col_idx[0], 0);
@@ -226,8 +220,8 @@ Test(gmagnus, empty_shapes) {
     const int64_t shapes[][3] = {{0, 0, 0}, {5, 0, 7}, {0, 4, 3}, {4, 6, 0}, {3, 3, 3}};
     for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++) {
         magnus_csr A = NULL, B = NULL;
-        GM_OK(magnus_csr_new(&A, shapes[i][0], shapes[i][1], 0, MAGNUS_FLOAT32));
-        GM_OK(magnus_csr_new(&B, shapes[i][1], shapes[i][2], 0, MAGNUS_FLOAT32));
+        ASSERT_OK(magnus_csr_new(&A, shapes[i][0], shapes[i][1], 0, MAGNUS_FLOAT32));
+        ASSERT_OK(magnus_csr_new(&B, shapes[i][1], shapes[i][2], 0, MAGNUS_FLOAT32));
         magnus_report rep = multiply_checked(ctx, A, B, "empty");
         cr_assert_eq(rep.nnz_c, 0);
         cr_assert_eq(rep.rows_heavy, 0);
@@ -248,7 +242,7 @@ Test(gmagnus, empty_rows_and_columns) {
     magnus_csr B = build(40, 50, MAGNUS_FLOAT32, pick_sparse_rows, 4);
     multiply_checked(ctx, A, B, "empty rows");
     magnus_csr Z = NULL;
-    GM_OK(magnus_csr_new(&Z, 40, 0, 0, MAGNUS_FLOAT32));
+    ASSERT_OK(magnus_csr_new(&Z, 40, 0, 0, MAGNUS_FLOAT32));
     multiply_checked(ctx, A, Z, "B without columns");
     magnus_csr_free(&A);
     magnus_csr_free(&B);
@@ -258,69 +252,62 @@ Test(gmagnus, empty_rows_and_columns) {
 
 /* ---- generated inputs, default budget and small budget ------------------------------------ */
 
-Test(gmagnus, rmat_pairs) {
+/* Runs one_case once per budget, the default and SMALL_BUDGET (small_budget true: the case
+ * asserts that rows went down the heavy path), and per value type the device supports: the
+ * loop of every generated-input test below. */
+typedef void (*budget_case)(magnus_context ctx, magnus_value_type type, bool small_budget);
+static void run_with_both_budgets_and_types(budget_case one_case) {
     const uint64_t budgets[] = {0, SMALL_BUDGET};
     for (int b = 0; b < 2; b++) {
         magnus_context ctx = budget_context(budgets[b]);
-        for (int t = 0; t < 2; t++) {
-            if (!type_supported(ctx, both_types[t])) continue;
-            magnus_csr A = rmat(10, 8, 11 + t, both_types[t]);
-            magnus_csr B = rmat(10, 4, 21 + t, both_types[t]);
-            magnus_report r1 = multiply_checked(ctx, A, B, "rmat10(8) x rmat10(4)");
-            magnus_report r2 = multiply_checked(ctx, A, A, "rmat10(8) squared");
-            if (budgets[b]) cr_assert(r1.rows_heavy > 0 && r2.rows_heavy > 0);
-            magnus_csr_free(&A);
-            magnus_csr_free(&B);
-        }
+        for (int t = 0; t < 2; t++)
+            if (type_supported(ctx, both_types[t])) one_case(ctx, both_types[t], budgets[b] != 0);
         magnus_context_free(&ctx);
     }
 }
 
-Test(gmagnus, structured) {
-    const uint64_t budgets[] = {0, SMALL_BUDGET};
-    for (int b = 0; b < 2; b++) {
-        magnus_context ctx = budget_context(budgets[b]);
-        for (int t = 0; t < 2; t++) {
-            magnus_value_type type = both_types[t];
-            if (!type_supported(ctx, type)) continue;
-            magnus_csr L2 = NULL, L3 = NULL, W = NULL, N = NULL;
-            GM_OK(magnus_gen_laplacian_2d(&L2, 25, 17, type));
-            GM_OK(magnus_gen_laplacian_3d(&L3, 7, 6, 5, type));
-            GM_OK(magnus_gen_banded(&W, 600, 20, 25, 5, type)); /* 46 per row: 2116 products */
-            GM_OK(magnus_gen_banded(&N, 600, 1, 2, 6, type));
-            multiply_checked(ctx, L2, L2, "laplace2d squared");
-            multiply_checked(ctx, L3, L3, "laplace3d squared");
-            magnus_report rw = multiply_checked(ctx, W, W, "wide band squared");
-            if (budgets[b]) cr_assert_gt(rw.rows_heavy, 0);
-            multiply_checked(ctx, W, N, "wide band x narrow band");
-            multiply_checked(ctx, N, W, "narrow band x wide band");
-            magnus_csr_free(&L2);
-            magnus_csr_free(&L3);
-            magnus_csr_free(&W);
-            magnus_csr_free(&N);
-        }
-        magnus_context_free(&ctx);
-    }
+static void rmat_pairs_case(magnus_context ctx, magnus_value_type type, bool small_budget) {
+    uint64_t t = type == MAGNUS_FLOAT64; /* a seed per type */
+    magnus_csr A = rmat(10, 8, 11 + t, type);
+    magnus_csr B = rmat(10, 4, 21 + t, type);
+    magnus_report r1 = multiply_checked(ctx, A, B, "rmat10(8) x rmat10(4)");
+    magnus_report r2 = multiply_checked(ctx, A, A, "rmat10(8) squared");
+    if (small_budget) cr_assert(r1.rows_heavy > 0 && r2.rows_heavy > 0);
+    magnus_csr_free(&A);
+    magnus_csr_free(&B);
 }
+Test(gmagnus, rmat_pairs) { run_with_both_budgets_and_types(rmat_pairs_case); }
 
-Test(gmagnus, random_rectangular) {
-    const uint64_t budgets[] = {0, SMALL_BUDGET};
-    for (int b = 0; b < 2; b++) {
-        magnus_context ctx = budget_context(budgets[b]);
-        for (int t = 0; t < 2; t++) {
-            magnus_value_type type = both_types[t];
-            if (!type_supported(ctx, type)) continue;
-            magnus_csr A = NULL, B = NULL;
-            GM_OK(magnus_gen_uniform(&A, 300, 2000, 20, magnus_test_seed(31), type));
-            GM_OK(magnus_gen_uniform(&B, 2000, 5000, 10, magnus_test_seed(32), type));
-            magnus_report r = multiply_checked(ctx, A, B, "uniform 300x2000 x 2000x5000");
-            if (budgets[b]) cr_assert_gt(r.rows_heavy, 0);
-            magnus_csr_free(&A);
-            magnus_csr_free(&B);
-        }
-        magnus_context_free(&ctx);
-    }
+static void structured_case(magnus_context ctx, magnus_value_type type, bool small_budget) {
+    magnus_csr L2 = NULL, L3 = NULL, W = NULL, N = NULL;
+    ASSERT_OK(magnus_gen_laplacian_2d(&L2, 25, 17, type));
+    ASSERT_OK(magnus_gen_laplacian_3d(&L3, 7, 6, 5, type));
+    ASSERT_OK(magnus_gen_banded(&W, 600, 20, 25, 5, type)); /* 46 per row: 2116 products */
+    ASSERT_OK(magnus_gen_banded(&N, 600, 1, 2, 6, type));
+    multiply_checked(ctx, L2, L2, "laplace2d squared");
+    multiply_checked(ctx, L3, L3, "laplace3d squared");
+    magnus_report rw = multiply_checked(ctx, W, W, "wide band squared");
+    if (small_budget) cr_assert_gt(rw.rows_heavy, 0);
+    multiply_checked(ctx, W, N, "wide band x narrow band");
+    multiply_checked(ctx, N, W, "narrow band x wide band");
+    magnus_csr_free(&L2);
+    magnus_csr_free(&L3);
+    magnus_csr_free(&W);
+    magnus_csr_free(&N);
 }
+Test(gmagnus, structured) { run_with_both_budgets_and_types(structured_case); }
+
+static void random_rectangular_case(magnus_context ctx, magnus_value_type type,
+                                    bool small_budget) {
+    magnus_csr A = NULL, B = NULL;
+    ASSERT_OK(magnus_gen_uniform(&A, 300, 2000, 20, magnus_test_seed(31), type));
+    ASSERT_OK(magnus_gen_uniform(&B, 2000, 5000, 10, magnus_test_seed(32), type));
+    magnus_report r = multiply_checked(ctx, A, B, "uniform 300x2000 x 2000x5000");
+    if (small_budget) cr_assert_gt(r.rows_heavy, 0);
+    magnus_csr_free(&A);
+    magnus_csr_free(&B);
+}
+Test(gmagnus, random_rectangular) { run_with_both_budgets_and_types(random_rectangular_case); }
 
 static void pick_dense_row(int64_t row, int64_t cols, unsigned char *mark, uint64_t seed) {
     if (row == 7) {
@@ -334,22 +321,15 @@ static void pick_uniform6(int64_t row, int64_t cols, unsigned char *mark, uint64
 }
 
 /* One dense row of A: one very heavy row among light ones. */
-Test(gmagnus, single_dense_row) {
-    const uint64_t budgets[] = {0, SMALL_BUDGET};
-    for (int b = 0; b < 2; b++) {
-        magnus_context ctx = budget_context(budgets[b]);
-        for (int t = 0; t < 2; t++) {
-            if (!type_supported(ctx, both_types[t])) continue;
-            magnus_csr A = build(50, 800, both_types[t], pick_dense_row, 41);
-            magnus_csr B = build(800, 900, both_types[t], pick_uniform6, 42);
-            magnus_report r = multiply_checked(ctx, A, B, "dense row");
-            if (budgets[b]) cr_assert_geq(r.rows_heavy, 1);
-            magnus_csr_free(&A);
-            magnus_csr_free(&B);
-        }
-        magnus_context_free(&ctx);
-    }
+static void single_dense_row_case(magnus_context ctx, magnus_value_type type, bool small_budget) {
+    magnus_csr A = build(50, 800, type, pick_dense_row, 41);
+    magnus_csr B = build(800, 900, type, pick_uniform6, 42);
+    magnus_report r = multiply_checked(ctx, A, B, "dense row");
+    if (small_budget) cr_assert_geq(r.rows_heavy, 1);
+    magnus_csr_free(&A);
+    magnus_csr_free(&B);
 }
+Test(gmagnus, single_dense_row) { run_with_both_budgets_and_types(single_dense_row_case); }
 
 static void pick_dense_row3(int64_t row, int64_t cols, unsigned char *mark, uint64_t seed) {
     if (row == 3) {
@@ -519,7 +499,7 @@ Test(gmagnus, budget_too_small_refused) {
     magnus_csr A = rmat(6, 4, 5, MAGNUS_FLOAT32);
     magnus_csr C = NULL;
     magnus_spgemm_options opt;
-    GM_OK(magnus_spgemm_options_init(&opt));
+    ASSERT_OK(magnus_spgemm_options_init(&opt));
     magnus_status s = magnus_spgemm(&C, ctx, A, A, &opt, NULL);
     cr_assert_eq(s, MAGNUS_ERROR_INVALID_ARGUMENT, "%s", magnus_last_error());
     cr_assert_null(C);
@@ -542,16 +522,16 @@ Test(gmagnus_errors, device_memory_limits) {
     int failures = 0;
     for (int k = 1; k <= 12; k++) {
         magnus_context_options opt;
-        GM_OK(magnus_context_options_init(&opt));
+        ASSERT_OK(magnus_context_options_init(&opt));
         opt.local_mem_bytes = SMALL_BUDGET;
         opt.device_memory_limit = full.peak_device_bytes * (uint64_t)k / 12;
-        GM_OK(magnus_context_create(&ctx, NULL, &opt));
+        ASSERT_OK(magnus_context_create(&ctx, NULL, &opt));
         magnus_csr C = NULL;
         magnus_status s = magnus_spgemm(&C, ctx, A, A, NULL, NULL);
         if (s == MAGNUS_SUCCESS) {
             magnus_csr R = NULL, M = NULL;
-            GM_OK(magnus_reference_spgemm(&R, &M, A, A));
-            GM_OK(magnus_csr_compare(NULL, C, R, M, 0));
+            ASSERT_OK(magnus_reference_spgemm(&R, &M, A, A));
+            ASSERT_OK(magnus_csr_compare(NULL, C, R, M, 0));
             magnus_csr_free(&R);
             magnus_csr_free(&M);
         } else {
@@ -637,7 +617,7 @@ Test(gmagnus_shared, squared) {
         magnus_value_type type = done % 2 ? MAGNUS_FLOAT64 : MAGNUS_FLOAT32;
         if (!type_supported(dflt, type)) type = MAGNUS_FLOAT32;
         magnus_csr A = NULL;
-        GM_OK(magnus_mm_read(&A, path, type, NULL, NULL));
+        ASSERT_OK(magnus_mm_read(&A, path, type, NULL, NULL));
         char label[256];
         snprintf(label, sizeof label, "%s squared (default budget)", fields[0]);
         multiply_checked(dflt, A, A, label);

@@ -11,13 +11,8 @@
 #include "device_csr.h"
 #include "device_test_main.h"
 #include "hash_accumulate.h"
+#include "status_test_util.h"
 
-#define OK(call)                                                                                 \
-    do {                                                                                         \
-        magnus_status ok_s_ = (call);                                                            \
-        cr_assert_eq(ok_s_, MAGNUS_SUCCESS, "%s: %s: %s", #call, magnus_status_string(ok_s_),    \
-                     magnus_last_error());                                                       \
-    } while (0)
 #define EXPECT_STATUS(call, status)                                                              \
     do {                                                                                         \
         magnus_status ex_s_ = (call);                                                            \
@@ -30,10 +25,10 @@
 
 static magnus_context context_with_local(uint64_t local_bytes) {
     magnus_context_options o;
-    OK(magnus_context_options_init(&o));
+    ASSERT_OK(magnus_context_options_init(&o));
     o.local_mem_bytes = local_bytes;
     magnus_context ctx;
-    OK(magnus_context_create(&ctx, NULL, &o));
+    ASSERT_OK(magnus_context_create(&ctx, NULL, &o));
     return ctx;
 }
 
@@ -41,7 +36,7 @@ static magnus_csr make(int64_t rows, int64_t cols, const int64_t *rp, const int3
                        const double *v, magnus_value_type type) {
     magnus_csr A;
     int64_t nnz = rp ? rp[rows] : 0;
-    OK(magnus_csr_new(&A, rows, cols, nnz, type));
+    ASSERT_OK(magnus_csr_new(&A, rows, cols, nnz, type));
     if (rp) memcpy(A->row_ptr, rp, (size_t)(rows + 1) * sizeof *rp);
     for (int64_t e = 0; e < nnz; e++) {
         A->col_idx[e] = ci[e];
@@ -56,19 +51,19 @@ static magnus_csr make(int64_t rows, int64_t cols, const int64_t *rp, const int3
 static magnus_csr uniform(int64_t rows, int64_t cols, double per_row, uint64_t seed,
                           magnus_value_type type) {
     magnus_csr A;
-    OK(magnus_gen_uniform(&A, rows, cols, per_row, magnus_test_seed(seed), type));
+    ASSERT_OK(magnus_gen_uniform(&A, rows, cols, per_row, magnus_test_seed(seed), type));
     return A;
 }
 
 static magnus_csr rmat(int scale, int64_t per_row, uint64_t seed, magnus_value_type type) {
     magnus_rmat_options o;
-    OK(magnus_rmat_options_init(&o));
+    ASSERT_OK(magnus_rmat_options_init(&o));
     o.scale = scale;
     o.nnz_per_row = per_row;
     o.seed = magnus_test_seed(seed);
     o.type = type;
     magnus_csr A;
-    OK(magnus_gen_rmat(&A, &o, NULL, NULL));
+    ASSERT_OK(magnus_gen_rmat(&A, &o, NULL, NULL));
     return A;
 }
 
@@ -79,9 +74,9 @@ static magnus_csr rmat(int scale, int64_t per_row, uint64_t seed, magnus_value_t
 static magnus_report check_product(magnus_context ctx, const magnus_csr_s *A,
                                    const magnus_csr_s *B, const char *label) {
     magnus_csr ref = NULL, mag = NULL, C = NULL;
-    OK(magnus_reference_spgemm(&ref, &mag, A, B));
+    ASSERT_OK(magnus_reference_spgemm(&ref, &mag, A, B));
     magnus_spgemm_options opt;
-    OK(magnus_spgemm_options_init(&opt));
+    ASSERT_OK(magnus_spgemm_options_init(&opt));
     opt.algorithm = MAGNUS_ALGORITHM_HASH;
     magnus_report rep;
     uint64_t before = ctx->memory_in_use;
@@ -96,7 +91,7 @@ static magnus_report check_product(magnus_context ctx, const magnus_csr_s *A,
                  (long long)A->rows, (long long)A->cols, (long long)B->rows, (long long)B->cols,
                  A->type == MAGNUS_FLOAT64 ? "f64" : "f32", magnus_last_error());
     magnus_csr_stats st;
-    OK(magnus_csr_stats_compute(&st, A, B));
+    ASSERT_OK(magnus_csr_stats_compute(&st, A, B));
     cr_assert_eq(rep.algorithm, MAGNUS_ALGORITHM_HASH, "%s", label);
     cr_assert_eq(rep.nnz_c, ref->nnz, "%s: report nnz_c %lld, reference %lld", label,
                  (long long)rep.nnz_c, (long long)ref->nnz);
@@ -135,10 +130,10 @@ Test(hash_spgemm, hand_computed) {
         magnus_csr A = make(3, 3, arp, aci, av, type), B = make(3, 3, brp, bci, bv, type);
         magnus_csr C = NULL, E = make(3, 3, crp, cci, cv, type);
         magnus_spgemm_options opt;
-        OK(magnus_spgemm_options_init(&opt));
+        ASSERT_OK(magnus_spgemm_options_init(&opt));
         opt.algorithm = MAGNUS_ALGORITHM_HASH;
-        OK(magnus_spgemm(&C, ctx, A, B, &opt, NULL));
-        OK(magnus_csr_compare(NULL, C, E, NULL, 0));
+        ASSERT_OK(magnus_spgemm(&C, ctx, A, B, &opt, NULL));
+        ASSERT_OK(magnus_csr_compare(NULL, C, E, NULL, 0));
         check_product(ctx, A, B, "hand");
         magnus_csr_free(&A);
         magnus_csr_free(&B);
@@ -157,9 +152,9 @@ Test(hash_spgemm, cancellation_keeps_explicit_zeros) {
     magnus_csr B = make(2, 1, brp, bci, bv, MAGNUS_FLOAT32);
     magnus_csr C = NULL;
     magnus_spgemm_options opt;
-    OK(magnus_spgemm_options_init(&opt));
+    ASSERT_OK(magnus_spgemm_options_init(&opt));
     opt.algorithm = MAGNUS_ALGORITHM_HASH;
-    OK(magnus_spgemm(&C, ctx, A, B, &opt, NULL));
+    ASSERT_OK(magnus_spgemm(&C, ctx, A, B, &opt, NULL));
     cr_assert_eq(C->nnz, 1);
     cr_assert_eq(C->col_idx[0], 0);
     cr_assert_eq(((float *)C->values)[0], 0.0f);
@@ -174,8 +169,8 @@ Test(hash_spgemm, empty_shapes) {
     const int64_t shapes[][3] = {{0, 0, 0}, {0, 5, 3}, {4, 0, 3}, {3, 4, 0}, {5, 5, 5}};
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
         magnus_csr A, B;
-        OK(magnus_csr_new(&A, shapes[i][0], shapes[i][1], 0, MAGNUS_FLOAT32));
-        OK(magnus_csr_new(&B, shapes[i][1], shapes[i][2], 0, MAGNUS_FLOAT32));
+        ASSERT_OK(magnus_csr_new(&A, shapes[i][0], shapes[i][1], 0, MAGNUS_FLOAT32));
+        ASSERT_OK(magnus_csr_new(&B, shapes[i][1], shapes[i][2], 0, MAGNUS_FLOAT32));
         char label[64];
         snprintf(label, sizeof label, "empty %lldx%lld·%lldx%lld", (long long)shapes[i][0],
                  (long long)shapes[i][1], (long long)shapes[i][1], (long long)shapes[i][2]);
@@ -186,10 +181,10 @@ Test(hash_spgemm, empty_shapes) {
     }
     /* A with entries times an empty B, and the reverse */
     magnus_csr A = uniform(20, 30, 3, 5, MAGNUS_FLOAT32), Z;
-    OK(magnus_csr_new(&Z, 30, 10, 0, MAGNUS_FLOAT32));
+    ASSERT_OK(magnus_csr_new(&Z, 30, 10, 0, MAGNUS_FLOAT32));
     check_product(ctx, A, Z, "A·0");
     magnus_csr_free(&Z);
-    OK(magnus_csr_new(&Z, 7, 20, 0, MAGNUS_FLOAT32));
+    ASSERT_OK(magnus_csr_new(&Z, 7, 20, 0, MAGNUS_FLOAT32));
     check_product(ctx, Z, A, "0·A");
     magnus_csr_free(&Z);
     magnus_csr_free(&A);
@@ -267,10 +262,11 @@ Test(hash_spgemm, rmat_pairs_and_laplacians) {
         magnus_csr_free(&B);
     }
     magnus_csr L;
-    OK(magnus_gen_laplacian_2d(&L, 40, 30, MAGNUS_FLOAT32));
+    ASSERT_OK(magnus_gen_laplacian_2d(&L, 40, 30, MAGNUS_FLOAT32));
     check_square(ctx, L, "laplacian 2d");
     magnus_csr_free(&L);
-    OK(magnus_gen_laplacian_3d(&L, 9, 8, 7, ctx->device.fp64 ? MAGNUS_FLOAT64 : MAGNUS_FLOAT32));
+    ASSERT_OK(magnus_gen_laplacian_3d(&L, 9, 8, 7,
+                                      ctx->device.fp64 ? MAGNUS_FLOAT64 : MAGNUS_FLOAT32));
     check_square(ctx, L, "laplacian 3d");
     magnus_csr_free(&L);
 }
@@ -286,7 +282,7 @@ static void check_shared(magnus_context ctx, const char *name, magnus_value_type
     if (!f) cr_skip_test("%s not found", path);
     fclose(f);
     magnus_csr A;
-    OK(magnus_mm_read(&A, path, type, NULL, NULL));
+    ASSERT_OK(magnus_mm_read(&A, path, type, NULL, NULL));
     magnus_report rep = check_product(ctx, A, A, name);
     cr_assert_eq(rep.nnz_c, expected_nnz, "%s: nnz(A·A) %lld, INDEX.tsv says %lld", name,
                  (long long)rep.nnz_c, (long long)expected_nnz);
@@ -340,18 +336,18 @@ static void run_ex(magnus_context ctx, const magnus_csr_s *A, const magnus_csr_s
                    const magnus_hash_config *cfg, magnus_hash_stats *sym, magnus_hash_stats *num,
                    magnus_report *rep) {
     magnus_csr ref, mag, C;
-    OK(magnus_reference_spgemm(&ref, &mag, A, B));
+    ASSERT_OK(magnus_reference_spgemm(&ref, &mag, A, B));
     uint64_t before = ctx->memory_in_use;
     magnus_device_csr dA, dB, dC;
-    OK(magnus_device_csr_upload(&dA, ctx, A));
-    OK(magnus_device_csr_upload(&dB, ctx, B));
+    ASSERT_OK(magnus_device_csr_upload(&dA, ctx, A));
+    ASSERT_OK(magnus_device_csr_upload(&dB, ctx, B));
     memset(rep, 0, sizeof *rep);
-    OK(magnus_hash_spgemm_ex(&dC, ctx, dA, dB, rep, cfg, sym, num));
-    OK(magnus_device_csr_download(&C, dC));
-    OK(magnus_csr_compare(NULL, C, ref, mag, 0));
-    OK(magnus_device_csr_free(&dA));
-    OK(magnus_device_csr_free(&dB));
-    OK(magnus_device_csr_free(&dC));
+    ASSERT_OK(magnus_hash_spgemm_ex(&dC, ctx, dA, dB, rep, cfg, sym, num));
+    ASSERT_OK(magnus_device_csr_download(&C, dC));
+    ASSERT_OK(magnus_csr_compare(NULL, C, ref, mag, 0));
+    ASSERT_OK(magnus_device_csr_free(&dA));
+    ASSERT_OK(magnus_device_csr_free(&dB));
+    ASSERT_OK(magnus_device_csr_free(&dC));
     cr_assert_eq(ctx->memory_in_use, before);
     magnus_csr_free(&ref);
     magnus_csr_free(&mag);
@@ -409,7 +405,7 @@ Test(hash_global, local_memory_from_environment) {
     /* each Criterion test runs in its own process, so the variable stays here */
     setenv("MAGNUS_LOCAL_MEM_BYTES", "4096", 1);
     magnus_context ctx;
-    OK(magnus_context_create(&ctx, NULL, NULL));
+    ASSERT_OK(magnus_context_create(&ctx, NULL, NULL));
     cr_assert_eq(ctx->device.local_mem_bytes, 4096);
     magnus_csr A = rmat(9, 32, 31, MAGNUS_FLOAT32);
     magnus_report rep = check_product(ctx, A, A, "MAGNUS_LOCAL_MEM_BYTES=4096");
@@ -447,43 +443,43 @@ Test(device_csr, round_trip_and_reuse) {
     uint64_t before = ctx->memory_in_use;
     magnus_csr A = uniform(120, 90, 5, 51, MAGNUS_FLOAT32), B = uniform(90, 70, 4, 52, MAGNUS_FLOAT32);
     magnus_device_csr dA, dB, dC;
-    OK(magnus_device_csr_upload(&dA, ctx, A));
-    OK(magnus_device_csr_upload(&dB, ctx, B));
+    ASSERT_OK(magnus_device_csr_upload(&dA, ctx, A));
+    ASSERT_OK(magnus_device_csr_upload(&dB, ctx, B));
     int64_t r, c, n;
-    OK(magnus_device_csr_shape(&r, &c, &n, dA));
+    ASSERT_OK(magnus_device_csr_shape(&r, &c, &n, dA));
     cr_assert(r == 120 && c == 90 && n == A->nnz);
-    OK(magnus_device_csr_shape(NULL, NULL, NULL, dA));
+    ASSERT_OK(magnus_device_csr_shape(NULL, NULL, NULL, dA));
     magnus_csr back;
-    OK(magnus_device_csr_download(&back, dA));
-    OK(magnus_csr_compare(NULL, back, A, NULL, 0));
+    ASSERT_OK(magnus_device_csr_download(&back, dA));
+    ASSERT_OK(magnus_csr_compare(NULL, back, A, NULL, 0));
     magnus_csr_free(&back);
 
     magnus_csr ref, mag;
-    OK(magnus_reference_spgemm(&ref, &mag, A, B));
+    ASSERT_OK(magnus_reference_spgemm(&ref, &mag, A, B));
     magnus_spgemm_options opt;
-    OK(magnus_spgemm_options_init(&opt));
+    ASSERT_OK(magnus_spgemm_options_init(&opt));
     cr_assert_eq(opt.algorithm, MAGNUS_ALGORITHM_MAGNUS, "gMAGNUS is the default");
     opt.algorithm = MAGNUS_ALGORITHM_HASH;
     for (int round = 0; round < 2; round++) {
         magnus_report rep;
-        OK(magnus_spgemm_device(&dC, ctx, dA, dB, &opt, &rep));
-        OK(magnus_device_csr_shape(&r, &c, &n, dC));
+        ASSERT_OK(magnus_spgemm_device(&dC, ctx, dA, dB, &opt, &rep));
+        ASSERT_OK(magnus_device_csr_shape(&r, &c, &n, dC));
         cr_assert(r == 120 && c == 70 && n == ref->nnz);
         cr_assert_eq(rep.nnz_c, ref->nnz);
         magnus_csr C;
-        OK(magnus_device_csr_download(&C, dC));
-        OK(magnus_csr_compare(NULL, C, ref, mag, 0));
+        ASSERT_OK(magnus_device_csr_download(&C, dC));
+        ASSERT_OK(magnus_csr_compare(NULL, C, ref, mag, 0));
         magnus_csr_free(&C);
-        OK(magnus_device_csr_free(&dC));
+        ASSERT_OK(magnus_device_csr_free(&dC));
         cr_assert_null(dC);
     }
     /* B·A has mismatched shapes */
     EXPECT_STATUS(magnus_spgemm_device(&dC, ctx, dB, dB, &opt, NULL),
                   MAGNUS_ERROR_DIMENSION_MISMATCH);
     cr_assert_null(dC);
-    OK(magnus_device_csr_free(&dA));
-    OK(magnus_device_csr_free(&dB));
-    OK(magnus_device_csr_free(&dA)); /* NULL: no-op */
+    ASSERT_OK(magnus_device_csr_free(&dA));
+    ASSERT_OK(magnus_device_csr_free(&dB));
+    ASSERT_OK(magnus_device_csr_free(&dA)); /* NULL: no-op */
     cr_assert_eq(ctx->memory_in_use, before);
     EXPECT_STATUS(magnus_device_csr_shape(&r, &c, &n, NULL), MAGNUS_ERROR_NULL_POINTER);
     /* a stale pointer to a freed handle is caught by its magic number when the memory is
@@ -503,23 +499,23 @@ Test(device_csr, round_trip_and_reuse) {
 Test(device_csr, empty_and_other_context) {
     magnus_context ctx = magnus_test_context();
     magnus_csr Z;
-    OK(magnus_csr_new(&Z, 0, 0, 0, MAGNUS_FLOAT32));
+    ASSERT_OK(magnus_csr_new(&Z, 0, 0, 0, MAGNUS_FLOAT32));
     magnus_device_csr dZ, dC;
-    OK(magnus_device_csr_upload(&dZ, ctx, Z));
+    ASSERT_OK(magnus_device_csr_upload(&dZ, ctx, Z));
     magnus_spgemm_options opt;
-    OK(magnus_spgemm_options_init(&opt));
+    ASSERT_OK(magnus_spgemm_options_init(&opt));
     opt.algorithm = MAGNUS_ALGORITHM_HASH;
-    OK(magnus_spgemm_device(&dC, ctx, dZ, dZ, &opt, NULL));
+    ASSERT_OK(magnus_spgemm_device(&dC, ctx, dZ, dZ, &opt, NULL));
     magnus_csr C;
-    OK(magnus_device_csr_download(&C, dC));
+    ASSERT_OK(magnus_device_csr_download(&C, dC));
     cr_assert(C->rows == 0 && C->cols == 0 && C->nnz == 0);
     magnus_csr_free(&C);
-    OK(magnus_device_csr_free(&dC));
+    ASSERT_OK(magnus_device_csr_free(&dC));
     /* a matrix of another context is refused */
     magnus_context other = context_with_local(0);
     EXPECT_STATUS(magnus_spgemm_device(&dC, other, dZ, dZ, &opt, NULL), MAGNUS_ERROR_INVALID_HANDLE);
     magnus_context_free(&other);
-    OK(magnus_device_csr_free(&dZ));
+    ASSERT_OK(magnus_device_csr_free(&dZ));
     magnus_csr_free(&Z);
 }
 
@@ -527,7 +523,7 @@ Test(device_csr, default_algorithm_dispatch) {
     /* the default options pick gMAGNUS; a build without it says so instead of guessing */
     magnus_context ctx = magnus_test_context();
     magnus_csr A = uniform(40, 40, 4, 81, MAGNUS_FLOAT32), C = NULL, ref, mag;
-    OK(magnus_reference_spgemm(&ref, &mag, A, A));
+    ASSERT_OK(magnus_reference_spgemm(&ref, &mag, A, A));
     magnus_report rep;
     magnus_status s = magnus_spgemm(&C, ctx, A, A, NULL, &rep);
     if (s == MAGNUS_ERROR_INVALID_ARGUMENT) {
@@ -536,7 +532,7 @@ Test(device_csr, default_algorithm_dispatch) {
     } else {
         cr_assert_eq(s, MAGNUS_SUCCESS, "%s", magnus_last_error());
         cr_assert_eq(rep.algorithm, MAGNUS_ALGORITHM_MAGNUS);
-        OK(magnus_csr_compare(NULL, C, ref, mag, 0));
+        ASSERT_OK(magnus_csr_compare(NULL, C, ref, mag, 0));
     }
     magnus_csr_free(&C);
     magnus_csr_free(&A);
@@ -556,7 +552,7 @@ Test(hash_errors, statuses_and_no_leaks) {
     magnus_context ctx = magnus_test_context();
     uint64_t before = ctx->memory_in_use;
     magnus_spgemm_options opt;
-    OK(magnus_spgemm_options_init(&opt));
+    ASSERT_OK(magnus_spgemm_options_init(&opt));
     opt.algorithm = MAGNUS_ALGORITHM_HASH;
     magnus_csr A = uniform(10, 20, 3, 61, MAGNUS_FLOAT32), B = uniform(20, 5, 2, 62, MAGNUS_FLOAT32);
     magnus_csr C = (magnus_csr)1;
@@ -564,13 +560,13 @@ Test(hash_errors, statuses_and_no_leaks) {
     cr_assert_null(C);
     if (ctx->device.fp64) {
         magnus_csr B64;
-        OK(magnus_csr_convert(&B64, B, MAGNUS_FLOAT64));
+        ASSERT_OK(magnus_csr_convert(&B64, B, MAGNUS_FLOAT64));
         EXPECT_STATUS(magnus_spgemm(&C, ctx, A, B64, &opt, NULL), MAGNUS_ERROR_UNSUPPORTED_TYPE);
         magnus_csr_free(&B64);
     }
     /* invalid A: unsorted columns in some row; invalid B: a column out of range */
     magnus_csr bad;
-    OK(magnus_csr_copy(&bad, A));
+    ASSERT_OK(magnus_csr_copy(&bad, A));
     int64_t row = 0;
     while (bad->row_ptr[row + 1] - bad->row_ptr[row] < 2) row++;
     int32_t tmp = bad->col_idx[bad->row_ptr[row]];
@@ -579,7 +575,7 @@ Test(hash_errors, statuses_and_no_leaks) {
     EXPECT_STATUS(magnus_spgemm(&C, ctx, bad, B, &opt, NULL), MAGNUS_ERROR_COLUMNS_UNSORTED);
     cr_assert(strstr(magnus_last_error(), "A") != NULL, "message: %s", magnus_last_error());
     magnus_csr_free(&bad);
-    OK(magnus_csr_copy(&bad, B));
+    ASSERT_OK(magnus_csr_copy(&bad, B));
     bad->col_idx[bad->nnz - 1] = 5;
     EXPECT_STATUS(magnus_spgemm(&C, ctx, A, bad, &opt, NULL), MAGNUS_ERROR_COLUMN_OUT_OF_RANGE);
     cr_assert(strstr(magnus_last_error(), "matrix B") != NULL, "message: %s", magnus_last_error());
@@ -602,12 +598,12 @@ Test(hash_errors, statuses_and_no_leaks) {
     cr_assert_eq(ctx->memory_in_use, before, "error paths leaked device memory");
     /* a device memory limit too small for the multiply */
     magnus_context_options o;
-    OK(magnus_context_options_init(&o));
+    ASSERT_OK(magnus_context_options_init(&o));
     /* room for A and B and a little more, not for C and the work buffers */
     o.device_memory_limit = (uint64_t)(A->rows + 1 + B->rows + 1) * 8 +
                             (uint64_t)(A->nnz + B->nnz) * 8 + 64;
     magnus_context small;
-    OK(magnus_context_create(&small, NULL, &o));
+    ASSERT_OK(magnus_context_create(&small, NULL, &o));
     opt.progress = NULL;
     EXPECT_STATUS(magnus_spgemm(&C, small, A, B, &opt, NULL), MAGNUS_ERROR_OUT_OF_DEVICE_MEMORY);
     cr_assert_eq(small->memory_in_use, 0);
@@ -617,8 +613,8 @@ Test(hash_errors, statuses_and_no_leaks) {
     magnus_context nofp64 = context_with_local(0);
     nofp64->device.fp64 = 0;
     magnus_csr A64, B64;
-    OK(magnus_csr_convert(&A64, A, MAGNUS_FLOAT64));
-    OK(magnus_csr_convert(&B64, B, MAGNUS_FLOAT64));
+    ASSERT_OK(magnus_csr_convert(&A64, A, MAGNUS_FLOAT64));
+    ASSERT_OK(magnus_csr_convert(&B64, B, MAGNUS_FLOAT64));
     EXPECT_STATUS(magnus_spgemm(&C, nofp64, A64, B64, &opt, NULL), MAGNUS_ERROR_FEATURE_UNSUPPORTED);
     cr_assert_eq(nofp64->memory_in_use, 0);
     magnus_csr_free(&A64);
@@ -634,28 +630,29 @@ Test(hash_accumulate, row_subset) {
     magnus_context ctx = magnus_test_context();
     magnus_csr A = uniform(64, 64, 6, 71, MAGNUS_FLOAT32), B = uniform(64, 80, 5, 72, MAGNUS_FLOAT32);
     magnus_csr ref, mag;
-    OK(magnus_reference_spgemm(&ref, &mag, A, B));
+    ASSERT_OK(magnus_reference_spgemm(&ref, &mag, A, B));
     magnus_device_csr dA, dB;
-    OK(magnus_device_csr_upload(&dA, ctx, A));
-    OK(magnus_device_csr_upload(&dB, ctx, B));
+    ASSERT_OK(magnus_device_csr_upload(&dA, ctx, A));
+    ASSERT_OK(magnus_device_csr_upload(&dB, ctx, B));
     /* the odd rows, after two unused ids (ids_offset = 2) */
     uint32_t ids[2 + 32];
     ids[0] = ids[1] = 12345;
     for (int i = 0; i < 32; i++) ids[2 + i] = (uint32_t)(2 * i + 1);
     magnus_dbuf dids, counts;
-    OK(magnus_dbuf_alloc(ctx, sizeof ids, &dids));
-    OK(magnus_dbuf_write(ctx, MAGNUS_QUEUE_MAIN, &dids, 0, ids, sizeof ids));
+    ASSERT_OK(magnus_dbuf_alloc(ctx, sizeof ids, &dids));
+    ASSERT_OK(magnus_dbuf_write(ctx, MAGNUS_QUEUE_MAIN, &dids, 0, ids, sizeof ids));
     int64_t sentinel[65];
     for (int i = 0; i < 65; i++) sentinel[i] = -7;
-    OK(magnus_dbuf_alloc(ctx, sizeof sentinel, &counts));
-    OK(magnus_dbuf_write(ctx, MAGNUS_QUEUE_MAIN, &counts, 0, sentinel, sizeof sentinel));
+    ASSERT_OK(magnus_dbuf_alloc(ctx, sizeof sentinel, &counts));
+    ASSERT_OK(magnus_dbuf_write(ctx, MAGNUS_QUEUE_MAIN, &counts, 0, sentinel, sizeof sentinel));
     magnus_hash_config cfg;
     magnus_hash_config_init(&cfg, MAGNUS_QUEUE_LIGHT);
     magnus_hash_stats st = {0};
-    OK(magnus_hash_rows_products(ctx, MAGNUS_QUEUE_LIGHT, dA, dB, &dids, 2, 32, &counts, &st));
-    OK(magnus_hash_rows_symbolic(ctx, &cfg, dA, dB, &dids, 2, 32, &counts, &st));
+    ASSERT_OK(
+        magnus_hash_rows_products(ctx, MAGNUS_QUEUE_LIGHT, dA, dB, &dids, 2, 32, &counts, &st));
+    ASSERT_OK(magnus_hash_rows_symbolic(ctx, &cfg, dA, dB, &dids, 2, 32, &counts, &st));
     int64_t got[65];
-    OK(magnus_dbuf_read(ctx, MAGNUS_QUEUE_LIGHT, got, &counts, 0, sizeof got));
+    ASSERT_OK(magnus_dbuf_read(ctx, MAGNUS_QUEUE_LIGHT, got, &counts, 0, sizeof got));
     for (int r = 0; r < 64; r++) {
         int64_t want = r % 2 ? ref->row_ptr[r + 1] - ref->row_ptr[r] : -7;
         cr_assert_eq(got[r], want, "row %d: %lld, expected %lld", r, (long long)got[r],
@@ -664,17 +661,17 @@ Test(hash_accumulate, row_subset) {
     cr_assert_eq(st.items, 32);
     /* numeric of the odd rows into a full-size C laid out as the reference */
     magnus_dbuf crp, ccol, cval;
-    OK(magnus_dbuf_alloc(ctx, 65 * 8, &crp));
-    OK(magnus_dbuf_alloc(ctx, (size_t)ref->nnz * 4, &ccol));
-    OK(magnus_dbuf_alloc(ctx, (size_t)ref->nnz * 4, &cval));
-    OK(magnus_dbuf_write(ctx, MAGNUS_QUEUE_LIGHT, &crp, 0, ref->row_ptr, 65 * 8));
+    ASSERT_OK(magnus_dbuf_alloc(ctx, 65 * 8, &crp));
+    ASSERT_OK(magnus_dbuf_alloc(ctx, (size_t)ref->nnz * 4, &ccol));
+    ASSERT_OK(magnus_dbuf_alloc(ctx, (size_t)ref->nnz * 4, &cval));
+    ASSERT_OK(magnus_dbuf_write(ctx, MAGNUS_QUEUE_LIGHT, &crp, 0, ref->row_ptr, 65 * 8));
     int32_t *col = calloc((size_t)ref->nnz, 4);
     for (int64_t e = 0; e < ref->nnz; e++) col[e] = -1;
-    OK(magnus_dbuf_write(ctx, MAGNUS_QUEUE_LIGHT, &ccol, 0, col, (size_t)ref->nnz * 4));
-    OK(magnus_hash_rows_numeric(ctx, &cfg, dA, dB, &dids, 2, 32, &crp, &ccol, &cval, NULL));
+    ASSERT_OK(magnus_dbuf_write(ctx, MAGNUS_QUEUE_LIGHT, &ccol, 0, col, (size_t)ref->nnz * 4));
+    ASSERT_OK(magnus_hash_rows_numeric(ctx, &cfg, dA, dB, &dids, 2, 32, &crp, &ccol, &cval, NULL));
     float *val = calloc((size_t)ref->nnz, 4);
-    OK(magnus_dbuf_read(ctx, MAGNUS_QUEUE_LIGHT, col, &ccol, 0, (size_t)ref->nnz * 4));
-    OK(magnus_dbuf_read(ctx, MAGNUS_QUEUE_LIGHT, val, &cval, 0, (size_t)ref->nnz * 4));
+    ASSERT_OK(magnus_dbuf_read(ctx, MAGNUS_QUEUE_LIGHT, col, &ccol, 0, (size_t)ref->nnz * 4));
+    ASSERT_OK(magnus_dbuf_read(ctx, MAGNUS_QUEUE_LIGHT, val, &cval, 0, (size_t)ref->nnz * 4));
     for (int r = 0; r < 64; r++)
         for (int64_t e = ref->row_ptr[r]; e < ref->row_ptr[r + 1]; e++) {
             if (r % 2 == 0) {
@@ -693,8 +690,8 @@ Test(hash_accumulate, row_subset) {
     magnus_dbuf_free(ctx, &cval);
     magnus_dbuf_free(ctx, &dids);
     magnus_dbuf_free(ctx, &counts);
-    OK(magnus_device_csr_free(&dA));
-    OK(magnus_device_csr_free(&dB));
+    ASSERT_OK(magnus_device_csr_free(&dA));
+    ASSERT_OK(magnus_device_csr_free(&dB));
     magnus_csr_free(&A);
     magnus_csr_free(&B);
     magnus_csr_free(&ref);
@@ -759,32 +756,32 @@ static magnus_hash_stats check_chunks(magnus_context ctx, magnus_value_type type
             ((double *)vals)[e] = val[e];
     }
     magnus_dbuf dptr, dcol, dval, dcounts, doffs, dccol, dcval, dids;
-    OK(magnus_dbuf_alloc(ctx, sizeof ptr, &dptr));
-    OK(magnus_dbuf_alloc(ctx, (size_t)n * 4, &dcol));
-    OK(magnus_dbuf_alloc(ctx, (size_t)n * vb, &dval));
-    OK(magnus_dbuf_alloc(ctx, sizeof counts, &dcounts));
-    OK(magnus_dbuf_alloc(ctx, sizeof offs, &doffs));
-    OK(magnus_dbuf_alloc(ctx, (size_t)offs[NCHUNKS] * 4, &dccol));
-    OK(magnus_dbuf_alloc(ctx, (size_t)offs[NCHUNKS] * vb, &dcval));
-    OK(magnus_dbuf_write(ctx, MAGNUS_QUEUE_MAIN, &dptr, 0, ptr, sizeof ptr));
-    OK(magnus_dbuf_write(ctx, MAGNUS_QUEUE_MAIN, &dcol, 0, col, (size_t)n * 4));
-    OK(magnus_dbuf_write(ctx, MAGNUS_QUEUE_MAIN, &dval, 0, vals, (size_t)n * vb));
-    OK(magnus_dbuf_write(ctx, MAGNUS_QUEUE_MAIN, &doffs, 0, offs, sizeof offs));
+    ASSERT_OK(magnus_dbuf_alloc(ctx, sizeof ptr, &dptr));
+    ASSERT_OK(magnus_dbuf_alloc(ctx, (size_t)n * 4, &dcol));
+    ASSERT_OK(magnus_dbuf_alloc(ctx, (size_t)n * vb, &dval));
+    ASSERT_OK(magnus_dbuf_alloc(ctx, sizeof counts, &dcounts));
+    ASSERT_OK(magnus_dbuf_alloc(ctx, sizeof offs, &doffs));
+    ASSERT_OK(magnus_dbuf_alloc(ctx, (size_t)offs[NCHUNKS] * 4, &dccol));
+    ASSERT_OK(magnus_dbuf_alloc(ctx, (size_t)offs[NCHUNKS] * vb, &dcval));
+    ASSERT_OK(magnus_dbuf_write(ctx, MAGNUS_QUEUE_MAIN, &dptr, 0, ptr, sizeof ptr));
+    ASSERT_OK(magnus_dbuf_write(ctx, MAGNUS_QUEUE_MAIN, &dcol, 0, col, (size_t)n * 4));
+    ASSERT_OK(magnus_dbuf_write(ctx, MAGNUS_QUEUE_MAIN, &dval, 0, vals, (size_t)n * vb));
+    ASSERT_OK(magnus_dbuf_write(ctx, MAGNUS_QUEUE_MAIN, &doffs, 0, offs, sizeof offs));
     /* all chunks in reverse order, as an id list */
     uint32_t ids[NCHUNKS];
     for (int c = 0; c < NCHUNKS; c++) ids[c] = (uint32_t)(NCHUNKS - 1 - c);
-    OK(magnus_dbuf_alloc(ctx, sizeof ids, &dids));
-    OK(magnus_dbuf_write(ctx, MAGNUS_QUEUE_MAIN, &dids, 0, ids, sizeof ids));
+    ASSERT_OK(magnus_dbuf_alloc(ctx, sizeof ids, &dids));
+    ASSERT_OK(magnus_dbuf_write(ctx, MAGNUS_QUEUE_MAIN, &dids, 0, ids, sizeof ids));
     int64_t minus[NCHUNKS];
     for (int c = 0; c < NCHUNKS; c++) minus[c] = -1;
-    OK(magnus_dbuf_write(ctx, MAGNUS_QUEUE_MAIN, &dcounts, 0, minus, sizeof minus));
+    ASSERT_OK(magnus_dbuf_write(ctx, MAGNUS_QUEUE_MAIN, &dcounts, 0, minus, sizeof minus));
 
     magnus_hash_segments seg = {.ptr = &dptr, .col = &dcol, .val = &dval, .col_range = width,
                                 .type = type};
     magnus_hash_stats st = {0};
-    OK(magnus_hash_chunks_symbolic(ctx, NULL, &seg, &dids, 0, NCHUNKS, &dcounts, &st));
+    ASSERT_OK(magnus_hash_chunks_symbolic(ctx, NULL, &seg, &dids, 0, NCHUNKS, &dcounts, &st));
     int64_t got[NCHUNKS];
-    OK(magnus_dbuf_read(ctx, MAGNUS_QUEUE_MAIN, got, &dcounts, 0, sizeof got));
+    ASSERT_OK(magnus_dbuf_read(ctx, MAGNUS_QUEUE_MAIN, got, &dcounts, 0, sizeof got));
     for (int c = 0; c < NCHUNKS; c++)
         cr_assert_eq(got[c], counts[c], "chunk %d: %lld distinct, expected %lld", c,
                      (long long)got[c], (long long)counts[c]);
@@ -798,11 +795,13 @@ static magnus_hash_stats check_chunks(magnus_context ctx, magnus_value_type type
                                         .shift_step = width,
                                         .C_col = &dccol,
                                         .C_val = &dcval};
-        OK(magnus_hash_chunks_numeric(ctx, NULL, &seg, &dids, 0, NCHUNKS, &out, &st));
+        ASSERT_OK(magnus_hash_chunks_numeric(ctx, NULL, &seg, &dids, 0, NCHUNKS, &out, &st));
         int32_t *gcol = malloc((size_t)offs[NCHUNKS] * 4 + 4);
         void *gval = malloc((size_t)offs[NCHUNKS] * vb + 8);
-        OK(magnus_dbuf_read(ctx, MAGNUS_QUEUE_MAIN, gcol, &dccol, 0, (size_t)offs[NCHUNKS] * 4));
-        OK(magnus_dbuf_read(ctx, MAGNUS_QUEUE_MAIN, gval, &dcval, 0, (size_t)offs[NCHUNKS] * vb));
+        ASSERT_OK(magnus_dbuf_read(ctx, MAGNUS_QUEUE_MAIN, gcol, &dccol, 0,
+                                   (size_t)offs[NCHUNKS] * 4));
+        ASSERT_OK(magnus_dbuf_read(ctx, MAGNUS_QUEUE_MAIN, gval, &dcval, 0,
+                                   (size_t)offs[NCHUNKS] * vb));
         for (int64_t e = 0; e < offs[NCHUNKS]; e++) {
             cr_assert_eq(gcol[e], hcol[e], "entry %lld: column %d, expected %d", (long long)e,
                          gcol[e], hcol[e]);
