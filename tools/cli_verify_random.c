@@ -169,6 +169,27 @@ typedef struct vector_job {
  * two sums in registers keep two independent chains of additions in flight. The order of
  * each sum is the entries' order either way. */
 
+/* Row i of M times vectors v and, when `pair`, v+1 of a (rows of `vec`) x k array: sum[u] =
+ * M(i,:)·vec and mag[u] = |M(i,:)|·|mag_vec|. Both passes' sums over A and B. */
+static void row_sums(const magnus_csr_s *M, int64_t i, const double *vec, const double *mag_vec,
+                     int k, int v, bool pair, double sum[2], double mag[2]) {
+    double s0 = 0, m0 = 0, s1 = 0, m1 = 0;
+    for (int64_t e = M->row_ptr[i]; e < M->row_ptr[i + 1]; e++) {
+        double m = value_at(M, e);
+        int64_t at = (int64_t)M->col_idx[e] * k + v;
+        s0 += m * vec[at];
+        m0 += fabs(m) * fabs(mag_vec[at]);
+        if (pair) {
+            s1 += m * vec[at + 1];
+            m1 += fabs(m) * fabs(mag_vec[at + 1]);
+        }
+    }
+    sum[0] = s0;
+    mag[0] = m0;
+    sum[1] = s1;
+    mag[1] = m1;
+}
+
 /* Pass 1: out = M·x, outabs = |M|·|x| (|x| taken as read: no second copy of x in memory). */
 static void *product_work(void *arg) {
     vector_job *job = arg;
@@ -179,22 +200,11 @@ static void *product_work(void *arg) {
         for (int64_t i = begin; i < end; i++) {
             for (int v = 0; v < k; v += 2) {
                 bool pair = v + 1 < k;
-                double o0 = 0, oa0 = 0, o1 = 0, oa1 = 0;
-                for (int64_t e = M->row_ptr[i]; e < M->row_ptr[i + 1]; e++) {
-                    double m = value_at(M, e);
-                    int64_t at = (int64_t)M->col_idx[e] * k + v;
-                    o0 += m * job->x[at];
-                    oa0 += fabs(m) * fabs(job->x[at]);
-                    if (pair) {
-                        o1 += m * job->x[at + 1];
-                        oa1 += fabs(m) * fabs(job->x[at + 1]);
-                    }
-                }
-                job->out[i * k + v] = o0;
-                job->outabs[i * k + v] = oa0;
-                if (pair) {
-                    job->out[i * k + v + 1] = o1;
-                    job->outabs[i * k + v + 1] = oa1;
+                double o[2], oa[2];
+                row_sums(M, i, job->x, job->x, k, v, pair, o, oa);
+                for (int u = 0; u <= (int)pair; u++) {
+                    job->out[i * k + v + u] = o[u];
+                    job->outabs[i * k + v + u] = oa[u];
                 }
             }
         }
@@ -227,25 +237,17 @@ static void *error_work(void *arg) {
         for (int64_t i = begin; i < end; i++) {
             for (int v = 0; v < k; v += 2) {
                 bool pair = v + 1 < k;
-                double y0 = 0, z0 = 0, w0 = 0, y1 = 0, z1 = 0, w1 = 0;
+                double y0 = 0, y1 = 0, z[2], w[2];
                 for (int64_t e = C->row_ptr[i]; e < C->row_ptr[i + 1]; e++) {
                     double c = value_at(C, e);
                     int64_t at = (int64_t)C->col_idx[e] * k + v;
                     y0 += c * job->x[at];
                     if (pair) y1 += c * job->x[at + 1];
                 }
-                for (int64_t e = A->row_ptr[i]; e < A->row_ptr[i + 1]; e++) {
-                    double a = value_at(A, e);
-                    int64_t at = (int64_t)A->col_idx[e] * k + v;
-                    z0 += a * job->out[at];
-                    w0 += fabs(a) * job->outabs[at];
-                    if (pair) {
-                        z1 += a * job->out[at + 1];
-                        w1 += fabs(a) * job->outabs[at + 1];
-                    }
-                }
-                add_row_error(job, i, v, y0, z0, w0);
-                if (pair) add_row_error(job, i, v + 1, y1, z1, w1);
+                /* outabs >= 0: the |.| row_sums takes of it changes nothing */
+                row_sums(A, i, job->out, job->outabs, k, v, pair, z, w);
+                add_row_error(job, i, v, y0, z[0], w[0]);
+                if (pair) add_row_error(job, i, v + 1, y1, z[1], w[1]);
             }
         }
     }

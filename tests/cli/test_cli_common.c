@@ -93,13 +93,20 @@ Test(cli_numbers, si_and_durations) {
 }
 
 Test(cli_numbers, memory_sizes) {
-    cr_expect_str_eq(cli_bytes(0).s, "0 bytes");
-    cr_expect_str_eq(cli_bytes(1023).s, "1023 bytes");
-    cr_expect_str_eq(cli_bytes(1024).s, "1.00 KiB");
-    cr_expect_str_eq(cli_bytes(49152).s, "48.00 KiB");
-    cr_expect_str_eq(cli_bytes(1610612736).s, "1.50 GiB");
-    /* TiB is the largest unit: larger sizes stay in TiB */
-    cr_expect_str_eq(cli_bytes((uint64_t)2048 << 40).s, "2048.00 TiB");
+    static const struct {
+        uint64_t bytes;
+        const char *text;
+    } cases[] = {
+        {0, "0 bytes"},
+        {1023, "1023 bytes"},
+        {1024, "1.00 KiB"},
+        {49152, "48.00 KiB"},
+        {1610612736, "1.50 GiB"},
+        {(uint64_t)2048 << 40, "2048.00 TiB"}, /* TiB is the largest unit */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        cr_expect_str_eq(cli_bytes(cases[i].bytes).s, cases[i].text, "%llu bytes",
+                         (unsigned long long)cases[i].bytes);
 }
 
 Test(cli_numbers, strict_conversions) {
