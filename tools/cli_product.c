@@ -38,6 +38,15 @@ bool cli_verify_choice_get(verify_options *out, const cli_verify_choice *v, char
     return true;
 }
 
+int product_options_check(verify_options *verify, const cli_spec *spec,
+                          const compute_options *how, const cli_verify_choice *choice) {
+    char why[256];
+    if (!compute_options_check(how, why, sizeof why) ||
+        !cli_verify_choice_get(verify, choice, why, sizeof why))
+        return cli_usage_error(spec, "%s", why);
+    return CLI_CONTINUE;
+}
+
 int product_run_execute(product_run *run, const magnus_csr_s *A, const magnus_csr_s *B,
                         const compute_options *how, const verify_options *verify,
                         cli_progress *progress) {

@@ -57,5 +57,10 @@ void cli_verify_choice_init(cli_verify_choice *v);
  * range. */
 bool cli_verify_choice_get(verify_options *out, const cli_verify_choice *v, char *why,
                            size_t why_size);
+/* The option checks of both commands that multiply (`multiply`, `demo`): the compute options
+ * and the verification choice, whose values fill *verify. Returns CLI_CONTINUE, or
+ * CLI_EXIT_USAGE after printing the problem with spec's usage. */
+int product_options_check(verify_options *verify, const cli_spec *spec,
+                          const compute_options *how, const cli_verify_choice *choice);
 
 #endif

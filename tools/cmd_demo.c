@@ -47,11 +47,8 @@ int cmd_demo(int argc, char **argv) {
     int npositional;
     int rc = cli_parse(&spec, argc, argv, NULL, &npositional);
     if (rc != CLI_CONTINUE) return rc;
-    char why[256];
     verify_options vopt;
-    if (!compute_options_check(&how, why, sizeof why) ||
-        !cli_verify_choice_get(&vopt, &verify, why, sizeof why))
-        return cli_usage_error(&spec, "%s", why);
+    if ((rc = product_options_check(&vopt, &spec, &how, &verify)) != CLI_CONTINUE) return rc;
     /* The demo is meant to be quick; beyond 2^24 rows use `magnus multiply rmat:...`. */
     if (scale < 1 || scale > 24) return cli_usage_error(&spec, "--scale must be in 1..24");
 

@@ -45,11 +45,8 @@ int cmd_multiply(int argc, char **argv) {
     int npositional;
     int rc = cli_parse(&spec, argc, argv, positional, &npositional);
     if (rc != CLI_CONTINUE) return rc;
-    char why[256];
     verify_options vopt;
-    if (!compute_options_check(&how, why, sizeof why) ||
-        !cli_verify_choice_get(&vopt, &verify, why, sizeof why))
-        return cli_usage_error(&spec, "%s", why);
+    if ((rc = product_options_check(&vopt, &spec, &how, &verify)) != CLI_CONTINUE) return rc;
     /* "--verify random" reads "random" as matrix B; say how to write it. */
     if (verify.mode && !*verify.mode)
         for (int i = 0; i < npositional; i++)
