@@ -109,12 +109,17 @@ static ze_module_handle_t module_create(void) {
     return module;
 }
 
+static ze_kernel_handle_t kernel_named(ze_module_handle_t module, const char *name) {
+    ze_kernel_desc_t desc = {.stype = ZE_STRUCTURE_TYPE_KERNEL_DESC, .pKernelName = name};
+    ze_kernel_handle_t k = NULL;
+    ZE_OK(ze.zeKernelCreate(module, &desc, &k));
+    return k;
+}
+
 /* prim_fill_u32 with its arguments and group size set. */
 static ze_kernel_handle_t fill_kernel(ze_module_handle_t module, uint32_t *p, uint64_t offset,
                                       uint64_t n, uint32_t value, uint32_t group) {
-    ze_kernel_desc_t desc = {.stype = ZE_STRUCTURE_TYPE_KERNEL_DESC, .pKernelName = "prim_fill_u32"};
-    ze_kernel_handle_t k = NULL;
-    ZE_OK(ze.zeKernelCreate(module, &desc, &k));
+    ze_kernel_handle_t k = kernel_named(module, "prim_fill_u32");
     ZE_OK(ze.zeKernelSetGroupSize(k, group, 1, 1));
     ZE_OK(ze.zeKernelSetArgumentValue(k, 0, sizeof p, &p));
     ZE_OK(ze.zeKernelSetArgumentValue(k, 1, 8, &offset));
@@ -137,6 +142,30 @@ static ze_command_list_handle_t immediate_list(void) {
     ze_command_list_handle_t list = NULL;
     ZE_OK(ze.zeCommandListCreateImmediate(context, device, &desc, &list));
     return list;
+}
+
+/* A pool of one event with `flags` (host-visible, timestamps), and that event. */
+static ze_event_handle_t one_event(ze_event_pool_flags_t flags, ze_event_pool_handle_t *pool) {
+    ze_event_pool_desc_t pdesc = {.stype = ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, .flags = flags,
+                                  .count = 1};
+    *pool = NULL;
+    ZE_OK(ze.zeEventPoolCreate(context, &pdesc, 1, &device, pool));
+    ze_event_desc_t edesc = {.stype = ZE_STRUCTURE_TYPE_EVENT_DESC};
+    ze_event_handle_t event = NULL;
+    ZE_OK(ze.zeEventCreate(*pool, &edesc, &event));
+    return event;
+}
+
+/* The end of the tests that launch prim_fill_u32-like kernels from an immediate list: the
+ * list first (destroying it runs what is still queued), then the kernel, module and buffer,
+ * and close_fake's checks that nothing is left and how many misuses were counted. */
+static void destroy_and_close(ze_command_list_handle_t list, ze_kernel_handle_t k,
+                              ze_module_handle_t module, void *dev, long expected_misuses) {
+    ZE_OK(ze.zeCommandListDestroy(list));
+    ZE_OK(ze.zeKernelDestroy(k));
+    ZE_OK(ze.zeModuleDestroy(module));
+    ZE_OK(ze.zeMemFree(context, dev));
+    close_fake(expected_misuses);
 }
 
 static const ze_group_count_t one_group = {1, 1, 1};
@@ -228,13 +257,8 @@ Test(fake_ze, launches_capture_their_arguments) {
     ZE_OK(ze.zeCommandListAppendBarrier(list, NULL, 0, NULL));
     uint32_t got[N];
     ZE_OK(ze.zeCommandListAppendMemoryCopy(list, got, dev, sizeof got, NULL, 0, NULL));
-    ze_event_pool_desc_t pdesc = {.stype = ZE_STRUCTURE_TYPE_EVENT_POOL_DESC,
-                                  .flags = ZE_EVENT_POOL_FLAG_HOST_VISIBLE, .count = 1};
-    ze_event_pool_handle_t pool = NULL;
-    ZE_OK(ze.zeEventPoolCreate(context, &pdesc, 1, &device, &pool));
-    ze_event_desc_t edesc = {.stype = ZE_STRUCTURE_TYPE_EVENT_DESC};
-    ze_event_handle_t done = NULL;
-    ZE_OK(ze.zeEventCreate(pool, &edesc, &done));
+    ze_event_pool_handle_t pool;
+    ze_event_handle_t done = one_event(ZE_EVENT_POOL_FLAG_HOST_VISIBLE, &pool);
     ZE_OK(ze.zeCommandListAppendBarrier(list, done, 0, NULL));
     ZE_OK(ze.zeEventHostSynchronize(done, UINT64_MAX));
     for (uint32_t i = 0; i < N; i++)
@@ -242,11 +266,7 @@ Test(fake_ze, launches_capture_their_arguments) {
                      got[i]);
     ZE_OK(ze.zeEventDestroy(done));
     ZE_OK(ze.zeEventPoolDestroy(pool));
-    ZE_OK(ze.zeCommandListDestroy(list));
-    ZE_OK(ze.zeKernelDestroy(k));
-    ZE_OK(ze.zeModuleDestroy(module));
-    ZE_OK(ze.zeMemFree(context, dev));
-    close_fake(0);
+    destroy_and_close(list, k, module, dev, 0);
 }
 
 /* The simulated clock advances one tick per work item: 3 groups of 32 take exactly 96. */
@@ -255,15 +275,9 @@ Test(fake_ze, kernel_timestamps_count_work_items) {
     uint32_t *dev = device_alloc(4096);
     ze_module_handle_t module = module_create();
     ze_kernel_handle_t k = fill_kernel(module, dev, 0, 1000, 5, 32);
-    ze_event_pool_desc_t pdesc = {.stype = ZE_STRUCTURE_TYPE_EVENT_POOL_DESC,
-                                  .flags = ZE_EVENT_POOL_FLAG_HOST_VISIBLE |
-                                           ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP,
-                                  .count = 1};
-    ze_event_pool_handle_t pool = NULL;
-    ZE_OK(ze.zeEventPoolCreate(context, &pdesc, 1, &device, &pool));
-    ze_event_desc_t edesc = {.stype = ZE_STRUCTURE_TYPE_EVENT_DESC};
-    ze_event_handle_t ev = NULL;
-    ZE_OK(ze.zeEventCreate(pool, &edesc, &ev));
+    ze_event_pool_handle_t pool;
+    ze_event_handle_t ev =
+        one_event(ZE_EVENT_POOL_FLAG_HOST_VISIBLE | ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP, &pool);
     ze_command_list_handle_t list = immediate_list();
     ZE_OK(ze.zeCommandListAppendLaunchKernel(list, k, &(ze_group_count_t){3, 1, 1}, ev, 0, NULL));
     ze_kernel_timestamp_result_t ts;
@@ -279,11 +293,7 @@ Test(fake_ze, kernel_timestamps_count_work_items) {
     cr_assert_str_eq(name, "prim_fill_u32");
     ZE_OK(ze.zeEventDestroy(ev));
     ZE_OK(ze.zeEventPoolDestroy(pool));
-    ZE_OK(ze.zeCommandListDestroy(list));
-    ZE_OK(ze.zeKernelDestroy(k));
-    ZE_OK(ze.zeModuleDestroy(module));
-    ZE_OK(ze.zeMemFree(context, dev));
-    close_fake(0);
+    destroy_and_close(list, k, module, dev, 0);
 }
 
 /* ---- what the driver refuses ----------------------------------------------------------------- */
@@ -368,9 +378,7 @@ Test(fake_ze, local_memory_includes_the_kernels_own_arrays) {
     open_fake();
     uint32_t *dev = device_alloc(4096);
     ze_module_handle_t module = module_create();
-    ze_kernel_desc_t desc = {.stype = ZE_STRUCTURE_TYPE_KERNEL_DESC, .pKernelName = "hash_bin_count"};
-    ze_kernel_handle_t k = NULL;
-    ZE_OK(ze.zeKernelCreate(module, &desc, &k));
+    ze_kernel_handle_t k = kernel_named(module, "hash_bin_count");
     ze_kernel_properties_t props = {.stype = ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES};
     ZE_OK(ze.zeKernelGetProperties(k, &props));
     cr_assert_eq(props.localMemSize, 2432);
@@ -389,11 +397,7 @@ Test(fake_ze, local_memory_includes_the_kernels_own_arrays) {
                  ZE_RESULT_ERROR_INVALID_ARGUMENT);
     ZE_OK(ze.zeKernelSetArgumentValue(k, 11, 1024, NULL));
     ZE_OK(ze.zeCommandListAppendLaunchKernel(list, k, &one_group, NULL, 0, NULL));
-    ZE_OK(ze.zeCommandListDestroy(list)); /* runs what is queued first */
-    ZE_OK(ze.zeKernelDestroy(k));
-    ZE_OK(ze.zeModuleDestroy(module));
-    ZE_OK(ze.zeMemFree(context, dev));
-    close_fake(0);
+    destroy_and_close(list, k, module, dev, 0); /* the list runs what is queued first */
 }
 
 /* What a GPU would run anyway, with garbage or a crash, the fake reports and counts: a launch
@@ -403,9 +407,7 @@ Test(fake_ze, misuse_is_reported) {
     open_fake();
     uint32_t *dev = device_alloc(1024);
     ze_module_handle_t module = module_create();
-    ze_kernel_desc_t desc = {.stype = ZE_STRUCTURE_TYPE_KERNEL_DESC, .pKernelName = "prim_fill_u32"};
-    ze_kernel_handle_t fresh = NULL;
-    ZE_OK(ze.zeKernelCreate(module, &desc, &fresh));
+    ze_kernel_handle_t fresh = kernel_named(module, "prim_fill_u32");
     ze_command_list_handle_t list = immediate_list();
     long misuses = 0;
     cr_assert_neq(ze.zeCommandListAppendLaunchKernel(list, fresh, &one_group, NULL, 0, NULL),
@@ -421,13 +423,8 @@ Test(fake_ze, misuse_is_reported) {
     uint32_t stack[8] = {0};
     ze_kernel_handle_t k = fill_kernel(module, stack, 0, 8, 1, 8);
     ZE_OK(ze.zeCommandListAppendLaunchKernel(list, k, &one_group, NULL, 0, NULL));
-    ze_event_pool_desc_t pdesc = {.stype = ZE_STRUCTURE_TYPE_EVENT_POOL_DESC,
-                                  .flags = ZE_EVENT_POOL_FLAG_HOST_VISIBLE, .count = 1};
-    ze_event_pool_handle_t pool = NULL;
-    ZE_OK(ze.zeEventPoolCreate(context, &pdesc, 1, &device, &pool));
-    ze_event_desc_t edesc = {.stype = ZE_STRUCTURE_TYPE_EVENT_DESC};
-    ze_event_handle_t gate = NULL;
-    ZE_OK(ze.zeEventCreate(pool, &edesc, &gate));
+    ze_event_pool_handle_t pool;
+    ze_event_handle_t gate = one_event(ZE_EVENT_POOL_FLAG_HOST_VISIBLE, &pool);
     ZE_OK(ze.zeCommandListAppendBarrier(list, gate, 0, NULL));
     ZE_OK(ze.zeEventHostSynchronize(gate, UINT64_MAX));
     cr_assert_eq(ze.misuses(), ++misuses);
@@ -435,10 +432,8 @@ Test(fake_ze, misuse_is_reported) {
 
     /* queued behind an event nobody signals: the kernel, its memory and module are in use */
     ZE_OK(ze.zeKernelSetArgumentValue(k, 0, sizeof dev, &dev));
-    ze_event_handle_t never = NULL;
-    ze_event_pool_handle_t pool2 = NULL;
-    ZE_OK(ze.zeEventPoolCreate(context, &pdesc, 1, &device, &pool2));
-    ZE_OK(ze.zeEventCreate(pool2, &edesc, &never));
+    ze_event_pool_handle_t pool2;
+    ze_event_handle_t never = one_event(ZE_EVENT_POOL_FLAG_HOST_VISIBLE, &pool2);
     ZE_OK(ze.zeCommandListAppendLaunchKernel(list, k, &one_group, NULL, 1, &never));
     cr_assert_eq(ze.zeKernelDestroy(k), ZE_RESULT_ERROR_HANDLE_OBJECT_IN_USE);
     cr_assert_eq(ze.misuses(), ++misuses);
