@@ -4,6 +4,7 @@
 #include <stdint.h>
 
 #include "mm_test_util.h"
+#include "xorshift_test_util.h"
 
 TestSuite(mm_errors, .init = mm_temp_setup, .fini = mm_temp_teardown);
 
@@ -262,12 +263,7 @@ Test(mm_errors, directory_instead_of_file) {
 /* ---- random mutations --------------------------------------------------------------------- */
 
 static uint64_t rng_state = 0x2545F4914F6CDD1DULL;
-static uint64_t rng_next(void) {
-    rng_state ^= rng_state >> 12;
-    rng_state ^= rng_state << 25;
-    rng_state ^= rng_state >> 27;
-    return rng_state * 0x2545F4914F6CDD1DULL;
-}
+static uint64_t rng_next(void) { return xorshift64star_next(&rng_state); }
 
 static bool is_reader_status(magnus_status s) {
     return s == MAGNUS_SUCCESS || s == MAGNUS_ERROR_MM_BANNER || s == MAGNUS_ERROR_MM_UNSUPPORTED ||

@@ -6,6 +6,7 @@
 
 #include "internal.h"
 #include "mm_test_util.h"
+#include "xorshift_test_util.h"
 
 TestSuite(mm_read, .init = mm_temp_setup, .fini = mm_temp_teardown);
 
@@ -277,12 +278,7 @@ Test(mm_read, float_duplicates_are_summed_before_rounding) {
 /* ---- random files against a dense accumulation --------------------------------------------- */
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
-static uint64_t rng_next(void) { /* xorshift64* */
-    rng_state ^= rng_state >> 12;
-    rng_state ^= rng_state << 25;
-    rng_state ^= rng_state >> 27;
-    return rng_state * 0x2545F4914F6CDD1DULL;
-}
+static uint64_t rng_next(void) { return xorshift64star_next(&rng_state); }
 
 /*
  * Writes a random rows x cols file with `entries` entries (many duplicates when entries is

@@ -6,6 +6,7 @@
 
 #include "internal.h"
 #include "mm_test_util.h"
+#include "xorshift_test_util.h"
 
 TestSuite(mm_write, .init = mm_temp_setup, .fini = mm_temp_teardown);
 
@@ -35,41 +36,36 @@ static char *read_whole_file(const char *path) {
     return text;
 }
 
-Test(mm_write, exact_text_double) {
-    magnus_csr A = small_matrix(MAGNUS_FLOAT64);
+/* small_matrix(type) written, and the file's whole text against `expected`. */
+static void expect_written_text(magnus_value_type type, const char *expected) {
+    magnus_csr A = small_matrix(type);
     char path[512];
     mm_temp_path("s.mtx", path, sizeof path);
     cr_assert_eq(magnus_mm_write(path, A), MAGNUS_SUCCESS, "%s", magnus_last_error());
-    cr_assert_str_eq(read_whole_file(path), "%%MatrixMarket matrix coordinate real general\n"
-                                            "2 3 4\n"
-                                            "1 1 1.5\n"
-                                            "1 3 -2\n"
-                                            "2 1 0\n"
-                                            "2 3 0.10000000000000001\n");
+    cr_assert_str_eq(read_whole_file(path), expected);
     magnus_csr_free(&A);
+}
+
+Test(mm_write, exact_text_double) {
+    expect_written_text(MAGNUS_FLOAT64, "%%MatrixMarket matrix coordinate real general\n"
+                                        "2 3 4\n"
+                                        "1 1 1.5\n"
+                                        "1 3 -2\n"
+                                        "2 1 0\n"
+                                        "2 3 0.10000000000000001\n");
 }
 
 Test(mm_write, exact_text_float) {
-    magnus_csr A = small_matrix(MAGNUS_FLOAT32);
-    char path[512];
-    mm_temp_path("s.mtx", path, sizeof path);
-    cr_assert_eq(magnus_mm_write(path, A), MAGNUS_SUCCESS, "%s", magnus_last_error());
-    cr_assert_str_eq(read_whole_file(path), "%%MatrixMarket matrix coordinate real general\n"
-                                            "2 3 4\n"
-                                            "1 1 1.5\n"
-                                            "1 3 -2\n"
-                                            "2 1 0\n"
-                                            "2 3 0.100000001\n");
-    magnus_csr_free(&A);
+    expect_written_text(MAGNUS_FLOAT32, "%%MatrixMarket matrix coordinate real general\n"
+                                        "2 3 4\n"
+                                        "1 1 1.5\n"
+                                        "1 3 -2\n"
+                                        "2 1 0\n"
+                                        "2 3 0.100000001\n");
 }
 
 static uint64_t rng_state = 0x853c49e6748fea9bULL;
-static uint64_t rng_next(void) {
-    rng_state ^= rng_state >> 12;
-    rng_state ^= rng_state << 25;
-    rng_state ^= rng_state >> 27;
-    return rng_state * 0x2545F4914F6CDD1DULL;
-}
+static uint64_t rng_next(void) { return xorshift64star_next(&rng_state); }
 
 /* A random valid matrix whose values cover every finite kind: random bit patterns (normal,
  * subnormal, huge, tiny), zeros of both signs, and short decimals. No NaN (NaN != NaN would
@@ -120,17 +116,22 @@ static magnus_csr random_matrix(int64_t rows, int64_t cols, magnus_value_type ty
     return A;
 }
 
-static void round_trip(magnus_value_type type, const char *name) {
-    magnus_csr A = random_matrix(97, 53, type);
+/* A written to the temporary file `name` and read back as A's type must be A exactly. */
+static void expect_identical_after_write_and_read(const magnus_csr_s *A, const char *name) {
     char path[512];
     mm_temp_path(name, path, sizeof path);
     cr_assert_eq(magnus_mm_write(path, A), MAGNUS_SUCCESS, "%s", magnus_last_error());
     magnus_csr B = NULL;
-    cr_assert_eq(magnus_mm_read(&B, path, type, NULL, NULL), MAGNUS_SUCCESS, "%s",
+    cr_assert_eq(magnus_mm_read(&B, path, A->type, NULL, NULL), MAGNUS_SUCCESS, "%s",
                  magnus_last_error());
     mm_expect_identical(B, A);
-    magnus_csr_free(&A);
     magnus_csr_free(&B);
+}
+
+static void round_trip(magnus_value_type type, const char *name) {
+    magnus_csr A = random_matrix(97, 53, type);
+    expect_identical_after_write_and_read(A, name);
+    magnus_csr_free(&A);
 }
 
 Test(mm_write, round_trip_double) { round_trip(MAGNUS_FLOAT64, "rt.mtx"); }
@@ -151,15 +152,8 @@ Test(mm_write, gz_suffix_writes_gzip) {
 Test(mm_write, empty_matrix_round_trip) {
     magnus_csr A = NULL;
     cr_assert_eq(magnus_csr_new(&A, 4, 0, 0, MAGNUS_FLOAT64), MAGNUS_SUCCESS);
-    char path[512];
-    mm_temp_path("e.mtx", path, sizeof path);
-    cr_assert_eq(magnus_mm_write(path, A), MAGNUS_SUCCESS, "%s", magnus_last_error());
-    magnus_csr B = NULL;
-    cr_assert_eq(magnus_mm_read(&B, path, MAGNUS_FLOAT64, NULL, NULL), MAGNUS_SUCCESS, "%s",
-                 magnus_last_error());
-    mm_expect_identical(B, A);
+    expect_identical_after_write_and_read(A, "e.mtx");
     magnus_csr_free(&A);
-    magnus_csr_free(&B);
 }
 
 /* ---- errors ------------------------------------------------------------------------------- */

@@ -7,14 +7,10 @@
 #include <string.h>
 
 #include "text_number.h"
+#include "xorshift_test_util.h"
 
 static uint64_t rng_state = 0x6a09e667f3bcc909ULL;
-static uint64_t rng_next(void) {
-    rng_state ^= rng_state >> 12;
-    rng_state ^= rng_state << 25;
-    rng_state ^= rng_state >> 27;
-    return rng_state * 0x2545F4914F6CDD1DULL;
-}
+static uint64_t rng_next(void) { return xorshift64star_next(&rng_state); }
 
 /* Parses s (a token followed by '\n') and checks the value bit for bit against strtod or
  * strtof, and that the whole token was consumed. */
