@@ -4,6 +4,7 @@
  * Inputs are random from a fixed seed (MAGNUS_TEST_SEED overrides); every failure message
  * names the seed, the size and the first wrong element.
  */
+#include <stdarg.h>
 #include <string.h>
 
 #include "device_test_main.h"
@@ -13,7 +14,6 @@
 
 #define Q MAGNUS_QUEUE_MAIN
 #define SEED magnus_test_seed(20240611)
-
 
 static void *xmalloc(size_t bytes) {
     void *p = malloc(bytes ? bytes : 1);
@@ -201,10 +201,17 @@ Test(scan, total_optional_and_errors) {
 
 /* ---- partition -------------------------------------------------------------------------- */
 
-/* Compares the device lists with a host partition of the flags. */
-static void check_lists(magnus_context ctx, const uint8_t *flag, uint64_t n,
-                        const magnus_dbuf *above, const magnus_dbuf *below, uint64_t n_above,
-                        uint64_t n_below, const char *what) {
+/* Compares the device lists with a host partition of the flags, then frees the lists (both
+ * partition tests end so). The failure messages start with what_format's text. */
+__attribute__((format(printf, 8, 9))) static void
+check_lists_then_free(magnus_context ctx, const uint8_t *flag, uint64_t n, magnus_dbuf *above,
+                      magnus_dbuf *below, uint64_t n_above, uint64_t n_below,
+                      const char *what_format, ...) {
+    char what[128];
+    va_list ap;
+    va_start(ap, what_format);
+    vsnprintf(what, sizeof what, what_format, ap);
+    va_end(ap);
     uint64_t want_above = 0;
     for (uint64_t i = 0; i < n; i++) want_above += flag[i];
     cr_assert_eq(n_above, want_above, "%s n=%llu: %llu above, expected %llu", what,
@@ -232,6 +239,8 @@ static void check_lists(magnus_context ctx, const uint8_t *flag, uint64_t n,
     }
     free(a);
     free(b);
+    magnus_dbuf_free(ctx, above);
+    magnus_dbuf_free(ctx, below);
 }
 
 static void check_partition_flags(magnus_context ctx, uint64_t n, double density, uint64_t seed) {
@@ -247,12 +256,9 @@ static void check_partition_flags(magnus_context ctx, uint64_t n, double density
     uint64_t used = ctx->memory_in_use, na, nb;
     ASSERT_OK(magnus_prim_partition_flags(ctx, Q, &d, n, &above, &below, &na, &nb));
     cr_assert_eq(ctx->memory_in_use, used + above.bytes + below.bytes);
-    char what[96];
-    snprintf(what, sizeof what, "partition_flags density %.2f seed %llu", density,
-             (unsigned long long)seed);
-    check_lists(ctx, flag, n, &above, &below, na, nb, what);
-    magnus_dbuf_free(ctx, &above);
-    magnus_dbuf_free(ctx, &below);
+    check_lists_then_free(ctx, flag, n, &above, &below, na, nb,
+                          "partition_flags density %.2f seed %llu", density,
+                          (unsigned long long)seed);
     magnus_dbuf_free(ctx, &d);
     free(flags);
     free(flag);
@@ -293,12 +299,9 @@ static void check_threshold(magnus_context ctx, uint64_t n, int64_t tau, uint64_
     magnus_dbuf d = upload(ctx, rowptr, (n + 1) * 8), above, below;
     uint64_t na, nb;
     ASSERT_OK(magnus_prim_partition_threshold(ctx, Q, &d, n, tau, &above, &below, &na, &nb));
-    char what[96];
-    snprintf(what, sizeof what, "partition_threshold tau %lld seed %llu", (long long)tau,
-             (unsigned long long)seed);
-    check_lists(ctx, flag, n, &above, &below, na, nb, what);
-    magnus_dbuf_free(ctx, &above);
-    magnus_dbuf_free(ctx, &below);
+    check_lists_then_free(ctx, flag, n, &above, &below, na, nb,
+                          "partition_threshold tau %lld seed %llu", (long long)tau,
+                          (unsigned long long)seed);
     magnus_dbuf_free(ctx, &d);
     free(rowptr);
     free(flag);
