@@ -117,6 +117,9 @@ static void emit_row(const bench_row *r, sink *k) {
     levels_text(levels, sizeof levels, p ? p->time_multisplit_ms : NULL, NULL, p ? p->levels : 0);
     text(k, "multisplit_levels_ms", levels);
     integer(k, "chunk_width", p ? (double)p->chunk_width : NAN);
+    integer(k, "dense_min_elements", p ? (double)p->dense_min_elements : NAN);
+    integer(k, "chunks_dense", p ? (double)p->chunks_dense : NAN);
+    integer(k, "chunks_hash", p ? (double)p->chunks_hash : NAN);
     integer(k, "rows_heavy", p ? (double)p->rows_heavy : NAN);
     integer(k, "products_heavy", p ? (double)p->products_heavy : NAN);
     integer(k, "chat_bytes", p ? (double)p->chat_bytes : NAN);
