@@ -127,6 +127,10 @@ static void print_device_report(const compute_report *c, FILE *out) {
             fprintf(out, "), chunk width %s", cli_count(r->chunk_width).s);
         }
         fputc('\n', out);
+        if (r->rows_heavy > 0)
+            fprintf(out, "%-10schunks: %s dense (more than %s elements), %s hash\n", "",
+                    cli_count(r->chunks_dense).s, cli_count(r->dense_min_elements).s,
+                    cli_count(r->chunks_hash).s);
         fprintf(out, "%-10sheavy rows %s of %s (%.2f%%), heavy products %s of %s (%.2f%%)\n", "",
                 cli_count(r->rows_heavy).s, cli_count(r->rows_total).s,
                 percent(r->rows_heavy, r->rows_total), cli_count(r->products_heavy).s,
@@ -228,6 +232,9 @@ static void device_report_json(const compute_report *c, cli_json *j) {
     cli_json_int(j, "levels", r->levels);
     cli_json_int_array(j, "chunks_per_level", r->chunks_per_level, levels);
     cli_json_int(j, "chunk_width", r->chunk_width);
+    cli_json_int(j, "dense_min_elements", r->dense_min_elements);
+    cli_json_int(j, "chunks_dense", r->chunks_dense);
+    cli_json_int(j, "chunks_hash", r->chunks_hash);
     cli_json_int(j, "rows_total", r->rows_total);
     cli_json_int(j, "rows_heavy", r->rows_heavy);
     cli_json_int(j, "products_total", r->products_total);
