@@ -1,6 +1,6 @@
 #!/bin/bash
 # `magnus params`: JSON parses and agrees with the doc's worked check (48 KiB, float32:
-# tau 3072, 4 chunks at C.m = 2^15), MAGNUS_LOCAL_MEM_BYTES gives the same as --local-mem,
+# tau 3072, 4 chunks at C.m = 2^15), MAGNUS_LOCAL_MEM_BYTES=49152 gives the same as --local-mem 48K,
 # no budget gives min(device, 48 KiB) (the device's maximum from the probe), the device's whole
 # local memory can be asked for,
 # the heavy rows and products match an independent count in Python from the written matrix,
@@ -19,7 +19,7 @@ fi
 "$magnus" rmat --scale 15 --per-row 4 --seed 3 -o "$work/a.mtx" >/dev/null ||
     fail "cannot write an R-MAT matrix with magnus rmat"
 
-"$magnus" params --local-mem 49152 --json "$work/a.mtx" >"$work/p1.json" || fail "params exit $?"
+"$magnus" params --local-mem 48K --json "$work/a.mtx" >"$work/p1.json" || fail "params exit $?"
 MAGNUS_LOCAL_MEM_BYTES=49152 "$magnus" params --json "$work/a.mtx" >"$work/p2.json" ||
     fail "params with MAGNUS_LOCAL_MEM_BYTES exit $?"
 "$magnus" probe --json >"$work/probe.json" || fail "probe exit $?"

@@ -27,6 +27,22 @@ bool cli_to_int64(const char *text, int64_t *out) {
     return true;
 }
 
+bool cli_to_bytes(const char *text, int64_t *out) {
+    if (!text || !*text || text[0] == '-') return false;
+    errno = 0;
+    char *end;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (errno || end == text) return false;
+    unsigned shift = 0;
+    if (*end == 'K' || *end == 'k') shift = 10;
+    if (*end == 'M' || *end == 'm') shift = 20;
+    if (*end == 'G' || *end == 'g') shift = 30;
+    if (shift) end++;
+    if (*end || v > ((unsigned long long)INT64_MAX >> shift)) return false;
+    *out = (int64_t)(v << shift);
+    return true;
+}
+
 bool cli_to_uint64(const char *text, uint64_t *out) {
     /* strtoull accepts "-1" and wraps it; a seed given as a negative number is a mistake. */
     if (!text || !*text || text[0] == '-') return false;
@@ -127,6 +143,7 @@ static const cli_option *find_option(const cli_spec *spec, const char *arg, size
 static const char *kind_expectation(cli_option_kind kind) {
     switch (kind) {
     case CLI_INT: return "an integer";
+    case CLI_BYTES: return "a size in bytes such as 65536, 48K or 1M";
     case CLI_UINT: return "a non-negative integer";
     case CLI_REAL: return "a number";
     case CLI_TYPE: return "f32 or f64";
@@ -142,6 +159,7 @@ static bool store_option(const cli_option *o, const char *value) {
     switch (o->kind) {
     case CLI_FLAG: *(bool *)o->target = true; return true;
     case CLI_INT: return cli_to_int64(value, (int64_t *)o->target);
+    case CLI_BYTES: return cli_to_bytes(value, (int64_t *)o->target);
     case CLI_UINT: return cli_to_uint64(value, (uint64_t *)o->target);
     case CLI_REAL: return cli_to_double(value, (double *)o->target);
     case CLI_STRING: *(const char **)o->target = value; return true;

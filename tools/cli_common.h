@@ -32,6 +32,8 @@ enum {
 typedef enum cli_option_kind {
     CLI_FLAG,   /* bool, takes no value */
     CLI_INT,    /* int64_t */
+    CLI_BYTES,  /* int64_t: a size in bytes, 65536 or with a K, M or G suffix (powers of 1024),
+                   as MAGNUS_LOCAL_MEM_BYTES takes it */
     CLI_UINT,   /* uint64_t (seeds) */
     CLI_REAL,   /* double */
     CLI_STRING, /* const char * (points into argv) */
@@ -81,6 +83,7 @@ int cli_usage_error(const cli_spec *spec, const char *fmt, ...) CLI_PRINTF(2, 3)
 
 /* Strict conversions of a whole string; false if it is not a number or out of range. */
 bool cli_to_int64(const char *text, int64_t *out);
+bool cli_to_bytes(const char *text, int64_t *out); /* CLI_BYTES's conversion */
 bool cli_to_uint64(const char *text, uint64_t *out);
 bool cli_to_double(const char *text, double *out);
 bool cli_to_type(const char *text, magnus_value_type *out);

@@ -26,7 +26,7 @@ typedef struct compute_options {
      "device as in MAGNUS_DEVICE (\"cuda:0\", \"opencl:1\", an index); default: the best"},      \
     {"--algorithm", NULL, CLI_STRING, &(o)->algorithm, "magnus|hash",                           \
      "gMAGNUS (default) or the hash baseline"},                                                 \
-    {"--local-mem", NULL, CLI_INT, &(o)->local_mem_bytes, "BYTES",                              \
+    {"--local-mem", NULL, CLI_BYTES, &(o)->local_mem_bytes, "BYTES",                              \
      "local memory budget per work group, up to the device's (default: "                        \
      "MAGNUS_LOCAL_MEM_BYTES, else min(device, 48 KiB))"},                                      \
     {"--cpu", NULL, CLI_FLAG, &(o)->cpu, NULL, "multiply with the CPU reference instead"}

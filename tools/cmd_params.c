@@ -43,8 +43,9 @@ static void print_text(const magnus_device_info *dev, uint64_t device_local_mem,
     printf("%-20s%s, C has %s columns\n", "values:", cli_type_name(type), cli_count(p->c_cols).s);
     printf("%-20s%lld products (rows and chunks with more are heavy)\n", "tau:",
            (long long)p->tau);
-    printf("%-20s%lld columns (ndenseNumeric %lld)\n", "dense accumulator:",
-           (long long)p->dense_width, (long long)p->ndense_numeric);
+    printf("%-20s%lld columns (ndenseNumeric %lld); the last level's chunks with more than "
+           "%lld elements\n", "dense accumulator:", (long long)p->dense_width,
+           (long long)p->ndense_numeric, (long long)p->dense_min_elements);
     printf("%-20s%s per heavy row%s, at most %lld per level\n", "chunks:", chunks_text(p).s,
            p->levels > 1 ? " (required: per level)" : "", (long long)p->chunks_max);
     printf("%-20s%d", "levels:", p->levels);
@@ -88,12 +89,13 @@ static void print_json(const magnus_device_info *dev, uint64_t device_local_mem,
     cli_json_write_string(stdout, source_b ? source_b : "A");
     printf(",\n \"type\": \"%s\", \"local_mem_bytes\": %llu, \"device_local_mem_bytes\": %llu, "
            "\"c_cols\": %lld, \"tau\": %lld, "
-           "\"ndense_numeric\": %lld, \"dense_width\": %lld,\n \"chunks_required\": %lld, "
+           "\"ndense_numeric\": %lld, \"dense_width\": %lld, \"dense_min_elements\": %lld,\n "
+           "\"chunks_required\": %lld, "
            "\"chunks_max\": %lld, \"levels\": %d, \"chunks\": ",
            cli_type_name(type), (unsigned long long)p->local_mem_bytes,
            (unsigned long long)device_local_mem, (long long)p->c_cols,
            (long long)p->tau, (long long)p->ndense_numeric, (long long)p->dense_width,
-           (long long)p->chunks_required, (long long)p->chunks_max, p->levels);
+           (long long)p->dense_min_elements, (long long)p->chunks_required, (long long)p->chunks_max, p->levels);
     cli_json_write_string(stdout, chunks_text(p).s);
     printf(", \"chunks_per_level\": [");
     print_list(p->chunks_per_level, p->levels);
@@ -143,7 +145,7 @@ int cmd_params(int argc, char **argv) {
     const cli_option options[] = {
         {"--device", "-d", CLI_STRING, &device, "D",
          "device as in MAGNUS_DEVICE (\"opencl:0\", \"cuda:1\", an index); default: the best"},
-        {"--local-mem", NULL, CLI_INT, &local_mem, "BYTES",
+        {"--local-mem", NULL, CLI_BYTES, &local_mem, "BYTES",
          "local memory budget per work group, up to the device's (default: "
          "MAGNUS_LOCAL_MEM_BYTES, else min(device, 48 KiB))"},
         {"--type", NULL, CLI_TYPE, &type, "f32|f64", "value type of A, B and C (default f32)"},

@@ -118,6 +118,16 @@ Test(cli_numbers, strict_conversions) {
     cr_expect(!cli_to_int64("42x", &i));
     cr_expect(!cli_to_int64("", &i));
     cr_expect(!cli_to_int64("99999999999999999999", &i));
+    cr_expect(cli_to_bytes("65536", &i) && i == 65536);
+    cr_expect(cli_to_bytes("48K", &i) && i == 49152);
+    cr_expect(cli_to_bytes("227k", &i) && i == 232448);
+    cr_expect(cli_to_bytes("2M", &i) && i == 2097152);
+    cr_expect(cli_to_bytes("1G", &i) && i == 1073741824);
+    cr_expect(!cli_to_bytes("48KB", &i));
+    cr_expect(!cli_to_bytes("-1K", &i));
+    cr_expect(!cli_to_bytes("K", &i));
+    cr_expect(!cli_to_bytes("", &i));
+    cr_expect(!cli_to_bytes("9999999999G", &i)); /* past 2^63 */
     cr_expect(cli_to_uint64("18446744073709551615", &u) && u == UINT64_MAX);
     cr_expect(!cli_to_uint64("-1", &u));
     cr_expect(cli_to_double("0.57", &d) && d == 0.57);
