@@ -156,9 +156,9 @@ static ze_event_handle_t one_event(ze_event_pool_flags_t flags, ze_event_pool_ha
     return event;
 }
 
-/* The end of the tests that launch prim_fill_u32-like kernels from an immediate list: the
- * list first (destroying it runs what is still queued), then the kernel, module and buffer,
- * and close_fake's checks that nothing is left and how many misuses were counted. */
+/* The end of most tests: the list first (destroying an immediate list runs what is still
+ * queued), then the kernel, module and buffer, and close_fake's checks that nothing is left
+ * and how many misuses were counted. */
 static void destroy_and_close(ze_command_list_handle_t list, ze_kernel_handle_t k,
                               ze_module_handle_t module, void *dev, long expected_misuses) {
     ZE_OK(ze.zeCommandListDestroy(list));
@@ -226,12 +226,8 @@ Test(fake_ze, regular_list_runs_on_a_queue_with_a_fence) {
 
     ZE_OK(ze.zeFenceDestroy(fence));
     ZE_OK(ze.zeCommandQueueDestroy(queue));
-    ZE_OK(ze.zeCommandListDestroy(list));
-    ZE_OK(ze.zeKernelDestroy(k));
-    ZE_OK(ze.zeModuleDestroy(module));
-    ZE_OK(ze.zeMemFree(context, dev));
-    ZE_OK(ze.zeMemFree(context, host));
-    close_fake(0);
+    ZE_OK(ze.zeMemFree(context, host)); /* nothing queued uses it: the queue is synchronized */
+    destroy_and_close(list, k, module, dev, 0);
 }
 
 /* Level Zero captures a launch's arguments and group size when it is appended: changing them

@@ -174,6 +174,14 @@ static void mark_random(int64_t row, int64_t cols, unsigned char *mark, uint64_t
     (void)cols;
 }
 
+/* The whole row when `full`, else n random columns: the pickers of a dense row (or a few)
+ * among sparse ones. */
+static void mark_full_or_random(bool full, int64_t row, int64_t cols, unsigned char *mark,
+                                uint64_t seed, int n) {
+    if (full) memset(mark, 1, (size_t)cols);
+    else mark_random(row, cols, mark, seed, n, 0, cols);
+}
+
 /* ---- small and degenerate shapes ---------------------------------------------------------- */
 
 static magnus_csr from_arrays(int64_t rows, int64_t cols, const int64_t *ptr, const int32_t *col,
@@ -310,11 +318,7 @@ static void random_rectangular_case(magnus_context ctx, magnus_value_type type,
 Test(gmagnus, random_rectangular) { run_with_both_budgets_and_types(random_rectangular_case); }
 
 static void pick_dense_row(int64_t row, int64_t cols, unsigned char *mark, uint64_t seed) {
-    if (row == 7) {
-        memset(mark, 1, (size_t)cols);
-        return;
-    }
-    mark_random(row, cols, mark, seed, 3, 0, cols);
+    mark_full_or_random(row == 7, row, cols, mark, seed, 3);
 }
 static void pick_uniform6(int64_t row, int64_t cols, unsigned char *mark, uint64_t seed) {
     mark_random(row, cols, mark, seed, 6, 0, cols);
@@ -332,11 +336,7 @@ static void single_dense_row_case(magnus_context ctx, magnus_value_type type, bo
 Test(gmagnus, single_dense_row) { run_with_both_budgets_and_types(single_dense_row_case); }
 
 static void pick_dense_row3(int64_t row, int64_t cols, unsigned char *mark, uint64_t seed) {
-    if (row == 3) {
-        memset(mark, 1, (size_t)cols);
-        return;
-    }
-    mark_random(row, cols, mark, seed, 2, 0, cols);
+    mark_full_or_random(row == 3, row, cols, mark, seed, 2);
 }
 static void pick_uniform40(int64_t row, int64_t cols, unsigned char *mark, uint64_t seed) {
     mark_random(row, cols, mark, seed, 40, 0, cols);
@@ -361,11 +361,7 @@ static void pick_with_col5(int64_t row, int64_t cols, unsigned char *mark, uint6
     mark_random(row, cols, mark, seed, 2, 0, cols);
 }
 static void pick_row5_dense(int64_t row, int64_t cols, unsigned char *mark, uint64_t seed) {
-    if (row == 5) {
-        memset(mark, 1, (size_t)cols);
-        return;
-    }
-    mark_random(row, cols, mark, seed, 2, 0, cols);
+    mark_full_or_random(row == 5, row, cols, mark, seed, 2);
 }
 
 /* One dense column of A meeting a dense row of B: every row is heavy, and one outer-product
@@ -398,11 +394,7 @@ static void pick_clustered_b(int64_t row, int64_t cols, unsigned char *mark, uin
 }
 /* A few dense rows times a band: every column range gets ~band products per column. */
 static void pick_dense_rows(int64_t row, int64_t cols, unsigned char *mark, uint64_t seed) {
-    if (row % 25 == 3) {
-        memset(mark, 1, (size_t)cols);
-        return;
-    }
-    mark_random(row, cols, mark, seed, 4, 0, cols);
+    mark_full_or_random(row % 25 == 3, row, cols, mark, seed, 4);
 }
 /* A band of 51 columns around row * 22 (B is 3000 x 2^16): dense rows of A spread their
  * products over all of C's columns, ~2.3 per column. */

@@ -155,7 +155,7 @@ typedef struct vector_job {
     const magnus_csr_s *A, *C;
     int k;                   /* vectors */
     const double *x;         /* inputs (cols of M) x k */
-    double *out, *outabs;    /* pass 1: B·x and |B|·|x|, rows of B x k */
+    double *ts;              /* pass 1: t = B·x beside s = |B|·|x|, rows of B x k pairs */
     row_pool *pool;
     /* pass 2 reductions */
     double err2[MAX_VECTORS], scale2[MAX_VECTORS];
@@ -169,19 +169,23 @@ typedef struct vector_job {
  * two sums in registers keep two independent chains of additions in flight. The order of
  * each sum is the entries' order either way. */
 
-/* Row i of M times vectors v and, when `pair`, v+1 of a (rows of `vec`) x k array: sum[u] =
- * M(i,:)·vec and mag[u] = |M(i,:)|·|mag_vec|. Both passes' sums over A and B. */
-static void row_sums(const magnus_csr_s *M, int64_t i, const double *vec, const double *mag_vec,
-                     int k, int v, bool pair, double sum[2], double mag[2]) {
+/* Row i of M times vectors v and, when `pair`, v+1 of an array with k slots of `stride`
+ * doubles per row of `vec`: sum[u] = M(i,:)·vec and mag[u] = |M(i,:)|·|mag_vec|. Both passes'
+ * sums over A and B: B's with x (stride 1), A's with t and s side by side (stride 2, one cache
+ * line per entry instead of one per array: with short rows the passes wait on memory).
+ * Inline: with a call per short row fewer rows' loads are in flight (measured; inlining
+ * add_row_error too slowed the pass over long rows of C instead). */
+static inline void row_sums(const magnus_csr_s *M, int64_t i, const double *vec, const double *mag_vec,
+                     int k, int v, bool pair, int stride, double sum[2], double mag[2]) {
     double s0 = 0, m0 = 0, s1 = 0, m1 = 0;
     for (int64_t e = M->row_ptr[i]; e < M->row_ptr[i + 1]; e++) {
         double m = value_at(M, e);
-        int64_t at = (int64_t)M->col_idx[e] * k + v;
+        int64_t at = ((int64_t)M->col_idx[e] * k + v) * stride;
         s0 += m * vec[at];
         m0 += fabs(m) * fabs(mag_vec[at]);
         if (pair) {
-            s1 += m * vec[at + 1];
-            m1 += fabs(m) * fabs(mag_vec[at + 1]);
+            s1 += m * vec[at + stride];
+            m1 += fabs(m) * fabs(mag_vec[at + stride]);
         }
     }
     sum[0] = s0;
@@ -190,25 +194,28 @@ static void row_sums(const magnus_csr_s *M, int64_t i, const double *vec, const 
     mag[1] = m1;
 }
 
-/* Pass 1: out = M·x, outabs = |M|·|x| (|x| taken as read: no second copy of x in memory). */
-static void *product_work(void *arg) {
-    vector_job *job = arg;
-    const magnus_csr_s *M = job->M;
-    int k = job->k;
+/* Both passes' loop: per_pair(job, i, v, pair) for every row i the pool hands this thread
+ * and every pair of vectors v, v+1 (v alone when it is the last). */
+typedef void (*vector_pair_fn)(vector_job *job, int64_t i, int v, bool pair);
+static void for_rows_and_vector_pairs(vector_job *job, vector_pair_fn per_pair) {
     int64_t begin, end;
-    while (take_rows(job->pool, &begin, &end)) {
-        for (int64_t i = begin; i < end; i++) {
-            for (int v = 0; v < k; v += 2) {
-                bool pair = v + 1 < k;
-                double o[2], oa[2];
-                row_sums(M, i, job->x, job->x, k, v, pair, o, oa);
-                for (int u = 0; u <= (int)pair; u++) {
-                    job->out[i * k + v + u] = o[u];
-                    job->outabs[i * k + v + u] = oa[u];
-                }
-            }
-        }
+    while (take_rows(job->pool, &begin, &end))
+        for (int64_t i = begin; i < end; i++)
+            for (int v = 0; v < job->k; v += 2) per_pair(job, i, v, v + 1 < job->k);
+}
+
+/* Pass 1: t = M·x, s = |M|·|x| (|x| taken as read: no second copy of x in memory). */
+static void product_pair(vector_job *job, int64_t i, int v, bool pair) {
+    int k = job->k;
+    double o[2], oa[2];
+    row_sums(job->M, i, job->x, job->x, k, v, pair, 1, o, oa);
+    for (int u = 0; u <= (int)pair; u++) {
+        job->ts[(i * k + v + u) * 2] = o[u];
+        job->ts[(i * k + v + u) * 2 + 1] = oa[u];
     }
+}
+static void *product_work(void *arg) {
+    for_rows_and_vector_pairs(arg, product_pair);
     return NULL;
 }
 
@@ -227,30 +234,24 @@ static void add_row_error(vector_job *job, int64_t i, int v, double y, double z,
 }
 
 /* Pass 2, per row i: y = C(i,:)·x, z = A(i,:)·t, w = |A(i,:)|·s (t, s from pass 1 in
- * job->out, job->outabs), and the errors. */
-static void *error_work(void *arg) {
-    vector_job *job = arg;
-    const magnus_csr_s *A = job->A, *C = job->C;
+ * job->ts), and the errors. */
+static void error_pair(vector_job *job, int64_t i, int v, bool pair) {
+    const magnus_csr_s *C = job->C;
     int k = job->k;
-    int64_t begin, end;
-    while (take_rows(job->pool, &begin, &end)) {
-        for (int64_t i = begin; i < end; i++) {
-            for (int v = 0; v < k; v += 2) {
-                bool pair = v + 1 < k;
-                double y0 = 0, y1 = 0, z[2], w[2];
-                for (int64_t e = C->row_ptr[i]; e < C->row_ptr[i + 1]; e++) {
-                    double c = value_at(C, e);
-                    int64_t at = (int64_t)C->col_idx[e] * k + v;
-                    y0 += c * job->x[at];
-                    if (pair) y1 += c * job->x[at + 1];
-                }
-                /* outabs >= 0: the |.| row_sums takes of it changes nothing */
-                row_sums(A, i, job->out, job->outabs, k, v, pair, z, w);
-                add_row_error(job, i, v, y0, z[0], w[0]);
-                if (pair) add_row_error(job, i, v + 1, y1, z[1], w[1]);
-            }
-        }
+    double y0 = 0, y1 = 0, z[2], w[2];
+    for (int64_t e = C->row_ptr[i]; e < C->row_ptr[i + 1]; e++) {
+        double c = value_at(C, e);
+        int64_t at = (int64_t)C->col_idx[e] * k + v;
+        y0 += c * job->x[at];
+        if (pair) y1 += c * job->x[at + 1];
     }
+    /* s >= 0: the |.| row_sums takes of it changes nothing */
+    row_sums(job->A, i, job->ts, job->ts + 1, k, v, pair, 2, z, w);
+    add_row_error(job, i, v, y0, z[0], w[0]);
+    if (pair) add_row_error(job, i, v + 1, y1, z[1], w[1]);
+}
+static void *error_work(void *arg) {
+    for_rows_and_vector_pairs(arg, error_pair);
     return NULL;
 }
 
@@ -260,8 +261,8 @@ static bool check_vectors(verify_report *r, const magnus_csr_s *C, const magnus_
     size_t xn = (size_t)(B->cols > 0 ? B->cols : 1) * (size_t)k;
     size_t tn = (size_t)(B->rows > 0 ? B->rows : 1) * (size_t)k;
     double *x = malloc(xn * sizeof *x);
-    double *t = malloc(tn * sizeof *t), *s = malloc(tn * sizeof *s);
-    bool ok = x && t && s;
+    double *ts = malloc(2 * tn * sizeof *ts);
+    bool ok = x && ts;
     if (ok) {
         /* Entries ±[0.5, 1]: random signs let errors cancel no more often than chance, and
          * magnitudes away from 0 make every column count. */
@@ -276,15 +277,14 @@ static bool check_vectors(verify_report *r, const magnus_csr_s *C, const magnus_
         atomic_init(&pool.next, 0);
         int n = thread_count(B->rows);
         for (int i = 0; i < n; i++)
-            jobs[i] = (vector_job){.M = B, .k = k, .x = x, .out = t, .outabs = s,
-                                   .pool = &pool};
+            jobs[i] = (vector_job){.M = B, .k = k, .x = x, .ts = ts, .pool = &pool};
         run_threads(n, product_work, jobs, sizeof jobs[0]);
 
         pool.rows = A->rows;
         atomic_init(&pool.next, 0);
         n = thread_count(A->rows);
         for (int i = 0; i < n; i++)
-            jobs[i] = (vector_job){.A = A, .C = C, .k = k, .x = x, .out = t, .outabs = s,
+            jobs[i] = (vector_job){.A = A, .C = C, .k = k, .x = x, .ts = ts,
                                    .pool = &pool, .row_worst = -1};
         run_threads(n, error_work, jobs, sizeof jobs[0]);
         r->rel_error = 0;
@@ -309,8 +309,7 @@ static bool check_vectors(verify_report *r, const magnus_csr_s *C, const magnus_
             }
     }
     free(x);
-    free(t);
-    free(s);
+    free(ts);
     return ok;
 }
 
