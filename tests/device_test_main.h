@@ -98,6 +98,24 @@ static inline uint64_t magnus_test_seed(uint64_t fallback) {
     return env && *env ? strtoull(env, NULL, 0) : fallback;
 }
 
+/* A Graph500 R-MAT (the library's defaults for a, b, c) of 2^scale rows with seed
+ * magnus_test_seed(seed): the power-law input of the SpGEMM tests. */
+static inline magnus_csr magnus_test_rmat(int scale, int64_t per_row, uint64_t seed,
+                                          magnus_value_type type) {
+    magnus_rmat_options o;
+    magnus_status s = magnus_rmat_options_init(&o);
+    o.scale = scale;
+    o.nnz_per_row = per_row;
+    o.seed = magnus_test_seed(seed);
+    o.type = type;
+    magnus_csr A = NULL;
+    if (!s) s = magnus_gen_rmat(&A, &o, NULL, NULL);
+    if (s)
+        cr_assert_fail("magnus_gen_rmat(scale %d, %lld per row): %s: %s", scale,
+                       (long long)per_row, magnus_status_string(s), magnus_last_error());
+    return A;
+}
+
 /* Skips the calling test on devices without double precision. */
 #define magnus_test_require_fp64(ctx)                                                            \
     do {                                                                                         \

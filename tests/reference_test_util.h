@@ -1,7 +1,8 @@
 /*
- * Helpers shared by the reference, compare and generator tests: building small CSR matrices
- * from literal arrays, dense copies for naive checks, and a status check that prints the
- * detail message when it fails.
+ * Helpers shared by the reference, compare and generator tests (and ref_make by the device
+ * SpGEMM tests' hand-computed products): building small CSR matrices from literal arrays,
+ * dense copies for naive checks, and a status check that prints the detail message when it
+ * fails.
  */
 #ifndef MAGNUS_TESTS_REFERENCE_TEST_UTIL_H
 #define MAGNUS_TESTS_REFERENCE_TEST_UTIL_H

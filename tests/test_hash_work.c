@@ -13,6 +13,7 @@
 #include "device_csr.h"
 #include "device_test_main.h"
 #include "hash_accumulate.h"
+#include "hash_chunks_test_util.h"
 #include "status_test_util.h"
 
 static uint64_t next_random(uint64_t *x) {
@@ -251,28 +252,13 @@ Test(hash_work, wide_chunks) {
         col[e] = (int32_t)(next_random(&x) % WIDTH);
         val[e] = (float)(next_random(&x) % 1000) / 250.0f - 2.0f;
     }
-    /* host: sorted distinct columns and sums, chunk c shifted by c * WIDTH */
+    /* host: sorted distinct columns and sums, chunk c shifted by c * WIDTH (period NCHUNKS) */
     int64_t counts[NCHUNKS], offs[NCHUNKS + 1];
-    double *dense = calloc(WIDTH, sizeof *dense);
-    char *seen = calloc(WIDTH, 1);
+    double *val64 = malloc((size_t)n * 8 + 8);
+    for (int64_t e = 0; e < n; e++) val64[e] = val[e];
     int32_t *hcol = malloc((size_t)n * 4 + 4);
     double *hval = malloc((size_t)n * 8 + 8);
-    offs[0] = 0;
-    for (int c = 0; c < NCHUNKS; c++) {
-        memset(seen, 0, WIDTH);
-        memset(dense, 0, WIDTH * sizeof *dense);
-        for (int64_t e = ptr[c]; e < ptr[c + 1]; e++) {
-            seen[col[e]] = 1;
-            dense[col[e]] += val[e];
-        }
-        counts[c] = 0;
-        for (int64_t j = 0; j < WIDTH; j++)
-            if (seen[j]) {
-                hcol[offs[c] + counts[c]] = (int32_t)(j + (int64_t)c * WIDTH);
-                hval[offs[c] + counts[c]++] = dense[j];
-            }
-        offs[c + 1] = offs[c] + counts[c];
-    }
+    hash_chunks_host(NCHUNKS, ptr, col, val64, WIDTH, NCHUNKS, counts, offs, hcol, hval);
     magnus_hash_bin_shape sh;
     ASSERT_OK(magnus_hash_bin_shape_of(&sh, ctx, MAGNUS_FLOAT32, 1, counts[0]));
     cr_assert_eq(sh.lanes, 1024, "chunk 0 (%lld entries) would not get 1024 work items",
@@ -302,25 +288,13 @@ Test(hash_work, wide_chunks) {
                                     .shift_step = WIDTH, .C_col = &dccol, .C_val = &dcval};
     ASSERT_OK(magnus_hash_chunks_numeric(ctx, NULL, &seg, NULL, 0, NCHUNKS, &out, &st));
     cr_assert_eq(st.items_global, 0, "a chunk took a global table");
-    int32_t *gcol = malloc((size_t)offs[NCHUNKS] * 4 + 4);
-    float *gval = malloc((size_t)offs[NCHUNKS] * 4 + 4);
-    ASSERT_OK(magnus_dbuf_read(ctx, MAGNUS_QUEUE_MAIN, gcol, &dccol, 0, (size_t)offs[NCHUNKS] * 4));
-    ASSERT_OK(magnus_dbuf_read(ctx, MAGNUS_QUEUE_MAIN, gval, &dcval, 0, (size_t)offs[NCHUNKS] * 4));
-    for (int64_t e = 0; e < offs[NCHUNKS]; e++) {
-        cr_assert_eq(gcol[e], hcol[e], "entry %lld: column %d, expected %d", (long long)e,
-                     gcol[e], hcol[e]);
-        cr_assert_leq(fabs(gval[e] - hval[e]), 1e-3 + 1e-4 * fabs(hval[e]), "entry %lld",
-                      (long long)e);
-    }
+    hash_chunks_expect_output(ctx, &dccol, &dcval, MAGNUS_FLOAT32, hcol, hval, offs[NCHUNKS]);
     magnus_dbuf *all[] = {&dptr, &dcol, &dval, &dcounts, &doffs, &dccol, &dcval};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) magnus_dbuf_free(ctx, all[i]);
     unsetenv("MAGNUS_HASH_GROUP_MAX");
     free(col);
     free(val);
-    free(dense);
-    free(seen);
+    free(val64);
     free(hcol);
     free(hval);
-    free(gcol);
-    free(gval);
 }

@@ -25,6 +25,7 @@
 
 #include "device_test_main.h"
 #include "magnus/magnus.h"
+#include "reference_test_util.h"
 #include "status_test_util.h"
 
 static const magnus_value_type both_types[] = {MAGNUS_FLOAT32, MAGNUS_FLOAT64};
@@ -96,18 +97,6 @@ static magnus_report multiply_checked(magnus_context ctx, const magnus_csr_s *A,
     magnus_csr_free(&R);
     magnus_csr_free(&M);
     return rep;
-}
-
-static magnus_csr rmat(int scale, int64_t per_row, uint64_t seed, magnus_value_type type) {
-    magnus_rmat_options o;
-    ASSERT_OK(magnus_rmat_options_init(&o));
-    o.scale = scale;
-    o.nnz_per_row = per_row;
-    o.seed = magnus_test_seed(seed);
-    o.type = type;
-    magnus_csr A = NULL;
-    ASSERT_OK(magnus_gen_rmat(&A, &o, NULL, NULL));
-    return A;
 }
 
 /* The first `rows` rows of M (M is freed). */
@@ -184,30 +173,15 @@ static void mark_full_or_random(bool full, int64_t row, int64_t cols, unsigned c
 
 /* ---- small and degenerate shapes ---------------------------------------------------------- */
 
-static magnus_csr from_arrays(int64_t rows, int64_t cols, const int64_t *ptr, const int32_t *col,
-                              const double *val, magnus_value_type type) {
-    magnus_csr A = NULL;
-    ASSERT_OK(magnus_csr_new(&A, rows, cols, ptr[rows], type));
-    memcpy(A->row_ptr, ptr, ((size_t)rows + 1) * sizeof *ptr);
-    for (int64_t p = 0; p < ptr[rows]; p++) {
-        A->col_idx[p] = col[p];
-        if (type == MAGNUS_FLOAT32)
-            ((float *)A->values)[p] = (float)val[p];
-        else
-            ((double *)A->values)[p] = val[p];
-    }
-    return A;
-}
-
 /* A = [1 0 2; 0 3 0], B = [1 2; 0 1; 4 0]: C = [9 2; 0 3], checked value by value too. */
 Test(gmagnus, hand_computed) {
     magnus_context ctx = magnus_test_context();
     for (int t = 0; t < 2; t++) {
         if (!type_supported(ctx, both_types[t])) continue;
-        magnus_csr A = from_arrays(2, 3, (int64_t[]){0, 2, 3}, (int32_t[]){0, 2, 1},
-                                   (double[]){1, 2, 3}, both_types[t]);
-        magnus_csr B = from_arrays(3, 2, (int64_t[]){0, 2, 3, 4}, (int32_t[]){0, 1, 1, 0},
-                                   (double[]){1, 2, 1, 4}, both_types[t]);
+        magnus_csr A = ref_make(2, 3, (int64_t[]){0, 2, 3}, (int32_t[]){0, 2, 1},
+                                (double[]){1, 2, 3}, both_types[t]);
+        magnus_csr B = ref_make(3, 2, (int64_t[]){0, 2, 3, 4}, (int32_t[]){0, 1, 1, 0},
+                                (double[]){1, 2, 1, 4}, both_types[t]);
         multiply_checked(ctx, A, B, "hand");
         magnus_csr C = NULL;
         ASSERT_OK(magnus_spgemm(&C, ctx, A, B, NULL, NULL));
@@ -276,8 +250,8 @@ static void run_with_both_budgets_and_types(budget_case one_case) {
 
 static void rmat_pairs_case(magnus_context ctx, magnus_value_type type, bool small_budget) {
     uint64_t t = type == MAGNUS_FLOAT64; /* a seed per type */
-    magnus_csr A = rmat(10, 8, 11 + t, type);
-    magnus_csr B = rmat(10, 4, 21 + t, type);
+    magnus_csr A = magnus_test_rmat(10, 8, 11 + t, type);
+    magnus_csr B = magnus_test_rmat(10, 4, 21 + t, type);
     magnus_report r1 = multiply_checked(ctx, A, B, "rmat10(8) x rmat10(4)");
     magnus_report r2 = multiply_checked(ctx, A, A, "rmat10(8) squared");
     if (small_budget) cr_assert(r1.rows_heavy > 0 && r2.rows_heavy > 0);
@@ -450,8 +424,8 @@ static void levels_case(int which, magnus_value_type type) {
         break;
     case 1: /* R-MAT: power-law rows, columns skewed to low ids; B is the first 4096 rows of
              * a scale-16 R-MAT, so C is 2^16 wide (3 levels need a wide C on every device) */
-        A = rmat(12, 1, 71, type);
-        B = first_rows(rmat(16, 2, 72, type), 4096);
+        A = magnus_test_rmat(12, 1, 71, type);
+        B = first_rows(magnus_test_rmat(16, 2, 72, type), 4096);
         what = "rmat12(1) x rmat16(2)[0:4096, :]";
         break;
     case 2: /* dense rows times a band */
@@ -488,7 +462,7 @@ Test(gmagnus_levels, narrow_c_no_levels) {
 /* A budget too small for gMAGNUS is refused up front, not run with a global accumulator. */
 Test(gmagnus, budget_too_small_refused) {
     magnus_context ctx = budget_context(16);
-    magnus_csr A = rmat(6, 4, 5, MAGNUS_FLOAT32);
+    magnus_csr A = magnus_test_rmat(6, 4, 5, MAGNUS_FLOAT32);
     magnus_csr C = NULL;
     magnus_spgemm_options opt;
     ASSERT_OK(magnus_spgemm_options_init(&opt));
@@ -506,7 +480,7 @@ Test(gmagnus, budget_too_small_refused) {
  * with OUT_OF_DEVICE_MEMORY, and afterwards the context holds no device memory. */
 Test(gmagnus_errors, device_memory_limits) {
     magnus_context ctx = budget_context(SMALL_BUDGET);
-    magnus_csr A = rmat(9, 8, 101, MAGNUS_FLOAT32);
+    magnus_csr A = magnus_test_rmat(9, 8, 101, MAGNUS_FLOAT32);
     magnus_report full = multiply_checked(ctx, A, A, "unlimited");
     cr_assert_gt(full.rows_heavy, 0);
     cr_assert_gt(full.levels, 0);
@@ -545,7 +519,7 @@ Test(gmagnus_errors, device_memory_limits) {
  * sanitizer build). */
 Test(gmagnus_errors, host_allocation_failures) {
     magnus_context ctx = budget_context(SMALL_BUDGET);
-    magnus_csr A = rmat(8, 8, 103, MAGNUS_FLOAT32);
+    magnus_csr A = magnus_test_rmat(8, 8, 103, MAGNUS_FLOAT32);
     int ok = 0, failures = 0;
     for (int64_t n = 0; n < 400 && !ok; n++) {
         magnus_csr C = NULL;

@@ -11,6 +11,8 @@
 #include "device_csr.h"
 #include "device_test_main.h"
 #include "hash_accumulate.h"
+#include "hash_chunks_test_util.h"
+#include "reference_test_util.h"
 #include "status_test_util.h"
 
 #define EXPECT_STATUS(call, status)                                                              \
@@ -32,38 +34,10 @@ static magnus_context context_with_local(uint64_t local_bytes) {
     return ctx;
 }
 
-static magnus_csr make(int64_t rows, int64_t cols, const int64_t *rp, const int32_t *ci,
-                       const double *v, magnus_value_type type) {
-    magnus_csr A;
-    int64_t nnz = rp ? rp[rows] : 0;
-    ASSERT_OK(magnus_csr_new(&A, rows, cols, nnz, type));
-    if (rp) memcpy(A->row_ptr, rp, (size_t)(rows + 1) * sizeof *rp);
-    for (int64_t e = 0; e < nnz; e++) {
-        A->col_idx[e] = ci[e];
-        if (type == MAGNUS_FLOAT32)
-            ((float *)A->values)[e] = (float)v[e];
-        else
-            ((double *)A->values)[e] = v[e];
-    }
-    return A;
-}
-
 static magnus_csr uniform(int64_t rows, int64_t cols, double per_row, uint64_t seed,
                           magnus_value_type type) {
     magnus_csr A;
     ASSERT_OK(magnus_gen_uniform(&A, rows, cols, per_row, magnus_test_seed(seed), type));
-    return A;
-}
-
-static magnus_csr rmat(int scale, int64_t per_row, uint64_t seed, magnus_value_type type) {
-    magnus_rmat_options o;
-    ASSERT_OK(magnus_rmat_options_init(&o));
-    o.scale = scale;
-    o.nnz_per_row = per_row;
-    o.seed = magnus_test_seed(seed);
-    o.type = type;
-    magnus_csr A;
-    ASSERT_OK(magnus_gen_rmat(&A, &o, NULL, NULL));
     return A;
 }
 
@@ -127,8 +101,9 @@ Test(hash_spgemm, hand_computed) {
     for (int t = 0; t < 2; t++) {
         magnus_value_type type = t ? MAGNUS_FLOAT64 : MAGNUS_FLOAT32;
         if (type == MAGNUS_FLOAT64 && !ctx->device.fp64) continue;
-        magnus_csr A = make(3, 3, arp, aci, av, type), B = make(3, 3, brp, bci, bv, type);
-        magnus_csr C = NULL, E = make(3, 3, crp, cci, cv, type);
+        magnus_csr A = ref_make(3, 3, arp, aci, av, type);
+        magnus_csr B = ref_make(3, 3, brp, bci, bv, type);
+        magnus_csr C = NULL, E = ref_make(3, 3, crp, cci, cv, type);
         magnus_spgemm_options opt;
         ASSERT_OK(magnus_spgemm_options_init(&opt));
         opt.algorithm = MAGNUS_ALGORITHM_HASH;
@@ -148,8 +123,8 @@ Test(hash_spgemm, cancellation_keeps_explicit_zeros) {
     const int64_t arp[] = {0, 2}, brp[] = {0, 1, 2};
     const int32_t aci[] = {0, 1}, bci[] = {0, 0};
     const double av[] = {1, 1}, bv[] = {1, -1};
-    magnus_csr A = make(1, 2, arp, aci, av, MAGNUS_FLOAT32);
-    magnus_csr B = make(2, 1, brp, bci, bv, MAGNUS_FLOAT32);
+    magnus_csr A = ref_make(1, 2, arp, aci, av, MAGNUS_FLOAT32);
+    magnus_csr B = ref_make(2, 1, brp, bci, bv, MAGNUS_FLOAT32);
     magnus_csr C = NULL;
     magnus_spgemm_options opt;
     ASSERT_OK(magnus_spgemm_options_init(&opt));
@@ -192,7 +167,7 @@ Test(hash_spgemm, empty_shapes) {
     const int64_t rp[] = {0, 0, 2, 2, 3, 3};
     const int32_t ci[] = {1, 4, 0};
     const double v[] = {1.5, -2, 3};
-    magnus_csr E = make(5, 5, rp, ci, v, MAGNUS_FLOAT32);
+    magnus_csr E = ref_make(5, 5, rp, ci, v, MAGNUS_FLOAT32);
     check_square(ctx, E, "empty rows");
     magnus_csr_free(&E);
 }
@@ -202,7 +177,7 @@ Test(hash_spgemm, one_by_one_dense_row_and_column) {
     const int64_t rp[] = {0, 1};
     const int32_t ci[] = {0};
     const double v[] = {-3};
-    magnus_csr A = make(1, 1, rp, ci, v, MAGNUS_FLOAT32);
+    magnus_csr A = ref_make(1, 1, rp, ci, v, MAGNUS_FLOAT32);
     check_square(ctx, A, "1x1");
     magnus_csr_free(&A);
 
@@ -255,8 +230,8 @@ Test(hash_spgemm, rmat_pairs_and_laplacians) {
     } pairs[] = {{8, 16, 4}, {10, 8, 8}, {11, 4, 12}};
     for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
         magnus_value_type type = (i == 1 && ctx->device.fp64) ? MAGNUS_FLOAT64 : MAGNUS_FLOAT32;
-        magnus_csr A = rmat(pairs[i].scale, pairs[i].a, 300 + i, type);
-        magnus_csr B = rmat(pairs[i].scale, pairs[i].b, 400 + i, type);
+        magnus_csr A = magnus_test_rmat(pairs[i].scale, pairs[i].a, 300 + i, type);
+        magnus_csr B = magnus_test_rmat(pairs[i].scale, pairs[i].b, 400 + i, type);
         check_product(ctx, A, B, "rmat");
         magnus_csr_free(&A);
         magnus_csr_free(&B);
@@ -390,7 +365,8 @@ Test(hash_global, small_local_memory_uses_global_tables) {
     magnus_csr_free(&B);
 
     if (ctx->device.fp64) {
-        magnus_csr A64 = rmat(10, 16, 23, MAGNUS_FLOAT64), B64 = rmat(10, 8, 24, MAGNUS_FLOAT64);
+        magnus_csr A64 = magnus_test_rmat(10, 16, 23, MAGNUS_FLOAT64);
+        magnus_csr B64 = magnus_test_rmat(10, 8, 24, MAGNUS_FLOAT64);
         magnus_hash_stats s64 = {0}, n64 = {0};
         run_ex(ctx, A64, B64, NULL, &s64, &n64, &rep);
         cr_assert_gt(s64.items_global, 0);
@@ -407,7 +383,7 @@ Test(hash_global, local_memory_from_environment) {
     magnus_context ctx;
     ASSERT_OK(magnus_context_create(&ctx, NULL, NULL));
     cr_assert_eq(ctx->device.local_mem_bytes, 4096);
-    magnus_csr A = rmat(9, 32, 31, MAGNUS_FLOAT32);
+    magnus_csr A = magnus_test_rmat(9, 32, 31, MAGNUS_FLOAT32);
     magnus_report rep = check_product(ctx, A, A, "MAGNUS_LOCAL_MEM_BYTES=4096");
     cr_assert_gt(rep.rows_heavy, 0, "no global-table row with a 4 KiB budget");
     magnus_csr_free(&A);
@@ -725,27 +701,9 @@ static magnus_hash_stats check_chunks(magnus_context ctx, magnus_value_type type
     }
     /* host: distinct count, sorted entries with sums */
     int64_t counts[NCHUNKS], offs[NCHUNKS + 1];
-    double *dense = calloc((size_t)width, sizeof *dense);
-    char *seen = calloc((size_t)width, 1);
     int32_t *hcol = malloc((size_t)n * 4 + 4);
     double *hval = malloc((size_t)n * 8 + 8);
-    offs[0] = 0;
-    for (int c = 0; c < NCHUNKS; c++) {
-        memset(seen, 0, (size_t)width);
-        memset(dense, 0, (size_t)width * sizeof *dense);
-        for (int64_t e = ptr[c]; e < ptr[c + 1]; e++) {
-            seen[col[e]] = 1;
-            dense[col[e]] += val[e];
-        }
-        counts[c] = 0;
-        for (int64_t j = 0; j < width; j++)
-            if (seen[j]) {
-                hcol[offs[c] + counts[c]] = (int32_t)(j + (c % period) * width);
-                hval[offs[c] + counts[c]] = dense[j];
-                counts[c]++;
-            }
-        offs[c + 1] = offs[c] + counts[c];
-    }
+    hash_chunks_host(NCHUNKS, ptr, col, val, width, period, counts, offs, hcol, hval);
     /* device */
     size_t vb = magnus_value_size(type);
     void *vals = malloc((size_t)n * vb + 8);
@@ -796,28 +754,13 @@ static magnus_hash_stats check_chunks(magnus_context ctx, magnus_value_type type
                                         .C_col = &dccol,
                                         .C_val = &dcval};
         ASSERT_OK(magnus_hash_chunks_numeric(ctx, NULL, &seg, &dids, 0, NCHUNKS, &out, &st));
-        int32_t *gcol = malloc((size_t)offs[NCHUNKS] * 4 + 4);
-        void *gval = malloc((size_t)offs[NCHUNKS] * vb + 8);
-        ASSERT_OK(magnus_dbuf_read(ctx, MAGNUS_QUEUE_MAIN, gcol, &dccol, 0,
-                                   (size_t)offs[NCHUNKS] * 4));
-        ASSERT_OK(magnus_dbuf_read(ctx, MAGNUS_QUEUE_MAIN, gval, &dcval, 0,
-                                   (size_t)offs[NCHUNKS] * vb));
-        for (int64_t e = 0; e < offs[NCHUNKS]; e++) {
-            cr_assert_eq(gcol[e], hcol[e], "entry %lld: column %d, expected %d", (long long)e,
-                         gcol[e], hcol[e]);
-            double g = type == MAGNUS_FLOAT32 ? ((float *)gval)[e] : ((double *)gval)[e];
-            cr_assert_leq(fabs(g - hval[e]), 1e-3 + 1e-4 * fabs(hval[e]), "entry %lld", (long long)e);
-        }
-        free(gcol);
-        free(gval);
+        hash_chunks_expect_output(ctx, &dccol, &dcval, type, hcol, hval, offs[NCHUNKS]);
     }
     magnus_dbuf *all[] = {&dptr, &dcol, &dval, &dcounts, &doffs, &dccol, &dcval, &dids};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) magnus_dbuf_free(ctx, all[i]);
     free(col);
     free(val);
     free(vals);
-    free(dense);
-    free(seen);
     free(hcol);
     free(hval);
     return st;
