@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "context_test_util.h"
 #include "device_runtime.h"
 
 #define SWEEP_MAX 20000 /* more allocations than any call here makes */
@@ -91,24 +92,10 @@ Test(alloc_failures, compare_and_write) {
 
 /* ---- device paths (PoCL in CI; skipped without a device) ----------------------------------- */
 
-static magnus_context device_context(void) {
-    magnus_context ctx = NULL;
-    magnus_status s = magnus_context_create(&ctx, NULL, NULL);
-    if (s == MAGNUS_ERROR_NO_DEVICE) cr_skip_test("no device: %s", magnus_probe_diagnostics());
-    cr_assert_eq(s, MAGNUS_SUCCESS, "context: %s", magnus_last_error());
-    return ctx;
-}
-
 /* Every host allocation of a multiply, for both algorithms; heavy rows included so that
  * gMAGNUS runs its outer-product and multisplit path with a small local-memory budget. */
 static void spgemm_sweep(magnus_algorithm algorithm, uint64_t local_mem) {
-    magnus_context ctx = NULL;
-    magnus_context_options o;
-    magnus_context_options_init(&o);
-    o.local_mem_bytes = local_mem;
-    magnus_status cs = magnus_context_create(&ctx, NULL, &o);
-    if (cs == MAGNUS_ERROR_NO_DEVICE) cr_skip_test("no device");
-    cr_assert_eq(cs, MAGNUS_SUCCESS, "%s", magnus_last_error());
+    magnus_context ctx = context_or_skip(local_mem);
     /* a row of A hitting many rows of B makes heavy rows */
     magnus_csr A = matrix(40, 300, 6, 3, MAGNUS_FLOAT32);
     magnus_csr B = matrix(300, 2000, 40, 4, MAGNUS_FLOAT32);
@@ -159,7 +146,7 @@ Test(alloc_failures, spgemm_gmagnus, .timeout = 600) { spgemm_sweep(MAGNUS_ALGOR
 Test(alloc_failures, spgemm_hash, .timeout = 600) { spgemm_sweep(MAGNUS_ALGORITHM_HASH, 8192); }
 
 Test(alloc_failures, device_matrices, .timeout = 300) {
-    magnus_context ctx = device_context();
+    magnus_context ctx = context_or_skip(0);
     magnus_csr A = matrix(50, 50, 5, 5, MAGNUS_FLOAT32), back = NULL;
     magnus_device_csr dA = NULL, dC = NULL;
     const uint64_t before = ctx->memory_in_use;

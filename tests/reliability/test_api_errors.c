@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "context_test_util.h"
 #include "device_runtime.h"
 
 /* ---- a valid matrix and its broken variants ------------------------------------------------ */
@@ -529,16 +530,8 @@ Test(ieee, nan_inf_and_explicit_zeros_through_the_reference) {
 
 /* ---- device entry points (PoCL in CI; skipped where no device exists) ------------------------ */
 
-static magnus_context device_context(void) {
-    magnus_context ctx = NULL;
-    magnus_status s = magnus_context_create(&ctx, NULL, NULL);
-    if (s == MAGNUS_ERROR_NO_DEVICE) cr_skip_test("no device: %s", magnus_probe_diagnostics());
-    cr_assert_eq(s, MAGNUS_SUCCESS, "context: %s", magnus_last_error());
-    return ctx;
-}
-
 Test(api_device, handles_shapes_types_and_broken_matrices, .timeout = 300) {
-    magnus_context ctx = device_context();
+    magnus_context ctx = context_or_skip(0);
     magnus_csr A24 = valid(2, M_ROWS), B53 = valid(M_COLS, 3);
     magnus_spgemm_options opt;
     magnus_spgemm_options_init(&opt);
@@ -647,7 +640,7 @@ Test(api_device, handles_shapes_types_and_broken_matrices, .timeout = 300) {
     EXPECT_STATUS(magnus_spgemm_device(NULL, ctx, dA, dB, NULL, NULL), MAGNUS_ERROR_NULL_POINTER,
                   "spgemm_device NULL C");
     /* a matrix of another context */
-    magnus_context other = device_context();
+    magnus_context other = context_or_skip(0);
     EXPECT_STATUS(magnus_spgemm_device(&dC, other, dA, dB, NULL, NULL),
                   MAGNUS_ERROR_INVALID_HANDLE, "spgemm_device other context");
     cr_expect_null(dC);
@@ -719,7 +712,7 @@ Test(api_device, context_options, .timeout = 120) {
 }
 
 Test(ieee, nan_inf_and_explicit_zeros_on_the_device, .timeout = 300) {
-    magnus_context ctx = device_context();
+    magnus_context ctx = context_or_skip(0);
     magnus_device_info info;
     cr_assert_eq(magnus_context_device(&info, ctx), MAGNUS_SUCCESS);
     for (int t = 0; t < 2; t++) {

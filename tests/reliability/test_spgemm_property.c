@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "context_test_util.h"
 #include "device_runtime.h"
 
 /* ---- a tiny PRNG of our own (splitmix64), so a seed means the same pairs everywhere -------- */
@@ -127,22 +128,11 @@ static uint64_t env_u64(const char *name, uint64_t fallback) {
     return v && *v ? strtoull(v, NULL, 0) : fallback;
 }
 
-static magnus_context context_with_budget(uint64_t local_mem) {
-    magnus_context ctx = NULL;
-    magnus_context_options o;
-    magnus_context_options_init(&o);
-    o.local_mem_bytes = local_mem;
-    magnus_status s = magnus_context_create(&ctx, NULL, &o);
-    if (s == MAGNUS_ERROR_NO_DEVICE) cr_skip_test("no device: %s", magnus_probe_diagnostics());
-    cr_assert_eq(s, MAGNUS_SUCCESS, "context: %s", magnus_last_error());
-    return ctx;
-}
-
 Test(spgemm_property, random_pairs_match_the_reference, .timeout = 1800) {
     const uint64_t seed = env_u64("MAGNUS_TEST_SEED", 20261130);
     const int64_t pairs = (int64_t)env_u64("MAGNUS_PROPERTY_PAIRS", 1000);
     const char *only = getenv("MAGNUS_PROPERTY_CASE");
-    magnus_context wide = context_with_budget(0), narrow = context_with_budget(8192);
+    magnus_context wide = context_or_skip(0), narrow = context_or_skip(8192);
     magnus_device_info info;
     cr_assert_eq(magnus_context_device(&info, wide), MAGNUS_SUCCESS);
     int64_t checked = 0, products = 0, skipped_f64 = 0, by_alg[2] = {0, 0}, heavy = 0;
@@ -248,7 +238,7 @@ Test(spgemm_property, random_pairs_match_the_reference, .timeout = 1800) {
  * OUT_OF_DEVICE_MEMORY or PROBLEM_TOO_LARGE and releases everything; at and above its peak it
  * succeeds with the right answer. */
 static void memory_limit_sweep(magnus_algorithm alg) {
-    magnus_context probe_ctx = context_with_budget(8192);
+    magnus_context probe_ctx = context_or_skip(8192);
     rng r = {77};
     magnus_csr A = random_csr(&r, 300, 400, DENSE_ROW, MAGNUS_FLOAT32);
     magnus_csr B = random_csr(&r, 400, 900, SKEWED, MAGNUS_FLOAT32);
@@ -355,7 +345,7 @@ static void *work(void *arg) {
 }
 
 Test(concurrency, one_context_per_thread, .timeout = 600) {
-    magnus_context_free(&(magnus_context){context_with_budget(0)});
+    magnus_context_free(&(magnus_context){context_or_skip(0)});
     pthread_t t[THREADS];
     worker w[THREADS];
     memset(w, 0, sizeof w);
