@@ -14,6 +14,7 @@
 #include "device_test_main.h"
 #include "hash_accumulate.h"
 #include "hash_chunks_test_util.h"
+#include "spgemm_test_util.h"
 #include "status_test_util.h"
 
 static uint64_t next_random(uint64_t *x) {
@@ -134,20 +135,9 @@ Test(hash_work, group_knob_from_environment) {
 /* C = A·B with `algorithm` on ctx, against the CPU reference. */
 static void check_product(magnus_context ctx, const magnus_csr_s *A, const magnus_csr_s *B,
                           magnus_algorithm algorithm, const char *label) {
-    magnus_csr ref = NULL, mag = NULL, C = NULL;
-    ASSERT_OK(magnus_reference_spgemm(&ref, &mag, A, B));
-    magnus_spgemm_options opt;
-    ASSERT_OK(magnus_spgemm_options_init(&opt));
-    opt.algorithm = algorithm;
     magnus_report rep;
-    magnus_status s = magnus_spgemm(&C, ctx, A, B, &opt, &rep);
-    cr_assert_eq(s, MAGNUS_SUCCESS, "%s: %s: %s", label, magnus_status_string(s),
-                 magnus_last_error());
-    magnus_compare_result cmp;
-    s = magnus_csr_compare(&cmp, C, ref, mag, 0);
-    cr_assert_eq(s, MAGNUS_SUCCESS, "%s: %s", label, magnus_last_error());
-    magnus_csr_free(&ref);
-    magnus_csr_free(&mag);
+    int64_t reference_nnz;
+    magnus_csr C = multiply_and_compare(&rep, &reference_nnz, ctx, A, B, algorithm, label);
     magnus_csr_free(&C);
 }
 
