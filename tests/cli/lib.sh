@@ -1,11 +1,18 @@
 # Helpers of the `magnus` CLI tests (sourced by test_cli.sh and test_cli_device.sh). The caller
-# sets $work (a scratch directory) and $here (this directory) first.
+# sets $magnus (the binary), $work (a scratch directory) and $here (this directory) first.
 failures=0
 checks=0
 
 fail() {
     echo "FAIL: $*" >&2
     failures=$((failures + 1))
+}
+
+# device_selected [VAR=VALUE...]: whether `magnus probe`, with those environment settings,
+# selects a device (both scripts decide with it what to run or whether to skip).
+device_selected() {
+    env "$@" "$magnus" probe --json |
+        python3 -c 'import json,sys; sys.exit(0 if json.load(sys.stdin)["selected"] else 1)'
 }
 
 # expect RC CMD...: runs CMD with stdout in $work/out and stderr in $work/err; RC is the

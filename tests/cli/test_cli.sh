@@ -16,7 +16,7 @@ mkdir -p "$work"
 # multiply and demo run on the best device found (PoCL's CPU device in CI; its options are
 # tested in test_cli_device.sh); with no device at all they are checked on the CPU reference.
 on=()
-if ! "$magnus" probe --json | python3 -c 'import json,sys; sys.exit(0 if json.load(sys.stdin)["selected"] else 1)'; then
+if ! device_selected; then
     on=(--cpu)
     echo "note: no device found: multiply and demo are checked with --cpu"
 fi

@@ -16,8 +16,7 @@ mkdir -p "$work"
 # shellcheck source=lib.sh
 . "$here/lib.sh"
 
-if ! MAGNUS_BACKENDS=opencl "$magnus" probe --json |
-    python3 -c 'import json,sys; sys.exit(0 if json.load(sys.stdin)["selected"] else 1)'; then
+if ! device_selected MAGNUS_BACKENDS=opencl; then
     echo "SKIP: no OpenCL device"
     exit 77
 fi
