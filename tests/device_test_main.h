@@ -98,6 +98,21 @@ static inline uint64_t magnus_test_seed(uint64_t fallback) {
     return env && *env ? strtoull(env, NULL, 0) : fallback;
 }
 
+/* A new context (the caller frees it) on the default device whose work groups get
+ * local_bytes of local memory (0: the default budget): the tests' small budgets that send rows
+ * down the heavy or global-table paths. */
+static inline magnus_context magnus_test_budget_context(uint64_t local_bytes) {
+    magnus_context_options opt;
+    magnus_context ctx = NULL;
+    magnus_status s = magnus_context_options_init(&opt);
+    opt.local_mem_bytes = local_bytes;
+    if (!s) s = magnus_context_create(&ctx, NULL, &opt);
+    if (s)
+        cr_assert_fail("context with a %llu-byte budget: %s: %s", (unsigned long long)local_bytes,
+                       magnus_status_string(s), magnus_last_error());
+    return ctx;
+}
+
 /* A Graph500 R-MAT (the library's defaults for a, b, c) of 2^scale rows with seed
  * magnus_test_seed(seed): the power-law input of the SpGEMM tests. */
 static inline magnus_csr magnus_test_rmat(int scale, int64_t per_row, uint64_t seed,

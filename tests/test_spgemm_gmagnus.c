@@ -34,16 +34,6 @@ static const magnus_value_type both_types[] = {MAGNUS_FLOAT32, MAGNUS_FLOAT64};
 
 /* ---- helpers ------------------------------------------------------------------------------ */
 
-/* A context whose work groups get `local_bytes` of local memory (0: the default). */
-static magnus_context budget_context(uint64_t local_bytes) {
-    magnus_context_options opt;
-    ASSERT_OK(magnus_context_options_init(&opt));
-    opt.local_mem_bytes = local_bytes;
-    magnus_context ctx = NULL;
-    ASSERT_OK(magnus_context_create(&ctx, NULL, &opt));
-    return ctx;
-}
-
 /* Skips fp64 cases on devices without it. */
 static int type_supported(magnus_context ctx, magnus_value_type t) {
     return t == MAGNUS_FLOAT32 || ctx->device.fp64;
@@ -208,7 +198,7 @@ static void pick_sparse_rows(int64_t row, int64_t cols, unsigned char *mark, uin
 
 /* A's empty rows, B's empty rows (columns of A that lead nowhere), B with no columns. */
 Test(gmagnus, empty_rows_and_columns) {
-    magnus_context ctx = budget_context(SMALL_BUDGET);
+    magnus_context ctx = magnus_test_budget_context(SMALL_BUDGET);
     magnus_csr A = build(60, 40, MAGNUS_FLOAT32, pick_sparse_rows, 3);
     magnus_csr B = build(40, 50, MAGNUS_FLOAT32, pick_sparse_rows, 4);
     multiply_checked(ctx, A, B, "empty rows");
@@ -230,7 +220,7 @@ typedef void (*budget_case)(magnus_context ctx, magnus_value_type type, bool sma
 static void run_with_both_budgets_and_types(budget_case one_case) {
     const uint64_t budgets[] = {0, SMALL_BUDGET};
     for (int b = 0; b < 2; b++) {
-        magnus_context ctx = budget_context(budgets[b]);
+        magnus_context ctx = magnus_test_budget_context(budgets[b]);
         for (int t = 0; t < 2; t++)
             if (type_supported(ctx, both_types[t])) one_case(ctx, both_types[t], budgets[b] != 0);
         magnus_context_free(&ctx);
@@ -330,7 +320,7 @@ static void pick_row5_dense(int64_t row, int64_t cols, unsigned char *mark, uint
 /* One dense column of A meeting a dense row of B: every row is heavy, and one outer-product
  * slice (600 x 1000 elements) spans many work groups. */
 Test(gmagnus, single_dense_column) {
-    magnus_context ctx = budget_context(SMALL_BUDGET);
+    magnus_context ctx = magnus_test_budget_context(SMALL_BUDGET);
     for (int t = 0; t < 2; t++) {
         if (!type_supported(ctx, both_types[t])) continue;
         magnus_csr A = build(600, 400, both_types[t], pick_with_col5, 51);
@@ -388,7 +378,7 @@ static void expect_levels(const magnus_csr_s *A, const magnus_csr_s *B, int leve
     uint64_t budget = budget_for_levels(probe, B->cols, A->type, levels);
     cr_assert_gt(budget, 0, "%s: no budget gives %d levels for %lld columns", what, levels,
                  (long long)B->cols);
-    magnus_context ctx = budget_context(budget);
+    magnus_context ctx = magnus_test_budget_context(budget);
     char label[160];
     snprintf(label, sizeof label, "%s, %d level(s), %llu-byte budget", what, levels,
              (unsigned long long)budget);
@@ -436,7 +426,7 @@ Test(gmagnus_levels, clustered_f64) { levels_case(0, MAGNUS_FLOAT64); }
 /* Without multisplit: C narrow enough for one dense accumulator, heavy rows go straight
  * from C-hat to it (levels 0, rows heavy). */
 Test(gmagnus_levels, narrow_c_no_levels) {
-    magnus_context ctx = budget_context(4096);
+    magnus_context ctx = magnus_test_budget_context(4096);
     magnus_csr A = build(200, 300, MAGNUS_FLOAT32, pick_clustered_a, 91);
     magnus_csr B = build(300, 200, MAGNUS_FLOAT32, pick_uniform6, 92);
     magnus_report r = multiply_checked(ctx, A, B, "narrow C");
@@ -450,7 +440,7 @@ Test(gmagnus_levels, narrow_c_no_levels) {
 
 /* A budget too small for gMAGNUS is refused up front, not run with a global accumulator. */
 Test(gmagnus, budget_too_small_refused) {
-    magnus_context ctx = budget_context(16);
+    magnus_context ctx = magnus_test_budget_context(16);
     magnus_csr A = magnus_test_rmat(6, 4, 5, MAGNUS_FLOAT32);
     magnus_csr C = NULL;
     magnus_spgemm_options opt;
@@ -468,7 +458,7 @@ Test(gmagnus, budget_too_small_refused) {
 /* Device memory limits below the multiply's peak: each run either succeeds (correct) or fails
  * with OUT_OF_DEVICE_MEMORY, and afterwards the context holds no device memory. */
 Test(gmagnus_errors, device_memory_limits) {
-    magnus_context ctx = budget_context(SMALL_BUDGET);
+    magnus_context ctx = magnus_test_budget_context(SMALL_BUDGET);
     magnus_csr A = magnus_test_rmat(9, 8, 101, MAGNUS_FLOAT32);
     magnus_report full = multiply_checked(ctx, A, A, "unlimited");
     cr_assert_gt(full.rows_heavy, 0);
@@ -507,7 +497,7 @@ Test(gmagnus_errors, device_memory_limits) {
 /* Host allocation failures at every point of a heavy-path multiply (leaks show under the
  * sanitizer build). */
 Test(gmagnus_errors, host_allocation_failures) {
-    magnus_context ctx = budget_context(SMALL_BUDGET);
+    magnus_context ctx = magnus_test_budget_context(SMALL_BUDGET);
     magnus_csr A = magnus_test_rmat(8, 8, 103, MAGNUS_FLOAT32);
     int ok = 0, failures = 0;
     for (int64_t n = 0; n < 400 && !ok; n++) {
@@ -554,7 +544,7 @@ Test(gmagnus_shared, squared) {
     if (cap && *cap) limit = atoll(cap);
     char line[4096];
     int done = 0, n = 0;
-    magnus_context small = budget_context(4096);
+    magnus_context small = magnus_test_budget_context(4096);
     magnus_context dflt = magnus_test_context();
     while (fgets(line, sizeof line, f)) {
         if (n++ == 0) continue; /* header */

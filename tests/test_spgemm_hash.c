@@ -26,15 +26,6 @@
 
 /* ---- helpers ------------------------------------------------------------------------------ */
 
-static magnus_context context_with_local(uint64_t local_bytes) {
-    magnus_context_options o;
-    ASSERT_OK(magnus_context_options_init(&o));
-    o.local_mem_bytes = local_bytes;
-    magnus_context ctx;
-    ASSERT_OK(magnus_context_create(&ctx, NULL, &o));
-    return ctx;
-}
-
 static magnus_csr uniform(int64_t rows, int64_t cols, double per_row, uint64_t seed,
                           magnus_value_type type) {
     magnus_csr A;
@@ -265,7 +256,7 @@ Test(hash_shared, ca_CondMat) {
 }
 Test(hash_shared, rajat19_small_local) {
     /* a circuit matrix with one long row, on a 4 KiB budget: global tables in both phases */
-    magnus_context ctx = context_with_local(4096);
+    magnus_context ctx = magnus_test_budget_context(4096);
     check_shared(ctx, "rajat19", MAGNUS_FLOAT32, 137616);
     magnus_context_free(&ctx);
 }
@@ -319,7 +310,7 @@ static void run_ex(magnus_context ctx, const magnus_csr_s *A, const magnus_csr_s
 }
 
 Test(hash_global, small_local_memory_uses_global_tables) {
-    magnus_context ctx = context_with_local(4096);
+    magnus_context ctx = magnus_test_budget_context(4096);
     int64_t sym_cap, num_cap;
     magnus_hash_local_capacity(ctx, MAGNUS_FLOAT32, &sym_cap, &num_cap);
     cr_assert_gt(sym_cap, 0);
@@ -385,7 +376,7 @@ Test(hash_global, tiny_local_memory_everything_global) {
      * no staging at all: the scan needs more local memory than that) */
     const uint64_t budgets[] = {64, 64};
     for (int i = 0; i < 2; i++) {
-        magnus_context ctx = context_with_local(budgets[i]);
+        magnus_context ctx = magnus_test_budget_context(budgets[i]);
         magnus_value_type type = i && ctx->device.fp64 ? MAGNUS_FLOAT64 : MAGNUS_FLOAT32;
         magnus_csr A = uniform(60, 50, 3, 41, type);
         magnus_csr B = uniform(50, 70, 6, 42, type);
@@ -477,7 +468,7 @@ Test(device_csr, empty_and_other_context) {
     magnus_csr_free(&C);
     ASSERT_OK(magnus_device_csr_free(&dC));
     /* a matrix of another context is refused */
-    magnus_context other = context_with_local(0);
+    magnus_context other = magnus_test_budget_context(0);
     EXPECT_STATUS(magnus_spgemm_device(&dC, other, dZ, dZ, &opt, NULL), MAGNUS_ERROR_INVALID_HANDLE);
     magnus_context_free(&other);
     ASSERT_OK(magnus_device_csr_free(&dZ));
@@ -575,7 +566,7 @@ Test(hash_errors, statuses_and_no_leaks) {
     magnus_context_free(&small);
     /* double precision on a device without it (pretended: the context's copy of the device
      * information is what the check reads) */
-    magnus_context nofp64 = context_with_local(0);
+    magnus_context nofp64 = magnus_test_budget_context(0);
     nofp64->device.fp64 = 0;
     magnus_csr A64, B64;
     ASSERT_OK(magnus_csr_convert(&A64, A, MAGNUS_FLOAT64));
@@ -763,7 +754,7 @@ Test(hash_accumulate, chunks) {
 
 Test(hash_accumulate, chunks_tiny_local) {
     /* 24 bytes: no table, and a sort staging block of a single entry (all steps global) */
-    magnus_context ctx = context_with_local(24);
+    magnus_context ctx = magnus_test_budget_context(24);
     int nonempty;
     magnus_hash_stats st = check_chunks(ctx, MAGNUS_FLOAT32, 300, 4, &nonempty);
     /* symbolic: all 40 chunks; each of the two numeric passes: the non-empty ones */
@@ -774,7 +765,7 @@ Test(hash_accumulate, chunks_tiny_local) {
 
 Test(hash_accumulate, chunks_small_local) {
     /* 4 KiB: the 3000-element chunk (and others) take the global path */
-    magnus_context ctx = context_with_local(4096);
+    magnus_context ctx = magnus_test_budget_context(4096);
     magnus_hash_stats st = check_chunks(ctx, MAGNUS_FLOAT32, 4096, 3, NULL);
     cr_assert_gt(st.items_global, 0, "no chunk took the global path");
     magnus_context_free(&ctx);
