@@ -17,35 +17,8 @@
 
 #include "device_test_main.h"
 #include "magnus/magnus.h"
-
-#define DC_OK(call)                                                                              \
-    do {                                                                                         \
-        magnus_status dc_s_ = (call);                                                            \
-        cr_assert_eq(dc_s_, MAGNUS_SUCCESS, "%s: %s (%s)", #call, magnus_status_string(dc_s_),   \
-                     magnus_last_error());                                                       \
-    } while (0)
-
-
-static magnus_csr rmat(int scale, int64_t per_row, uint64_t seed, magnus_value_type type) {
-    magnus_rmat_options o;
-    DC_OK(magnus_rmat_options_init(&o));
-    o.scale = scale;
-    o.nnz_per_row = per_row;
-    o.seed = magnus_test_seed(seed);
-    o.type = type;
-    magnus_csr A = NULL;
-    DC_OK(magnus_gen_rmat(&A, &o, NULL, NULL));
-    return A;
-}
-
-static magnus_context budget_context(uint64_t bytes) {
-    magnus_context_options opt;
-    DC_OK(magnus_context_options_init(&opt));
-    opt.local_mem_bytes = bytes;
-    magnus_context ctx = NULL;
-    DC_OK(magnus_context_create(&ctx, NULL, &opt));
-    return ctx;
-}
+#include "spgemm_test_util.h"
+#include "status_test_util.h"
 
 /* Host count of one-level chunks: heavy rows (products > tau) split into chunks of `width`
  * columns; chunks with more than `threshold` products are "dense". */
@@ -81,26 +54,16 @@ static chunk_count count_chunks(const magnus_csr_s *A, const magnus_csr_s *B, in
     return n;
 }
 
-/* C = A·B checked against the reference; returns the report. */
+/* C = A·B by gMAGNUS, checked against the reference; returns the report. */
 static magnus_report multiply_checked(magnus_context ctx, const magnus_csr_s *A,
                                       const magnus_csr_s *B, const char *what) {
-    magnus_spgemm_options opt;
-    DC_OK(magnus_spgemm_options_init(&opt));
-    opt.algorithm = MAGNUS_ALGORITHM_MAGNUS;
     magnus_report rep;
-    magnus_csr C = NULL, R = NULL, M = NULL;
-    magnus_status s = magnus_spgemm(&C, ctx, A, B, &opt, &rep);
-    cr_assert_eq(s, MAGNUS_SUCCESS, "%s: %s (%s)", what, magnus_status_string(s),
-                 magnus_last_error());
-    DC_OK(magnus_reference_spgemm(&R, &M, A, B));
-    magnus_compare_result cmp;
-    s = magnus_csr_compare(&cmp, C, R, M, 0);
-    cr_assert_eq(s, MAGNUS_SUCCESS, "%s: %s (row %lld col %lld: %g vs %g)", what,
-                 magnus_last_error(), (long long)cmp.row, (long long)cmp.col, cmp.value,
-                 cmp.expected);
+    int64_t reference_nnz = 0;
+    magnus_csr C = multiply_and_compare(&rep, &reference_nnz, ctx, A, B,
+                                        MAGNUS_ALGORITHM_MAGNUS, what);
+    cr_assert_eq(rep.nnz_c, reference_nnz, "%s: report nnz %lld, reference %lld", what,
+                 (long long)rep.nnz_c, (long long)reference_nnz);
     magnus_csr_free(&C);
-    magnus_csr_free(&R);
-    magnus_csr_free(&M);
     return rep;
 }
 
@@ -121,14 +84,14 @@ static uint64_t one_level_budget(magnus_context probe, int64_t c_cols, magnus_va
 static void thresholds_case(magnus_value_type type) {
     magnus_context probe = magnus_test_context();
     if (type == MAGNUS_FLOAT64 && !probe->device.fp64) cr_skip_test("no fp64");
-    magnus_csr A = rmat(13, 8, 5, type), B = rmat(13, 8, 6, type);
+    magnus_csr A = magnus_test_rmat(13, 8, 5, type), B = magnus_test_rmat(13, 8, 6, type);
     const uint64_t budget = one_level_budget(probe, B->cols, type);
     cr_assert_gt(budget, 0, "no budget gives one level for %lld columns", (long long)B->cols);
-    magnus_context ctx = budget_context(budget);
+    magnus_context ctx = magnus_test_budget_context(budget);
     magnus_device_info dev;
-    DC_OK(magnus_context_device(&dev, ctx));
+    ASSERT_OK(magnus_context_device(&dev, ctx));
     magnus_gmagnus_params p;
-    DC_OK(magnus_gmagnus_params_compute(&p, &dev, B->cols, type));
+    ASSERT_OK(magnus_gmagnus_params_compute(&p, &dev, B->cols, type));
     cr_assert_eq(p.levels, 1, "budget %llu: %d levels", (unsigned long long)budget, p.levels);
     cr_assert_eq(p.dense_min_elements, p.tau, "default threshold %lld, tau %lld",
                  (long long)p.dense_min_elements, (long long)p.tau);
@@ -171,12 +134,12 @@ Test(gmagnus_dense_chunks, thresholds_f64) { thresholds_case(MAGNUS_FLOAT64); }
 
 Test(gmagnus_dense_chunks, malformed_value_refused) {
     magnus_context ctx = magnus_test_context();
-    magnus_csr A = rmat(8, 4, 7, MAGNUS_FLOAT32);
+    magnus_csr A = magnus_test_rmat(8, 4, 7, MAGNUS_FLOAT32);
     const char *bad[] = {"0", "-3", "12x", "abc", "99999999999999999999999"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         setenv("MAGNUS_DENSE_MIN_ELEMENTS", bad[i], 1);
         magnus_spgemm_options opt;
-        DC_OK(magnus_spgemm_options_init(&opt));
+        ASSERT_OK(magnus_spgemm_options_init(&opt));
         opt.algorithm = MAGNUS_ALGORITHM_MAGNUS;
         magnus_csr C = NULL;
         magnus_status s = magnus_spgemm(&C, ctx, A, A, &opt, NULL);
@@ -190,12 +153,12 @@ Test(gmagnus_dense_chunks, malformed_value_refused) {
 
 Test(gmagnus_dense_chunks, above_tau_means_tau) {
     magnus_device_info dev;
-    DC_OK(magnus_context_device(&dev, magnus_test_context()));
+    ASSERT_OK(magnus_context_device(&dev, magnus_test_context()));
     setenv("MAGNUS_DENSE_MIN_ELEMENTS", "1000000000", 1);
     magnus_gmagnus_params p;
-    DC_OK(magnus_gmagnus_params_compute(&p, &dev, 1 << 20, MAGNUS_FLOAT32));
+    ASSERT_OK(magnus_gmagnus_params_compute(&p, &dev, 1 << 20, MAGNUS_FLOAT32));
     cr_assert_eq(p.dense_min_elements, p.tau);
     setenv("MAGNUS_DENSE_MIN_ELEMENTS", "7", 1);
-    DC_OK(magnus_gmagnus_params_compute(&p, &dev, 1 << 20, MAGNUS_FLOAT32));
+    ASSERT_OK(magnus_gmagnus_params_compute(&p, &dev, 1 << 20, MAGNUS_FLOAT32));
     cr_assert_eq(p.dense_min_elements, 7);
 }
