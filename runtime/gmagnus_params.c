@@ -14,6 +14,9 @@
  *                  / (nGroupRows*nSubGroups*shisto + sChat.rowPtr), floored to a power of two.
  *   - levels = ceil(log2 chunks_required / log2 chunks_max); all levels but the last split by
  *     chunks_max, the last by what remains, so the product over levels is chunks_required.
+ * Not from the paper: dense_min_elements, the last level's split between the accumulators (tau,
+ * the paper's rule, unless the MAGNUS_DENSE_MIN_ELEMENTS knob, read with the device's other
+ * inputs, lowers it).
  */
 #include "gmagnus_params.h"
 

@@ -467,8 +467,10 @@ typedef struct magnus_gmagnus_params {
     int64_t dense_min_elements;
 } magnus_gmagnus_params;
 
-/* The parameters for `device` (its local_mem_bytes is the budget) and C with c_cols columns.
- * MAGNUS_ERROR_INVALID_ARGUMENT when the budget is too small for gMAGNUS. */
+/* The parameters for `device` (its local_mem_bytes is the budget) and C with c_cols columns,
+ * with MAGNUS_DENSE_MIN_ELEMENTS applied as a multiply applies it.
+ * MAGNUS_ERROR_INVALID_ARGUMENT when the budget is too small for gMAGNUS or
+ * MAGNUS_DENSE_MIN_ELEMENTS is not an integer >= 1. */
 MAGNUS_API magnus_status magnus_gmagnus_params_compute(magnus_gmagnus_params *out,
                                                        const magnus_device_info *device,
                                                        int64_t c_cols, magnus_value_type type);
