@@ -59,10 +59,6 @@ struct magnus_bevent {
 
 magnus_status magnus_cuda_make_current(magnus_bctx *ctx);
 
-/* library (cuda_ops.c) */
-magnus_status magnus_cuda_backend_load(void);
-void magnus_cuda_backend_unload(void);
-
 /* devices, contexts, queues (cuda_device.c) */
 magnus_status magnus_cuda_device_count(int *count);
 magnus_status magnus_cuda_device_info(int index, magnus_device_info *info);

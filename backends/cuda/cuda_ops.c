@@ -14,14 +14,11 @@
 
 #include "cuda_backend.h"
 
-magnus_status magnus_cuda_backend_load(void) { return magnus_cuda_load(); }
-void magnus_cuda_backend_unload(void) { magnus_cuda_unload(); }
-
 static const magnus_backend_ops cuda_ops = {
     .name = "cuda",
     .kind = MAGNUS_BACKEND_CUDA,
-    .load = magnus_cuda_backend_load,
-    .unload = magnus_cuda_backend_unload,
+    .load = magnus_cuda_load,
+    .unload = magnus_cuda_unload,
     .device_count = magnus_cuda_device_count,
     .device_info = magnus_cuda_device_info,
     .context_create = magnus_cuda_context_create,
