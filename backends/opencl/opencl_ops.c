@@ -21,15 +21,6 @@
 
 #include "opencl_internal.h"
 
-static magnus_status ocl_load(void) { return magnus_cl_load(); }
-static void ocl_unload(void) { magnus_cl_unload(); }
-
-static magnus_status ocl_device_count(int *count) { return magnus_cl_device_count(count); }
-
-static magnus_status ocl_device_info(int index, magnus_device_info *info) {
-    return magnus_cl_device_info(index, info);
-}
-
 /* "name | vendor | driver | device version | platform version": what a built binary depends on. */
 static magnus_status context_identity(magnus_bctx *c) {
     char name[200], vendor[200], driver[200], version[200], platform[200];
@@ -188,13 +179,6 @@ static magnus_status ocl_mem_fill(magnus_bqueue *q, magnus_bmem *dst, size_t off
     return MAGNUS_SUCCESS;
 }
 
-static magnus_status ocl_module_load(magnus_bctx *c, magnus_kernel_variant variant,
-                                    magnus_bmodule **module) {
-    return magnus_cl_module_load(c, variant, module);
-}
-
-static void ocl_module_unload(magnus_bmodule *module) { magnus_cl_module_unload(module); }
-
 static magnus_status ocl_kernel_get(magnus_bmodule *module, const char *name,
                                    magnus_bkernel **out) {
     cl_int err;
@@ -293,10 +277,10 @@ static void ocl_event_destroy(magnus_bevent *event) {
 static const magnus_backend_ops opencl_ops = {
     .name = "opencl",
     .kind = MAGNUS_BACKEND_OPENCL,
-    .load = ocl_load,
-    .unload = ocl_unload,
-    .device_count = ocl_device_count,
-    .device_info = ocl_device_info,
+    .load = magnus_cl_load,
+    .unload = magnus_cl_unload,
+    .device_count = magnus_cl_device_count,
+    .device_info = magnus_cl_device_info,
     .context_create = ocl_context_create,
     .context_destroy = ocl_context_destroy,
     .queue_create = ocl_queue_create,
@@ -308,8 +292,8 @@ static const magnus_backend_ops opencl_ops = {
     .mem_read = ocl_mem_read,
     .mem_copy = ocl_mem_copy,
     .mem_fill = ocl_mem_fill,
-    .module_load = ocl_module_load,
-    .module_unload = ocl_module_unload,
+    .module_load = magnus_cl_module_load,
+    .module_unload = magnus_cl_module_unload,
     .kernel_get = ocl_kernel_get,
     .kernel_release = ocl_kernel_release,
     .launch = ocl_launch,
