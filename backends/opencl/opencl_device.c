@@ -171,7 +171,7 @@ static magnus_status enumerate(int *count) {
 }
 
 magnus_status magnus_cl_device_ids(int index, cl_platform_id *platform, cl_device_id *device) {
-    int count = ndevices;
+    int count = 0; /* enumerate's output; ndevices is read only under the lock */
     magnus_status s = MAGNUS_SUCCESS;
     pthread_mutex_lock(&devices_lock);
     if (ndevices == 0) s = enumerate(&count);
