@@ -26,19 +26,34 @@ static int ndevices;
 /* The list is rewritten by every probe while contexts may be created on other threads. */
 static pthread_mutex_t devices_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* A device parameter of any length as a new host string (magnus_host_free it); errors name
+ * `call`, an allocation failure `what`. */
+static magnus_status device_text(cl_device_id device, cl_device_info param, const char *call,
+                                 const char *what, char **out) {
+    size_t size = 0;
+    *out = NULL;
+    cl_int err = magnus_cl.GetDeviceInfo(device, param, 0, NULL, &size);
+    if (err != CL_SUCCESS) return magnus_cl_fail(err, MAGNUS_ERROR_DEVICE, call);
+    char *text = magnus_host_malloc(size + 1);
+    if (!text) return magnus_error(MAGNUS_ERROR_OUT_OF_HOST_MEMORY, "%s", what);
+    err = magnus_cl.GetDeviceInfo(device, param, size, text, NULL);
+    if (err != CL_SUCCESS) {
+        magnus_host_free(text);
+        return magnus_cl_fail(err, MAGNUS_ERROR_DEVICE, call);
+    }
+    text[size] = '\0';
+    *out = text;
+    return MAGNUS_SUCCESS;
+}
+
 magnus_status magnus_cl_device_string(cl_device_id device, cl_device_info param, char *buf,
                                       size_t capacity) {
-    size_t size = 0;
+    char *text;
     buf[0] = '\0';
-    cl_int err = magnus_cl.GetDeviceInfo(device, param, 0, NULL, &size);
-    if (err != CL_SUCCESS) return magnus_cl_fail(err, MAGNUS_ERROR_DEVICE, "clGetDeviceInfo");
-    char *text = magnus_host_malloc(size + 1);
-    if (!text) return magnus_error(MAGNUS_ERROR_OUT_OF_HOST_MEMORY, "OpenCL device string");
-    err = magnus_cl.GetDeviceInfo(device, param, size, text, NULL);
-    text[size] = '\0';
-    if (err == CL_SUCCESS) snprintf(buf, capacity, "%s", text);
+    magnus_status s = device_text(device, param, "clGetDeviceInfo", "OpenCL device string", &text);
+    if (s) return s;
+    snprintf(buf, capacity, "%s", text);
     magnus_host_free(text);
-    if (err != CL_SUCCESS) return magnus_cl_fail(err, MAGNUS_ERROR_DEVICE, "clGetDeviceInfo");
     return MAGNUS_SUCCESS;
 }
 
@@ -69,20 +84,8 @@ bool magnus_cl_extension_listed(const char *list, const char *extension) {
 }
 
 magnus_status magnus_cl_device_extensions(cl_device_id device, char **list) {
-    size_t size = 0;
-    *list = NULL;
-    cl_int err = magnus_cl.GetDeviceInfo(device, CL_DEVICE_EXTENSIONS, 0, NULL, &size);
-    if (err != CL_SUCCESS) return magnus_cl_fail(err, MAGNUS_ERROR_DEVICE, "CL_DEVICE_EXTENSIONS");
-    char *text = magnus_host_malloc(size + 1);
-    if (!text) return magnus_error(MAGNUS_ERROR_OUT_OF_HOST_MEMORY, "OpenCL extension list");
-    err = magnus_cl.GetDeviceInfo(device, CL_DEVICE_EXTENSIONS, size, text, NULL);
-    text[err == CL_SUCCESS ? size : 0] = '\0';
-    if (err != CL_SUCCESS) {
-        magnus_host_free(text);
-        return magnus_cl_fail(err, MAGNUS_ERROR_DEVICE, "CL_DEVICE_EXTENSIONS");
-    }
-    *list = text;
-    return MAGNUS_SUCCESS;
+    return device_text(device, CL_DEVICE_EXTENSIONS, "CL_DEVICE_EXTENSIONS", "OpenCL extension list",
+                       list);
 }
 
 /* "OpenCL C 1.2 ..." or "OpenCL 1.2 ..." -> 120; 0 when unreadable. */
