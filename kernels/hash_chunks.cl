@@ -89,11 +89,11 @@ hash_chunks_numeric_local(MG_GLOBAL const mg_i64 *seg_ptr, MG_GLOBAL const mg_i3
     mg_u32 per_group = mg_local_size() / lanes;
     mg_u32 sub = mg_local_id() / lanes, lane = mg_local_id() & (lanes - 1u);
     mg_i64 item = (mg_i64)mg_group_id() * per_group + sub;
-    MG_LOCAL mg_val *vals = MG_LOCAL_CAST(mg_val, (mg_u64)sub * table_size * sizeof(mg_val));
-    MG_LOCAL mg_u32 *keys = MG_LOCAL_CAST(mg_u32, (mg_u64)per_group * table_size * sizeof(mg_val) +
-                                                      (mg_u64)sub * table_size * 4u);
-    MG_LOCAL mg_u32 *entries = MG_LOCAL_CAST(
-        mg_u32, (mg_u64)per_group * table_size * (sizeof(mg_val) + 4u) + (mg_u64)sub * 4u);
+    MG_LOCAL mg_val *vals = MG_LOCAL_CAST(mg_val, mg_hash_numeric_vals_at(sub, table_size));
+    MG_LOCAL mg_u32 *keys =
+        MG_LOCAL_CAST(mg_u32, mg_hash_numeric_keys_at(per_group, sub, table_size));
+    MG_LOCAL mg_u32 *entries =
+        MG_LOCAL_CAST(mg_u32, mg_hash_numeric_counter_at(per_group, sub, table_size));
 
     mg_hash_clear_local(keys, vals, table_size, lane, lanes);
     if (lane == 0) entries[0] = 0;
@@ -105,9 +105,7 @@ hash_chunks_numeric_local(MG_GLOBAL const mg_i64 *seg_ptr, MG_GLOBAL const mg_i3
         for (mg_i64 e = seg_ptr[c] + lane; e < e_end; e += lanes)
             mg_hash_accumulate_local(keys, vals, table_size, (mg_u32)seg_col[e], seg_val[e]);
     }
-    mg_barrier();
-    mg_hash_compact_local(keys, vals, table_size, entries, lane, lanes);
-    mg_hash_sort_prefix_local(keys, vals, sort_net, entries[0], lane, lanes);
+    mg_hash_finish_local(keys, vals, table_size, entries, sort_net, lane, lanes);
     if (item < count)
         mg_hash_write_local(
             keys, vals, (mg_u32)hash_chunk_nnz(out_nnz, nnz_is_ptr, c), C_col, C_val, out_offset[c],

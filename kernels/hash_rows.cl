@@ -104,12 +104,11 @@ MG_KERNEL void hash_rows_numeric_local(MG_GLOBAL const mg_i64 *A_rp, MG_GLOBAL c
     mg_u32 per_group = mg_local_size() / lanes;
     mg_u32 sub = mg_local_id() / lanes, lane = mg_local_id() & (lanes - 1u);
     mg_i64 item = (mg_i64)mg_group_id() * per_group + sub;
-    /* values first: their offsets stay multiples of 8 for double; then keys, then counters */
-    MG_LOCAL mg_val *vals = MG_LOCAL_CAST(mg_val, (mg_u64)sub * table_size * sizeof(mg_val));
-    MG_LOCAL mg_u32 *keys = MG_LOCAL_CAST(mg_u32, (mg_u64)per_group * table_size * sizeof(mg_val) +
-                                                      (mg_u64)sub * table_size * 4u);
-    MG_LOCAL mg_u32 *entries = MG_LOCAL_CAST(
-        mg_u32, (mg_u64)per_group * table_size * (sizeof(mg_val) + 4u) + (mg_u64)sub * 4u);
+    MG_LOCAL mg_val *vals = MG_LOCAL_CAST(mg_val, mg_hash_numeric_vals_at(sub, table_size));
+    MG_LOCAL mg_u32 *keys =
+        MG_LOCAL_CAST(mg_u32, mg_hash_numeric_keys_at(per_group, sub, table_size));
+    MG_LOCAL mg_u32 *entries =
+        MG_LOCAL_CAST(mg_u32, mg_hash_numeric_counter_at(per_group, sub, table_size));
 
     mg_hash_clear_local(keys, vals, table_size, lane, lanes);
     if (lane == 0) entries[0] = 0;
@@ -127,9 +126,7 @@ MG_KERNEL void hash_rows_numeric_local(MG_GLOBAL const mg_i64 *A_rp, MG_GLOBAL c
                 mg_hash_accumulate_local(keys, vals, table_size, (mg_u32)B_col[b], av * B_val[b]);
         }
     }
-    mg_barrier();
-    mg_hash_compact_local(keys, vals, table_size, entries, lane, lanes);
-    mg_hash_sort_prefix_local(keys, vals, sort_net, entries[0], lane, lanes);
+    mg_hash_finish_local(keys, vals, table_size, entries, sort_net, lane, lanes);
     if (item < count)
         mg_hash_write_local(keys, vals, (mg_u32)(C_rp[row + 1] - C_rp[row]), C_col, C_val,
                             C_rp[row], 0, lane, lanes);

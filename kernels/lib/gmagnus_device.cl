@@ -31,10 +31,26 @@ MG_DEVICE mg_u64 mg_gm_div_u64(mg_u64 n, mg_u64 d) {
     return n / d;
 }
 
+/* Hillis-Steele inclusive scan of one value per work item through `scratch` (lanes entries):
+ * returns the item's inclusive prefix, and scratch[lanes - 1] holds the group's total. The
+ * caller makes sure no item still reads scratch (a barrier before); the last step ends with
+ * a barrier. One body for the three group scans below. */
+MG_DEVICE mg_u32 mg_gm_scratch_inclusive_scan_u32(mg_u32 v, MG_LOCAL mg_u32 *scratch, mg_u32 lane,
+                                                  mg_u32 lanes) {
+    scratch[lane] = v;
+    mg_barrier();
+    for (mg_u32 d = 1u; d < lanes; d <<= 1) {
+        mg_u32 w = lane >= d ? scratch[lane - d] : 0u;
+        mg_barrier();
+        scratch[lane] += w;
+        mg_barrier();
+    }
+    return scratch[lane];
+}
+
 /* Inclusive prefix sum in place of data[0..n) in local memory, by every work item of the
  * group (same n): each item scans a contiguous piece, the pieces' totals are scanned in
- * `scratch` (lanes entries, distinct from data) with Hillis-Steele steps. Starts and ends
- * with a barrier. */
+ * `scratch` (lanes entries, distinct from data). Starts and ends with a barrier. */
 MG_DEVICE void mg_gm_scan_inclusive_u32_local(MG_LOCAL mg_u32 *data, mg_u32 n,
                                               MG_LOCAL mg_u32 *scratch, mg_u32 lane,
                                               mg_u32 lanes) {
@@ -47,15 +63,7 @@ MG_DEVICE void mg_gm_scan_inclusive_u32_local(MG_LOCAL mg_u32 *data, mg_u32 n,
         sum += data[i];
         data[i] = sum;
     }
-    scratch[lane] = sum;
-    mg_barrier();
-    for (mg_u32 d = 1u; d < lanes; d <<= 1) {
-        mg_u32 v = lane >= d ? scratch[lane - d] : 0u;
-        mg_barrier();
-        scratch[lane] += v;
-        mg_barrier();
-    }
-    mg_u32 before = lane ? scratch[lane - 1u] : 0u;
+    mg_u32 before = mg_gm_scratch_inclusive_scan_u32(sum, scratch, lane, lanes) - sum;
     for (mg_u32 i = lo; i < hi; i++) data[i] += before;
     mg_barrier();
 }
@@ -65,14 +73,7 @@ MG_DEVICE void mg_gm_scan_inclusive_u32_local(MG_LOCAL mg_u32 *data, mg_u32 n,
 MG_DEVICE mg_u32 mg_gm_group_sum_u32(mg_u32 v, MG_LOCAL mg_u32 *scratch, mg_u32 lane,
                                      mg_u32 lanes) {
     mg_barrier();
-    scratch[lane] = v;
-    mg_barrier();
-    for (mg_u32 d = 1u; d < lanes; d <<= 1) {
-        mg_u32 w = lane >= d ? scratch[lane - d] : 0u;
-        mg_barrier();
-        scratch[lane] += w;
-        mg_barrier();
-    }
+    mg_gm_scratch_inclusive_scan_u32(v, scratch, lane, lanes);
     mg_u32 total = scratch[lanes - 1u];
     mg_barrier();
     return total;
@@ -83,15 +84,7 @@ MG_DEVICE mg_u32 mg_gm_group_sum_u32(mg_u32 v, MG_LOCAL mg_u32 *scratch, mg_u32 
 MG_DEVICE mg_u32 mg_gm_group_exclusive_scan_u32(mg_u32 v, MG_LOCAL mg_u32 *scratch,
                                                 mg_u32 lane, mg_u32 lanes) {
     mg_barrier();
-    scratch[lane] = v;
-    mg_barrier();
-    for (mg_u32 d = 1u; d < lanes; d <<= 1) {
-        mg_u32 w = lane >= d ? scratch[lane - d] : 0u;
-        mg_barrier();
-        scratch[lane] += w;
-        mg_barrier();
-    }
-    mg_u32 before = scratch[lane] - v;
+    mg_u32 before = mg_gm_scratch_inclusive_scan_u32(v, scratch, lane, lanes) - v;
     mg_barrier();
     return before;
 }

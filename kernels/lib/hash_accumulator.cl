@@ -163,6 +163,31 @@ MG_DEVICE void mg_hash_sort_prefix_local(MG_LOCAL mg_u32 *keys, MG_LOCAL mg_val 
     }
 }
 
+/* Local-memory layout of a numeric bin's work group (per_group tables of table_size slots,
+ * one 4-byte entry counter each, as runtime/hash_accumulate.c sizes it): all values first,
+ * so their offsets stay multiples of 8 for double, then all keys, then the counters. Byte
+ * offsets of item `sub`'s values, keys and counter. */
+MG_DEVICE mg_u64 mg_hash_numeric_vals_at(mg_u32 sub, mg_u32 table_size) {
+    return (mg_u64)sub * table_size * sizeof(mg_val);
+}
+MG_DEVICE mg_u64 mg_hash_numeric_keys_at(mg_u32 per_group, mg_u32 sub, mg_u32 table_size) {
+    return (mg_u64)per_group * table_size * sizeof(mg_val) + (mg_u64)sub * table_size * 4u;
+}
+MG_DEVICE mg_u64 mg_hash_numeric_counter_at(mg_u32 per_group, mg_u32 sub, mg_u32 table_size) {
+    return (mg_u64)per_group * table_size * (sizeof(mg_val) + 4u) + (mg_u64)sub * 4u;
+}
+
+/* After a local numeric table's inserts: the group waits for them, the entries move to the
+ * table's front (*entries counts them; zeroed before the inserts) and are sorted there with
+ * the bin's network of `net` entries. Every work item of the group calls it. */
+MG_DEVICE void mg_hash_finish_local(MG_LOCAL mg_u32 *keys, MG_LOCAL mg_val *vals,
+                                    mg_u32 table_size, MG_LOCAL mg_u32 *entries, mg_u32 net,
+                                    mg_u32 lane, mg_u32 lanes) {
+    mg_barrier();
+    mg_hash_compact_local(keys, vals, table_size, entries, lane, lanes);
+    mg_hash_sort_prefix_local(keys, vals, net, entries[0], lane, lanes);
+}
+
 /* Writes the first n entries of a sorted local table: out_col[out_offset + e] = key + shift.
  * (Global tables are compacted into C first and sorted there: mg_hash_compact_global.) */
 MG_DEVICE void mg_hash_write_local(MG_LOCAL mg_u32 *keys, MG_LOCAL mg_val *vals, mg_u32 n,
