@@ -38,7 +38,8 @@
  *
  * Also here: magnus_test_seed() for reproducible random inputs (MAGNUS_TEST_SEED overrides
  * the fixed default; print the seed in failure messages), magnus_test_require_fp64() and
- * magnus_test_large() (MAGNUS_TEST_LARGE=1 enables tests that need many GiB).
+ * magnus_test_large() (MAGNUS_TEST_LARGE=1 enables tests that need many GiB),
+ * magnus_test_budget_context(), magnus_test_budget_for_levels() and magnus_test_rmat().
  */
 #ifndef MAGNUS_DEVICE_TEST_MAIN_H
 #define MAGNUS_DEVICE_TEST_MAIN_H
@@ -111,6 +112,22 @@ static inline magnus_context magnus_test_budget_context(uint64_t local_bytes) {
         cr_assert_fail("context with a %llu-byte budget: %s: %s", (unsigned long long)local_bytes,
                        magnus_status_string(s), magnus_last_error());
     return ctx;
+}
+
+/* The smallest budget (from 1 KiB, 256-byte steps) for which this device's parameters plan
+ * `levels` multisplit levels for C with c_cols columns; 0 if none up to 256 KiB (the gMAGNUS
+ * tests that must take the heavy path through a given number of levels). */
+static inline uint64_t magnus_test_budget_for_levels(magnus_context ctx, int64_t c_cols,
+                                                     magnus_value_type type, int levels) {
+    magnus_device_info dev = ctx->device;
+    for (uint64_t b = 1024; b <= 256 * 1024 && b <= ctx->device_local_mem_bytes; b += 256) {
+        dev.local_mem_bytes = b;
+        magnus_gmagnus_params p;
+        if (magnus_gmagnus_params_compute(&p, &dev, c_cols, type) == MAGNUS_SUCCESS &&
+            p.levels == levels)
+            return b;
+    }
+    return 0;
 }
 
 /* A Graph500 R-MAT (the library's defaults for a, b, c) of 2^scale rows with seed

@@ -67,25 +67,11 @@ static magnus_report multiply_checked(magnus_context ctx, const magnus_csr_s *A,
     return rep;
 }
 
-/* The smallest budget (from 2 KiB, 256-byte steps) whose parameters split C's c_cols columns
- * in exactly one multisplit level on this device; 0 if none. */
-static uint64_t one_level_budget(magnus_context probe, int64_t c_cols, magnus_value_type type) {
-    magnus_device_info dev = probe->device;
-    for (uint64_t b = 2048; b <= 256 * 1024 && b <= probe->device_local_mem_bytes; b += 256) {
-        dev.local_mem_bytes = b;
-        magnus_gmagnus_params p;
-        if (magnus_gmagnus_params_compute(&p, &dev, c_cols, type) == MAGNUS_SUCCESS &&
-            p.levels == 1)
-            return b;
-    }
-    return 0;
-}
-
 static void thresholds_case(magnus_value_type type) {
     magnus_context probe = magnus_test_context();
     if (type == MAGNUS_FLOAT64 && !probe->device.fp64) cr_skip_test("no fp64");
     magnus_csr A = magnus_test_rmat(13, 8, 5, type), B = magnus_test_rmat(13, 8, 6, type);
-    const uint64_t budget = one_level_budget(probe, B->cols, type);
+    const uint64_t budget = magnus_test_budget_for_levels(probe, B->cols, type, 1);
     cr_assert_gt(budget, 0, "no budget gives one level for %lld columns", (long long)B->cols);
     magnus_context ctx = magnus_test_budget_context(budget);
     magnus_device_info dev;

@@ -357,25 +357,10 @@ static void pick_band(int64_t row, int64_t cols, unsigned char *mark, uint64_t s
         if (j >= 0 && j < cols) mark[j] = 1;
 }
 
-/* The smallest budget (from 1 KiB, 256-byte steps) for which this device's parameters plan
- * `levels` multisplit levels for C with c_cols columns; 0 if none up to 256 KiB. */
-static uint64_t budget_for_levels(magnus_context ctx, int64_t c_cols, magnus_value_type type,
-                                  int levels) {
-    magnus_device_info dev = ctx->device;
-    for (uint64_t b = 1024; b <= 256 * 1024 && b <= ctx->device_local_mem_bytes; b += 256) {
-        dev.local_mem_bytes = b;
-        magnus_gmagnus_params p;
-        if (magnus_gmagnus_params_compute(&p, &dev, c_cols, type) == MAGNUS_SUCCESS &&
-            p.levels == levels)
-            return b;
-    }
-    return 0;
-}
-
 static void expect_levels(const magnus_csr_s *A, const magnus_csr_s *B, int levels,
                           const char *what) {
     magnus_context probe = magnus_test_context();
-    uint64_t budget = budget_for_levels(probe, B->cols, A->type, levels);
+    uint64_t budget = magnus_test_budget_for_levels(probe, B->cols, A->type, levels);
     cr_assert_gt(budget, 0, "%s: no budget gives %d levels for %lld columns", what, levels,
                  (long long)B->cols);
     magnus_context ctx = magnus_test_budget_context(budget);
