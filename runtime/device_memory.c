@@ -48,10 +48,8 @@ void magnus_context_reset_peak(magnus_context ctx) {
 /* Context, queue, buffer and range [offset, offset+bytes) all valid. */
 static magnus_status check_range(magnus_context ctx, magnus_queue_id q, const magnus_dbuf *buf,
                                  size_t offset, size_t bytes, const char *what) {
-    magnus_status s = magnus_context_check(ctx);
+    magnus_status s = magnus_queue_check(ctx, q, what);
     if (s) return s;
-    if ((int)q < 0 || q >= MAGNUS_QUEUE_COUNT)
-        return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT, "%s: no queue %d", what, (int)q);
     if (!buf) return magnus_error(MAGNUS_ERROR_NULL_POINTER, "%s: buffer is NULL", what);
     if (!buf->mem)
         return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT, "%s: buffer is not allocated", what);

@@ -149,6 +149,8 @@ magnus_status magnus_launch(magnus_context ctx, magnus_queue_id q, magnus_kernel
  * of a timed region). */
 magnus_status magnus_context_load_module(magnus_context ctx, magnus_kernel_variant variant);
 
+/* A live context and one of its queues; errors name `what` (the caller). */
+magnus_status magnus_queue_check(magnus_context ctx, magnus_queue_id q, const char *what);
 /* Waits for all work on one queue / on every queue. */
 magnus_status magnus_queue_finish(magnus_context ctx, magnus_queue_id q);
 magnus_status magnus_context_finish(magnus_context ctx);

@@ -60,14 +60,6 @@ static magnus_status check_buffer(const magnus_dbuf *b, uint64_t count, size_t s
     return MAGNUS_SUCCESS;
 }
 
-static magnus_status check_call(magnus_context ctx, magnus_queue_id q, const char *what) {
-    magnus_status s = magnus_context_check(ctx);
-    if (s) return s;
-    if ((int)q < 0 || q >= MAGNUS_QUEUE_COUNT)
-        return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT, "%s: no queue %d", what, (int)q);
-    return MAGNUS_SUCCESS;
-}
-
 /* ---- scan ------------------------------------------------------------------------------- */
 
 /* Kernel names and sizes of one scan flavour. */
@@ -125,7 +117,8 @@ static magnus_status scan(magnus_context ctx, magnus_queue_id q, const scan_kind
                           const char *what) {
     magnus_status s;
     if (total) *total = 0;
-    if ((s = check_call(ctx, q, what)) || (s = check_buffer(in, n, k->in_size, what, "in")) ||
+    if ((s = magnus_queue_check(ctx, q, what)) ||
+        (s = check_buffer(in, n, k->in_size, what, "in")) ||
         (s = check_buffer(out, n, k->out_size, what, "out")))
         return s;
     if (k->in_size != k->out_size && n > 0 && in->mem == out->mem)
@@ -171,7 +164,7 @@ static magnus_status partition(magnus_context ctx, magnus_queue_id q, int mode,
     if (below) memset(below, 0, sizeof *below);
     if (n_above) *n_above = 0;
     if (n_below) *n_below = 0;
-    if ((s = check_call(ctx, q, what))) return s;
+    if ((s = magnus_queue_check(ctx, q, what))) return s;
     if (mode == 0 && (s = check_buffer(source, n, 4, what, "flags"))) return s;
     if (mode == 1 && (s = check_buffer(source, n + 1, 8, what, "rowptr"))) return s;
     if (n > ((uint64_t)1 << 32))
@@ -245,7 +238,7 @@ static magnus_status histogram(magnus_context ctx, magnus_queue_id q, magnus_dbu
                                uint32_t nbins, const magnus_dbuf *keys, uint64_t n,
                                size_t count_size, const char *what) {
     magnus_status s;
-    if ((s = check_call(ctx, q, what)) || (s = check_buffer(keys, n, 4, what, "keys")) ||
+    if ((s = magnus_queue_check(ctx, q, what)) || (s = check_buffer(keys, n, 4, what, "keys")) ||
         (s = check_buffer(bins, nbins, count_size, what, "bins")))
         return s;
     if (count_size == 8 && !ctx->device.atomic64)
@@ -294,7 +287,7 @@ static magnus_status fill(magnus_context ctx, magnus_queue_id q, magnus_dbuf *bu
     magnus_status s;
     uint64_t end;
     size_t size = value.size;
-    if ((s = check_call(ctx, q, what))) return s;
+    if ((s = magnus_queue_check(ctx, q, what))) return s;
     if (__builtin_add_overflow(offset, n, &end))
         return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT, "%s: offset + n overflows", what);
     if ((s = check_buffer(buf, n ? end : 0, size, what, "buf")) || n == 0) return s;
@@ -319,7 +312,7 @@ static magnus_status gather(magnus_context ctx, magnus_queue_id q, size_t size, 
                             const magnus_dbuf *in, uint64_t in_count, const magnus_dbuf *idx,
                             uint64_t n, const char *what) {
     magnus_status s;
-    if ((s = check_call(ctx, q, what)) || (s = check_buffer(out, n, size, what, "out")) ||
+    if ((s = magnus_queue_check(ctx, q, what)) || (s = check_buffer(out, n, size, what, "out")) ||
         (s = check_buffer(idx, n, 4, what, "idx")) ||
         (s = check_buffer(in, in_count, size, what, "in")) || n == 0)
         return s;

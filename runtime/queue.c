@@ -1,7 +1,7 @@
 /* Queues of a context: waiting, ordering across queues, and timing device work. */
 #include "device_runtime.h"
 
-static magnus_status check_queue(magnus_context ctx, magnus_queue_id q, const char *what) {
+magnus_status magnus_queue_check(magnus_context ctx, magnus_queue_id q, const char *what) {
     magnus_status s = magnus_context_check(ctx);
     if (s) return s;
     if ((int)q < 0 || q >= MAGNUS_QUEUE_COUNT)
@@ -10,7 +10,7 @@ static magnus_status check_queue(magnus_context ctx, magnus_queue_id q, const ch
 }
 
 magnus_status magnus_queue_finish(magnus_context ctx, magnus_queue_id q) {
-    magnus_status s = check_queue(ctx, q, "magnus_queue_finish");
+    magnus_status s = magnus_queue_check(ctx, q, "magnus_queue_finish");
     if (s) return s;
     return ctx->ops->queue_finish(ctx->queues[q]);
 }
@@ -24,8 +24,8 @@ magnus_status magnus_context_finish(magnus_context ctx) {
 magnus_status magnus_queue_depend(magnus_context ctx, magnus_queue_id waiter,
                                   magnus_queue_id signaller) {
     magnus_status s;
-    if ((s = check_queue(ctx, waiter, "magnus_queue_depend")) ||
-        (s = check_queue(ctx, signaller, "magnus_queue_depend")))
+    if ((s = magnus_queue_check(ctx, waiter, "magnus_queue_depend")) ||
+        (s = magnus_queue_check(ctx, signaller, "magnus_queue_depend")))
         return s;
     if (waiter == signaller) return MAGNUS_SUCCESS; /* queues are in order */
     magnus_bevent *event;
@@ -36,7 +36,7 @@ magnus_status magnus_queue_depend(magnus_context ctx, magnus_queue_id waiter,
 }
 
 magnus_status magnus_timer_start(magnus_context ctx, magnus_queue_id q, magnus_timer *t) {
-    magnus_status s = check_queue(ctx, q, "magnus_timer_start");
+    magnus_status s = magnus_queue_check(ctx, q, "magnus_timer_start");
     if (s) return s;
     if (!t) return magnus_error(MAGNUS_ERROR_NULL_POINTER, "magnus_timer_start: timer is NULL");
     t->start = t->end = NULL;
@@ -44,7 +44,7 @@ magnus_status magnus_timer_start(magnus_context ctx, magnus_queue_id q, magnus_t
 }
 
 magnus_status magnus_timer_stop(magnus_context ctx, magnus_queue_id q, magnus_timer *t) {
-    magnus_status s = check_queue(ctx, q, "magnus_timer_stop");
+    magnus_status s = magnus_queue_check(ctx, q, "magnus_timer_stop");
     if (s) return s;
     if (!t || !t->start)
         return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT, "magnus_timer_stop: timer not started");
