@@ -4,7 +4,6 @@
  * only valid device matrices of one value type with A.cols == B.rows.
  */
 #include <string.h>
-#include <time.h>
 
 #include "device_csr.h"
 #include "spgemm_algorithms.h"
@@ -20,12 +19,6 @@ extern magnus_status magnus_gmagnus_spgemm(magnus_device_csr *C, magnus_context 
                                            const struct magnus_device_csr_s *B,
                                            magnus_report *report) __attribute__((weak));
 #endif
-
-static double now_ms(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
-}
 
 magnus_status magnus_spgemm_options_init(magnus_spgemm_options *opt) {
     magnus_error_clear();
@@ -104,7 +97,7 @@ static magnus_status count_products(const magnus_csr_s *A, const magnus_csr_s *B
 magnus_status magnus_spgemm(magnus_csr *C, magnus_context ctx, const magnus_csr_s *A,
                             const magnus_csr_s *B, const magnus_spgemm_options *opt,
                             magnus_report *report) {
-    double t0 = now_ms();
+    double t0 = magnus_now_ms();
     magnus_error_clear();
     if (!C) return magnus_error(MAGNUS_ERROR_NULL_POINTER, "magnus_spgemm: output C is NULL");
     *C = NULL;
@@ -127,31 +120,31 @@ magnus_status magnus_spgemm(magnus_csr *C, magnus_context ctx, const magnus_csr_
         return s;
 
     magnus_device_csr dA = NULL, dB = NULL, dC = NULL;
-    double t = now_ms();
+    double t = magnus_now_ms();
     if ((s = magnus_device_csr_upload_on(&dA, ctx, MAGNUS_QUEUE_MAIN, A)) ||
         (s = magnus_device_csr_upload_on(&dB, ctx, MAGNUS_QUEUE_MAIN, B)))
         goto done;
-    rep->time_upload_ms = now_ms() - t;
+    rep->time_upload_ms = magnus_now_ms() - t;
     if ((s = progress(opt, 0.1, "multiply")) || (s = dispatch(&dC, ctx, dA, dB, opt, rep)) ||
         (s = progress(opt, 0.9, "download")))
         goto done;
-    t = now_ms();
+    t = magnus_now_ms();
     if ((s = magnus_device_csr_download_on(C, dC, MAGNUS_QUEUE_MAIN))) goto done;
-    rep->time_download_ms = now_ms() - t;
+    rep->time_download_ms = magnus_now_ms() - t;
     s = progress(opt, 1.0, "done");
     if (s) magnus_csr_free(C);
 done:
     magnus_device_csr_destroy(&dA);
     magnus_device_csr_destroy(&dB);
     magnus_device_csr_destroy(&dC);
-    rep->time_total_ms = now_ms() - t0;
+    rep->time_total_ms = magnus_now_ms() - t0;
     return s;
 }
 
 magnus_status magnus_spgemm_device(magnus_device_csr *C, magnus_context ctx,
                                    const magnus_device_csr A, const magnus_device_csr B,
                                    const magnus_spgemm_options *opt, magnus_report *report) {
-    double t0 = now_ms();
+    double t0 = magnus_now_ms();
     magnus_error_clear();
     if (!C)
         return magnus_error(MAGNUS_ERROR_NULL_POINTER, "magnus_spgemm_device: output C is NULL");
@@ -167,6 +160,6 @@ magnus_status magnus_spgemm_device(magnus_device_csr *C, magnus_context ctx,
         return s;
     if (!(s = dispatch(C, ctx, A, B, opt, rep)) && (s = progress(opt, 1.0, "done")))
         magnus_device_csr_destroy(C);
-    rep->time_total_ms = now_ms() - t0;
+    rep->time_total_ms = magnus_now_ms() - t0;
     return s;
 }
