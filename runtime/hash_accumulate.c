@@ -460,8 +460,10 @@ static magnus_status hash_run_global(const hash_phase *ph, hash_work *w, int64_t
     uint64_t widest = ph->numeric && ph->value_bytes > 4 ? ph->value_bytes : 4;
     if (ctx->device.max_alloc_bytes && bound_slots > ctx->device.max_alloc_bytes / widest)
         bound_slots = ctx->device.max_alloc_bytes / widest;
+    /* table sizes first (they bound the scratch), then their offsets batch by batch */
     for (int64_t i = 0; i < count; i++) {
         uint64_t t = hash_global_slots(ph->numeric, keys[i]);
+        tables[2 * i + 1] = (int64_t)t;
         if (t > largest) largest = t;
         all += t;
     }
@@ -470,13 +472,12 @@ static magnus_status hash_run_global(const hash_phase *ph, hash_work *w, int64_t
     int64_t nbatches = 0;
     uint64_t used = 0;
     for (int64_t i = 0; i < count; i++) {
-        uint64_t t = hash_global_slots(ph->numeric, keys[i]);
+        uint64_t t = (uint64_t)tables[2 * i + 1];
         if (i == 0 || used + t > scratch) {
             batch_start[nbatches++] = i;
             used = 0;
         }
         tables[2 * i] = (int64_t)used;
-        tables[2 * i + 1] = (int64_t)t;
         used += t;
     }
     batch_start[nbatches] = count;
