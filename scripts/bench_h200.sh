@@ -77,49 +77,11 @@ say() { echo "$*" | tee -a "$env_log"; }
 [ -x "$magnus" ] || { say "bench_h200: $magnus missing: run scripts/gpu_bundle.sh here and carry build-gpu"; exit 2; }
 [ -d "$matrices" ] || say "bench_h200: no matrix directory $matrices (phase 1 will have no input)"
 
-# The build tree's absolute paths (RPATH, test data) are this machine's: use the carried
-# libraries explicitly, as scripts/gpu_check.sh does.
-export LD_LIBRARY_PATH="$build/runtime:$root/.carry/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-if ! ldconfig -p 2>/dev/null | grep -q 'libOpenCL\.so\.1' && [ -e "$root/.carry/opencl/libOpenCL.so.1" ]; then
-  export LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$root/.carry/opencl"
-  say "bench_h200: using the carried OpenCL ICD loader"
-fi
-# NVIDIA's OpenCL alone (see scripts/gpu_env.sh for why: an OCL_ICD_VENDORS list with PoCL
-# lost the NVIDIA device in some processes on the H200 machine).
-for cand in /usr/local/nvidia/lib64/libnvidia-opencl.so.1 \
-            $(ldconfig -p 2>/dev/null | awk '/libnvidia-opencl\.so\.1 / {print $NF}'); do
-  if [ -e "$cand" ] && [ -z "${GPU_KEEP_OCL_ICD:-}" ]; then # replaces the image's PoCL+NVIDIA preset
-    export OCL_ICD_FILENAMES=$cand
-    say "bench_h200: OpenCL through OCL_ICD_FILENAMES=$cand"
-    break
-  fi
-done
-
-# cuSPARSE: the loader's default names first; else the toolkit's or a Python wheel's copy.
-if ldconfig -p 2>/dev/null | grep -q 'libcusparse\.so\.1[23] '; then
-  say "bench_h200: libcusparse from the loader cache: $(ldconfig -p | grep -m1 'libcusparse\.so\.1[23] ')"
-else
-  found=""
-  dirs="/usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib"
-  for d in /usr/local/cuda-*/lib64 /usr/local/cuda-*/targets/x86_64-linux/lib; do dirs="$dirs $d"; done
-  py_nvidia=$(python3 -c 'import nvidia; print(list(nvidia.__path__)[0])' 2>/dev/null)
-  [ -n "$py_nvidia" ] && for d in "$py_nvidia"/*/lib; do dirs="$dirs $d"; done
-  for d in $dirs; do
-    for v in 12 13; do
-      if [ -z "$found" ] && [ -e "$d/libcusparse.so.$v" ]; then found=$d/libcusparse.so.$v; fi
-    done
-  done
-  if [ -n "$found" ]; then
-    export MAGNUS_CUSPARSE_LIBRARY=$found
-    # its libnvJitLink: beside it (toolkit), or in a sibling wheel's lib/
-    extra=$(dirname "$found")
-    [ -n "$py_nvidia" ] && for d in "$py_nvidia"/*/lib; do extra="$extra:$d"; done
-    export LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$extra"
-    say "bench_h200: libcusparse at $found"
-  else
-    say "bench_h200: NO libcusparse found (searched $dirs): the cuSPARSE rows will say unavailable"
-  fi
-fi
+# The carried libraries, NVIDIA's OpenCL alone, and cuSPARSE (scripts/gpu_libs.sh).
+# shellcheck source=scripts/gpu_libs.sh
+. "$root/scripts/gpu_libs.sh"
+GPU_LIBS_SAY=say gpu_libs_setup "$build" "$root/.carry"
+GPU_LIBS_SAY=say gpu_find_cusparse
 
 if [ -n "${BENCH_LOCAL_MEM_BYTES:-}" ]; then
   export MAGNUS_LOCAL_MEM_BYTES=$BENCH_LOCAL_MEM_BYTES

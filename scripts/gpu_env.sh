@@ -38,14 +38,9 @@ gpu_pack_logs() {
     mv -f "$out/.logs.tar.gz.part" "$out/logs.tar.gz"
 }
 
-# have_lib NAME: the dynamic loader can find NAME (ldconfig's cache or LD_LIBRARY_PATH).
-have_lib() {
-  { ldconfig -p || /sbin/ldconfig -p; } 2>/dev/null | grep -qF "$1 " && return 0
-  local d
-  IFS=: read -ra dirs <<<"${LD_LIBRARY_PATH:-}"
-  for d in "${dirs[@]}"; do [ -n "$d" ] && [ -e "$d/$1" ] && return 0; done
-  return 1
-}
+# The library set-up shared with the bench scripts (have_lib, gpu_libs_setup).
+# shellcheck source=scripts/gpu_libs.sh
+. "$root/scripts/gpu_libs.sh"
 
 # Runs once per process tree: a nested script inherits the environment.
 if [ -z "${MAGNUS_GPU_ENV_DONE:-}" ]; then
@@ -61,34 +56,8 @@ if [ -z "${MAGNUS_GPU_ENV_DONE:-}" ]; then
     fi
   fi
 
-  # OpenCL: the carried ICD loader only if the machine has none. The H200 machine registers
-  # no nvidia.icd; seen there (2026-11-30): an OCL_ICD_VENDORS directory naming NVIDIA and PoCL
-  # made NVIDIA's device vanish from some processes' probes and PoCL assert at exit, while
-  # OCL_ICD_FILENAMES naming NVIDIA's library alone listed it every time. So runs use NVIDIA's
-  # OpenCL alone; GPU_OPENCL_ICDS (set here too) names NVIDIA's and PoCL's libraries together
-  # for the one probe that must list every device.
-  use_carried_opencl=0
-  have_lib libOpenCL.so.1 || use_carried_opencl=1
-  nv_ocl=""
-  for cand in /usr/local/nvidia/lib64/libnvidia-opencl.so.1 \
-              $({ ldconfig -p || /sbin/ldconfig -p; } 2>/dev/null | awk '/libnvidia-opencl\.so\.1 / {print $NF}'); do
-    [ -e "$cand" ] && { nv_ocl=$cand; break; }
-  done
-  pocl_icd=$(cat /etc/OpenCL/vendors/pocl.icd 2>/dev/null | head -n 1)
-  # The machine's image presets OCL_ICD_FILENAMES='libpocl.so.2:libnvidia-opencl.so.1' (seen
-  # 2026-11-30); with it the Criterion test processes saw one OpenCL device, not NVIDIA's, so
-  # the preset is replaced unless GPU_KEEP_OCL_ICD is set.
-  if [ -n "$nv_ocl" ] && [ -z "${GPU_KEEP_OCL_ICD:-}" ]; then
-    export OCL_ICD_FILENAMES=$nv_ocl
-    export GPU_OPENCL_ICDS=$nv_ocl${pocl_icd:+:$pocl_icd}
-    say "gpu_env: OpenCL through NVIDIA's library alone: OCL_ICD_FILENAMES=$nv_ocl"
-  fi
-  export LD_LIBRARY_PATH="$build/runtime:$carry/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-  if [ $use_carried_opencl -eq 1 ] && [ -e "$carry/opencl/libOpenCL.so.1" ]; then
-    export LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$carry/opencl"
-    say "gpu_env: no libOpenCL.so.1 here: using the carried OpenCL ICD loader"
-  fi
-
+  # Carried libraries and NVIDIA's OpenCL alone (scripts/gpu_libs.sh says why).
+  GPU_LIBS_SAY=say gpu_libs_setup "$build" "$carry"
   # The shared matrices, where the tests look for them.
   shared_matrices=$(sed -n 's/^MAGNUS_SHARED_MATRICES:PATH=//p' "$build/CMakeCache.txt" 2>/dev/null)
   if [ -n "$shared_matrices" ] && [ ! -e "$shared_matrices" ] && [ -d "$carry/matrices" ]; then

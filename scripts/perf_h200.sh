@@ -65,26 +65,11 @@ left() { echo $((budget - (SECONDS - start))); }
 
 [ -x "$magnus" ] || { say "perf_h200: $magnus missing: run scripts/gpu_bundle.sh and carry it"; exit 2; }
 
-# ---- environment (as scripts/bench_h200.sh): carried libraries, NVIDIA's OpenCL, cuSPARSE ----
-export LD_LIBRARY_PATH="$build/runtime:$root/.carry/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-if ! ldconfig -p 2>/dev/null | grep -q 'libOpenCL\.so\.1' && [ -e "$root/.carry/opencl/libOpenCL.so.1" ]; then
-  export LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$root/.carry/opencl"
-fi
-for cand in /usr/local/nvidia/lib64/libnvidia-opencl.so.1 \
-            $(ldconfig -p 2>/dev/null | awk '/libnvidia-opencl\.so\.1 / {print $NF}'); do
-  if [ -e "$cand" ] && [ -z "${OCL_ICD_FILENAMES:-}" ]; then export OCL_ICD_FILENAMES=$cand; fi
-done
-if [ "$baseline" != none ] && ! ldconfig -p 2>/dev/null | grep -q 'libcusparse\.so\.1[23] '; then
-  for d in /usr/local/cuda/lib64 /usr/local/cuda-*/lib64 /usr/local/cuda*/targets/x86_64-linux/lib \
-           $(python3 -c 'import nvidia; print(list(nvidia.__path__)[0])' 2>/dev/null | sed 's|$|/cusparse/lib|'); do
-    for v in 12 13; do
-      if [ -z "${MAGNUS_CUSPARSE_LIBRARY:-}" ] && [ -e "$d/libcusparse.so.$v" ]; then
-        export MAGNUS_CUSPARSE_LIBRARY=$d/libcusparse.so.$v
-        export LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$d"
-      fi
-    done
-  done
-fi
+# ---- environment: the carried libraries, NVIDIA's OpenCL alone, cuSPARSE (scripts/gpu_libs.sh) --
+# shellcheck source=scripts/gpu_libs.sh
+. "$root/scripts/gpu_libs.sh"
+GPU_LIBS_SAY=say gpu_libs_setup "$build" "$root/.carry"
+[ "$baseline" != none ] && GPU_LIBS_SAY=say gpu_find_cusparse
 say "perf_h200: $(date -u +%FT%TZ) on $(hostname), budget ${budget}s, build $build, output $out"
 say "perf_h200: OCL_ICD_FILENAMES=${OCL_ICD_FILENAMES:-} MAGNUS_CUSPARSE_LIBRARY=${MAGNUS_CUSPARSE_LIBRARY:-}"
 { nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv 2>&1; "$magnus" probe 2>&1; } >>"$log"
