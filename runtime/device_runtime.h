@@ -154,6 +154,9 @@ magnus_status magnus_queue_check(magnus_context ctx, magnus_queue_id q, const ch
 /* Waits for all work on one queue / on every queue. */
 magnus_status magnus_queue_finish(magnus_context ctx, magnus_queue_id q);
 magnus_status magnus_context_finish(magnus_context ctx);
+/* After error `s`: waits for every queue (queued work may still use buffers about to be
+ * freed) and returns s with its detail message, whatever the waits report. */
+magnus_status magnus_context_finish_after_error(magnus_context ctx, magnus_status s);
 /* Makes queue `waiter` wait for everything submitted so far to queue `signaller`. */
 magnus_status magnus_queue_depend(magnus_context ctx, magnus_queue_id waiter,
                                   magnus_queue_id signaller);

@@ -604,15 +604,10 @@ static magnus_status hash_run_phase(const hash_phase *ph, magnus_hash_stats *sta
 done:
     /* Device buffers may only be freed once no queued work uses them; after an error the
      * queues are drained all the same (their own error, if any, is secondary). */
-    if (s == MAGNUS_SUCCESS) {
+    if (s == MAGNUS_SUCCESS)
         s = magnus_queue_finish(ctx, ph->cfg.main);
-    } else {
-        char saved[512];
-        strncpy(saved, magnus_last_error(), sizeof saved - 1);
-        saved[sizeof saved - 1] = 0;
-        (void)magnus_context_finish(ctx);
-        magnus_error(s, "%s", saved);
-    }
+    else
+        magnus_context_finish_after_error(ctx, s);
     hash_work_free(ctx, &w);
     return s;
 }

@@ -10,8 +10,6 @@
  * The binned phases are runtime/hash_accumulate.c; this file strings them together and
  * fills the report. Heavy bins run on the HEAVY queue, the others on LIGHT, both after MAIN.
  */
-#include <string.h>
-
 #include "device_csr.h"
 #include "hash_accumulate.h"
 #include "primitives.h"
@@ -86,13 +84,7 @@ magnus_status magnus_hash_spgemm_ex(magnus_device_csr *C, magnus_context ctx,
     return MAGNUS_SUCCESS;
 fail:
     /* queued work may still use C's buffers: drain, keeping the first error's message */
-    {
-        char saved[512];
-        strncpy(saved, magnus_last_error(), sizeof saved - 1);
-        saved[sizeof saved - 1] = 0;
-        (void)magnus_context_finish(ctx);
-        magnus_error(s, "%s", saved);
-    }
+    magnus_context_finish_after_error(ctx, s);
     magnus_device_csr_destroy(&dC);
     return s;
 }

@@ -1,4 +1,6 @@
 /* Queues of a context: waiting, ordering across queues, and timing device work. */
+#include <string.h>
+
 #include "device_runtime.h"
 
 magnus_status magnus_queue_check(magnus_context ctx, magnus_queue_id q, const char *what) {
@@ -19,6 +21,15 @@ magnus_status magnus_context_finish(magnus_context ctx) {
     magnus_status s = magnus_context_check(ctx);
     for (int q = 0; q < MAGNUS_QUEUE_COUNT && !s; q++) s = ctx->ops->queue_finish(ctx->queues[q]);
     return s;
+}
+
+magnus_status magnus_context_finish_after_error(magnus_context ctx, magnus_status s) {
+    /* the queues' own errors would overwrite the detail message of the one that matters */
+    char saved[512];
+    strncpy(saved, magnus_last_error(), sizeof saved - 1);
+    saved[sizeof saved - 1] = 0;
+    (void)magnus_context_finish(ctx);
+    return magnus_error(s, "%s", saved);
 }
 
 magnus_status magnus_queue_depend(magnus_context ctx, magnus_queue_id waiter,
