@@ -77,6 +77,23 @@ static bool workspace_alloc(reference_workspace *w, reference_job *job, int64_t 
     return true;
 }
 
+/* The per-row counts, then one workspace per thread; false when out of host memory. *nws
+ * counts the workspaces made either way, for reference_release. */
+static bool reference_alloc(reference_job *job, reference_workspace *ws, int *nws, int nthreads,
+                            bool with_magnitude) {
+    job->row_nnz = magnus_host_calloc((size_t)job->A->rows + 1, sizeof *job->row_nnz);
+    if (!job->row_nnz) return false;
+    for (; *nws < nthreads; (*nws)++)
+        if (!workspace_alloc(&ws[*nws], job, job->B->cols, with_magnitude)) return false;
+    return true;
+}
+
+static void reference_release(reference_job *job, reference_workspace *ws, int nws) {
+    for (int t = 0; t < nws; t++) workspace_free(&ws[t]);
+    magnus_host_free(job->row_nnz);
+    job->row_nnz = NULL;
+}
+
 static inline double value_at(const void *values, magnus_value_type type, int64_t p) {
     return type == MAGNUS_FLOAT32 ? (double)((const float *)values)[p]
                                   : ((const double *)values)[p];
@@ -262,10 +279,7 @@ magnus_status magnus_reference_spgemm_threads(magnus_csr *C, magnus_csr *magnitu
     reference_workspace ws[REFERENCE_MAX_THREADS];
     int nws = 0;
     magnus_csr Cout = NULL, Mout = NULL;
-    job.row_nnz = magnus_host_calloc((size_t)A->rows + 1, sizeof *job.row_nnz);
-    if (!job.row_nnz) goto oom;
-    for (; nws < nthreads; nws++)
-        if (!workspace_alloc(&ws[nws], &job, B->cols, magnitude != NULL)) goto oom;
+    if (!reference_alloc(&job, ws, &nws, nthreads, magnitude != NULL)) goto oom;
 
     run_phase(&job, ws, nthreads, PHASE_SYMBOLIC);
     for (int64_t i = 0; i < A->rows; i++) {
@@ -285,8 +299,7 @@ magnus_status magnus_reference_spgemm_threads(magnus_csr *C, magnus_csr *magnitu
     job.magnitude = Mout;
     run_phase(&job, ws, nthreads, PHASE_NUMERIC);
 
-    for (int t = 0; t < nws; t++) workspace_free(&ws[t]);
-    magnus_host_free(job.row_nnz);
+    reference_release(&job, ws, nws);
     *C = Cout;
     if (magnitude) *magnitude = Mout;
     return MAGNUS_SUCCESS;
@@ -297,8 +310,7 @@ oom:
                      "(%d threads)",
                      (long long)B->cols, nthreads);
 fail:
-    for (int t = 0; t < nws; t++) workspace_free(&ws[t]);
-    magnus_host_free(job.row_nnz);
+    reference_release(&job, ws, nws);
     magnus_csr_free(&Cout);
     magnus_csr_free(&Mout);
     return s;
@@ -315,18 +327,13 @@ magnus_status magnus_reference_count(int64_t *nnz, const magnus_csr_s *A, const 
     reference_job job = {.A = A, .B = B, .key_bits = magnus_key_bits(B->cols)};
     reference_workspace ws[REFERENCE_MAX_THREADS];
     int nws = 0;
-    job.row_nnz = magnus_host_calloc((size_t)A->rows + 1, sizeof *job.row_nnz);
-    if (!job.row_nnz) goto oom;
-    for (; nws < nthreads; nws++)
-        if (!workspace_alloc(&ws[nws], &job, B->cols, false)) goto oom;
+    if (!reference_alloc(&job, ws, &nws, nthreads, false)) goto oom;
     run_phase(&job, ws, nthreads, PHASE_SYMBOLIC);
     for (int64_t i = 0; i < A->rows; i++) *nnz += job.row_nnz[i + 1]; /* < 2^62: no overflow */
-    for (int t = 0; t < nws; t++) workspace_free(&ws[t]);
-    magnus_host_free(job.row_nnz);
+    reference_release(&job, ws, nws);
     return MAGNUS_SUCCESS;
 oom:
-    for (int t = 0; t < nws; t++) workspace_free(&ws[t]);
-    magnus_host_free(job.row_nnz);
+    reference_release(&job, ws, nws);
     return magnus_error(MAGNUS_ERROR_OUT_OF_HOST_MEMORY,
                         "magnus_reference_count: cannot allocate the accumulators for %lld columns",
                         (long long)B->cols);
