@@ -84,7 +84,6 @@ enum {
 
 /* Accounted allocation whose host time counts as time_alloc_ms. */
 magnus_status magnus_gm_alloc(magnus_gm *g, size_t bytes, magnus_dbuf *out);
-double magnus_gm_now_ms(void);
 
 /* Keeps `buf` (moved, *buf cleared) until magnus_gm_free_retired(), which the caller runs
  * only when no queued work can read it. */

@@ -15,7 +15,6 @@
  * heavy work first, then the blocking light call.
  */
 #include <string.h>
-#include <time.h>
 
 #include "device_csr.h"
 #include "gmagnus_internal.h"
@@ -23,16 +22,10 @@
 #include "primitives.h"
 #include "spgemm_algorithms.h"
 
-double magnus_gm_now_ms(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
-}
-
 magnus_status magnus_gm_alloc(magnus_gm *g, size_t bytes, magnus_dbuf *out) {
-    double t = magnus_gm_now_ms();
+    double t = magnus_now_ms();
     magnus_status s = magnus_dbuf_alloc(g->ctx, bytes, out);
-    g->host_alloc_ms += magnus_gm_now_ms() - t;
+    g->host_alloc_ms += magnus_now_ms() - t;
     return s;
 }
 
@@ -61,11 +54,7 @@ void magnus_gm_free_retired(magnus_gm *g) {
 }
 
 magnus_status magnus_gm_drain(magnus_gm *g, magnus_status s) {
-    char saved[512];
-    strncpy(saved, magnus_last_error(), sizeof saved - 1);
-    saved[sizeof saved - 1] = 0;
-    (void)magnus_context_finish(g->ctx);
-    return magnus_error(s, "%s", saved);
+    return magnus_context_finish_after_error(g->ctx, s);
 }
 
 magnus_status magnus_gm_iota(magnus_gm *g, magnus_queue_id q, int64_t n) {
@@ -166,7 +155,7 @@ static magnus_status symbolic(magnus_gm *g, const magnus_hash_config *light, mag
         (s = magnus_queue_depend(g->ctx, MAGNUS_QUEUE_LIGHT, MAGNUS_QUEUE_MAIN)))
         return s;
     if (g->nheavy > 0 && (s = magnus_gm_outer_product(g))) return s;
-    double t = magnus_gm_now_ms();
+    double t = magnus_now_ms();
     magnus_hash_stats stats;
     memset(&stats, 0, sizeof stats);
     if (g->nlight > 0 &&
@@ -174,14 +163,14 @@ static magnus_status symbolic(magnus_gm *g, const magnus_hash_config *light, mag
                                         &g->C->row_ptr, &stats)) ||
          (s = check_rows_local(&stats))))
         return s;
-    r->time_symbolic_ms += magnus_gm_now_ms() - t;
+    r->time_symbolic_ms += magnus_now_ms() - t;
     /* the chunks' partition would wait for the levels anyway: wait here, so the levels'
      * device time is not counted as symbolic */
     if ((s = magnus_gm_levels(g)) || (s = magnus_queue_finish(g->ctx, MAGNUS_QUEUE_HEAVY)))
         return s;
-    t = magnus_gm_now_ms();
+    t = magnus_now_ms();
     if ((s = magnus_gm_chunks_symbolic(g))) return s;
-    r->time_symbolic_ms += magnus_gm_now_ms() - t;
+    r->time_symbolic_ms += magnus_now_ms() - t;
     return MAGNUS_SUCCESS;
 }
 
@@ -207,31 +196,31 @@ static magnus_status run(magnus_gm *g, magnus_report *r) {
     magnus_hash_config light;
     magnus_hash_config_init(&light, MAGNUS_QUEUE_LIGHT);
     magnus_status s;
-    double t = magnus_gm_now_ms();
+    double t = magnus_now_ms();
     if ((s = magnus_device_csr_new((magnus_device_csr *)&g->C, ctx, g->A->rows, g->B->cols,
                                    g->A->type)))
         return s;
-    g->host_alloc_ms += magnus_gm_now_ms() - t;
+    g->host_alloc_ms += magnus_now_ms() - t;
     if ((s = magnus_gm_setup(g))) return s;
 
     if ((s = symbolic(g, &light, r))) return s;
-    t = magnus_gm_now_ms();
+    t = magnus_now_ms();
     uint64_t nnz = 0;
     if ((s = magnus_queue_depend(ctx, MAGNUS_QUEUE_MAIN, MAGNUS_QUEUE_HEAVY)) ||
         (s = magnus_queue_depend(ctx, MAGNUS_QUEUE_MAIN, MAGNUS_QUEUE_LIGHT)) ||
         (s = magnus_prim_scan_u64(ctx, MAGNUS_QUEUE_MAIN, &g->C->row_ptr, &g->C->row_ptr,
                                   (uint64_t)g->A->rows + 1, &nnz)))
         return s;
-    r->time_symbolic_ms += magnus_gm_now_ms() - t;
+    r->time_symbolic_ms += magnus_now_ms() - t;
 
-    double ta = magnus_gm_now_ms();
+    double ta = magnus_now_ms();
     s = magnus_device_csr_alloc_entries(g->C, (int64_t)nnz);
-    g->host_alloc_ms += magnus_gm_now_ms() - ta;
+    g->host_alloc_ms += magnus_now_ms() - ta;
     if (s) return s;
 
-    t = magnus_gm_now_ms();
+    t = magnus_now_ms();
     if ((s = numeric(g, &light)) || (s = magnus_context_finish(ctx))) return s;
-    r->time_numeric_ms = magnus_gm_now_ms() - t;
+    r->time_numeric_ms = magnus_now_ms() - t;
     return MAGNUS_SUCCESS;
 }
 
