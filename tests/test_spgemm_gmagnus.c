@@ -297,14 +297,25 @@ static void pick_uniform40(int64_t row, int64_t cols, unsigned char *mark, uint6
 
 /* The device's whole local memory as the budget (every kernel's local memory at its largest,
  * static arrays included), asked for explicitly since the default is at most 48 KiB, with a
- * row heavy even there: 2000 x 40 = 80000 products > tau of 1 MiB (PoCL). */
+ * row heavy even there: row 3 of A is full, so its products are all of B's entries (about
+ * A.cols x 40), and A.cols is derived from this device's tau at that budget (PoCL's local
+ * memory follows the host's L2 cache: 1 MiB, 2 MiB, ... differ from machine to machine). */
 Test(gmagnus, device_budget_heavy_row) {
     magnus_context ctx = magnus_test_whole_budget_context();
     cr_assert_eq(ctx->device.local_mem_bytes, ctx->device_local_mem_bytes);
-    magnus_csr A = build(8, 2000, MAGNUS_FLOAT32, pick_dense_row3, 45);
-    magnus_csr B = build(2000, 100000, MAGNUS_FLOAT32, pick_uniform40, 46);
+    const int64_t b_cols = 100000, b_per_row = 40;
+    magnus_gmagnus_params p;
+    ASSERT_OK(magnus_gmagnus_params_compute(&p, &ctx->device, b_cols, MAGNUS_FLOAT32));
+    /* B's rows hold up to 40 columns (random picks may coincide): a margin, then the count */
+    int64_t a_cols = p.tau / (b_per_row - 10) + 1;
+    if (a_cols < 2000) a_cols = 2000;
+    magnus_csr A = build(8, a_cols, MAGNUS_FLOAT32, pick_dense_row3, 45);
+    magnus_csr B = build(a_cols, b_cols, MAGNUS_FLOAT32, pick_uniform40, 46);
+    cr_assert_gt(B->row_ptr[a_cols], p.tau, "the full row of A would not be heavy");
     magnus_report r = multiply_checked(ctx, A, B, "dense row, whole device budget");
-    cr_assert_geq(r.rows_heavy, 1, "tau %lld", (long long)r.tau);
+    cr_assert_eq(r.tau, p.tau);
+    cr_assert_geq(r.rows_heavy, 1, "tau %lld, %lld products in the dense row", (long long)r.tau,
+                  (long long)B->row_ptr[a_cols]);
     magnus_csr_free(&A);
     magnus_csr_free(&B);
 }
