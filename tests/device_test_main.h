@@ -221,8 +221,13 @@ __attribute__((visibility("default"))) int main(int argc, char **argv) {
     fflush(stdout);
     int precheck = magnus_test_spawn_precheck(argv[0]);
     if (precheck) return precheck;
-    printf("device tests on %s:%d %s (%s, driver %s)\n", magnus_backend_name(device.backend),
-           device.index, device.name, device.vendor, device.driver_version);
+    /* the device's shape too: a log then says which sizes the tests derived theirs from */
+    printf("device tests on %s:%d %s (%s, driver %s): %llu bytes of local memory, %d compute "
+           "units, work groups up to %llu, subgroups of %d, %llu bytes of global memory\n",
+           magnus_backend_name(device.backend), device.index, device.name, device.vendor,
+           device.driver_version, (unsigned long long)device.local_mem_bytes,
+           device.compute_units, (unsigned long long)device.max_work_group_size,
+           device.subgroup_sizes[0], (unsigned long long)device.global_mem_bytes);
     fflush(stdout);
     struct criterion_test_set *tests = criterion_initialize();
     int result = 0;

@@ -182,6 +182,17 @@ ze_result_t fake_ze_launch_capture(fake_ze_launch *out, ze_kernel_handle_t kerne
                 (unsigned long long)kernel->static_local_bytes, (unsigned long long)limit);
         return ZE_RESULT_ERROR_INVALID_ARGUMENT;
     }
+    /* A test set-up error, not the caller's: the fake describes more local memory than the
+     * OpenCL device running its kernels has (PoCL would fail an assertion inside the launch). */
+    cl_ulong host_local = 0;
+    if (clGetDeviceInfo(fake_ze_cl_device(), CL_DEVICE_LOCAL_MEM_SIZE, sizeof host_local,
+                        &host_local, NULL) == CL_SUCCESS && local > host_local) {
+        fprintf(stderr, "fake_ze: launch of %s needs %llu bytes of local memory, which "
+                "FAKE_ZE_LOCAL_MEM allows, but the OpenCL device that runs the fake's kernels has "
+                "%llu (PoCL: give it more with HWLOC_SYNTHETIC, as tests/device_shapes.cmake does)\n",
+                name, (unsigned long long)local, (unsigned long long)host_local);
+        abort();
+    }
     out->args = malloc((kernel->nargs ? kernel->nargs : 1) * sizeof *out->args);
     if (!out->args) return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     memcpy(out->args, kernel->args, kernel->nargs * sizeof *out->args);

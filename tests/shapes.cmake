@@ -1,0 +1,58 @@
+# The device test sets again on devices of other shapes, so that no test depends on the shape
+# of the machine it happens to run on (docs/testing.md, "What a test may assume").
+#
+# PoCL sizes its CPU device from the host: local memory is the L2 cache (1 MiB on one CI
+# machine, 2 MiB on another), compute units the hardware threads. hwloc, which PoCL asks, takes
+# a synthetic machine from HWLOC_SYNTHETIC, so the OpenCL entries below run on PoCL devices of
+# 256 KiB / 1 unit, 2 MiB / 2 units and 3,000,000 bytes (no power of two) / 4 units. The Level
+# Zero test driver (tests/fake_ze) reports whatever FAKE_ZE_* describes: 32 KiB with subgroups
+# of 16, the PVC-like 128 KiB with 16 and 32 (tests/level0.cmake), and 2 MiB with subgroups of
+# 32 (its PoCL underneath then needs as much: HWLOC_SYNTHETIC again).
+#
+# Each entry reuses the OpenCL executable of the set: the backend comes from MAGNUS_BACKENDS.
+set(_shape_sets primitives hash_work spgemm_gmagnus gmagnus_dense_chunks spgemm_hash)
+set(_shape_timeout 900)
+
+# A synthetic machine of `pus` hardware threads with an L2 of `l2` bytes each (PoCL's local
+# memory) and 8 GiB of memory (PoCL reports 3/4 of it as global memory).
+function(_shape_hwloc out l2 pus)
+  set(${out} "HWLOC_SYNTHETIC=NUMANode:1(memory=8589934592) Package:1 L3Cache:1(size=33554432) L2Cache:${pus}(size=${l2}) L1dCache:1(size=32768) Core:1 PU:1" PARENT_SCOPE)
+endfunction()
+
+# shape_<name>_<set> for every set, with the given environment.
+function(_shape_tests name labels)
+  foreach(_set ${_shape_sets})
+    add_test(NAME shape_${name}_${_set} COMMAND ${_set}_opencl --jobs 1)
+    set_tests_properties(shape_${name}_${_set} PROPERTIES TIMEOUT ${_shape_timeout}
+                         SKIP_RETURN_CODE 77 LABELS "shapes;${labels}"
+                         ENVIRONMENT "${ARGN}")
+  endforeach()
+endfunction()
+
+_shape_hwloc(_hw_256k 262144 1)
+_shape_hwloc(_hw_2m 2097152 2)
+_shape_hwloc(_hw_3m 3000000 4)
+_shape_hwloc(_hw_4m 4194304 2)
+_shape_tests(pocl_256k_1cu opencl MAGNUS_BACKENDS=opencl "${_hw_256k}")
+_shape_tests(pocl_2m_2cu opencl MAGNUS_BACKENDS=opencl "${_hw_2m}")
+_shape_tests(pocl_3000000_4cu opencl MAGNUS_BACKENDS=opencl "${_hw_3m}")
+
+if(TARGET fake_ze AND MAGNUS_SPIRV_KERNELS)
+  set(_ze ZE_ENABLE_ALT_DRIVERS=$<TARGET_FILE:fake_ze>
+          FAKE_ZE_CACHE_DIR=${CMAKE_CURRENT_BINARY_DIR}/fake_ze_cache MAGNUS_BACKENDS=level0
+          FAKE_ZE_STRICT=1)
+  _shape_tests(ze_32k_sg16 level0 ${_ze} "FAKE_ZE_DEVICE_NAME=Fake 32 KiB GPU"
+               FAKE_ZE_LOCAL_MEM=32768 FAKE_ZE_SUBGROUPS=16 FAKE_ZE_COMPUTE_UNITS=2
+               FAKE_ZE_GLOBAL_MEM=4294967296)
+  _shape_tests(ze_2m_sg32 level0 ${_ze} "FAKE_ZE_DEVICE_NAME=Fake 2 MiB GPU"
+               FAKE_ZE_LOCAL_MEM=2097152 FAKE_ZE_SUBGROUPS=32 FAKE_ZE_COMPUTE_UNITS=128
+               FAKE_ZE_GLOBAL_MEM=4294967296 "${_hw_4m}")
+  # The PVC-like shape already runs primitives, gMAGNUS and hash (tests/level0.cmake); here
+  # the two sets it lacked.
+  foreach(_set hash_work gmagnus_dense_chunks)
+    add_test(NAME shape_ze_pvc_128k_${_set} COMMAND ${_set}_opencl --jobs 1)
+    set_tests_properties(shape_ze_pvc_128k_${_set} PROPERTIES TIMEOUT ${_shape_timeout}
+                         SKIP_RETURN_CODE 77 LABELS "shapes;level0"
+                         ENVIRONMENT "${_fake_ze_pvc}")
+  endforeach()
+endif()
