@@ -82,7 +82,10 @@ add_dependencies(test_fake_ze fake_ze)
 # gMAGNUS and hash test sets run on it, every product checked against the CPU reference.
 # FAKE_ZE_STRICT=1: a misuse the fake detects (memory freed under queued work, ...) aborts the
 # test process, so the test fails even though a GPU would have carried on.
-set(_fake_ze_pvc ${_fake_ze_env} MAGNUS_BACKENDS=level0 FAKE_ZE_STRICT=1
+# The PoCL device under the fake must have at least the local memory the fake describes (the
+# whole-budget tests launch with all of it): a synthetic machine of 2 MiB (docs/testing.md).
+magnus_hwloc_machine(_fake_ze_pocl 2097152 2)
+set(_fake_ze_pvc ${_fake_ze_env} MAGNUS_BACKENDS=level0 FAKE_ZE_STRICT=1 "${_fake_ze_pocl}"
     "FAKE_ZE_DEVICE_NAME=Fake PVC (Data Center GPU Max 1550 stack)" FAKE_ZE_LOCAL_MEM=131072
     FAKE_ZE_SUBGROUPS=16,32 FAKE_ZE_COMPUTE_UNITS=64 FAKE_ZE_GLOBAL_MEM=68719476736)
 set(_level0_tests ${CMAKE_CURRENT_LIST_DIR})

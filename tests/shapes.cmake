@@ -13,12 +13,6 @@
 set(_shape_sets primitives hash_work spgemm_gmagnus gmagnus_dense_chunks spgemm_hash)
 set(_shape_timeout 900)
 
-# A synthetic machine of `pus` hardware threads with an L2 of `l2` bytes each (PoCL's local
-# memory) and 8 GiB of memory (PoCL reports 3/4 of it as global memory).
-function(_shape_hwloc out l2 pus)
-  set(${out} "HWLOC_SYNTHETIC=NUMANode:1(memory=8589934592) Package:1 L3Cache:1(size=33554432) L2Cache:${pus}(size=${l2}) L1dCache:1(size=32768) Core:1 PU:1" PARENT_SCOPE)
-endfunction()
-
 # shape_<name>_<set> for every set, with the given environment.
 function(_shape_tests name labels)
   foreach(_set ${_shape_sets})
@@ -29,10 +23,10 @@ function(_shape_tests name labels)
   endforeach()
 endfunction()
 
-_shape_hwloc(_hw_256k 262144 1)
-_shape_hwloc(_hw_2m 2097152 2)
-_shape_hwloc(_hw_3m 3000000 4)
-_shape_hwloc(_hw_4m 4194304 2)
+magnus_hwloc_machine(_hw_256k 262144 1)
+magnus_hwloc_machine(_hw_2m 2097152 2)
+magnus_hwloc_machine(_hw_3m 3000000 4)
+magnus_hwloc_machine(_hw_4m 4194304 2)
 _shape_tests(pocl_256k_1cu opencl MAGNUS_BACKENDS=opencl "${_hw_256k}")
 _shape_tests(pocl_2m_2cu opencl MAGNUS_BACKENDS=opencl "${_hw_2m}")
 _shape_tests(pocl_3000000_4cu opencl MAGNUS_BACKENDS=opencl "${_hw_3m}")

@@ -119,10 +119,6 @@ Test(level0_probe, two_small_devices_without_fp64) {
 
 /* ---- failures: level0 skipped with a diagnostic, OpenCL unaffected --------------------- */
 
-static bool pocl_installed(void) {
-    return access("/etc/OpenCL/vendors/pocl.icd", R_OK) == 0;
-}
-
 /* Probes OpenCL alone, then level0 + OpenCL with the fake failing at `step`; level0 must list
  * nothing and say why (naming `call` and `result`), OpenCL must list what it listed alone. */
 static void check_failure_skips_level0(const char *step, const char *call, const char *result) {
@@ -131,7 +127,8 @@ static void check_failure_skips_level0(const char *step, const char *call, const
     probe_result alone, both;
     probe(&alone, "opencl");
     size_t opencl_alone = count_backend(&alone, MAGNUS_BACKEND_OPENCL);
-    if (pocl_installed()) cr_assert_gt(opencl_alone, 0, "PoCL is installed but lists no device");
+    /* what OpenCL lists alone is the reference (no ICD file or device count assumed) */
+    if (opencl_alone == 0) cr_log_info("OpenCL lists no device here: only level0's part checked");
     probe(&both, "level0,opencl");
     cr_assert_eq(count_backend(&both, MAGNUS_BACKEND_LEVEL0), 0, "%s", both.diagnostics);
     cr_assert_eq(count_backend(&both, MAGNUS_BACKEND_OPENCL), opencl_alone, "%s", both.diagnostics);
@@ -162,12 +159,14 @@ Test(level0_probe, failing_device_properties_skips_level0) {
 /* ---- no loader at all ------------------------------------------------------------------- */
 
 Test(level0_probe, missing_loader_is_a_clean_skip) {
+    probe_result alone, r;
+    probe(&alone, "opencl");
+    size_t opencl_alone = count_backend(&alone, MAGNUS_BACKEND_OPENCL);
     setenv("MAGNUS_LEVEL0_LIBRARY", "/nonexistent/libze_loader.so.1", 1);
-    probe_result r;
     probe(&r, "level0,opencl");
     cr_assert_eq(count_backend(&r, MAGNUS_BACKEND_LEVEL0), 0);
     cr_assert(strstr(r.diagnostics, "level0: unavailable"), "%s", r.diagnostics);
     cr_assert(strstr(r.diagnostics, "cannot load /nonexistent/libze_loader.so.1"), "%s",
               r.diagnostics);
-    if (pocl_installed()) cr_assert_gt(count_backend(&r, MAGNUS_BACKEND_OPENCL), 0);
+    cr_assert_eq(count_backend(&r, MAGNUS_BACKEND_OPENCL), opencl_alone, "%s", r.diagnostics);
 }

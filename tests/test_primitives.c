@@ -538,6 +538,11 @@ Test(large, past_2_31_elements) {
     if (!magnus_test_large()) cr_skip_test("set MAGNUS_TEST_LARGE=1 (needs ~16 GiB of device memory)");
     magnus_context ctx = magnus_test_context();
     const uint64_t n = ((uint64_t)1 << 31) + 1000;
+    /* buffers of 16 GiB + 40 bytes and one of (2^32 + 5) x 4 + the partition's output */
+    if (ctx->device.max_alloc_bytes < n * 8 || ctx->device.global_mem_bytes < n * 8 + (n / 2))
+        cr_skip_test("the device holds %llu bytes (largest buffer %llu): this test needs 16 GiB "
+                     "in one buffer", (unsigned long long)ctx->device.global_mem_bytes,
+                     (unsigned long long)ctx->device.max_alloc_bytes);
     magnus_dbuf b;
     /* 64-bit scan of ones, in place: out[i] = i */
     ASSERT_OK(magnus_dbuf_alloc(ctx, (size_t)n * 8, &b));

@@ -292,7 +292,9 @@ Test(context, buffer_beyond_the_largest_allocation) {
 
 Test(context, local_memory_budget) {
     magnus_device_info d = need_device();
-    cr_assert_geq(d.local_mem_bytes, 16384u, "the tests assume 16 KiB of local memory");
+    if (d.local_mem_bytes < 16384u)
+        cr_skip_test("%llu bytes of local memory: the budgets below need 16 KiB",
+                     (unsigned long long)d.local_mem_bytes);
     magnus_context ctx = new_context(&d, 4096, 0);
     magnus_device_info got;
     ASSERT_OK(magnus_context_device(&got, ctx));
@@ -416,7 +418,9 @@ Test(context, host_allocation_failures_leave_nothing) {
 static char cache_dir[256];
 
 static void use_temporary_cache(void) {
-    snprintf(cache_dir, sizeof cache_dir, "/tmp/magnus-cache-test-%ld", (long)getpid());
+    const char *tmp = getenv("TMPDIR");
+    snprintf(cache_dir, sizeof cache_dir, "%s/magnus-cache-test-%ld", tmp && *tmp ? tmp : "/tmp",
+             (long)getpid());
     char nested[300];
     snprintf(nested, sizeof nested, "%s/a/b", cache_dir); /* created on first store */
     setenv("MAGNUS_CACHE_DIR", nested, 1);

@@ -189,7 +189,7 @@ ze_result_t fake_ze_launch_capture(fake_ze_launch *out, ze_kernel_handle_t kerne
                         &host_local, NULL) == CL_SUCCESS && local > host_local) {
         fprintf(stderr, "fake_ze: launch of %s needs %llu bytes of local memory, which "
                 "FAKE_ZE_LOCAL_MEM allows, but the OpenCL device that runs the fake's kernels has "
-                "%llu (PoCL: give it more with HWLOC_SYNTHETIC, as tests/device_shapes.cmake does)\n",
+                "%llu (PoCL: give it more with HWLOC_SYNTHETIC, as tests/shapes.cmake does)\n",
                 name, (unsigned long long)local, (unsigned long long)host_local);
         abort();
     }
