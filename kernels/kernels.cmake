@@ -33,5 +33,5 @@ function(magnus_embed symbol input)
             -P ${PROJECT_SOURCE_DIR}/cmake/MagnusEmbed.cmake
     DEPENDS ${input} ${PROJECT_SOURCE_DIR}/cmake/MagnusEmbed.cmake
     COMMENT "Embedding ${symbol}" VERBATIM)
-  target_sources(magnus_objects PRIVATE ${out})
+  target_sources(magnus_embedded PRIVATE ${out})
 endfunction()

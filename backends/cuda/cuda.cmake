@@ -42,9 +42,9 @@ endif()
 
 # cuda.h is visible to the CUDA backend's sources only, so none of the toolkit's other headers
 # can shadow a system header elsewhere in the library.
-set_property(SOURCE ${_magnus_cuda_sources} TARGET_DIRECTORY magnus_objects APPEND PROPERTY
+set_property(SOURCE ${_magnus_cuda_sources} TARGET_DIRECTORY magnus_backend_cuda APPEND PROPERTY
              INCLUDE_DIRECTORIES ${MAGNUS_CUDA_INCLUDE_DIR})
-set_property(SOURCE ${_magnus_cuda_sources} TARGET_DIRECTORY magnus_objects APPEND PROPERTY
+set_property(SOURCE ${_magnus_cuda_sources} TARGET_DIRECTORY magnus_backend_cuda APPEND PROPERTY
              COMPILE_DEFINITIONS MAGNUS_HAVE_CUDA_H)
 
 # The 8-byte fill kernel, hand-written PTX (needs no nvcc; see the file's header).
@@ -101,5 +101,5 @@ foreach(_variant f32 f64)
   magnus_embed(magnus_cuda_fatbin_${_variant} ${_fatbin})
   magnus_embed(magnus_cuda_ptx_${_variant} ${_ptx} TEXT)
 endforeach()
-target_compile_definitions(magnus_objects PRIVATE MAGNUS_HAVE_CUDA_KERNELS)
+target_compile_definitions(magnus_backend_cuda PRIVATE MAGNUS_HAVE_CUDA_KERNELS)
 set_property(GLOBAL PROPERTY MAGNUS_CUDA_KERNELS_EMBEDDED ON)

@@ -7,14 +7,15 @@
 #                     loaded by the OpenCL backend with clCreateProgramWithBinary and the build
 #                     options "-x spir -spir-std=1.2" (checked with PoCL 3.1: both variants
 #                     build and run, 64-bit and float CAS atomics included)
-# and the compile definitions MAGNUS_HAVE_SPIRV / MAGNUS_HAVE_SPIR12 on magnus_objects.
+# and the compile definitions MAGNUS_HAVE_SPIRV (this backend) / MAGNUS_HAVE_SPIR12 (the OpenCL
+# backend, whose `spir` mode loads the bitcode).
 
 # ---- headers ---------------------------------------------------------------------------------
 find_path(MAGNUS_LEVEL0_INCLUDE_DIR level_zero/ze_api.h
           DOC "Directory holding level_zero/ze_api.h (package libze-dev)")
 if(MAGNUS_LEVEL0_INCLUDE_DIR)
-  target_include_directories(magnus_objects SYSTEM PRIVATE ${MAGNUS_LEVEL0_INCLUDE_DIR})
-  target_compile_definitions(magnus_objects PRIVATE MAGNUS_HAVE_LEVEL0_HEADERS)
+  target_include_directories(magnus_backend_level0 SYSTEM PRIVATE ${MAGNUS_LEVEL0_INCLUDE_DIR})
+  target_compile_definitions(magnus_backend_level0 PRIVATE MAGNUS_HAVE_LEVEL0_HEADERS)
 else()
   message(STATUS "magnus: level_zero/ze_api.h not found; the Level Zero backend reports itself "
                  "unavailable (install libze-dev)")
@@ -92,5 +93,6 @@ elseif(MAGNUS_SPIRV_KERNELS)
     magnus_embed(magnus_spirv_${variant} ${k}.spv)
     magnus_embed(magnus_spir12_${variant} ${k}.spir12.bc)
   endforeach()
-  target_compile_definitions(magnus_objects PRIVATE MAGNUS_HAVE_SPIRV MAGNUS_HAVE_SPIR12)
+  target_compile_definitions(magnus_backend_level0 PRIVATE MAGNUS_HAVE_SPIRV)
+  target_compile_definitions(magnus_backend_opencl PRIVATE MAGNUS_HAVE_SPIR12)
 endif()

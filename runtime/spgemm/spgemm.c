@@ -1,24 +1,12 @@
 /*
  * The SpGEMM entry points: argument checks, host<->device transfers, timing of the whole
- * call, and the dispatch to an algorithm (runtime/spgemm_algorithms.h). The algorithms see
+ * call, and the dispatch to an algorithm (spgemm_algorithms.h). The algorithms see
  * only valid device matrices of one value type with A.cols == B.rows.
  */
 #include <string.h>
 
 #include "device_csr.h"
 #include "spgemm_algorithms.h"
-
-/*
- * gMAGNUS lives in runtime/gmagnus_spgemm.c. runtime/spgemm.cmake defines MAGNUS_HAVE_GMAGNUS
- * once that file exists, so the reference is strong (a static archive then pulls it in);
- * before, a weak reference lets the library build without it.
- */
-#ifndef MAGNUS_HAVE_GMAGNUS
-extern magnus_status magnus_gmagnus_spgemm(magnus_device_csr *C, magnus_context ctx,
-                                           const struct magnus_device_csr_s *A,
-                                           const struct magnus_device_csr_s *B,
-                                           magnus_report *report) __attribute__((weak));
-#endif
 
 magnus_status magnus_spgemm_options_init(magnus_spgemm_options *opt) {
     magnus_error_clear();
@@ -74,11 +62,6 @@ static magnus_status dispatch(magnus_device_csr *C, magnus_context ctx,
     rep->algorithm = algorithm;
     rep->local_mem_bytes = ctx->device.local_mem_bytes;
     if (algorithm == MAGNUS_ALGORITHM_HASH) return magnus_hash_spgemm(C, ctx, A, B, rep);
-#ifndef MAGNUS_HAVE_GMAGNUS
-    if (!magnus_gmagnus_spgemm)
-        return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
-                            "gMAGNUS algorithm not built; use MAGNUS_ALGORITHM_HASH");
-#endif
     return magnus_gmagnus_spgemm(C, ctx, A, B, rep);
 }
 

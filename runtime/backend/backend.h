@@ -31,37 +31,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "device_handles.h"
 #include "magnus/magnus.h"
-
-typedef struct magnus_bctx magnus_bctx;       /* a context on one device */
-typedef struct magnus_bqueue magnus_bqueue;   /* an in-order queue / stream / command list */
-typedef struct magnus_bmem magnus_bmem;       /* a device buffer */
-typedef struct magnus_bmodule magnus_bmodule; /* the loaded kernel module of one variant */
-typedef struct magnus_bkernel magnus_bkernel; /* one kernel of a module */
-typedef struct magnus_bevent magnus_bevent;   /* a point in a queue, with a timestamp */
-
-/* The kernels are built once per value type: every kernel exists in both variants. */
-typedef enum magnus_kernel_variant {
-    MAGNUS_VARIANT_F32 = 0,
-    MAGNUS_VARIANT_F64 = 1,
-    MAGNUS_VARIANT_COUNT = 2
-} magnus_kernel_variant;
-
-/* One kernel argument: a device buffer, or a scalar value of 4 or 8 bytes. */
-typedef enum magnus_karg_kind { MAGNUS_KARG_MEM = 1, MAGNUS_KARG_VALUE = 2 } magnus_karg_kind;
-typedef struct magnus_karg {
-    magnus_karg_kind kind;
-    uint32_t size; /* bytes of value (4 or 8); unused for MEM */
-    union {
-        magnus_bmem *mem;
-        int32_t i32;
-        int64_t i64;
-        uint32_t u32;
-        uint64_t u64;
-        float f32;
-        double f64;
-    } u;
-} magnus_karg;
 
 typedef struct magnus_backend_ops {
     const char *name;          /* "cuda", "level0", "opencl" */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend.h"
 #include "device_runtime.h"
 
 bool magnus_parse_byte_size(const char *text, uint64_t *bytes) {

@@ -3,6 +3,7 @@
  * magnus_dbuf_alloc, so the context knows what is in use, its peak, and can refuse to go past
  * a limit (MAGNUS_DEVICE_MEMORY_LIMIT) before the device does.
  */
+#include "backend.h"
 #include "device_runtime.h"
 
 magnus_status magnus_dbuf_alloc(magnus_context ctx, size_t bytes, magnus_dbuf *out) {

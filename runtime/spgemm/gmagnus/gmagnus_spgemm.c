@@ -99,10 +99,7 @@ static magnus_status collect_times(magnus_gm *g, magnus_report *r) {
         if (!t->start) continue;
         double ms = 0;
         magnus_status s = t->end ? magnus_timer_elapsed_ms(g->ctx, t, &ms) : MAGNUS_SUCCESS;
-        if (!t->end && t->start) { /* started, never stopped (an error path) */
-            g->ctx->ops->event_destroy(t->start);
-            t->start = NULL;
-        }
+        if (!t->end && t->start) magnus_timer_discard(g->ctx, t); /* never stopped: an error */
         if (!s && slot[i]) *slot[i] = ms;
         if (s && !first) first = s;
     }

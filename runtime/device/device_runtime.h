@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "backend.h"
+#include "device_handles.h"
 #include "internal.h"
 
 #define MAGNUS_MAGIC_CONTEXT 0x6d61676e63747831ULL /* "magnctx1" */
@@ -169,6 +169,9 @@ magnus_status magnus_timer_start(magnus_context ctx, magnus_queue_id q, magnus_t
 magnus_status magnus_timer_stop(magnus_context ctx, magnus_queue_id q, magnus_timer *t);
 /* Waits for the end event; returns the elapsed milliseconds and destroys both events. */
 magnus_status magnus_timer_elapsed_ms(magnus_context ctx, magnus_timer *t, double *ms);
+/* Destroys whatever events t holds, without waiting (an error path: the caller has waited for
+ * the queues first); t is empty afterwards. */
+void magnus_timer_discard(magnus_context ctx, magnus_timer *t);
 
 /* ---- device-resident CSR (the public magnus_device_csr handle) ---- */
 #define MAGNUS_MAGIC_DEVICE_CSR 0x6d61676e64637372ULL /* "magndcsr" */

@@ -1,6 +1,7 @@
 /* Kernel launch by name: modules load on first use, kernel handles are cached per context. */
 #include <string.h>
 
+#include "backend.h"
 #include "device_runtime.h"
 
 static const char *variant_name(magnus_kernel_variant v) {

@@ -1,6 +1,7 @@
 /* Queues of a context: waiting, ordering across queues, and timing device work. */
 #include <string.h>
 
+#include "backend.h"
 #include "device_runtime.h"
 
 magnus_status magnus_queue_check(magnus_context ctx, magnus_queue_id q, const char *what) {
@@ -62,6 +63,13 @@ magnus_status magnus_timer_stop(magnus_context ctx, magnus_queue_id q, magnus_ti
     if (t->end) ctx->ops->event_destroy(t->end);
     t->end = NULL;
     return ctx->ops->event_record(ctx->queues[q], &t->end);
+}
+
+void magnus_timer_discard(magnus_context ctx, magnus_timer *t) {
+    if (!t || magnus_context_check(ctx)) return;
+    if (t->start) ctx->ops->event_destroy(t->start);
+    if (t->end) ctx->ops->event_destroy(t->end);
+    t->start = t->end = NULL;
 }
 
 magnus_status magnus_timer_elapsed_ms(magnus_context ctx, magnus_timer *t, double *ms) {

@@ -6,6 +6,7 @@
  */
 #include <stdlib.h>
 
+#include "backend.h"
 #include "device_runtime.h"
 
 #define MIN_COPY_BYTES 4096u
@@ -26,8 +27,7 @@ static magnus_status timed_copy(magnus_context ctx, magnus_dbuf *dst, const magn
     if (!s) return magnus_timer_elapsed_ms(ctx, &t, ms);
     /* A failed step leaves events behind: wait for the queue, then drop them. */
     (void)magnus_queue_finish(ctx, MAGNUS_QUEUE_MAIN);
-    if (t.start) ctx->ops->event_destroy(t.start);
-    if (t.end) ctx->ops->event_destroy(t.end);
+    magnus_timer_discard(ctx, &t);
     return s;
 }
 

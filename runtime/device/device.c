@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend.h"
 #include "device_runtime.h"
 
 typedef struct registry_entry {
@@ -25,21 +26,9 @@ typedef struct registry_entry {
 
 /* Default order: vendor-specific backends first, OpenCL (which may see the same GPU) last. */
 static registry_entry registry[] = {
-#ifdef MAGNUS_HAVE_BACKEND_CUDA
     {MAGNUS_BACKEND_CUDA, "cuda", magnus_backend_cuda_ops, false},
-#else
-    {MAGNUS_BACKEND_CUDA, "cuda", NULL, false},
-#endif
-#ifdef MAGNUS_HAVE_BACKEND_LEVEL0
     {MAGNUS_BACKEND_LEVEL0, "level0", magnus_backend_level0_ops, false},
-#else
-    {MAGNUS_BACKEND_LEVEL0, "level0", NULL, false},
-#endif
-#ifdef MAGNUS_HAVE_BACKEND_OPENCL
     {MAGNUS_BACKEND_OPENCL, "opencl", magnus_backend_opencl_ops, false},
-#else
-    {MAGNUS_BACKEND_OPENCL, "opencl", NULL, false},
-#endif
 };
 #define NBACKENDS ((int)(sizeof registry / sizeof registry[0]))
 
