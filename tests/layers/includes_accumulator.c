@@ -1,0 +1,2 @@
+/* A layer below the accumulator reaching up. */
+#include "hash_accumulate.h"

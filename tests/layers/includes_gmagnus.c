@@ -1,0 +1,2 @@
+/* An algorithm's private header, from below. */
+#include "gmagnus_internal.h"
