@@ -1,5 +1,5 @@
 /*
- * gMAGNUS dense accumulator (shared/docs/gmagnus.md §6) for the heavy chunks of the last
+ * gMAGNUS dense accumulator (docs/algorithm.md §6) for the heavy chunks of the last
  * multisplit level: a chunk's columns lie in [0, width) with width <= the parameters'
  * dense_width, so its accumulator lives entirely in local memory. One work group per chunk
  * (grid-stride over the listed chunk ids).

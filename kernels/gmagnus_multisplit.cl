@@ -1,5 +1,5 @@
 /*
- * gMAGNUS Histogram and Multisplit (paper Alg. 5; shared/docs/gmagnus.md §4): one level of
+ * gMAGNUS Histogram and Multisplit (paper Alg. 5; docs/algorithm.md §4): one level of
  * the hierarchical multisplit. The input is a CSR-like matrix (C-hat, or the heavy chunks of
  * the previous level) whose rows all have more than tau elements, with columns local to the
  * row's current range; each row is split into `nchunks` chunks of 2^shift columns. Output

@@ -1,5 +1,5 @@
 /*
- * gMAGNUS outer product (paper Alg. 4; shared/docs/gmagnus.md §3): C-hat = sum over slices s
+ * gMAGNUS outer product (paper Alg. 4; docs/algorithm.md §3): C-hat = sum over slices s
  * of column s of A-tilde (CSC, heavy rows) times row s of B.
  *
  * Static partition of the flattened slice space: work group g owns elements

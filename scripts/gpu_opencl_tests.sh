@@ -32,8 +32,8 @@ fi
 say "$("$root/build-gpu/tools/magnus" probe 2>&1 | grep -E '^(cuda|opencl):' | tr '\n' ' ')"
 failed=0
 for t in primitives_opencl spgemm_gmagnus_opencl spgemm_gmagnus_shared_opencl spgemm_hash_opencl; do
-  exe=$root/build-gpu/tests/$t
-  [ -x "$exe" ] || exe=$root/build-gpu/tests/${t/_shared/}
+  exe=$root/build-gpu/tests/${t%_opencl}  # one executable per test set (tests/CMakeLists.txt)
+  exe=${exe/_shared/}
   start=$SECONDS
   extra=(); shared_env=0
   if [ "$t" != "${t/_shared/}" ]; then extra=(--filter 'gmagnus_shared/*'); shared_env=1; fi

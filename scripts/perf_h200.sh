@@ -107,10 +107,9 @@ base=()
 backend=${device%%:*}
 step check 60 MAGNUS_BACKENDS="$backend" -- bash -c \
   'for t in "$@"; do echo "== $t"; "$t" --jobs 1 || exit 1; done' check \
-  "$build/tests/hash_work_$backend" "$build/tests/gmagnus_dense_chunks_$backend" \
-  "$build/tests/spgemm_gmagnus_$backend"
+  "$build/tests/hash_work" "$build/tests/gmagnus_dense_chunks" "$build/tests/spgemm_gmagnus"
 step check_all_dense 40 MAGNUS_BACKENDS="$backend" MAGNUS_DENSE_MIN_ELEMENTS=1 -- \
-  "$build/tests/spgemm_gmagnus_$backend" --jobs 1 --filter 'gmagnus*/*'
+  "$build/tests/spgemm_gmagnus" --jobs 1 --filter 'gmagnus*/*'
 step default 70 MAGNUS_LOCAL_MEM_BYTES="$local_mem" -- "${bench[@]}" \
   --systems "$device${base[*]}" --algorithms magnus,hash \
   --csv "$out/default.csv" --json "$out/default.json"

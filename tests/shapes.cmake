@@ -5,18 +5,19 @@
 # machine, 2 MiB on another), compute units the hardware threads. hwloc, which PoCL asks, takes
 # a synthetic machine from HWLOC_SYNTHETIC, so the OpenCL entries below run on PoCL devices of
 # 256 KiB / 1 unit, 2 MiB / 2 units and 3,000,000 bytes (no power of two) / 4 units. The Level
-# Zero test driver (tests/fake_ze) reports whatever FAKE_ZE_* describes: 32 KiB with subgroups
-# of 16, the PVC-like 128 KiB with 16 and 32 (tests/level0.cmake), and 2 MiB with subgroups of
+# Zero test driver (tests/backends/level0/fake_ze) reports whatever FAKE_ZE_* describes: 32 KiB with subgroups
+# of 16, the PVC-like 128 KiB with 16 and 32 (every set's *_level0_fake entry), and 2 MiB with subgroups of
 # 32 (its PoCL underneath then needs as much: HWLOC_SYNTHETIC again).
 #
-# Each entry reuses the OpenCL executable of the set: the backend comes from MAGNUS_BACKENDS.
-set(_shape_sets primitives hash_work spgemm_gmagnus gmagnus_dense_chunks spgemm_hash)
+# Every device test set (magnus_add_device_test) runs on each shape: entries
+# shape_<shape>_<set>, the set's executable with the shape's environment.
+get_property(_shape_sets GLOBAL PROPERTY MAGNUS_DEVICE_TEST_SETS)
 set(_shape_timeout 900)
 
 # shape_<name>_<set> for every set, with the given environment.
 function(_shape_tests name labels)
   foreach(_set ${_shape_sets})
-    add_test(NAME shape_${name}_${_set} COMMAND ${_set}_opencl --jobs 1)
+    add_test(NAME shape_${name}_${_set} COMMAND ${_set} --jobs 1)
     set_tests_properties(shape_${name}_${_set} PROPERTIES TIMEOUT ${_shape_timeout}
                          SKIP_RETURN_CODE 77 LABELS "shapes;${labels}"
                          ENVIRONMENT "${ARGN}")
@@ -41,12 +42,4 @@ if(TARGET fake_ze AND MAGNUS_SPIRV_KERNELS)
   _shape_tests(ze_2m_sg32 level0 ${_ze} "FAKE_ZE_DEVICE_NAME=Fake 2 MiB GPU"
                FAKE_ZE_LOCAL_MEM=2097152 FAKE_ZE_SUBGROUPS=32 FAKE_ZE_COMPUTE_UNITS=128
                FAKE_ZE_GLOBAL_MEM=4294967296 "${_hw_4m}")
-  # The PVC-like shape already runs primitives, gMAGNUS and hash (tests/level0.cmake); here
-  # the two sets it lacked.
-  foreach(_set hash_work gmagnus_dense_chunks)
-    add_test(NAME shape_ze_pvc_128k_${_set} COMMAND ${_set}_opencl --jobs 1)
-    set_tests_properties(shape_ze_pvc_128k_${_set} PROPERTIES TIMEOUT ${_shape_timeout}
-                         SKIP_RETURN_CODE 77 LABELS "shapes;level0"
-                         ENVIRONMENT "${_fake_ze_pvc}")
-  endforeach()
 endif()

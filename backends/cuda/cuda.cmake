@@ -21,7 +21,7 @@ set(_magnus_cuda_headers OFF)
 if(MAGNUS_CUDA_INCLUDE_DIR AND EXISTS "${MAGNUS_CUDA_INCLUDE_DIR}/cuda.h")
   set(_magnus_cuda_headers ON)
 endif()
-# tests/cuda.cmake (another directory scope) reads this to know whether the backend is real.
+# tests/backends/cuda/cuda.cmake (another directory scope) reads this to know whether the backend is real.
 set_property(GLOBAL PROPERTY MAGNUS_CUDA_HEADERS ${_magnus_cuda_headers})
 set_property(GLOBAL PROPERTY MAGNUS_CUDA_KERNELS_EMBEDDED OFF)
 if(MAGNUS_NVCC AND _magnus_cuda_headers)

@@ -1,5 +1,5 @@
 /*
- * The hash accumulator (OpSparse-style; shared/docs/gmagnus.md §6): device functions shared
+ * The hash accumulator (OpSparse-style; docs/algorithm.md §6): device functions shared
  * by the hash SpGEMM kernels (kernels/hash_*.cl) and gMAGNUS's light rows and chunks.
  * Interface summary: runtime/hash_accumulate.h, end of file.
  *

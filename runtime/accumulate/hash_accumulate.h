@@ -1,5 +1,5 @@
 /*
- * The hash accumulator (OpSparse-style, shared/docs/gmagnus.md §6) as reusable host
+ * The hash accumulator (OpSparse-style, docs/algorithm.md §6) as reusable host
  * functions: the binned symbolic and numeric phases over any set of "items", where an item is
  *   (a) a row i of C = A·B (its products are A[i,k]·B[k,:]), or
  *   (b) a chunk: a segment of an intermediate matrix (64-bit segment pointers, 32-bit local

@@ -18,7 +18,7 @@
 /*
  * The local-memory budget per work group a context uses when neither its options nor
  * MAGNUS_LOCAL_MEM_BYTES set one: min(the device's local memory, this). The budget is a tuning
- * choice (gmagnus.md §5), not a device property: a work group that takes all of an SM's
+ * choice (docs/algorithm.md §5), not a device property: a work group that takes all of an SM's
  * shared memory leaves one or two groups per SM. Measured on the H200 through CUDA
  * (docs/performance.md): 48 KiB beat the device's whole 227 KiB on 5 of 6 inputs (geomean
  * against cuSPARSE 0.94x vs 0.80x; rmat-s18-a4-b8 47.3 vs 66.4 ms, soc-Slashdot0902 13.9 vs

@@ -1,5 +1,5 @@
 /*
- * A broken OpenCL stack: tests/fake_opencl forwards to the real ICD loader (PoCL on CI) but
+ * A broken OpenCL stack: tests/backends/opencl/fake_opencl forwards to the real ICD loader (PoCL on CI) but
  * fails the entry point FAKE_OPENCL_FAIL names. Whatever step fails:
  *   - probing: the OpenCL backend is skipped with a diagnostic naming the call, the probe
  *     itself succeeds, the other backends are still listed, and the next probe with a healthy
@@ -8,7 +8,7 @@
  *   - a multiply: an error status naming the call, no output, every device buffer released,
  *     and the same context multiplies correctly once the stack is healthy again.
  * Skipped (77) when no real OpenCL device exists. The executable runs with
- * MAGNUS_OPENCL_LIBRARY pointing at the fake (tests/reliability.cmake).
+ * MAGNUS_OPENCL_LIBRARY pointing at the fake (tests/reliability/reliability.cmake).
  */
 #include <criterion/criterion.h>
 #include <stdio.h>

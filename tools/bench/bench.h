@@ -11,7 +11,7 @@
  *   bench_floors.c     byte floors of the gMAGNUS kernels ("speed of light")
  *   bench_output.c     the column list, CSV and JSON rows
  *   bench_summary.c    geometric-mean speedups and failure counts on the terminal
- * bench/README.md documents the columns; tests/bench.cmake checks the output against it.
+ * bench/README.md documents the columns; tests/tools/bench/bench.cmake checks the output against it.
  */
 #ifndef MAGNUS_BENCH_H
 #define MAGNUS_BENCH_H

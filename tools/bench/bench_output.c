@@ -1,7 +1,7 @@
 /*
  * The bench's rows as CSV and JSON. One function, emit_row(), names every column and its
  * value in order; the CSV header, the CSV lines, the JSON objects and --list-columns all come
- * from it, so they cannot disagree. bench/README.md documents each column (tests/bench.cmake
+ * from it, so they cannot disagree. bench/README.md documents each column (tests/tools/bench/bench.cmake
  * checks that the output has every documented column). A value that does not apply is an
  * empty CSV field and a JSON null.
  */

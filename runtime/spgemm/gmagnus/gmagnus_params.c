@@ -1,5 +1,5 @@
 /*
- * gMAGNUS parameters (shared/docs/gmagnus.md §5, paper §III-D). Integer arithmetic only.
+ * gMAGNUS parameters (docs/algorithm.md §5, paper §III-D). Integer arithmetic only.
  *
  * Readings chosen where the paper's text is ambiguous (documented in docs/ARCHITECTURE.md):
  *   - tau = sLM / (alpha * (sC.col + sC.val)), alpha = 2: a light row's distinct columns fit

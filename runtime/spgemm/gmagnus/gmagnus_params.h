@@ -1,5 +1,5 @@
 /*
- * gMAGNUS runtime parameters (paper §III-D, restated in shared/docs/gmagnus.md §5): the
+ * gMAGNUS runtime parameters (paper §III-D, restated in docs/algorithm.md §5): the
  * heavy threshold tau, the chunks each heavy row is split into, how they spread over the
  * multisplit levels, and the elements each work group of the outer product and multisplit
  * kernels owns. Pure host arithmetic; the public face is magnus_gmagnus_params_compute().

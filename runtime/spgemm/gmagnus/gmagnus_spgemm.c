@@ -1,5 +1,5 @@
 /*
- * gMAGNUS end to end (paper Alg. 3; shared/docs/gmagnus.md §2): the flow, C, and the report.
+ * gMAGNUS end to end (paper Alg. 3; docs/algorithm.md §2): the flow, C, and the report.
  *
  *   main    setup: products per row, heavy/light partition, C-hat's row pointer  [sync]
  *   heavy   masked CSR->CSC, outer product (queued)

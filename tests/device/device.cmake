@@ -1,0 +1,17 @@
+# The device runtime: probe, contexts, buffers, launch checks and the kernel cache (test_probe:
+# most of it needs no device), the copy-bandwidth measurement on every backend, and that
+# libmagnus links no vendor library.
+set(_dir ${CMAKE_CURRENT_LIST_DIR})
+magnus_add_test(test_probe SOURCES ${_dir}/test_probe.c LABELS runtime TIMEOUT 300)
+magnus_add_device_test(copy_bandwidth SOURCES ${_dir}/test_copy_bandwidth.c LABELS bench
+                       TIMEOUT 300)
+if(MAGNUS_BUILD_SHARED)
+  add_test(NAME libmagnus_links_no_vendor_library
+           COMMAND sh ${_dir}/test_ldd.sh $<TARGET_FILE:magnus>)
+  set_tests_properties(libmagnus_links_no_vendor_library PROPERTIES LABELS runtime TIMEOUT 60)
+endif()
+if(MAGNUS_BUILD_TOOLS)
+  add_test(NAME magnus_probe_cli COMMAND sh ${_dir}/test_probe_cli.sh $<TARGET_FILE:magnus_cli>
+           WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+  set_tests_properties(magnus_probe_cli PROPERTIES LABELS "runtime;cli" TIMEOUT 120)
+endif()

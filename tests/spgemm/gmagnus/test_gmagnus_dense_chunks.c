@@ -1,0 +1,150 @@
+/*
+ * MAGNUS_DENSE_MIN_ELEMENTS: the last level's chunks with more elements than the knob go to
+ * the dense accumulator, the others to the hash accumulator (default: tau). Checked here:
+ *   - every product against the CPU reference whatever the threshold (1: every non-empty
+ *     chunk dense; a middle value: both accumulators in one multiply; unset: tau);
+ *   - the report's chunks_dense / chunks_hash against a host count of the chunks' elements
+ *     (one multisplit level: heavy row i's chunk c holds its products whose column lies in
+ *     [c·width, (c+1)·width)), so the knob provably moves chunks between the accumulators;
+ *   - a malformed value is refused with MAGNUS_ERROR_INVALID_ARGUMENT, values above tau mean
+ *     tau.
+ * The whole gMAGNUS suite also runs with MAGNUS_DENSE_MIN_ELEMENTS=1 as its own ctest entry
+ * (tests/spgemm/gmagnus/gmagnus.cmake).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "device_test_main.h"
+#include "magnus/magnus.h"
+#include "spgemm_test_util.h"
+#include "status_test_util.h"
+
+/* Host count of one-level chunks: heavy rows (products > tau) split into chunks of `width`
+ * columns; chunks with more than `threshold` products are "dense". */
+typedef struct chunk_count {
+    int64_t dense, hash;
+} chunk_count;
+static chunk_count count_chunks(const magnus_csr_s *A, const magnus_csr_s *B, int64_t tau,
+                                int64_t width, int64_t nchunks, int64_t threshold) {
+    chunk_count n = {0, 0};
+    int64_t *per_chunk = calloc((size_t)nchunks, sizeof *per_chunk);
+    cr_assert_not_null(per_chunk);
+    for (int64_t i = 0; i < A->rows; i++) {
+        int64_t products = 0;
+        for (int64_t a = A->row_ptr[i]; a < A->row_ptr[i + 1]; a++) {
+            int32_t k = A->col_idx[a];
+            products += B->row_ptr[k + 1] - B->row_ptr[k];
+        }
+        if (products <= tau) continue;
+        memset(per_chunk, 0, (size_t)nchunks * sizeof *per_chunk);
+        for (int64_t a = A->row_ptr[i]; a < A->row_ptr[i + 1]; a++) {
+            int32_t k = A->col_idx[a];
+            for (int64_t b = B->row_ptr[k]; b < B->row_ptr[k + 1]; b++)
+                per_chunk[B->col_idx[b] / width]++;
+        }
+        for (int64_t c = 0; c < nchunks; c++) {
+            if (per_chunk[c] > threshold)
+                n.dense++;
+            else
+                n.hash++;
+        }
+    }
+    free(per_chunk);
+    return n;
+}
+
+/* C = A·B by gMAGNUS, checked against the reference; returns the report. */
+static magnus_report multiply_checked(magnus_context ctx, const magnus_csr_s *A,
+                                      const magnus_csr_s *B, const char *what) {
+    magnus_report rep;
+    int64_t reference_nnz = 0;
+    magnus_csr C = multiply_and_compare(&rep, &reference_nnz, ctx, A, B,
+                                        MAGNUS_ALGORITHM_MAGNUS, what);
+    cr_assert_eq(rep.nnz_c, reference_nnz, "%s: report nnz %lld, reference %lld", what,
+                 (long long)rep.nnz_c, (long long)reference_nnz);
+    magnus_csr_free(&C);
+    return rep;
+}
+
+static void thresholds_case(magnus_value_type type) {
+    magnus_context probe = magnus_test_context();
+    if (type == MAGNUS_FLOAT64 && !probe->device.fp64) cr_skip_test("no fp64");
+    magnus_csr A = magnus_test_rmat(13, 8, 5, type), B = magnus_test_rmat(13, 8, 6, type);
+    const uint64_t budget = magnus_test_budget_for_levels(probe, B->cols, type, 1);
+    cr_assert_gt(budget, 0, "no budget gives one level for %lld columns", (long long)B->cols);
+    magnus_context ctx = magnus_test_budget_context(budget);
+    magnus_device_info dev;
+    ASSERT_OK(magnus_context_device(&dev, ctx));
+    magnus_gmagnus_params p;
+    ASSERT_OK(magnus_gmagnus_params_compute(&p, &dev, B->cols, type));
+    cr_assert_eq(p.levels, 1, "budget %llu: %d levels", (unsigned long long)budget, p.levels);
+    cr_assert_eq(p.dense_min_elements, p.tau, "default threshold %lld, tau %lld",
+                 (long long)p.dense_min_elements, (long long)p.tau);
+    const int64_t width = p.chunk_width[0], nchunks = p.chunks_per_level[0];
+    /* unset (tau), a middle value, 1 (every non-empty chunk) */
+    const int64_t thresholds[] = {0, p.tau / 4, 1};
+    int64_t dense_before = -1;
+    for (size_t t = 0; t < sizeof thresholds / sizeof *thresholds; t++) {
+        char value[32], what[96];
+        if (thresholds[t] == 0) {
+            unsetenv("MAGNUS_DENSE_MIN_ELEMENTS");
+        } else {
+            snprintf(value, sizeof value, "%lld", (long long)thresholds[t]);
+            setenv("MAGNUS_DENSE_MIN_ELEMENTS", value, 1);
+        }
+        const int64_t threshold = thresholds[t] ? thresholds[t] : p.tau;
+        snprintf(what, sizeof what, "rmat13 x rmat13, %s, dense above %lld",
+                 type == MAGNUS_FLOAT32 ? "f32" : "f64", (long long)threshold);
+        magnus_report r = multiply_checked(ctx, A, B, what);
+        chunk_count want = count_chunks(A, B, p.tau, width, nchunks, threshold);
+        cr_assert_eq(r.levels, 1, "%s: %d levels", what, r.levels);
+        cr_assert_eq(r.dense_min_elements, threshold, "%s: report says %lld", what,
+                     (long long)r.dense_min_elements);
+        cr_assert_eq(r.chunks_dense, want.dense, "%s: %lld dense chunks, host count %lld", what,
+                     (long long)r.chunks_dense, (long long)want.dense);
+        cr_assert_eq(r.chunks_hash, want.hash, "%s: %lld hash chunks, host count %lld", what,
+                     (long long)r.chunks_hash, (long long)want.hash);
+        cr_assert_gt(r.chunks_dense, dense_before, "%s: lowering the threshold moved no chunk",
+                     what);
+        dense_before = r.chunks_dense;
+    }
+    cr_assert_gt(dense_before, 0);
+    magnus_csr_free(&A);
+    magnus_csr_free(&B);
+    magnus_context_free(&ctx);
+}
+
+Test(gmagnus_dense_chunks, thresholds_f32) { thresholds_case(MAGNUS_FLOAT32); }
+Test(gmagnus_dense_chunks, thresholds_f64) { thresholds_case(MAGNUS_FLOAT64); }
+
+Test(gmagnus_dense_chunks, malformed_value_refused) {
+    magnus_context ctx = magnus_test_context();
+    magnus_csr A = magnus_test_rmat(8, 4, 7, MAGNUS_FLOAT32);
+    const char *bad[] = {"0", "-3", "12x", "abc", "99999999999999999999999"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        setenv("MAGNUS_DENSE_MIN_ELEMENTS", bad[i], 1);
+        magnus_spgemm_options opt;
+        ASSERT_OK(magnus_spgemm_options_init(&opt));
+        opt.algorithm = MAGNUS_ALGORITHM_MAGNUS;
+        magnus_csr C = NULL;
+        magnus_status s = magnus_spgemm(&C, ctx, A, A, &opt, NULL);
+        cr_assert_eq(s, MAGNUS_ERROR_INVALID_ARGUMENT, "'%s': %s", bad[i], magnus_status_string(s));
+        cr_assert_null(C);
+        cr_assert_not_null(strstr(magnus_last_error(), "MAGNUS_DENSE_MIN_ELEMENTS"), "'%s': %s",
+                           bad[i], magnus_last_error());
+    }
+    magnus_csr_free(&A);
+}
+
+Test(gmagnus_dense_chunks, above_tau_means_tau) {
+    magnus_device_info dev;
+    ASSERT_OK(magnus_context_device(&dev, magnus_test_context()));
+    setenv("MAGNUS_DENSE_MIN_ELEMENTS", "1000000000", 1);
+    magnus_gmagnus_params p;
+    ASSERT_OK(magnus_gmagnus_params_compute(&p, &dev, 1 << 20, MAGNUS_FLOAT32));
+    cr_assert_eq(p.dense_min_elements, p.tau);
+    setenv("MAGNUS_DENSE_MIN_ELEMENTS", "7", 1);
+    ASSERT_OK(magnus_gmagnus_params_compute(&p, &dev, 1 << 20, MAGNUS_FLOAT32));
+    cr_assert_eq(p.dense_min_elements, 7);
+}

@@ -1,0 +1,38 @@
+# Tests of `magnus bench` (tools/cmd_bench.c, tools/bench/), end to end on PoCL's CPU device:
+#   bench_pocl                 magnus and hash on a tiny R-MAT sweep + add32, CPU reference
+#   bench_fake_cusparse        against a fake CUDA driver + cuSPARSE (one algorithm failing):
+#                              the baseline flow, its failure record, baseline comparison
+#   bench_fake_cusparse_wrong  a wrong baseline C is reported, and not blamed on magnus
+# tests/tools/bench/check_bench_output.py checks the CSV/JSON against bench/README.md's columns.
+# Skipped (77) without an OpenCL device.
+if(TARGET magnus_cli)
+  find_program(MAGNUS_BASH bash REQUIRED)
+  find_program(MAGNUS_PYTHON3 python3 REQUIRED)
+  set(_bench_work ${CMAKE_CURRENT_BINARY_DIR}/bench-work)
+  set(_bench_script ${CMAKE_CURRENT_LIST_DIR}/test_bench.sh)
+  add_test(NAME bench_pocl
+    COMMAND ${MAGNUS_BASH} ${_bench_script} pocl $<TARGET_FILE:magnus_cli> ${PROJECT_SOURCE_DIR}
+            ${_bench_work} ${MAGNUS_SHARED_MATRICES})
+  set_tests_properties(bench_pocl PROPERTIES TIMEOUT 300 SKIP_RETURN_CODE 77 LABELS bench)
+
+  if(MAGNUS_CUSPARSE_INCLUDE_DIR AND EXISTS "${MAGNUS_CUSPARSE_INCLUDE_DIR}/cuda.h")
+    add_library(magnus_fake_cusparse SHARED ${CMAKE_CURRENT_LIST_DIR}/fake_cusparse.c)
+    target_include_directories(magnus_fake_cusparse PRIVATE ${MAGNUS_CUSPARSE_INCLUDE_DIR})
+    target_compile_definitions(magnus_fake_cusparse PRIVATE DISABLE_CUSPARSE_DEPRECATED)
+    set_target_properties(magnus_fake_cusparse PROPERTIES C_VISIBILITY_PRESET hidden)
+    foreach(_mode fake fake-wrong)
+      string(REPLACE "fake" "bench_fake_cusparse" _name ${_mode})
+      string(REPLACE "-" "_" _name ${_name})
+      add_test(NAME ${_name}
+        COMMAND ${MAGNUS_BASH} ${_bench_script} ${_mode} $<TARGET_FILE:magnus_cli>
+                ${PROJECT_SOURCE_DIR} ${_bench_work} ${MAGNUS_SHARED_MATRICES}
+                $<TARGET_FILE:magnus_fake_cusparse>)
+      # After bench_pocl: the kernels it built are in the cache by then.
+      set_tests_properties(${_name} PROPERTIES TIMEOUT 300 SKIP_RETURN_CODE 77 LABELS bench
+                           DEPENDS bench_pocl)
+    endforeach()
+  endif()
+endif()
+
+# magnus_device_copy_bandwidth, the speed-of-light ceiling, on each backend's device.
+# (copy_bandwidth_<backend>: tests/device/device.cmake)

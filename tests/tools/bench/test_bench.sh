@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# `magnus bench` end to end on PoCL (no GPU needed), checked by check_bench_output.py.
+#   test_bench.sh MODE MAGNUS SOURCE_DIR WORK_DIR SHARED_MATRICES [FAKE_CUSPARSE_LIB]
+# MODE:
+#   pocl        magnus and hash on the OpenCL CPU device: a tiny R-MAT sweep (scales 8-9,
+#               A 4 per row, B 8 per row, 2 runs) and add32 from the shared matrices when
+#               present; verified against the CPU reference
+#   fake        the same against the fake CUDA driver + cuSPARSE (tests/tools/bench/fake_cusparse.c)
+#               with ALG1 made to fail and --verify-limit 0, so magnus is checked against
+#               the baseline's C (and C*x); the cuSPARSE rows must name the failure
+#   fake-wrong  the fake baseline returns a wrong C: its rows must be verified=no, magnus's
+#               yes, and the exit status 1
+# A 16 KiB local-memory budget makes rows heavy and runs the multisplit at these sizes.
+# Exit 77 (skipped) when no OpenCL device is found.
+set -u
+mode=$1 magnus=$2 src=$3 work=$4 shared=$5 fake=${6:-}
+mkdir -p "$work"
+out=$work/$mode
+rm -f "$out".csv "$out".json "$out".log
+export MAGNUS_BACKENDS=opencl MAGNUS_LOCAL_MEM_BYTES=16384
+device=$("$magnus" probe 2>/dev/null | awk '/^opencl:[0-9]+ / {print $1; exit}')
+[ -n "$device" ] || { echo "test_bench: no OpenCL device: skipped"; exit 77; }
+
+args=(bench --rmat-sweep --scales 8-9 --a-per-row 4 --b-per-row 8 --runs 2
+      --bandwidth-bytes 16M --csv "$out.csv" --json "$out.json")
+[ -e "$shared/add32.mtx.gz" ] && args+=("$shared/add32.mtx.gz")
+check=(python3 "$src/tests/tools/bench/check_bench_output.py" --readme "$src/bench/README.md"
+       --csv "$out.csv" --json "$out.json" --index "$shared/INDEX.tsv" --expect-local-mem 16384)
+expect_rc=0
+case $mode in
+  pocl)
+    args+=(--systems "$device,hash@$device")
+    check+=(--expect-system "magnus@$device" --expect-system "hash@$device") ;;
+  fake|fake-wrong)
+    [ -n "$fake" ] || { echo "test_bench: no fake cuSPARSE library given"; exit 2; }
+    export MAGNUS_CUDA_LIBRARY=$fake MAGNUS_CUSPARSE_LIBRARY=$fake FAKE_CUSPARSE_FAIL=ALG1
+    args+=(--systems "$device,cusparse@cuda:0" --verify-limit 0)
+    check+=(--expect-system "magnus@$device" --expect-system cusparse@cuda:0
+            --expect-detail "ALG1: compute: CUSPARSE_STATUS_INSUFFICIENT_RESOURCES")
+    if [ "$mode" = fake ]; then
+      check+=(--expect-speedup)
+    else
+      export FAKE_CUSPARSE_WRONG=1
+      check+=(--expect-mismatch cusparse)
+      expect_rc=1
+    fi ;;
+  *) echo "test_bench: unknown mode $mode"; exit 2 ;;
+esac
+
+echo "+ $magnus ${args[*]}"
+"$magnus" "${args[@]}" >"$out.log" 2>&1
+rc=$?
+cat "$out.log"
+if [ "$rc" -ne "$expect_rc" ]; then
+  echo "test_bench: magnus bench exited $rc, expected $expect_rc"
+  exit 1
+fi
+if [ "$mode" = fake-wrong ] && ! grep -q "MISMATCH: cusparse@cuda:0" "$out.log"; then
+  echo "test_bench: the wrong baseline C was not reported as a MISMATCH"
+  exit 1
+fi
+"${check[@]}"

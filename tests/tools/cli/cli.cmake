@@ -1,0 +1,35 @@
+# Tests of the `magnus` command-line tool (built only with MAGNUS_BUILD_TOOLS).
+#   cli          end-to-end: exit codes, messages, JSON, generated files checked against an
+#                independent Python reading (tests/tools/cli/test_cli.sh, tests/tools/cli/mtx_facts.py);
+#                uses wiki-Vote from the shared matrices when present
+#   cli_device   multiply and demo on an OpenCL device (PoCL in CI): both algorithms, small
+#                local-memory budgets, randomized verification, bad device choices
+#                (tests/tools/cli/test_cli_device.sh); skipped without an OpenCL device
+#   cli_common   unit tests of the tool's helpers (option parsing, formatting, JSON escaping)
+#   cli_verify   unit tests of the tool's verification (exact and randomized) on perturbed
+#                products
+if(TARGET magnus_cli)
+  find_program(MAGNUS_BASH bash REQUIRED)
+  find_program(MAGNUS_PYTHON3 python3 REQUIRED)
+  add_test(NAME cli
+    COMMAND ${MAGNUS_BASH} ${CMAKE_CURRENT_LIST_DIR}/test_cli.sh $<TARGET_FILE:magnus_cli>
+            ${MAGNUS_SHARED_MATRICES} ${CMAKE_CURRENT_BINARY_DIR}/cli-work)
+  set_tests_properties(cli PROPERTIES TIMEOUT 300 LABELS cli)
+
+  add_test(NAME cli_device
+    COMMAND ${MAGNUS_BASH} ${CMAKE_CURRENT_LIST_DIR}/test_cli_device.sh
+            $<TARGET_FILE:magnus_cli> ${CMAKE_CURRENT_BINARY_DIR}/cli-device-work)
+  set_tests_properties(cli_device PROPERTIES TIMEOUT 600 LABELS "cli;opencl" SKIP_RETURN_CODE 77)
+
+  magnus_add_test(cli_common PUBLIC TIMEOUT 60 LABELS cli
+    SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_cli_common.c ${PROJECT_SOURCE_DIR}/tools/cli_common.c)
+  target_compile_definitions(cli_common PRIVATE _POSIX_C_SOURCE=200809L)
+  target_include_directories(cli_common PRIVATE ${PROJECT_SOURCE_DIR})
+
+  magnus_add_test(cli_verify PUBLIC TIMEOUT 120 LABELS cli
+    SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_cli_verify.c ${PROJECT_SOURCE_DIR}/tools/cli_verify.c
+            ${PROJECT_SOURCE_DIR}/tools/cli_verify_random.c ${PROJECT_SOURCE_DIR}/tools/cli_common.c)
+  target_compile_definitions(cli_verify PRIVATE _POSIX_C_SOURCE=200809L)
+  target_include_directories(cli_verify PRIVATE ${PROJECT_SOURCE_DIR})
+  target_link_libraries(cli_verify PRIVATE Threads::Threads)
+endif()
