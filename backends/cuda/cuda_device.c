@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cuda_backend.h"
+#include "cuda_internal.h"
 
 void magnus_cuda_format_version(int version, char *buf, size_t size) {
     snprintf(buf, size, "%d.%d", version / 1000, (version % 1000) / 10);

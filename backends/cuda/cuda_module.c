@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cuda_backend.h"
+#include "cuda_internal.h"
 #include "cuda_ptx.h"
 
 #ifdef MAGNUS_HAVE_CUDA_KERNELS

@@ -12,7 +12,7 @@
 
 #ifdef MAGNUS_HAVE_CUDA_H
 
-#include "cuda_backend.h"
+#include "cuda_internal.h"
 
 static const magnus_backend_ops cuda_ops = {
     .name = "cuda",

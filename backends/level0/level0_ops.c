@@ -3,9 +3,9 @@
  * Zero loader, dlopened at run time; kernels are the SPIR-V embedded at build time.
  * The design (immediate command lists, events instead of fences) is described in
  * level0_internal.h; each group of ops lives in its own file:
- *   level0_loader.c   dlopen + entry points      level0_devices.c  zeInit, probe, device info
- *   level0_queue.c    contexts and queues         level0_memory.c   buffers, copies, fills
- *   level0_kernels.c  modules, kernels, launch    level0_events.c   events and timing
+ *   level0_loader.c   dlopen + entry points      level0_device.c   zeInit, probe, device info
+ *   level0_context.c  contexts and queues         level0_memory.c   buffers, copies, fills
+ *   level0_module.c   modules, kernels, launch    level0_event.c    events and timing
  */
 #include "backend.h"
 #include "internal.h"

@@ -57,7 +57,7 @@ magnus_status magnus_cl_device_extensions(cl_device_id device, char **list);
 /* Whether `extension` is a whole word of the space-separated list. */
 bool magnus_cl_extension_listed(const char *list, const char *extension);
 
-/* ---- programs (opencl_program.c) ---- */
+/* ---- programs (opencl_module.c) ---- */
 magnus_status magnus_cl_module_load(magnus_bctx *ctx, magnus_kernel_variant variant,
                                     magnus_bmodule **module);
 void magnus_cl_module_unload(magnus_bmodule *module);

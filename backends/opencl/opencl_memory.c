@@ -1,6 +1,6 @@
 /*
  * The OpenCL backend: OpenCL 1.2 host API, loaded at run time (opencl_loader.c), kernels built
- * from the embedded OpenCL C source (opencl_program.c). Read the table at the bottom first.
+ * from the embedded OpenCL C source (opencl_module.c). Read the table at the bottom first.
  *
  * Choices:
  *   - Queues are in order with profiling enabled; an event is a marker

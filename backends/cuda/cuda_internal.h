@@ -4,8 +4,8 @@
  * primary context current on the calling thread (magnus_cuda_make_current), because the
  * runtime may call from any thread and the CUDA current context is per thread.
  */
-#ifndef MAGNUS_CUDA_BACKEND_H
-#define MAGNUS_CUDA_BACKEND_H
+#ifndef MAGNUS_CUDA_INTERNAL_H
+#define MAGNUS_CUDA_INTERNAL_H
 
 #include <pthread.h>
 
