@@ -1,7 +1,7 @@
 /* Loading the CUDA driver at run time: dlopen, cuGetProcAddress, pinned-version entry points. */
-#ifdef MAGNUS_HAVE_CUDA_H
-
 #include "cuda_loader.h"
+
+#ifdef MAGNUS_HAVE_CUDA_H
 
 #include <pthread.h>
 #include <stdarg.h>
@@ -168,5 +168,15 @@ void magnus_cuda_unload(void) {
     if (loader.refs > 0 && --loader.refs == 0) close_library(true);
     pthread_mutex_unlock(&loader.lock);
 }
+
+#else /* !MAGNUS_HAVE_CUDA_H: the backend exists but never loads */
+
+magnus_status magnus_cuda_load(void) {
+    return magnus_error(MAGNUS_ERROR_BACKEND_UNAVAILABLE,
+                        "this libmagnus was built without the CUDA headers (cuda.h not found at "
+                        "configure time; set MAGNUS_CUDA_INCLUDE_DIR or CUDA_PATH and rebuild)");
+}
+
+void magnus_cuda_unload(void) {}
 
 #endif /* MAGNUS_HAVE_CUDA_H */

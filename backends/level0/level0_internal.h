@@ -31,6 +31,14 @@
 
 #include "backend.h"
 #include "internal.h"
+
+/* zeInit and the device list (level0_device.c). Built without level_zero/ze_api.h, load()
+ * always fails and says why, and these two are all the backend has. */
+magnus_status level0_load(void);
+void level0_unload(void);
+
+#ifdef MAGNUS_HAVE_LEVEL0_HEADERS
+
 #include "level0_loader.h"
 
 /* One usable device found by load(). */
@@ -94,8 +102,6 @@ struct magnus_bevent {
 };
 
 /* Devices (level0_device.c) */
-magnus_status level0_load(void);
-void level0_unload(void);
 magnus_status level0_device_count_get(int *count);
 magnus_status level0_device_info(int index, magnus_device_info *info);
 
@@ -147,5 +153,7 @@ void level0_events_reclaim(magnus_bctx *ctx, bool all);
 magnus_status level0_single_event_create(magnus_bctx *ctx, ze_event_pool_handle_t *pool,
                                          ze_event_handle_t *event);
 void level0_single_event_destroy(ze_event_pool_handle_t pool, ze_event_handle_t event);
+
+#endif /* MAGNUS_HAVE_LEVEL0_HEADERS */
 
 #endif
