@@ -43,6 +43,7 @@ static const magnus_backend_ops cuda_ops = {
     .module_load = magnus_cuda_module_load,
     .module_unload = magnus_cuda_module_unload,
     .kernel_get = magnus_cuda_kernel_get,
+    .kernel_limits = magnus_cuda_kernel_limits,
     .kernel_release = magnus_cuda_kernel_release,
     .launch = magnus_cuda_launch,
 

@@ -135,6 +135,8 @@ magnus_status level0_module_load(magnus_bctx *ctx, magnus_kernel_variant variant
 void level0_module_unload(magnus_bmodule *module);
 magnus_status level0_kernel_get(magnus_bmodule *module, const char *name,
                                 magnus_bkernel **kernel);
+magnus_status level0_kernel_limits(magnus_bctx *ctx, magnus_bkernel *kernel,
+                                   magnus_kernel_limits *limits);
 void level0_kernel_release(magnus_bkernel *kernel);
 magnus_status level0_launch(magnus_bqueue *q, magnus_bkernel *kernel, size_t groups,
                             size_t group_size, size_t local_bytes, int nargs,

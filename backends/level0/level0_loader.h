@@ -47,6 +47,7 @@
     X(zeKernelDestroy)                                                                           \
     X(zeKernelSetGroupSize)                                                                      \
     X(zeKernelSetArgumentValue)                                                                  \
+    X(zeKernelGetProperties)                                                                     \
     X(zeEventPoolCreate)                                                                         \
     X(zeEventPoolDestroy)                                                                        \
     X(zeEventCreate)                                                                             \

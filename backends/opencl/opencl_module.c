@@ -207,6 +207,27 @@ magnus_status magnus_cl_kernel_get(magnus_bmodule *module, const char *name,
     return magnus_cl_fail(err, MAGNUS_ERROR_KERNEL_LAUNCH, "clCreateKernel");
 }
 
+magnus_status magnus_cl_kernel_limits(magnus_bctx *ctx, magnus_bkernel *kernel,
+                                      magnus_kernel_limits *limits) {
+    size_t group = 0;
+    cl_ulong local = 0;
+    cl_int err = magnus_cl.GetKernelWorkGroupInfo(magnus_cl_kernel(kernel), ctx->device,
+                                                  CL_KERNEL_WORK_GROUP_SIZE, sizeof group, &group,
+                                                  NULL);
+    if (err != CL_SUCCESS)
+        return magnus_cl_fail(err, MAGNUS_ERROR_DEVICE,
+                              "clGetKernelWorkGroupInfo(CL_KERNEL_WORK_GROUP_SIZE)");
+    /* Before the first launch no local argument is set, so this is the kernel's own. */
+    err = magnus_cl.GetKernelWorkGroupInfo(magnus_cl_kernel(kernel), ctx->device,
+                                           CL_KERNEL_LOCAL_MEM_SIZE, sizeof local, &local, NULL);
+    if (err != CL_SUCCESS)
+        return magnus_cl_fail(err, MAGNUS_ERROR_DEVICE,
+                              "clGetKernelWorkGroupInfo(CL_KERNEL_LOCAL_MEM_SIZE)");
+    limits->max_group_size = group;
+    limits->static_local_bytes = local;
+    return MAGNUS_SUCCESS;
+}
+
 void magnus_cl_kernel_release(magnus_bkernel *k) {
     if (k) magnus_cl.ReleaseKernel(magnus_cl_kernel(k));
 }

@@ -58,6 +58,7 @@ struct magnus_context_s {
         char *name;                   /* a copy owned by the context */
         magnus_kernel_variant variant;
         magnus_bkernel *kernel;
+        magnus_kernel_limits limits;  /* asked once, before the kernel's first launch */
     } kernels[MAGNUS_MAX_KERNELS];     /* lookup cache */
     int nkernels;
     uint64_t memory_limit;            /* 0: none */
@@ -143,6 +144,15 @@ static inline magnus_karg magnus_arg_f64(double v) {
 magnus_status magnus_launch(magnus_context ctx, magnus_queue_id q, magnus_kernel_variant variant,
                             const char *name, size_t groups, size_t group_size, size_t local_bytes,
                             int nargs, const magnus_karg *args);
+
+/*
+ * What kernel `name` of `variant` allows on the context's device (magnus_kernel_limits in
+ * core/device_handles.h): its largest work group and its own local memory, so a caller can
+ * size a launch from the kernel rather than from what it knows of a vendor. Loads the module
+ * and the kernel like a launch would; a name the module lacks is MAGNUS_ERROR_KERNEL_BUILD.
+ */
+magnus_status magnus_kernel_limits_get(magnus_kernel_limits *out, magnus_context ctx,
+                                       magnus_kernel_variant variant, const char *name);
 
 /* Builds or loads the kernel module of `variant` now rather than at its first launch (to
  * report MAGNUS_ERROR_KERNEL_BUILD or FEATURE_UNSUPPORTED early, or to keep build time out
