@@ -14,6 +14,8 @@ magnus_add_test(primitives_level0 SOURCES ${_rt_dir}/test_primitives.c
                 ENV MAGNUS_BACKENDS=level0 LABELS runtime level0 TIMEOUT 600)
 
 magnus_add_test(test_probe SOURCES ${_rt_dir}/test_probe.c LABELS runtime TIMEOUT 300)
+# The byte-size grammar of the MAGNUS_* variables and the command line (runtime/core/byte_size.h).
+magnus_add_test(test_byte_size SOURCES ${_rt_dir}/test_byte_size.c LABELS unit TIMEOUT 60)
 
 if(MAGNUS_BUILD_SHARED)
   add_test(NAME libmagnus_links_no_vendor_library

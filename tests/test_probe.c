@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "byte_size.h"
 #include "device_runtime.h"
 #include "kernel_cache.h"
 #include "status_test_util.h"
@@ -222,13 +223,13 @@ Test(context, byte_sizes) {
                 {"16777215T", 16777215ull << 40}};
     for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
         uint64_t b = 1;
-        cr_assert(magnus_parse_byte_size(good[i].text, &b), "%s", good[i].text);
+        cr_assert_eq(magnus_parse_bytes(&b, good[i].text), MAGNUS_SUCCESS, "%s", good[i].text);
         cr_assert_eq(b, good[i].bytes, "%s", good[i].text);
     }
     const char *bad[] = {"", "K", "-1", "2X", "1.5G", "2GG", "16777216T", "99999999999999999999"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         uint64_t b;
-        cr_assert(!magnus_parse_byte_size(bad[i], &b), "%s", bad[i]);
+        cr_assert_eq(magnus_parse_bytes(&b, bad[i]), MAGNUS_ERROR_INVALID_ARGUMENT, "%s", bad[i]);
     }
 }
 

@@ -3,43 +3,12 @@
  * (the option, else MAGNUS_LOCAL_MEM_BYTES, else min(device, MAGNUS_DEFAULT_LOCAL_MEM_BUDGET))
  * and the device-memory limit in effect.
  */
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "backend.h"
+#include "byte_size.h"
 #include "device_runtime.h"
-
-bool magnus_parse_byte_size(const char *text, uint64_t *bytes) {
-    const char *p = text;
-    while (isspace((unsigned char)*p)) p++;
-    if (!isdigit((unsigned char)*p)) return false;
-    uint64_t value = 0;
-    for (; isdigit((unsigned char)*p); p++)
-        if (__builtin_mul_overflow(value, 10, &value) ||
-            __builtin_add_overflow(value, (uint64_t)(*p - '0'), &value))
-            return false;
-    int shift = 0;
-    switch (toupper((unsigned char)*p)) {
-    case 'K': shift = 10; break;
-    case 'M': shift = 20; break;
-    case 'G': shift = 30; break;
-    case 'T': shift = 40; break;
-    default: break;
-    }
-    if (shift) {
-        p++;
-        if (toupper((unsigned char)*p) == 'I') p++;
-        if (toupper((unsigned char)*p) == 'B') p++;
-    } else if (toupper((unsigned char)*p) == 'B') {
-        p++;
-    }
-    while (isspace((unsigned char)*p)) p++;
-    if (*p) return false;
-    if (shift && value > (UINT64_MAX >> shift)) return false;
-    *bytes = value << shift;
-    return true;
-}
 
 uint64_t magnus_default_local_budget(uint64_t device_local_mem_bytes) {
     return device_local_mem_bytes < MAGNUS_DEFAULT_LOCAL_MEM_BUDGET
@@ -67,7 +36,7 @@ static magnus_status size_setting(uint64_t option, const char *variable, uint64_
     *out = option;
     const char *env = getenv(variable);
     if (option || !env || !*env) return MAGNUS_SUCCESS;
-    if (!magnus_parse_byte_size(env, out))
+    if (magnus_parse_bytes(out, env))
         return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
                             "%s=%s: expected a size in bytes such as 65536, 48K, 512M or 2G",
                             variable, env);

@@ -78,9 +78,6 @@ long magnus_device_pick_best(const magnus_device_info *devices, const int *backe
 /* The budget a context on a device with `device_local_mem_bytes` of local memory per work group
  * uses by default: min(device, MAGNUS_DEFAULT_LOCAL_MEM_BUDGET). */
 uint64_t magnus_default_local_budget(uint64_t device_local_mem_bytes);
-/* "4096", "64K", "512M", "2G", "1T" (also "KB"/"KiB"...; binary multiples, any case) into
- * bytes; false when malformed or overflowing. Used for MAGNUS_* size variables. */
-bool magnus_parse_byte_size(const char *text, uint64_t *bytes);
 
 /* Device memory, accounted against the context's limit (MAGNUS_ERROR_OUT_OF_DEVICE_MEMORY,
  * with the sizes in the message, when it would be exceeded or the device refuses). */
