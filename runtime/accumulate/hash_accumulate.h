@@ -14,7 +14,7 @@
  *   2. per bin, one launch: one work group per item (or several items per group for tiny
  *      bins), hash table in local memory, sized from ctx->device.local_mem_bytes (the budget
  *      in effect, MAGNUS_LOCAL_MEM_BYTES included), T/8 work items per table of T slots up
- *      to 256 (1024 through CUDA; MAGNUS_HASH_GROUP_MAX overrides). Largest bins are
+ *      to 256 (1024 through CUDA; the context's hash_group_max overrides). Largest bins are
  *      launched first.
  *      Symbolic: power-of-two table of column keys, load <= 3/4 of the key, multiplicative
  *      hash, linear probing, one compare-and-swap per probe step; counts distinct columns.
@@ -79,8 +79,8 @@ void magnus_hash_local_capacity(const magnus_context_s *ctx, magnus_value_type t
 /* Where an item with binning key `key` (symbolic: products, capped by the columns it can
  * hold; numeric: entries) is accumulated, for tests and tuning: the slots of its local table,
  * the work items it gets, the items per work group, and the dynamic local bytes of its bin's
- * launch; all 0 when it needs a global table (or key <= 0). MAGNUS_HASH_GROUP_MAX applies
- * (an invalid value: MAGNUS_ERROR_INVALID_ARGUMENT). */
+ * launch; all 0 when it needs a global table (or key <= 0). The context's hash_group_max
+ * (magnus_context_options; MAGNUS_HASH_GROUP_MAX when the context was created) applies. */
 typedef struct magnus_hash_bin_shape {
     uint32_t table, lanes, per_group;
     uint64_t local_bytes;

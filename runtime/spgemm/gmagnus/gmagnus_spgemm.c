@@ -238,7 +238,13 @@ magnus_status magnus_gmagnus_spgemm(magnus_device_csr *C, magnus_context ctx,
     g->variant = magnus_variant_of(A->type);
     g->value_bytes = magnus_value_size(A->type);
     magnus_context_reset_peak(ctx);
-    magnus_status s = magnus_gmagnus_params_compute(&g->p, &ctx->device, B->cols, A->type);
+    /* magnus_gmagnus_params_compute with the context's knob instead of the environment's */
+    magnus_gmagnus_params_input in;
+    magnus_status s = magnus_gmagnus_params_input_for_device(&in, &ctx->device, B->cols, A->type);
+    if (!s) {
+        in.dense_min_elements = ctx->dense_min_elements;
+        s = magnus_gmagnus_params_from_input(&g->p, &in);
+    }
     if (s) {
         magnus_error_prefix("gMAGNUS: ");
     } else {
