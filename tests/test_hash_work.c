@@ -381,7 +381,7 @@ Test(hash_work, wide_chunks) {
     magnus_hash_segments seg = {.ptr = &dptr, .col = &dcol, .val = &dval, .col_range = WIDTH,
                                 .type = MAGNUS_FLOAT32};
     magnus_hash_stats st = {0};
-    ASSERT_OK(magnus_hash_chunks_symbolic(ctx, NULL, &seg, NULL, 0, NCHUNKS, &dcounts, &st));
+    ASSERT_OK(magnus_hash_chunks_symbolic_sync(ctx, NULL, &seg, NULL, 0, NCHUNKS, &dcounts, &st));
     int64_t got[NCHUNKS];
     ASSERT_OK(magnus_dbuf_read(ctx, MAGNUS_QUEUE_MAIN, got, &dcounts, 0, sizeof got));
     for (int c = 0; c < NCHUNKS; c++)
@@ -389,7 +389,7 @@ Test(hash_work, wide_chunks) {
                      (long long)got[c], (long long)counts[c]);
     magnus_hash_chunk_output out = {.offset = &doffs, .nnz = &dcounts, .shift_period = NCHUNKS,
                                     .shift_step = WIDTH, .C_col = &dccol, .C_val = &dcval};
-    ASSERT_OK(magnus_hash_chunks_numeric(ctx, NULL, &seg, NULL, 0, NCHUNKS, &out, &st));
+    ASSERT_OK(magnus_hash_chunks_numeric_sync(ctx, NULL, &seg, NULL, 0, NCHUNKS, &out, &st));
     cr_assert_eq(st.items_global, 0, "a chunk took a global table");
     hash_chunks_expect_output(ctx, &dccol, &dcval, MAGNUS_FLOAT32, hcol, hval, offs[NCHUNKS]);
     magnus_dbuf *all[] = {&dptr, &dcol, &dval, &dcounts, &doffs, &dccol, &dcval};

@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-magnus_status magnus_hash_run_phase(const hash_phase *ph, magnus_hash_stats *stats) {
+magnus_status magnus_hash_run_phase_sync(const hash_phase *ph, magnus_hash_stats *stats) {
     magnus_context ctx = ph->ctx;
     magnus_hash_stats local_stats = {0};
     magnus_hash_stats *st = stats ? stats : &local_stats;

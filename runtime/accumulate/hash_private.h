@@ -171,6 +171,6 @@ magnus_status magnus_hash_run_global(const hash_phase *ph, hash_work *w, int64_t
 
 /* hash_phase.c: one phase, from binning to its outputs; waits for the main queue (after an
  * error, for every queue) before it frees its buffers and returns. */
-magnus_status magnus_hash_run_phase(const hash_phase *ph, magnus_hash_stats *stats);
+magnus_status magnus_hash_run_phase_sync(const hash_phase *ph, magnus_hash_stats *stats);
 
 #endif

@@ -97,13 +97,17 @@ magnus_status magnus_knob_dense_min_elements(int64_t option, int64_t *out);
  * with the sizes in the message, when it would be exceeded or the device refuses). */
 magnus_status magnus_dbuf_alloc(magnus_context ctx, size_t bytes, magnus_dbuf *out);
 void magnus_dbuf_free(magnus_context ctx, magnus_dbuf *buf); /* NULL mem: no-op; clears *buf */
+/* Host to device and back. Both wait: they return when the bytes have been copied, after
+ * everything queued on q before them (so a read sees the queue's earlier work). */
 magnus_status magnus_dbuf_write(magnus_context ctx, magnus_queue_id q, magnus_dbuf *dst,
                                 size_t dst_offset, const void *src, size_t bytes);
 magnus_status magnus_dbuf_read(magnus_context ctx, magnus_queue_id q, void *dst,
                                const magnus_dbuf *src, size_t src_offset, size_t bytes);
+/* Device to device, queued on q (no wait). */
 magnus_status magnus_dbuf_copy(magnus_context ctx, magnus_queue_id q, magnus_dbuf *dst,
                                size_t dst_offset, const magnus_dbuf *src, size_t src_offset,
                                size_t bytes);
+/* Queued on q (no wait). */
 magnus_status magnus_dbuf_fill(magnus_context ctx, magnus_queue_id q, magnus_dbuf *dst,
                                size_t offset, const void *pattern, size_t pattern_bytes,
                                size_t bytes);
