@@ -112,11 +112,12 @@ magnus_status magnus_hash_rows_products(magnus_context ctx, magnus_queue_id q,
     return s;
 }
 
-magnus_status magnus_hash_rows_symbolic(magnus_context ctx, const magnus_hash_config *cfg,
-                                        const struct magnus_device_csr_s *A,
-                                        const struct magnus_device_csr_s *B,
-                                        const magnus_dbuf *ids, int64_t ids_offset, int64_t count,
-                                        magnus_dbuf *row_counts, magnus_hash_stats *stats) {
+magnus_status magnus_hash_rows_symbolic_sync(magnus_context ctx, const magnus_hash_config *cfg,
+                                             const struct magnus_device_csr_s *A,
+                                             const struct magnus_device_csr_s *B,
+                                             const magnus_dbuf *ids, int64_t ids_offset,
+                                             int64_t count, magnus_dbuf *row_counts,
+                                             magnus_hash_stats *stats) {
     const char *what = "hash symbolic (rows)";
     magnus_status s;
     if ((s = hash_check_items(ctx, ids, ids_offset, count, what)) ||
@@ -128,15 +129,16 @@ magnus_status magnus_hash_rows_symbolic(magnus_context ctx, const magnus_hash_co
     ph.keys = row_counts;
     ph.key_cap = B->cols;
     ph.row_counts = row_counts;
-    return magnus_hash_run_phase(&ph, stats);
+    return magnus_hash_run_phase_sync(&ph, stats);
 }
 
-magnus_status magnus_hash_rows_numeric(magnus_context ctx, const magnus_hash_config *cfg,
-                                       const struct magnus_device_csr_s *A,
-                                       const struct magnus_device_csr_s *B,
-                                       const magnus_dbuf *ids, int64_t ids_offset, int64_t count,
-                                       const magnus_dbuf *C_row_ptr, magnus_dbuf *C_col,
-                                       magnus_dbuf *C_val, magnus_hash_stats *stats) {
+magnus_status magnus_hash_rows_numeric_sync(magnus_context ctx, const magnus_hash_config *cfg,
+                                            const struct magnus_device_csr_s *A,
+                                            const struct magnus_device_csr_s *B,
+                                            const magnus_dbuf *ids, int64_t ids_offset,
+                                            int64_t count, const magnus_dbuf *C_row_ptr,
+                                            magnus_dbuf *C_col, magnus_dbuf *C_val,
+                                            magnus_hash_stats *stats) {
     const char *what = "hash numeric (rows)";
     magnus_status s;
     if ((s = hash_check_items(ctx, ids, ids_offset, count, what)) ||
@@ -152,7 +154,7 @@ magnus_status magnus_hash_rows_numeric(magnus_context ctx, const magnus_hash_con
     ph.C_rp = C_row_ptr;
     ph.C_col = C_col;
     ph.C_val = C_val;
-    return magnus_hash_run_phase(&ph, stats);
+    return magnus_hash_run_phase_sync(&ph, stats);
 }
 
 static magnus_status hash_check_segments(const magnus_hash_segments *seg, int numeric,
@@ -179,11 +181,11 @@ static void hash_phase_chunks(hash_phase *ph, magnus_context ctx, const magnus_h
     ph->seg = seg;
 }
 
-magnus_status magnus_hash_chunks_symbolic(magnus_context ctx, const magnus_hash_config *cfg,
-                                          const magnus_hash_segments *seg,
-                                          const magnus_dbuf *ids, int64_t ids_offset,
-                                          int64_t count, magnus_dbuf *counts,
-                                          magnus_hash_stats *stats) {
+magnus_status magnus_hash_chunks_symbolic_sync(magnus_context ctx, const magnus_hash_config *cfg,
+                                               const magnus_hash_segments *seg,
+                                               const magnus_dbuf *ids, int64_t ids_offset,
+                                               int64_t count, magnus_dbuf *counts,
+                                               magnus_hash_stats *stats) {
     const char *what = "hash symbolic (chunks)";
     magnus_status s;
     if ((s = hash_check_items(ctx, ids, ids_offset, count, what)) ||
@@ -197,14 +199,14 @@ magnus_status magnus_hash_chunks_symbolic(magnus_context ctx, const magnus_hash_
     ph.key_cap = seg->col_range;
     ph.empty_items_need_work = 1;
     ph.chunk_counts = counts;
-    return magnus_hash_run_phase(&ph, stats);
+    return magnus_hash_run_phase_sync(&ph, stats);
 }
 
-magnus_status magnus_hash_chunks_numeric(magnus_context ctx, const magnus_hash_config *cfg,
-                                         const magnus_hash_segments *seg, const magnus_dbuf *ids,
-                                         int64_t ids_offset, int64_t count,
-                                         const magnus_hash_chunk_output *out,
-                                         magnus_hash_stats *stats) {
+magnus_status magnus_hash_chunks_numeric_sync(magnus_context ctx, const magnus_hash_config *cfg,
+                                              const magnus_hash_segments *seg,
+                                              const magnus_dbuf *ids, int64_t ids_offset,
+                                              int64_t count, const magnus_hash_chunk_output *out,
+                                              magnus_hash_stats *stats) {
     const char *what = "hash numeric (chunks)";
     magnus_status s;
     if ((s = hash_check_items(ctx, ids, ids_offset, count, what)) ||
@@ -225,5 +227,5 @@ magnus_status magnus_hash_chunks_numeric(magnus_context ctx, const magnus_hash_c
     ph.keys = out->nnz ? out->nnz : out->offset;
     ph.key_is_ptr = out->nnz ? 0 : 1;
     ph.out = out;
-    return magnus_hash_run_phase(&ph, stats);
+    return magnus_hash_run_phase_sync(&ph, stats);
 }

@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-magnus_status magnus_hash_run_phase(const hash_phase *ph, magnus_hash_stats *stats) {
+magnus_status magnus_hash_run_phase_sync(const hash_phase *ph, magnus_hash_stats *stats) {
     magnus_context ctx = ph->ctx;
     magnus_hash_stats local_stats = {0};
     magnus_hash_stats *st = stats ? stats : &local_stats;
@@ -22,11 +22,9 @@ magnus_status magnus_hash_run_phase(const hash_phase *ph, magnus_hash_stats *sta
                             ph->what, HASH_BIN_GROUP,
                             (unsigned long long)ctx->device.max_work_group_size);
 
-    uint32_t group_cap = 0;
-    magnus_status s = magnus_hash_group_cap(ctx, &group_cap);
-    if (s) return s;
+    magnus_status s = MAGNUS_SUCCESS;
     hash_plan plan;
-    magnus_hash_plan_build(&plan, ctx, ph->numeric, ph->value_bytes, group_cap);
+    magnus_hash_plan_build(&plan, ctx, ph->numeric, ph->value_bytes, magnus_hash_group_cap(ctx));
     if (ph->empty_items_need_work) plan.bin[0].max_key = -1;
     hash_work w;
     memset(&w, 0, sizeof w);

@@ -5,27 +5,16 @@
  */
 #include "hash_private.h"
 
-#include <stdlib.h>
 #include <string.h>
 
-/* The largest work group of the bin kernels (see HASH_MAX_GROUP), within the device's. */
-magnus_status magnus_hash_group_cap(const magnus_context_s *ctx, uint32_t *out) {
+/* The largest work group of the bin kernels (see HASH_MAX_GROUP), within the device's: the
+ * context's hash_group_max (validated when the context was created) or the backend's cap. */
+uint32_t magnus_hash_group_cap(const magnus_context_s *ctx) {
     uint64_t device = ctx->device.max_work_group_size ? ctx->device.max_work_group_size : 256;
     uint64_t cap = ctx->device.backend == MAGNUS_BACKEND_CUDA ? HASH_MAX_GROUP_CUDA : HASH_MAX_GROUP;
-    const char *env = getenv("MAGNUS_HASH_GROUP_MAX");
-    if (env && *env) {
-        char *end = NULL;
-        unsigned long long v = strtoull(env, &end, 10);
-        if (*end != 0 || v < 8 || v > device || (v & (v - 1)) != 0)
-            return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
-                                "MAGNUS_HASH_GROUP_MAX=%s: expected a power of two from 8 to %llu "
-                                "(the device's work-group limit)",
-                                env, (unsigned long long)device);
-        cap = v;
-    }
+    if (ctx->hash_group_max) cap = ctx->hash_group_max;
     if (cap > device) cap = device;
-    *out = (uint32_t)pow2_floor(cap);
-    return MAGNUS_SUCCESS;
+    return (uint32_t)pow2_floor(cap);
 }
 
 static void hash_plan_add(hash_plan *p, int numeric, size_t value_bytes, uint64_t local_bytes,
@@ -108,9 +97,7 @@ magnus_status magnus_hash_bin_shape_of(magnus_hash_bin_shape *out, const magnus_
     if (vb == 0)
         return magnus_error(MAGNUS_ERROR_UNSUPPORTED_TYPE, "magnus_hash_bin_shape_of: type %d",
                             (int)type);
-    uint32_t cap = 0;
-    magnus_status s = magnus_hash_group_cap(ctx, &cap);
-    if (s) return s;
+    uint32_t cap = magnus_hash_group_cap(ctx);
     hash_plan p;
     magnus_hash_plan_build(&p, ctx, numeric != 0, vb, cap);
     if (key <= 0) return MAGNUS_SUCCESS;

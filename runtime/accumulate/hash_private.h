@@ -28,8 +28,9 @@
  * -Xptxas -v gives every hash kernel at most 32 registers per work item on sm_90 (64 would
  * still fit 1024 items in an SM's 64K registers), and the largest tables, one work group per
  * SM, then keep 1024 work items resident instead of 256 (docs/performance.md, "Numeric
- * phase"). MAGNUS_HASH_GROUP_MAX (a power of two, 8 .. the device's work-group limit)
- * overrides the cap, for tuning and tests. */
+ * phase"). The context's hash_group_max (the option or MAGNUS_HASH_GROUP_MAX, read once when
+ * the context is created: a power of two, 8 .. the device's work-group limit) overrides the
+ * cap, for tuning and tests. */
 #define HASH_SMALL_GROUP 256
 #define HASH_MAX_GROUP 256
 #define HASH_MAX_GROUP_CUDA 1024
@@ -132,8 +133,8 @@ typedef struct hash_work {
 /* ---- the steps of a phase (each file's comments say more) ---- */
 
 /* hash_plan.c: the largest work group of the bin kernels (see HASH_MAX_GROUP), within the
- * device's; MAGNUS_HASH_GROUP_MAX overrides (an invalid value: INVALID_ARGUMENT). */
-magnus_status magnus_hash_group_cap(const magnus_context_s *ctx, uint32_t *out);
+ * device's; the context's hash_group_max (MAGNUS_HASH_GROUP_MAX) overrides. */
+uint32_t magnus_hash_group_cap(const magnus_context_s *ctx);
 /* hash_plan.c: the bins for one phase, with work groups of at most group_cap items;
  * nbins == 2 (empty + global) when local memory holds no table. */
 void magnus_hash_plan_build(hash_plan *p, const magnus_context_s *ctx, int numeric,
@@ -170,6 +171,6 @@ magnus_status magnus_hash_run_global(const hash_phase *ph, hash_work *w, int64_t
 
 /* hash_phase.c: one phase, from binning to its outputs; waits for the main queue (after an
  * error, for every queue) before it frees its buffers and returns. */
-magnus_status magnus_hash_run_phase(const hash_phase *ph, magnus_hash_stats *stats);
+magnus_status magnus_hash_run_phase_sync(const hash_phase *ph, magnus_hash_stats *stats);
 
 #endif
