@@ -1,6 +1,8 @@
 /* Option parsing, errors, number formatting, JSON output and the progress line of `magnus`. */
 #include "cli_common.h"
 
+#include "byte_size.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -28,18 +30,9 @@ bool cli_to_int64(const char *text, int64_t *out) {
 }
 
 bool cli_to_bytes(const char *text, int64_t *out) {
-    if (!text || !*text || text[0] == '-') return false;
-    errno = 0;
-    char *end;
-    unsigned long long v = strtoull(text, &end, 10);
-    if (errno || end == text) return false;
-    unsigned shift = 0;
-    if (*end == 'K' || *end == 'k') shift = 10;
-    if (*end == 'M' || *end == 'm') shift = 20;
-    if (*end == 'G' || *end == 'g') shift = 30;
-    if (shift) end++;
-    if (*end || v > ((unsigned long long)INT64_MAX >> shift)) return false;
-    *out = (int64_t)(v << shift);
+    uint64_t v;
+    if (magnus_parse_bytes(&v, text) != MAGNUS_SUCCESS || v > (uint64_t)INT64_MAX) return false;
+    *out = (int64_t)v;
     return true;
 }
 

@@ -32,8 +32,8 @@ enum {
 typedef enum cli_option_kind {
     CLI_FLAG,   /* bool, takes no value */
     CLI_INT,    /* int64_t */
-    CLI_BYTES,  /* int64_t: a size in bytes, 65536 or with a K, M or G suffix (powers of 1024),
-                   as MAGNUS_LOCAL_MEM_BYTES takes it */
+    CLI_BYTES,  /* int64_t: a size in bytes as MAGNUS_LOCAL_MEM_BYTES takes it
+                   (runtime/core/byte_size.h: 65536, 48K, 48KiB, 2G; powers of 1024) */
     CLI_UINT,   /* uint64_t (seeds) */
     CLI_REAL,   /* double */
     CLI_STRING, /* const char * (points into argv) */

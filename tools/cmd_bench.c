@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "byte_size.h"
 #include "cli_commands.h"
 
 #define MAX_INPUT_ARGS 512
@@ -44,26 +45,6 @@ static bool parse_scales(const char *text, int *lo, int *hi) {
     if (!cli_to_int64(a, &x) || !cli_to_int64(b, &y) || x < 1 || y > 30 || x > y) return false;
     *lo = (int)x;
     *hi = (int)y;
-    return true;
-}
-
-/* "64G", "512M", "1048576": binary multiples. */
-static bool parse_bytes(const char *text, uint64_t *out) {
-    char *end;
-    double v = strtod(text, &end);
-    if (end == text || v < 0) return false;
-    double unit = 1;
-    switch (*end) {
-    case 'k': case 'K': unit = 1024.0; end++; break;
-    case 'm': case 'M': unit = 1024.0 * 1024; end++; break;
-    case 'g': case 'G': unit = 1024.0 * 1024 * 1024; end++; break;
-    case 't': case 'T': unit = 1024.0 * 1024 * 1024 * 1024; end++; break;
-    default: break;
-    }
-    if (*end == 'i') end++;
-    if (*end == 'B' || *end == 'b') end++;
-    if (*end || v * unit >= 1.8e19) return false;
-    *out = (uint64_t)(v * unit);
     return true;
 }
 
@@ -172,10 +153,11 @@ int cmd_bench(int argc, char **argv) {
     if (rtol < 0 || max_timed < 0 || time_limit < 0 || verify_limit < 0)
         return cli_usage_error(&spec, "negative --rtol, --max-timed-seconds, --time-limit or "
                                       "--verify-limit");
-    if (bandwidth && (!parse_bytes(bandwidth, &req.bandwidth_bytes) || req.bandwidth_bytes < 4096))
+    if (bandwidth &&
+        (magnus_parse_bytes(&req.bandwidth_bytes, bandwidth) || req.bandwidth_bytes < 4096))
         return cli_usage_error(&spec, "--bandwidth-bytes: expected a size of at least 4096 (1G, 64M)");
     bench_session s = {0};
-    if (!parse_bytes(host_limit, &s.host_limit))
+    if (magnus_parse_bytes(&s.host_limit, host_limit))
         return cli_usage_error(&spec, "--host-memory-limit: expected a size (64G)");
 
     char why[BENCH_TEXT];

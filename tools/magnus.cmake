@@ -4,7 +4,12 @@
 # program would, so it exercises exactly the installed API.
 file(GLOB MAGNUS_CLI_SOURCES CONFIGURE_DEPENDS
      ${PROJECT_SOURCE_DIR}/tools/cli_*.c ${PROJECT_SOURCE_DIR}/tools/cmd_*.c)
-add_executable(magnus_cli ${PROJECT_SOURCE_DIR}/tools/magnus_main.c ${MAGNUS_CLI_SOURCES})
+# runtime/core/byte_size.c is the library's own size grammar, compiled in as well (it needs
+# nothing of the library), so --local-mem takes exactly what MAGNUS_LOCAL_MEM_BYTES takes.
+set(MAGNUS_CLI_BYTE_SIZE ${PROJECT_SOURCE_DIR}/runtime/core/byte_size.c)
+add_executable(magnus_cli ${PROJECT_SOURCE_DIR}/tools/magnus_main.c ${MAGNUS_CLI_SOURCES}
+               ${MAGNUS_CLI_BYTE_SIZE})
+target_include_directories(magnus_cli PRIVATE ${PROJECT_SOURCE_DIR}/runtime/core)
 set_target_properties(magnus_cli PROPERTIES
   OUTPUT_NAME magnus
   INSTALL_RPATH "$ORIGIN/../${CMAKE_INSTALL_LIBDIR}")

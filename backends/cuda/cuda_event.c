@@ -1,7 +1,7 @@
 /* CUDA events: points in a stream, with timestamps, for ordering across streams and timing. */
 #ifdef MAGNUS_HAVE_CUDA_H
 
-#include "cuda_backend.h"
+#include "cuda_internal.h"
 
 magnus_status magnus_cuda_event_record(magnus_bqueue *q, magnus_bevent **out) {
     *out = NULL;

@@ -1,14 +1,18 @@
 /* Loading the CUDA driver at run time: dlopen, cuGetProcAddress, pinned-version entry points. */
-#ifdef MAGNUS_HAVE_CUDA_H
-
 #include "cuda_loader.h"
 
-#include <dlfcn.h>
+#ifdef MAGNUS_HAVE_CUDA_H
+
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "dynamic_library.h"
+
+#define MAGNUS_CUDA_LIBRARY_VARIABLE "MAGNUS_CUDA_LIBRARY"
+#define MAGNUS_CUDA_DEFAULT_LIBRARY "libcuda.so.1"
 
 magnus_cuda_api magnus_cuda;
 
@@ -21,15 +25,14 @@ typedef CUresult (*getproc_v1_fn)(const char *symbol, void **pfn, int cudaVersio
 
 static struct {
     pthread_mutex_t lock;
-    int refs;       /* successful loads not yet unloaded */
-    void *library;  /* dlopen handle while refs > 0 */
+    int refs;               /* successful loads not yet unloaded */
+    magnus_library library; /* open while refs > 0 */
     getproc_v2_fn getproc_v2;
     getproc_v1_fn getproc_v1;
 } loader = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 const char *magnus_cuda_library_path(void) {
-    const char *path = getenv("MAGNUS_CUDA_LIBRARY");
-    return path && path[0] ? path : "libcuda.so.1";
+    return magnus_library_path(MAGNUS_CUDA_LIBRARY_VARIABLE, MAGNUS_CUDA_DEFAULT_LIBRARY);
 }
 
 const char *magnus_cuda_result_text(CUresult result, char *buf, size_t size) {
@@ -79,7 +82,7 @@ static magnus_status resolve(const char *symbol, int version, void **out) {
                           ? "symbol too new for the requested version"
                           : "symbol not found";
     return magnus_error(MAGNUS_ERROR_BACKEND_UNAVAILABLE,
-                        "%s: cuGetProcAddress(\"%s\", %d) failed: %s", magnus_cuda_library_path(),
+                        "%s: cuGetProcAddress(\"%s\", %d) failed: %s", loader.library.path,
                         symbol, version, why);
 }
 
@@ -90,32 +93,21 @@ static void close_library(bool pin) {
     memset(&magnus_cuda, 0, sizeof magnus_cuda);
     loader.getproc_v2 = NULL;
     loader.getproc_v1 = NULL;
-    if (loader.library) {
-        if (pin) {
-            void *again = dlopen(magnus_cuda_library_path(), RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
-            if (again) dlclose(again);
-        }
-        dlclose(loader.library);
-        loader.library = NULL;
-    }
+    magnus_library_close(&loader.library, pin);
 }
 
 static magnus_status open_and_resolve(void) {
-    const char *path = magnus_cuda_library_path();
-    dlerror();
-    loader.library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    if (!loader.library) {
-        const char *why = dlerror();
-        return magnus_error(MAGNUS_ERROR_BACKEND_UNAVAILABLE, "cannot open %s: %s", path,
-                            why ? why : "unknown dlopen error");
-    }
+    magnus_status s = magnus_library_open(&loader.library, MAGNUS_CUDA_LIBRARY_VARIABLE,
+                                          MAGNUS_CUDA_DEFAULT_LIBRARY);
+    if (s) return s;
+    const char *path = loader.library.path;
     /* The exact exported names ("cuGetProcAddress" in cuda.h is a macro for the _v2).
-     * Function pointers are copied out of dlsym's void * with memcpy (POSIX guarantees the
+     * Function pointers are copied out of the void * with memcpy (POSIX guarantees the
      * representation; a cast through void ** would break strict aliasing). */
-    void *sym = dlsym(loader.library, "cuGetProcAddress_v2");
+    void *sym = magnus_library_find(&loader.library, "cuGetProcAddress_v2");
     memcpy(&loader.getproc_v2, &sym, sizeof sym);
     if (!loader.getproc_v2) {
-        sym = dlsym(loader.library, "cuGetProcAddress");
+        sym = magnus_library_find(&loader.library, "cuGetProcAddress");
         memcpy(&loader.getproc_v1, &sym, sizeof sym);
         if (!loader.getproc_v1)
             return magnus_error(MAGNUS_ERROR_BACKEND_UNAVAILABLE,
@@ -126,7 +118,6 @@ static magnus_status open_and_resolve(void) {
 
     /* The driver's version first, at the oldest version any cuGetProcAddress accepts, to
      * know which version the rest may be requested at. */
-    magnus_status s;
     if ((s = resolve("cuDriverGetVersion", 11030, &sym))) return s;
     memcpy(&magnus_cuda.DriverGetVersion, &sym, sizeof sym);
     int version = 0;
@@ -162,7 +153,7 @@ magnus_status magnus_cuda_load(void) {
     if (r != CUDA_SUCCESS) {
         char text[256];
         s = magnus_error(MAGNUS_ERROR_BACKEND_UNAVAILABLE, "%s: cuInit failed: %s",
-                         magnus_cuda_library_path(), magnus_cuda_result_text(r, text, sizeof text));
+                         loader.library.path, magnus_cuda_result_text(r, text, sizeof text));
         close_library(true);
         goto done;
     }
@@ -177,5 +168,15 @@ void magnus_cuda_unload(void) {
     if (loader.refs > 0 && --loader.refs == 0) close_library(true);
     pthread_mutex_unlock(&loader.lock);
 }
+
+#else /* !MAGNUS_HAVE_CUDA_H: the backend exists but never loads */
+
+magnus_status magnus_cuda_load(void) {
+    return magnus_error(MAGNUS_ERROR_BACKEND_UNAVAILABLE,
+                        "this libmagnus was built without the CUDA headers (cuda.h not found at "
+                        "configure time; set MAGNUS_CUDA_INCLUDE_DIR or CUDA_PATH and rebuild)");
+}
+
+void magnus_cuda_unload(void) {}
 
 #endif /* MAGNUS_HAVE_CUDA_H */

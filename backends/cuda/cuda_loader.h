@@ -12,10 +12,21 @@
 #ifndef MAGNUS_CUDA_LOADER_H
 #define MAGNUS_CUDA_LOADER_H
 
+#include "internal.h"
+
+/*
+ * Opens the driver, resolves every entry point and runs cuInit(0). Counted: each successful
+ * call needs one magnus_cuda_unload(). On failure returns MAGNUS_ERROR_BACKEND_UNAVAILABLE
+ * with a message naming the library and the symbol or call that failed, and leaves nothing
+ * resolved. Built without cuda.h, it always fails and says why.
+ */
+magnus_status magnus_cuda_load(void);
+void magnus_cuda_unload(void);
+
+#ifdef MAGNUS_HAVE_CUDA_H
+
 #include <cuda.h>
 #include <cudaTypedefs.h>
-
-#include "internal.h"
 
 /* The CUDA version whose entry-point ABIs the typedefs below describe. For each name the
  * driver returns the newest variant introduced at or before this version: cuMemAlloc ->
@@ -83,14 +94,6 @@ typedef struct magnus_cuda_api {
 /* Valid between a successful magnus_cuda_load() and the matching magnus_cuda_unload(). */
 extern magnus_cuda_api magnus_cuda;
 
-/*
- * Opens the driver, resolves every entry point and runs cuInit(0). Counted: each successful
- * call needs one magnus_cuda_unload(). On failure returns MAGNUS_ERROR_BACKEND_UNAVAILABLE
- * with a message naming the library and the symbol or call that failed, and leaves nothing
- * resolved.
- */
-magnus_status magnus_cuda_load(void);
-void magnus_cuda_unload(void);
 /* The library path in use: $MAGNUS_CUDA_LIBRARY if set and not empty, else "libcuda.so.1". */
 const char *magnus_cuda_library_path(void);
 
@@ -104,5 +107,7 @@ magnus_status magnus_cuda_check(CUresult result, magnus_status status, const cha
     MAGNUS_PRINTF(3, 4);
 /* "CUDA_ERROR_NAME (text)" for a result, in buf; works before the driver is loaded. */
 const char *magnus_cuda_result_text(CUresult result, char *buf, size_t size);
+
+#endif /* MAGNUS_HAVE_CUDA_H */
 
 #endif

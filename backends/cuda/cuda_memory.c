@@ -8,7 +8,7 @@
 
 #include <string.h>
 
-#include "cuda_backend.h"
+#include "cuda_internal.h"
 
 /* The embedded fill kernel (fill_u64.ptx, NUL-terminated). */
 extern const unsigned char magnus_cuda_fill_ptx[];

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cuda_backend.h"
+#include "cuda_internal.h"
 #include "cuda_ptx.h"
 
 #ifdef MAGNUS_HAVE_CUDA_KERNELS
@@ -130,6 +130,24 @@ magnus_status magnus_cuda_kernel_get(magnus_bmodule *m, const char *name, magnus
                                   ? MAGNUS_CUDA_DEFAULT_SHARED - k->static_shared
                                   : 0;
     *out = k;
+    return MAGNUS_SUCCESS;
+}
+
+magnus_status magnus_cuda_kernel_limits(magnus_bctx *ctx, magnus_bkernel *k,
+                                        magnus_kernel_limits *limits) {
+    magnus_status s = magnus_cuda_make_current(ctx);
+    if (s) return s;
+    /* Below the device's MAX_THREADS_PER_BLOCK where the kernel's registers run out first. */
+    int threads = 0;
+    if ((s = magnus_cuda_check(magnus_cuda.FuncGetAttribute(&threads,
+                                                            CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+                                                            k->function),
+                               MAGNUS_ERROR_DEVICE,
+                               "cuFuncGetAttribute(%s, MAX_THREADS_PER_BLOCK) on CUDA device %d",
+                               k->name, ctx->index)))
+        return s;
+    limits->max_group_size = (uint64_t)(threads > 0 ? threads : 0);
+    limits->static_local_bytes = k->static_shared; /* SHARED_SIZE_BYTES, read by kernel_get */
     return MAGNUS_SUCCESS;
 }
 

@@ -31,6 +31,14 @@
 
 #include "backend.h"
 #include "internal.h"
+
+/* zeInit and the device list (level0_device.c). Built without level_zero/ze_api.h, load()
+ * always fails and says why, and these two are all the backend has. */
+magnus_status level0_load(void);
+void level0_unload(void);
+
+#ifdef MAGNUS_HAVE_LEVEL0_HEADERS
+
 #include "level0_loader.h"
 
 /* One usable device found by load(). */
@@ -93,13 +101,11 @@ struct magnus_bevent {
     magnus_bevent *next_retired;
 };
 
-/* Devices (level0_devices.c) */
-magnus_status level0_load(void);
-void level0_unload(void);
+/* Devices (level0_device.c) */
 magnus_status level0_device_count_get(int *count);
 magnus_status level0_device_info(int index, magnus_device_info *info);
 
-/* Contexts, queues, memory (level0_queue.c, level0_memory.c) */
+/* Contexts, queues, memory (level0_context.c, level0_memory.c) */
 magnus_status level0_context_create(int index, magnus_bctx **ctx);
 void level0_context_destroy(magnus_bctx *ctx);
 magnus_status level0_queue_create(magnus_bctx *ctx, magnus_bqueue **queue);
@@ -123,18 +129,20 @@ magnus_status level0_mem_copy(magnus_bqueue *q, magnus_bmem *dst, size_t dst_off
 magnus_status level0_mem_fill(magnus_bqueue *q, magnus_bmem *dst, size_t offset,
                               const void *pattern, size_t pattern_bytes, size_t bytes);
 
-/* Kernels (level0_kernels.c) */
+/* Kernels (level0_module.c) */
 magnus_status level0_module_load(magnus_bctx *ctx, magnus_kernel_variant variant,
                                  magnus_bmodule **module);
 void level0_module_unload(magnus_bmodule *module);
 magnus_status level0_kernel_get(magnus_bmodule *module, const char *name,
                                 magnus_bkernel **kernel);
+magnus_status level0_kernel_limits(magnus_bctx *ctx, magnus_bkernel *kernel,
+                                   magnus_kernel_limits *limits);
 void level0_kernel_release(magnus_bkernel *kernel);
 magnus_status level0_launch(magnus_bqueue *q, magnus_bkernel *kernel, size_t groups,
                             size_t group_size, size_t local_bytes, int nargs,
                             const magnus_karg *args);
 
-/* Events (level0_events.c) */
+/* Events (level0_event.c) */
 magnus_status level0_event_record(magnus_bqueue *q, magnus_bevent **event);
 magnus_status level0_queue_wait_event(magnus_bqueue *q, magnus_bevent *event);
 magnus_status level0_event_synchronize(magnus_bevent *event);
@@ -147,5 +155,7 @@ void level0_events_reclaim(magnus_bctx *ctx, bool all);
 magnus_status level0_single_event_create(magnus_bctx *ctx, ze_event_pool_handle_t *pool,
                                          ze_event_handle_t *event);
 void level0_single_event_destroy(ze_event_pool_handle_t pool, ze_event_handle_t event);
+
+#endif /* MAGNUS_HAVE_LEVEL0_HEADERS */
 
 #endif

@@ -3,7 +3,6 @@
 
 #include "level0_loader.h"
 
-#include <dlfcn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,44 +11,34 @@
 #include "internal.h"
 
 /* The soname of every Level Zero 1.x loader; MAGNUS_LEVEL0_LIBRARY overrides it (tests). */
+#define MAGNUS_ZE_LIBRARY_VARIABLE "MAGNUS_LEVEL0_LIBRARY"
 #define MAGNUS_ZE_DEFAULT_LIBRARY "libze_loader.so.1"
 
 magnus_ze_api magnus_ze;
 
 magnus_status magnus_ze_load(void) {
-    if (magnus_ze.library) return MAGNUS_SUCCESS;
-    const char *path = getenv("MAGNUS_LEVEL0_LIBRARY");
-    if (!path || !*path) path = MAGNUS_ZE_DEFAULT_LIBRARY;
-    void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    if (!lib) {
-        const char *why = dlerror();
-        return magnus_error(MAGNUS_ERROR_BACKEND_UNAVAILABLE, "level0: cannot load %s: %s", path,
-                            why ? why : "unknown dlopen error");
-    }
+    if (magnus_ze.library.handle) return MAGNUS_SUCCESS;
     magnus_ze_api api;
     memset(&api, 0, sizeof api);
-    api.library = lib;
-    /* dlsym returns void *; converting it to a function pointer is what POSIX guarantees to
-     * work, so it goes through memcpy to stay clean under -Wpedantic. */
-#define MAGNUS_ZE_RESOLVE(fn)                                                                    \
-    {                                                                                            \
-        void *sym = dlsym(lib, #fn);                                                             \
-        if (!sym) {                                                                              \
-            dlclose(lib);                                                                        \
-            return magnus_error(MAGNUS_ERROR_BACKEND_UNAVAILABLE,                                \
-                                "level0: %s lacks the symbol %s (a Level Zero loader older than the "    \
-                                "1.x API magnus needs?)", path, #fn);                            \
-        }                                                                                        \
-        memcpy(&api.fn, &sym, sizeof sym);                                                       \
+    magnus_status s =
+        magnus_library_open(&api.library, MAGNUS_ZE_LIBRARY_VARIABLE, MAGNUS_ZE_DEFAULT_LIBRARY);
+    if (s) return s;
+#define MAGNUS_ZE_SYMBOL(fn) {#fn, &api.fn},
+    const magnus_library_symbol symbols[] = {MAGNUS_ZE_FUNCTIONS(MAGNUS_ZE_SYMBOL)};
+#undef MAGNUS_ZE_SYMBOL
+    s = magnus_library_resolve(&api.library, "symbol",
+                               " (a Level Zero loader older than the 1.x API magnus needs?)",
+                               symbols, sizeof symbols / sizeof symbols[0]);
+    if (s) {
+        magnus_library_close(&api.library, false);
+        return s;
     }
-    MAGNUS_ZE_FUNCTIONS(MAGNUS_ZE_RESOLVE)
-#undef MAGNUS_ZE_RESOLVE
     magnus_ze = api;
     return MAGNUS_SUCCESS;
 }
 
 void magnus_ze_unload(void) {
-    if (magnus_ze.library) dlclose(magnus_ze.library);
+    magnus_library_close(&magnus_ze.library, false);
     memset(&magnus_ze, 0, sizeof magnus_ze);
 }
 

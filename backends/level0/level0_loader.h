@@ -13,6 +13,7 @@
 
 #include <level_zero/ze_api.h>
 
+#include "dynamic_library.h"
 #include "magnus/magnus.h"
 
 #define MAGNUS_ZE_FUNCTIONS(X)                                                                   \
@@ -46,6 +47,7 @@
     X(zeKernelDestroy)                                                                           \
     X(zeKernelSetGroupSize)                                                                      \
     X(zeKernelSetArgumentValue)                                                                  \
+    X(zeKernelGetProperties)                                                                     \
     X(zeEventPoolCreate)                                                                         \
     X(zeEventPoolDestroy)                                                                        \
     X(zeEventCreate)                                                                             \
@@ -54,7 +56,7 @@
     X(zeEventHostReset)
 
 typedef struct magnus_ze_api {
-    void *library; /* dlopen handle; NULL when not loaded */
+    magnus_library library; /* handle NULL when not loaded */
 #define MAGNUS_ZE_MEMBER(fn) __typeof__(fn) *fn;
     MAGNUS_ZE_FUNCTIONS(MAGNUS_ZE_MEMBER)
 #undef MAGNUS_ZE_MEMBER

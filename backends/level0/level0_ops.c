@@ -3,15 +3,16 @@
  * Zero loader, dlopened at run time; kernels are the SPIR-V embedded at build time.
  * The design (immediate command lists, events instead of fences) is described in
  * level0_internal.h; each group of ops lives in its own file:
- *   level0_loader.c   dlopen + entry points      level0_devices.c  zeInit, probe, device info
- *   level0_queue.c    contexts and queues         level0_memory.c   buffers, copies, fills
- *   level0_kernels.c  modules, kernels, launch    level0_events.c   events and timing
+ *   level0_loader.c   dlopen + entry points      level0_device.c   zeInit, probe, device info
+ *   level0_context.c  contexts and queues         level0_memory.c   buffers, copies, fills
+ *   level0_module.c   modules, kernels, launch    level0_event.c    events and timing
+ * and one folder only this backend has:
+ *   spirv/            build-time repairs of the SPIR-V that llvm-spirv-14 emits (only this
+ *                     backend ships SPIR-V; see level0.cmake)
+ *
+ * Built without level_zero/ze_api.h, only load and unload are set: load() explains why the
+ * backend is unavailable, so the runtime never reaches the rest.
  */
-#include "backend.h"
-#include "internal.h"
-
-#ifdef MAGNUS_HAVE_LEVEL0_HEADERS
-
 #include "level0_internal.h"
 
 static const magnus_backend_ops level0_ops = {
@@ -21,6 +22,7 @@ static const magnus_backend_ops level0_ops = {
     .load = level0_load,
     .unload = level0_unload,
 
+#ifdef MAGNUS_HAVE_LEVEL0_HEADERS
     .device_count = level0_device_count_get,
     .device_info = level0_device_info,
 
@@ -40,6 +42,7 @@ static const magnus_backend_ops level0_ops = {
     .module_load = level0_module_load,
     .module_unload = level0_module_unload,
     .kernel_get = level0_kernel_get,
+    .kernel_limits = level0_kernel_limits,
     .kernel_release = level0_kernel_release,
     .launch = level0_launch,
 
@@ -48,34 +51,7 @@ static const magnus_backend_ops level0_ops = {
     .event_synchronize = level0_event_synchronize,
     .event_elapsed_ms = level0_event_elapsed_ms,
     .event_destroy = level0_event_destroy,
-};
-
-#else /* built without level_zero/ze_api.h: the backend exists but never loads */
-
-static magnus_status level0_load_unavailable(void) {
-    return magnus_error(MAGNUS_ERROR_BACKEND_UNAVAILABLE,
-                        "level0: libmagnus was built without the Level Zero headers "
-                        "(level_zero/ze_api.h, package libze-dev)");
-}
-
-static void level0_unload_nothing(void) {}
-
-static magnus_status level0_no_devices(int *count) {
-    if (count) *count = 0;
-    return MAGNUS_SUCCESS;
-}
-
-static const magnus_backend_ops level0_ops = {
-    .name = "level0",
-    .kind = MAGNUS_BACKEND_LEVEL0,
-    .load = level0_load_unavailable,
-    .unload = level0_unload_nothing,
-    .device_count = level0_no_devices,
-    /* every other op is NULL: the runtime never gets past load() */
-};
-
 #endif
+};
 
-const magnus_backend_ops *magnus_backend_level0_ops(void) {
-    return &level0_ops;
-}
+const magnus_backend_ops *magnus_backend_level0_ops(void) { return &level0_ops; }

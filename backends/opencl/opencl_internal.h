@@ -1,6 +1,7 @@
 /*
- * Shared by the files of the OpenCL backend: the device list, the context struct and the
- * conversions between OpenCL handles and the runtime's opaque handle types.
+ * Shared by the files of the OpenCL backend: the context and module structs, the conversions
+ * between OpenCL handles and the runtime's opaque handle types, and the functions the ops
+ * table (opencl_ops.c) points at, grouped by file.
  *
  * Queues, buffers, kernels and events need no bookkeeping of their own, so the runtime's
  * opaque handles ARE the OpenCL handles (cl_command_queue, cl_mem, cl_kernel, cl_event):
@@ -57,9 +58,44 @@ magnus_status magnus_cl_device_extensions(cl_device_id device, char **list);
 /* Whether `extension` is a whole word of the space-separated list. */
 bool magnus_cl_extension_listed(const char *list, const char *extension);
 
-/* ---- programs (opencl_program.c) ---- */
+/* ---- contexts and queues (opencl_context.c) ---- */
+magnus_status magnus_cl_context_create(int index, magnus_bctx **ctx);
+void magnus_cl_context_destroy(magnus_bctx *ctx);
+magnus_status magnus_cl_queue_create(magnus_bctx *ctx, magnus_bqueue **queue);
+void magnus_cl_queue_destroy(magnus_bqueue *queue);
+magnus_status magnus_cl_queue_finish(magnus_bqueue *queue);
+
+/* ---- memory (opencl_memory.c) ---- */
+magnus_status magnus_cl_mem_alloc(magnus_bctx *ctx, size_t bytes, magnus_bmem **mem);
+void magnus_cl_mem_free(magnus_bctx *ctx, magnus_bmem *mem);
+magnus_status magnus_cl_mem_write(magnus_bqueue *q, magnus_bmem *dst, size_t dst_offset,
+                                  const void *src, size_t bytes);
+magnus_status magnus_cl_mem_read(magnus_bqueue *q, void *dst, magnus_bmem *src,
+                                 size_t src_offset, size_t bytes);
+magnus_status magnus_cl_mem_copy(magnus_bqueue *q, magnus_bmem *dst, size_t dst_offset,
+                                 magnus_bmem *src, size_t src_offset, size_t bytes);
+magnus_status magnus_cl_mem_fill(magnus_bqueue *q, magnus_bmem *dst, size_t offset,
+                                 const void *pattern, size_t pattern_bytes, size_t bytes);
+
+/* ---- modules, kernels, launches (opencl_module.c) ---- */
 magnus_status magnus_cl_module_load(magnus_bctx *ctx, magnus_kernel_variant variant,
                                     magnus_bmodule **module);
 void magnus_cl_module_unload(magnus_bmodule *module);
+magnus_status magnus_cl_kernel_get(magnus_bmodule *module, const char *name,
+                                   magnus_bkernel **kernel);
+magnus_status magnus_cl_kernel_limits(magnus_bctx *ctx, magnus_bkernel *kernel,
+                                      magnus_kernel_limits *limits);
+void magnus_cl_kernel_release(magnus_bkernel *kernel);
+magnus_status magnus_cl_launch(magnus_bqueue *q, magnus_bkernel *kernel, size_t groups,
+                               size_t group_size, size_t local_bytes, int nargs,
+                               const magnus_karg *args);
+
+/* ---- events (opencl_event.c) ---- */
+magnus_status magnus_cl_event_record(magnus_bqueue *q, magnus_bevent **event);
+magnus_status magnus_cl_queue_wait_event(magnus_bqueue *q, magnus_bevent *event);
+magnus_status magnus_cl_event_synchronize(magnus_bevent *event);
+magnus_status magnus_cl_event_elapsed_ms(magnus_bevent *start, magnus_bevent *end,
+                                        double *ms);
+void magnus_cl_event_destroy(magnus_bevent *event);
 
 #endif

@@ -1,18 +1,17 @@
 /* Loads libOpenCL at run time and resolves the entry points into magnus_cl. */
-#include <dlfcn.h>
-#include <stdlib.h>
 #include <string.h>
 
+#include "dynamic_library.h"
 #include "opencl_loader.h"
 
 magnus_cl_api magnus_cl;
-static void *library;
+static magnus_library library;
 
-static const char *const default_library = "libOpenCL.so.1";
+#define MAGNUS_CL_LIBRARY_VARIABLE "MAGNUS_OPENCL_LIBRARY"
+#define MAGNUS_CL_DEFAULT_LIBRARY "libOpenCL.so.1"
 
 const char *magnus_cl_library_path(void) {
-    const char *env = getenv("MAGNUS_OPENCL_LIBRARY");
-    return env && *env ? env : default_library;
+    return magnus_library_path(MAGNUS_CL_LIBRARY_VARIABLE, MAGNUS_CL_DEFAULT_LIBRARY);
 }
 
 /* Member of magnus_cl and the symbol that fills it, listed once. */
@@ -51,37 +50,29 @@ const char *magnus_cl_library_path(void) {
     X(ReleaseEvent)
 
 magnus_status magnus_cl_load(void) {
-    if (library) return MAGNUS_SUCCESS;
-    const char *path = magnus_cl_library_path();
-    void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    if (!handle) {
-        const char *why = dlerror();
-        return magnus_error(MAGNUS_ERROR_BACKEND_UNAVAILABLE, "cannot load %s: %s", path,
-                            why ? why : "unknown dlopen error");
-    }
+    if (library.handle) return MAGNUS_SUCCESS;
+    magnus_library lib;
+    magnus_status s =
+        magnus_library_open(&lib, MAGNUS_CL_LIBRARY_VARIABLE, MAGNUS_CL_DEFAULT_LIBRARY);
+    if (s) return s;
     magnus_cl_api api;
     memset(&api, 0, sizeof api);
-    /* dlsym returns void *; POSIX guarantees it converts to a function pointer. */
-#define MAGNUS_CL_RESOLVE(member)                                                                \
-    {                                                                                            \
-        void *sym = dlsym(handle, "cl" #member);                                                 \
-        if (!sym) {                                                                              \
-            dlclose(handle);                                                                     \
-            return magnus_error(MAGNUS_ERROR_BACKEND_UNAVAILABLE,                                \
-                                "%s lacks the OpenCL 1.2 entry point cl" #member, path);         \
-        }                                                                                        \
-        memcpy(&api.member, &sym, sizeof sym);                                                   \
+#define MAGNUS_CL_SYMBOL(member) {"cl" #member, &api.member},
+    const magnus_library_symbol symbols[] = {MAGNUS_CL_SYMBOLS(MAGNUS_CL_SYMBOL)};
+#undef MAGNUS_CL_SYMBOL
+    s = magnus_library_resolve(&lib, "OpenCL 1.2 entry point", NULL, symbols,
+                               sizeof symbols / sizeof symbols[0]);
+    if (s) {
+        magnus_library_close(&lib, false);
+        return s;
     }
-    MAGNUS_CL_SYMBOLS(MAGNUS_CL_RESOLVE)
-#undef MAGNUS_CL_RESOLVE
     magnus_cl = api;
-    library = handle;
+    library = lib;
     return MAGNUS_SUCCESS;
 }
 
 void magnus_cl_unload(void) {
-    if (!library) return;
-    dlclose(library);
-    library = NULL;
+    if (!library.handle) return;
+    magnus_library_close(&library, false);
     memset(&magnus_cl, 0, sizeof magnus_cl);
 }

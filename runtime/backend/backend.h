@@ -76,6 +76,11 @@ typedef struct magnus_backend_ops {
     void (*module_unload)(magnus_bmodule *module);
     /* a name the module lacks: MAGNUS_ERROR_KERNEL_BUILD, naming the kernel */
     magnus_status (*kernel_get)(magnus_bmodule *module, const char *name, magnus_bkernel **kernel);
+    /* The kernel's limits on ctx's device (the context its module was loaded in). The device
+     * runtime asks once, right after kernel_get and before any launch: OpenCL counts the local
+     * arguments set so far in CL_KERNEL_LOCAL_MEM_SIZE. */
+    magnus_status (*kernel_limits)(magnus_bctx *ctx, magnus_bkernel *kernel,
+                                   magnus_kernel_limits *limits);
     void (*kernel_release)(magnus_bkernel *kernel);
     magnus_status (*launch)(magnus_bqueue *q, magnus_bkernel *kernel, size_t groups,
                             size_t group_size, size_t local_bytes, int nargs,

@@ -39,6 +39,17 @@ typedef struct magnus_karg {
     } u;
 } magnus_karg;
 
+/* What one kernel allows on the device it was built for, from the backend (the op
+ * kernel_limits), queried before the kernel's first launch. */
+typedef struct magnus_kernel_limits {
+    /* The largest work group the kernel can be launched with (never above the device's
+     * max_work_group_size; below it where the kernel's registers or other resources limit it). */
+    uint64_t max_group_size;
+    /* Local memory the kernel declares itself (MG_LOCAL_ARRAYs, the implementation's own), in
+     * bytes: a launch's dynamic local memory comes on top of it. */
+    uint64_t static_local_bytes;
+} magnus_kernel_limits;
+
 /* The backend's table of operations (runtime/backend/backend.h): opaque above the device
  * runtime, so no algorithm can call a backend directly. */
 typedef struct magnus_backend_ops magnus_backend_ops;

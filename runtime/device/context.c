@@ -1,45 +1,15 @@
 /*
  * Contexts: one device, its queues, its lazily loaded kernel modules, the local-memory budget
- * (the option, else MAGNUS_LOCAL_MEM_BYTES, else min(device, MAGNUS_DEFAULT_LOCAL_MEM_BUDGET))
- * and the device-memory limit in effect.
+ * (the option, else MAGNUS_LOCAL_MEM_BYTES, else min(device, MAGNUS_DEFAULT_LOCAL_MEM_BUDGET)),
+ * the device-memory limit and the tuning knobs in effect (options and environment are read
+ * here, once; the algorithms read the context).
  */
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "backend.h"
+#include "byte_size.h"
 #include "device_runtime.h"
-
-bool magnus_parse_byte_size(const char *text, uint64_t *bytes) {
-    const char *p = text;
-    while (isspace((unsigned char)*p)) p++;
-    if (!isdigit((unsigned char)*p)) return false;
-    uint64_t value = 0;
-    for (; isdigit((unsigned char)*p); p++)
-        if (__builtin_mul_overflow(value, 10, &value) ||
-            __builtin_add_overflow(value, (uint64_t)(*p - '0'), &value))
-            return false;
-    int shift = 0;
-    switch (toupper((unsigned char)*p)) {
-    case 'K': shift = 10; break;
-    case 'M': shift = 20; break;
-    case 'G': shift = 30; break;
-    case 'T': shift = 40; break;
-    default: break;
-    }
-    if (shift) {
-        p++;
-        if (toupper((unsigned char)*p) == 'I') p++;
-        if (toupper((unsigned char)*p) == 'B') p++;
-    } else if (toupper((unsigned char)*p) == 'B') {
-        p++;
-    }
-    while (isspace((unsigned char)*p)) p++;
-    if (*p) return false;
-    if (shift && value > (UINT64_MAX >> shift)) return false;
-    *bytes = value << shift;
-    return true;
-}
 
 uint64_t magnus_default_local_budget(uint64_t device_local_mem_bytes) {
     return device_local_mem_bytes < MAGNUS_DEFAULT_LOCAL_MEM_BUDGET
@@ -67,7 +37,7 @@ static magnus_status size_setting(uint64_t option, const char *variable, uint64_
     *out = option;
     const char *env = getenv(variable);
     if (option || !env || !*env) return MAGNUS_SUCCESS;
-    if (!magnus_parse_byte_size(env, out))
+    if (magnus_parse_bytes(out, env))
         return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
                             "%s=%s: expected a size in bytes such as 65536, 48K, 512M or 2G",
                             variable, env);
@@ -121,6 +91,13 @@ magnus_status magnus_context_create(magnus_context *ctx, const magnus_device_inf
                             "local memory budget of %llu bytes exceeds the %llu bytes of %s",
                             (unsigned long long)local_budget,
                             (unsigned long long)info.local_mem_bytes, info.name);
+    uint32_t hash_group_max;
+    int64_t dense_min_elements;
+    uint64_t work_group_limit = info.max_work_group_size ? info.max_work_group_size : 256;
+    if ((s = magnus_knob_hash_group_max(opt->hash_group_max, work_group_limit,
+                                        &hash_group_max)) ||
+        (s = magnus_knob_dense_min_elements(opt->dense_min_elements, &dense_min_elements)))
+        return s;
 
     magnus_context c = magnus_host_calloc(1, sizeof *c);
     if (!c) return magnus_error(MAGNUS_ERROR_OUT_OF_HOST_MEMORY, "magnus_context_create");
@@ -131,6 +108,8 @@ magnus_status magnus_context_create(magnus_context *ctx, const magnus_device_inf
     c->device.local_mem_bytes =
         local_budget ? local_budget : magnus_default_local_budget(info.local_mem_bytes);
     c->memory_limit = memory_limit;
+    c->hash_group_max = hash_group_max;
+    c->dense_min_elements = dense_min_elements;
     if ((s = ops->context_create(info.index, &c->bctx))) {
         context_release(c);
         return s;

@@ -1,4 +1,5 @@
-/* Kernel launch by name: modules load on first use, kernel handles are cached per context. */
+/* Kernel launch by name: modules load on first use, kernel handles (with their limits) are
+ * cached per context. */
 #include <string.h>
 
 #include "backend.h"
@@ -8,12 +9,13 @@ static const char *variant_name(magnus_kernel_variant v) {
     return v == MAGNUS_VARIANT_F64 ? "float64" : "float32";
 }
 
-/* The kernel `name` of `variant`, from the cache or the module (loading it if needed). */
+/* The cache entry of kernel `name` of `variant`, made on first use: the module loaded if
+ * needed, the kernel looked up and its limits asked for before anything launches it. */
 static magnus_status lookup(magnus_context ctx, magnus_kernel_variant variant, const char *name,
-                            magnus_bkernel **kernel) {
+                            int *entry) {
     for (int i = 0; i < ctx->nkernels; i++)
         if (ctx->kernels[i].variant == variant && strcmp(ctx->kernels[i].name, name) == 0) {
-            *kernel = ctx->kernels[i].kernel;
+            *entry = i;
             return MAGNUS_SUCCESS;
         }
     if (ctx->nkernels == MAGNUS_MAX_KERNELS)
@@ -28,13 +30,22 @@ static magnus_status lookup(magnus_context ctx, magnus_kernel_variant variant, c
     char *copy = magnus_host_malloc(len + 1);
     if (!copy) return magnus_error(MAGNUS_ERROR_OUT_OF_HOST_MEMORY, "kernel name");
     memcpy(copy, name, len + 1);
-    if ((s = ctx->ops->kernel_get(ctx->modules[variant], name, kernel))) {
+    magnus_bkernel *kernel;
+    if ((s = ctx->ops->kernel_get(ctx->modules[variant], name, &kernel))) {
         magnus_host_free(copy);
         return s;
     }
+    magnus_kernel_limits limits = {0, 0};
+    if ((s = ctx->ops->kernel_limits(ctx->bctx, kernel, &limits))) {
+        ctx->ops->kernel_release(kernel);
+        magnus_host_free(copy);
+        return s;
+    }
+    *entry = ctx->nkernels;
     ctx->kernels[ctx->nkernels].name = copy;
     ctx->kernels[ctx->nkernels].variant = variant;
-    ctx->kernels[ctx->nkernels].kernel = *kernel;
+    ctx->kernels[ctx->nkernels].kernel = kernel;
+    ctx->kernels[ctx->nkernels].limits = limits;
     ctx->nkernels++;
     return MAGNUS_SUCCESS;
 }
@@ -68,15 +79,37 @@ magnus_status magnus_launch(magnus_context ctx, magnus_queue_id q, magnus_kernel
                                 "magnus_launch(%s): argument %d is an unallocated buffer or a "
                                 "value of %u bytes",
                                 name, i, (unsigned)args[i].size);
-    magnus_bkernel *kernel;
-    if ((s = lookup(ctx, variant, name, &kernel))) {
+    int entry;
+    if ((s = lookup(ctx, variant, name, &entry))) {
         magnus_error_prefix("kernel %s (%s): ", name, variant_name(variant));
         return s;
     }
-    s = ctx->ops->launch(ctx->queues[q], kernel, groups, group_size, local_bytes, nargs, args);
+    s = ctx->ops->launch(ctx->queues[q], ctx->kernels[entry].kernel, groups, group_size,
+                         local_bytes, nargs, args);
     if (s) magnus_error_prefix("kernel %s (%s), %zu groups of %zu: ", name, variant_name(variant),
                                groups, group_size);
     return s;
+}
+
+magnus_status magnus_kernel_limits_get(magnus_kernel_limits *out, magnus_context ctx,
+                                       magnus_kernel_variant variant, const char *name) {
+    if (!out)
+        return magnus_error(MAGNUS_ERROR_NULL_POINTER, "magnus_kernel_limits_get: out is NULL");
+    magnus_status s = magnus_context_check(ctx);
+    if (s) return s;
+    if (!name)
+        return magnus_error(MAGNUS_ERROR_NULL_POINTER, "magnus_kernel_limits_get: name is NULL");
+    if ((int)variant < 0 || variant >= MAGNUS_VARIANT_COUNT)
+        return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
+                            "magnus_kernel_limits_get(%s): no kernel variant %d", name,
+                            (int)variant);
+    int entry;
+    if ((s = lookup(ctx, variant, name, &entry))) {
+        magnus_error_prefix("kernel %s (%s): ", name, variant_name(variant));
+        return s;
+    }
+    *out = ctx->kernels[entry].limits;
+    return MAGNUS_SUCCESS;
 }
 
 magnus_status magnus_context_load_module(magnus_context ctx, magnus_kernel_variant variant) {

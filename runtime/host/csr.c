@@ -2,6 +2,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "csr_products.h"
 #include "internal.h"
 
 size_t magnus_value_size(magnus_value_type type) {
@@ -190,18 +191,11 @@ magnus_status magnus_csr_stats_compute(magnus_csr_stats *out, const magnus_csr_s
         if (len == 0) out->empty_rows++;
         sum += (double)len;
         sum2 += (double)len * (double)len;
-        int64_t prod = 0;
-        for (int64_t p = A->row_ptr[i]; p < A->row_ptr[i + 1]; p++) {
-            /* in 0..B.rows-1: A is validated and A.cols == B.rows */
-            int32_t k = A->col_idx[p];
-            int64_t n = B->row_ptr[k + 1] - B->row_ptr[k];
-            if (!magnus_add_i64(prod, n, &prod))
-                return magnus_error(MAGNUS_ERROR_SIZE_OVERFLOW, "row %lld products overflow", (long long)i);
-        }
-        if (prod > out->row_products_max) out->row_products_max = prod;
-        if (!magnus_add_i64(out->products, prod, &out->products))
-            return magnus_error(MAGNUS_ERROR_SIZE_OVERFLOW, "total products overflow 64 bits");
     }
+    magnus_products n;
+    if ((s = magnus_products_count(&n, A, B, INT64_MAX))) return s;
+    out->products = n.total;
+    out->row_products_max = n.row_max;
     if (A->rows) {
         out->row_nnz_mean = sum / (double)A->rows;
         double var = sum2 / (double)A->rows - out->row_nnz_mean * out->row_nnz_mean;

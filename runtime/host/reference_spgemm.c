@@ -20,6 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "csr_products.h"
 #include "internal.h"
 #include "reference_spgemm.h"
 #include "sort_columns.h"
@@ -213,23 +214,19 @@ static void run_phase(reference_job *job, reference_workspace *ws, int nthreads,
         if (started[t]) pthread_join(threads[t], NULL);
 }
 
-static int64_t total_products(const magnus_csr_s *A, const magnus_csr_s *B) {
-    int64_t sum = 0;
-    for (int64_t p = 0; p < A->nnz; p++) {
-        int32_t k = A->col_idx[p];
-        sum += B->row_ptr[k + 1] - B->row_ptr[k];
-        if (sum > REFERENCE_PARALLEL_MIN_PRODUCTS) break; /* enough to decide */
-    }
-    return sum;
-}
-
 /* The requested thread count, or (<= 0) one per online CPU for large products; never more
  * than the rows or REFERENCE_MAX_THREADS. */
 static int choose_threads(const magnus_csr_s *A, const magnus_csr_s *B, int requested) {
     int n = requested;
     if (n <= 0) {
         long online = sysconf(_SC_NPROCESSORS_ONLN);
-        n = total_products(A, B) <= REFERENCE_PARALLEL_MIN_PRODUCTS || online < 1 ? 1
+        /* a count past 2^63 is large: all threads, and no error (the multiply goes on) */
+        magnus_products products;
+        if (magnus_products_count(&products, A, B, INT64_MAX)) {
+            products.total = INT64_MAX;
+            magnus_error_clear();
+        }
+        n = products.total <= REFERENCE_PARALLEL_MIN_PRODUCTS || online < 1 ? 1
             : online > REFERENCE_MAX_THREADS ? REFERENCE_MAX_THREADS
                                              : (int)online;
     }

@@ -5,6 +5,7 @@
  */
 #include <string.h>
 
+#include "csr_products.h"
 #include "device_csr.h"
 #include "spgemm_algorithms.h"
 
@@ -65,16 +66,10 @@ static magnus_status dispatch(magnus_device_csr *C, magnus_context ctx,
     return magnus_gmagnus_spgemm(C, ctx, A, B, rep);
 }
 
-/* Products of A·B (sum over A's entries of their B row's length), refusing overflow. */
+/* Refuses a product whose intermediate count passes 2^63 (no algorithm could index it). */
 static magnus_status count_products(const magnus_csr_s *A, const magnus_csr_s *B) {
-    int64_t total = 0;
-    for (int64_t e = 0; e < A->nnz; e++) {
-        int32_t k = A->col_idx[e];
-        if (!magnus_add_i64(total, B->row_ptr[k + 1] - B->row_ptr[k], &total))
-            return magnus_error(MAGNUS_ERROR_SIZE_OVERFLOW,
-                                "A·B has more than 2^63 intermediate products");
-    }
-    return MAGNUS_SUCCESS;
+    magnus_products n;
+    return magnus_products_count(&n, A, B, INT64_MAX);
 }
 
 magnus_status magnus_spgemm(magnus_csr *C, magnus_context ctx, const magnus_csr_s *A,

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "csr_products.h"
 #include "internal.h"
 #include "magnus/magnus.h"
 #include "reference_spgemm.h"
@@ -35,6 +36,37 @@ Test(reference, hand_rectangular) {
         magnus_csr_free(&B);
         magnus_csr_free(&C);
     }
+}
+
+/* The products of A·B (runtime/host/csr_products.h) for the matrices above: row 0 of A
+ * names B rows 0 (2 entries) and 2 (1), row 1 names B row 1 (1): 3 + 1 products; split at
+ * 1, row 0 is above. An empty A has none. */
+Test(reference, products_count_by_row) {
+    magnus_csr A = ref_make(2, 3, (int64_t[]){0, 2, 3}, (int32_t[]){0, 2, 1},
+                            (double[]){1, 2, 3}, MAGNUS_FLOAT32);
+    magnus_csr B = ref_make(3, 2, (int64_t[]){0, 2, 3, 4}, (int32_t[]){0, 1, 1, 0},
+                            (double[]){1, 2, 1, 4}, MAGNUS_FLOAT32);
+    magnus_products n;
+    REF_OK(magnus_products_count(&n, A, B, 1));
+    cr_expect_eq(n.total, 4);
+    cr_expect_eq(n.row_max, 3);
+    cr_expect_eq(n.rows_above, 1);
+    cr_expect_eq(n.products_above, 3);
+    REF_OK(magnus_products_count(&n, A, B, INT64_MAX));
+    cr_expect_eq(n.total, 4);
+    cr_expect_eq(n.rows_above, 0);
+    cr_expect_eq(n.products_above, 0);
+    REF_OK(magnus_products_count(&n, A, B, 0));
+    cr_expect_eq(n.rows_above, 2);
+    cr_expect_eq(n.products_above, 4);
+    magnus_csr E = ref_make(0, 3, (int64_t[]){0}, (int32_t[]){0}, (double[]){0}, MAGNUS_FLOAT32);
+    REF_OK(magnus_products_count(&n, E, B, 0));
+    cr_expect_eq(n.total, 0);
+    cr_expect_eq(n.row_max, 0);
+    cr_expect_eq(n.rows_above, 0);
+    magnus_csr_free(&A);
+    magnus_csr_free(&B);
+    magnus_csr_free(&E);
 }
 
 /* A = [1 1], B = [1 0; -1 2]: C[0,0] = 1*1 + 1*(-1) = 0 stays as an explicit zero;

@@ -128,6 +128,42 @@ Test(fake_opencl, context_creation_steps) {
     magnus_context_free(&ctx);
 }
 
+static bool expected_failure_of_limits(magnus_status s) {
+    return s == MAGNUS_ERROR_DEVICE || s == MAGNUS_ERROR_OUT_OF_DEVICE_MEMORY;
+}
+
+/* The per-kernel limits: each of the two queries fails in turn, the message names the call
+ * and the OpenCL error, nothing is cached, and the same context answers once healthy. */
+Test(fake_opencl, kernel_limits_steps) {
+    healthy_opencl_devices();
+    static const char *const steps[] = {"clGetKernelWorkGroupInfo", "clGetKernelWorkGroupInfo@1"};
+    static const char *const params[] = {"CL_KERNEL_WORK_GROUP_SIZE", "CL_KERNEL_LOCAL_MEM_SIZE"};
+    for (size_t k = 0; k < sizeof steps / sizeof *steps; k++) {
+        /* a fresh context each time: a kernel's limits are asked once, when it is first used */
+        magnus_context ctx = NULL;
+        cr_assert_eq(magnus_context_create(&ctx, NULL, NULL), MAGNUS_SUCCESS, "%s",
+                     magnus_last_error());
+        fail_at(steps[k]);
+        magnus_kernel_limits limits = {0, 0};
+        magnus_status s =
+            magnus_kernel_limits_get(&limits, ctx, MAGNUS_VARIANT_F32, "prim_fill_u32");
+        healthy();
+        cr_expect(expected_failure_of_limits(s), "%s: status %d (%s): %s", steps[k], s,
+                  magnus_status_string(s), magnus_last_error());
+        cr_expect(strstr(magnus_last_error(), "clGetKernelWorkGroupInfo") != NULL &&
+                      strstr(magnus_last_error(), params[k]) != NULL,
+                  "%s: the message does not name the call: '%s'", steps[k], magnus_last_error());
+        cr_expect(strstr(magnus_last_error(), "CL_OUT_OF_RESOURCES") != NULL,
+                  "%s: the message does not give the error: '%s'", steps[k], magnus_last_error());
+        cr_expect(strstr(magnus_last_error(), "prim_fill_u32") != NULL,
+                  "%s: the message does not name the kernel: '%s'", steps[k], magnus_last_error());
+        cr_assert_eq(magnus_kernel_limits_get(&limits, ctx, MAGNUS_VARIANT_F32, "prim_fill_u32"),
+                     MAGNUS_SUCCESS, "after %s: %s", steps[k], magnus_last_error());
+        cr_expect_gt(limits.max_group_size, 0u, "after %s", steps[k]);
+        magnus_context_free(&ctx);
+    }
+}
+
 static magnus_csr matrix(int64_t rows, int64_t cols, double per_row, uint64_t seed) {
     magnus_csr A = NULL;
     cr_assert_eq(magnus_gen_uniform(&A, rows, cols, per_row, seed, MAGNUS_FLOAT32), 0);

@@ -1,5 +1,6 @@
 /* The host-side gMAGNUS plan: parameters plus the heavy/light split of A·B (Table V columns),
  * for `magnus params` and for anyone sizing a problem before sending it to a device. */
+#include "csr_products.h"
 #include "gmagnus_params.h"
 #include "internal.h"
 
@@ -28,21 +29,11 @@ magnus_status magnus_gmagnus_plan_compute(magnus_gmagnus_plan *out,
     if ((s = magnus_gmagnus_params_compute(&out->params, device, B->cols, A->type))) return s;
     const int64_t tau = out->params.tau;
     out->rows = A->rows;
-    for (int64_t i = 0; i < A->rows; i++) {
-        int64_t row = 0;
-        for (int64_t k = A->row_ptr[i]; k < A->row_ptr[i + 1]; k++) {
-            int32_t j = A->col_idx[k];
-            if (!magnus_add_i64(row, B->row_ptr[j + 1] - B->row_ptr[j], &row))
-                return magnus_error(MAGNUS_ERROR_SIZE_OVERFLOW, "row %lld products overflow",
-                                    (long long)i);
-        }
-        if (!magnus_add_i64(out->products, row, &out->products))
-            return magnus_error(MAGNUS_ERROR_SIZE_OVERFLOW, "products of A*B overflow 64 bits");
-        if (row > tau) {
-            out->rows_heavy++;
-            out->products_heavy += row;
-        }
-    }
+    magnus_products n;
+    if ((s = magnus_products_count(&n, A, B, tau))) return s;
+    out->products = n.total;
+    out->rows_heavy = n.rows_above;
+    out->products_heavy = n.products_above;
     if (out->rows_heavy > 0) /* no heavy row, no C-hat */
         out->chat_bytes =
             (uint64_t)out->products_heavy * (MAGNUS_GM_COL_BYTES + out->params.value_bytes) +

@@ -343,6 +343,30 @@ Test(level0_runtime, launches_beyond_local_memory_are_refused) {
     free_context(&ctx);
 }
 
+/* A kernel's limits come from zeKernelGetProperties: its own local memory as the driver
+ * counts it (the fake: from the SPIR-V, 2432 bytes for hash_bin_count, none for
+ * prim_fill_u32), its largest group no more than the device's maxTotalGroupSize. */
+Test(level0_runtime, kernel_limits_from_the_driver) {
+    magnus_device_info dev = fake_device();
+    magnus_context ctx = make_context(&dev);
+    magnus_kernel_limits fill, bins;
+    magnus_status s = magnus_kernel_limits_get(&fill, ctx, MAGNUS_VARIANT_F32, "prim_fill_u32");
+    magnus_dbuf none = {0};
+    skip_without_spirv(s, &ctx, &none);
+    cr_assert_eq(s, MAGNUS_SUCCESS, "%s", magnus_last_error());
+    cr_assert_eq(magnus_kernel_limits_get(&bins, ctx, MAGNUS_VARIANT_F32, "hash_bin_count"),
+                 MAGNUS_SUCCESS, "%s", magnus_last_error());
+    cr_assert_eq(fill.static_local_bytes, 0u);
+    cr_assert_eq(bins.static_local_bytes, 2432u);
+    cr_assert_gt(fill.max_group_size, 0u);
+    cr_assert_leq(fill.max_group_size, dev.max_work_group_size);
+    cr_assert_leq(bins.max_group_size, dev.max_work_group_size);
+    cr_assert_eq(magnus_kernel_limits_get(&bins, ctx, MAGNUS_VARIANT_F32, "no_such_kernel"),
+                 MAGNUS_ERROR_KERNEL_BUILD, "%s", magnus_last_error());
+    cr_assert(strstr(magnus_last_error(), "no_such_kernel"), "%s", magnus_last_error());
+    free_context(&ctx);
+}
+
 Test(level0_runtime, float64_kernels_need_fp64) {
     setenv("FAKE_ZE_FP64", "0", 1);
     magnus_device_info dev = fake_device();

@@ -21,15 +21,19 @@ if(TARGET magnus_cli)
             $<TARGET_FILE:magnus_cli> ${CMAKE_CURRENT_BINARY_DIR}/cli-device-work)
   set_tests_properties(cli_device PROPERTIES TIMEOUT 600 LABELS "cli;opencl" SKIP_RETURN_CODE 77)
 
+  # cli_common.c parses sizes with runtime/core/byte_size.c, compiled in as the tool does.
+  set(_cli_byte_size ${PROJECT_SOURCE_DIR}/runtime/core/byte_size.c)
   magnus_add_test(cli_common PUBLIC TIMEOUT 60 LABELS cli
-    SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_cli_common.c ${PROJECT_SOURCE_DIR}/tools/cli_common.c)
+    SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_cli_common.c ${PROJECT_SOURCE_DIR}/tools/cli_common.c
+            ${_cli_byte_size})
   target_compile_definitions(cli_common PRIVATE _POSIX_C_SOURCE=200809L)
-  target_include_directories(cli_common PRIVATE ${PROJECT_SOURCE_DIR})
+  target_include_directories(cli_common PRIVATE ${PROJECT_SOURCE_DIR} ${PROJECT_SOURCE_DIR}/runtime/core)
 
   magnus_add_test(cli_verify PUBLIC TIMEOUT 120 LABELS cli
     SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_cli_verify.c ${PROJECT_SOURCE_DIR}/tools/cli_verify.c
-            ${PROJECT_SOURCE_DIR}/tools/cli_verify_random.c ${PROJECT_SOURCE_DIR}/tools/cli_common.c)
+            ${PROJECT_SOURCE_DIR}/tools/cli_verify_random.c ${PROJECT_SOURCE_DIR}/tools/cli_common.c
+            ${_cli_byte_size})
   target_compile_definitions(cli_verify PRIVATE _POSIX_C_SOURCE=200809L)
-  target_include_directories(cli_verify PRIVATE ${PROJECT_SOURCE_DIR})
+  target_include_directories(cli_verify PRIVATE ${PROJECT_SOURCE_DIR} ${PROJECT_SOURCE_DIR}/runtime/core)
   target_link_libraries(cli_verify PRIVATE Threads::Threads)
 endif()

@@ -123,7 +123,12 @@ Test(cli_numbers, strict_conversions) {
     cr_expect(cli_to_bytes("227k", &i) && i == 232448);
     cr_expect(cli_to_bytes("2M", &i) && i == 2097152);
     cr_expect(cli_to_bytes("1G", &i) && i == 1073741824);
-    cr_expect(!cli_to_bytes("48KB", &i));
+    /* the library's grammar (runtime/core/byte_size.h), as MAGNUS_LOCAL_MEM_BYTES takes it */
+    cr_expect(cli_to_bytes("48KB", &i) && i == 49152);
+    cr_expect(cli_to_bytes("48KiB", &i) && i == 49152);
+    cr_expect(cli_to_bytes("1T", &i) && i == (int64_t)1 << 40);
+    cr_expect(!cli_to_bytes("48KK", &i));
+    cr_expect(!cli_to_bytes("1.5G", &i));
     cr_expect(!cli_to_bytes("-1K", &i));
     cr_expect(!cli_to_bytes("K", &i));
     cr_expect(!cli_to_bytes("", &i));

@@ -4,6 +4,9 @@
  * the Level Zero backend's kernels, translated back from SPIR-V, on any OpenCL device with
  * cl_khr_spir). Built programs go to the on-disk kernel cache (runtime/kernel_cache.h), keyed
  * by the input, the build options and the device/driver identity.
+ *
+ * Kernels are the cl_kernel handles themselves. The dynamic local memory argument is given at
+ * least 8 bytes (OpenCL refuses a local argument of size 0).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -190,4 +193,73 @@ void magnus_cl_module_unload(magnus_bmodule *module) {
     if (!module) return;
     magnus_cl.ReleaseProgram(module->program);
     magnus_host_free(module);
+}
+
+magnus_status magnus_cl_kernel_get(magnus_bmodule *module, const char *name,
+                                   magnus_bkernel **out) {
+    cl_int err;
+    cl_kernel k = magnus_cl.CreateKernel(module->program, name, &err);
+    *out = (magnus_bkernel *)(void *)k;
+    if (k) return MAGNUS_SUCCESS;
+    if (err == CL_INVALID_KERNEL_NAME)
+        return magnus_error(MAGNUS_ERROR_KERNEL_BUILD, "OpenCL: no kernel named %s in the module",
+                            name);
+    return magnus_cl_fail(err, MAGNUS_ERROR_KERNEL_LAUNCH, "clCreateKernel");
+}
+
+magnus_status magnus_cl_kernel_limits(magnus_bctx *ctx, magnus_bkernel *kernel,
+                                      magnus_kernel_limits *limits) {
+    size_t group = 0;
+    cl_ulong local = 0;
+    cl_int err = magnus_cl.GetKernelWorkGroupInfo(magnus_cl_kernel(kernel), ctx->device,
+                                                  CL_KERNEL_WORK_GROUP_SIZE, sizeof group, &group,
+                                                  NULL);
+    if (err != CL_SUCCESS)
+        return magnus_cl_fail(err, MAGNUS_ERROR_DEVICE,
+                              "clGetKernelWorkGroupInfo(CL_KERNEL_WORK_GROUP_SIZE)");
+    /* Before the first launch no local argument is set, so this is the kernel's own. */
+    err = magnus_cl.GetKernelWorkGroupInfo(magnus_cl_kernel(kernel), ctx->device,
+                                           CL_KERNEL_LOCAL_MEM_SIZE, sizeof local, &local, NULL);
+    if (err != CL_SUCCESS)
+        return magnus_cl_fail(err, MAGNUS_ERROR_DEVICE,
+                              "clGetKernelWorkGroupInfo(CL_KERNEL_LOCAL_MEM_SIZE)");
+    limits->max_group_size = group;
+    limits->static_local_bytes = local;
+    return MAGNUS_SUCCESS;
+}
+
+void magnus_cl_kernel_release(magnus_bkernel *k) {
+    if (k) magnus_cl.ReleaseKernel(magnus_cl_kernel(k));
+}
+
+magnus_status magnus_cl_launch(magnus_bqueue *q, magnus_bkernel *kernel, size_t groups,
+                               size_t group_size, size_t local_bytes, int nargs,
+                               const magnus_karg *args) {
+    cl_kernel k = magnus_cl_kernel(kernel);
+    for (int i = 0; i < nargs; i++) {
+        cl_int err;
+        if (args[i].kind == MAGNUS_KARG_MEM) {
+            cl_mem m = magnus_cl_mem(args[i].u.mem);
+            err = magnus_cl.SetKernelArg(k, (cl_uint)i, sizeof m, &m);
+        } else {
+            err = magnus_cl.SetKernelArg(k, (cl_uint)i, args[i].size, &args[i].u);
+        }
+        if (err != CL_SUCCESS) {
+            magnus_cl_fail(err, MAGNUS_ERROR_KERNEL_LAUNCH, "clSetKernelArg");
+            magnus_error_prefix("argument %d: ", i);
+            return MAGNUS_ERROR_KERNEL_LAUNCH;
+        }
+    }
+    cl_int err = magnus_cl.SetKernelArg(k, (cl_uint)nargs, local_bytes ? local_bytes : 8, NULL);
+    if (err != CL_SUCCESS)
+        return magnus_cl_fail(err, MAGNUS_ERROR_KERNEL_LAUNCH, "clSetKernelArg (local memory)");
+    size_t global;
+    if (!magnus_mul_size(groups, group_size, &global))
+        return magnus_error(MAGNUS_ERROR_SIZE_OVERFLOW, "OpenCL: %zu groups of %zu overflow", groups,
+                            group_size);
+    err = magnus_cl.EnqueueNDRangeKernel(magnus_cl_queue(q), k, 1, NULL, &global, &group_size, 0,
+                                         NULL, NULL);
+    if (err != CL_SUCCESS)
+        return magnus_cl_fail(err, MAGNUS_ERROR_KERNEL_LAUNCH, "clEnqueueNDRangeKernel");
+    return MAGNUS_SUCCESS;
 }

@@ -4,13 +4,13 @@
  * later. A driver or device whose queries fail is skipped; when nothing usable remains, load()
  * fails with the first problem seen, which probe diagnostics then report.
  */
+#include "level0_internal.h"
+
 #ifdef MAGNUS_HAVE_LEVEL0_HEADERS
 
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
-
-#include "level0_internal.h"
 
 level0_device *level0_devices;
 int level0_device_count;
@@ -244,5 +244,15 @@ magnus_status level0_device_info(int index, magnus_device_info *info) {
     *info = level0_devices[index].info;
     return MAGNUS_SUCCESS;
 }
+
+#else /* built without level_zero/ze_api.h: the backend exists but never loads */
+
+magnus_status level0_load(void) {
+    return magnus_error(MAGNUS_ERROR_BACKEND_UNAVAILABLE,
+                        "level0: libmagnus was built without the Level Zero headers "
+                        "(level_zero/ze_api.h, package libze-dev)");
+}
+
+void level0_unload(void) {}
 
 #endif /* MAGNUS_HAVE_LEVEL0_HEADERS */

@@ -116,6 +116,25 @@ magnus_status level0_kernel_get(magnus_bmodule *module, const char *name, magnus
     return MAGNUS_SUCCESS;
 }
 
+magnus_status level0_kernel_limits(magnus_bctx *ctx, magnus_bkernel *kernel,
+                                   magnus_kernel_limits *limits) {
+    if (!ctx || !kernel || !limits)
+        return magnus_error(MAGNUS_ERROR_NULL_POINTER,
+                            "level0: kernel_limits needs a context, a kernel and an output");
+    ze_kernel_properties_t props = {.stype = ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES};
+    ze_result_t r = magnus_ze.zeKernelGetProperties(kernel->kernel, &props);
+    if (r) return magnus_ze_error(MAGNUS_ERROR_DEVICE, r, "zeKernelGetProperties");
+    /* Intel's driver compiles each kernel for one SIMD width and says how many sub-groups of
+     * it fit in a group (fewer where the kernel's registers run out): their product is the
+     * kernel's largest group, never more than the device's maxTotalGroupSize. */
+    uint64_t group = ctx->dev->info.max_work_group_size;
+    uint64_t by_subgroups = (uint64_t)props.maxSubgroupSize * props.maxNumSubgroups;
+    if (by_subgroups > 0 && by_subgroups < group) group = by_subgroups;
+    limits->max_group_size = group;
+    limits->static_local_bytes = props.localMemSize;
+    return MAGNUS_SUCCESS;
+}
+
 void level0_kernel_release(magnus_bkernel *kernel) {
     if (!kernel) return;
     if (kernel->kernel) magnus_ze.zeKernelDestroy(kernel->kernel);

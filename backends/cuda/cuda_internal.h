@@ -1,16 +1,19 @@
 /*
- * The CUDA backend's handles and the functions its ops table (cuda_ops.c) points at.
+ * The CUDA backend's handles and the functions its ops table (cuda_ops.c) points at, grouped
+ * by file. Built without cuda.h, only load() and unload() exist (cuda_loader.c's stub).
  * Every function that calls the driver on behalf of a context first makes that context's
  * primary context current on the calling thread (magnus_cuda_make_current), because the
  * runtime may call from any thread and the CUDA current context is per thread.
  */
-#ifndef MAGNUS_CUDA_BACKEND_H
-#define MAGNUS_CUDA_BACKEND_H
-
-#include <pthread.h>
+#ifndef MAGNUS_CUDA_INTERNAL_H
+#define MAGNUS_CUDA_INTERNAL_H
 
 #include "backend.h"
 #include "cuda_loader.h"
+
+#ifdef MAGNUS_HAVE_CUDA_H
+
+#include <pthread.h>
 
 /* Shared memory (static + dynamic) a block may use without opting in: CUDA's fixed 48 KiB. */
 #define MAGNUS_CUDA_DEFAULT_SHARED ((size_t)48 * 1024)
@@ -57,11 +60,20 @@ struct magnus_bevent {
     CUevent event;
 };
 
-magnus_status magnus_cuda_make_current(magnus_bctx *ctx);
-
-/* devices, contexts, queues (cuda_device.c) */
+/* devices (cuda_device.c) */
 magnus_status magnus_cuda_device_count(int *count);
 magnus_status magnus_cuda_device_info(int index, magnus_device_info *info);
+/* cuDeviceGet / cuDeviceGetAttribute with the message naming the call (name: the attribute
+ * without its CU_DEVICE_ATTRIBUTE_ prefix) and the device. */
+magnus_status magnus_cuda_device_get(int index, CUdevice *device);
+magnus_status magnus_cuda_device_attribute(CUdevice device, int index,
+                                          CUdevice_attribute which, const char *name,
+                                          int *value);
+/* "13.0" from cuDriverGetVersion's 13000 (1000*major + 10*minor). */
+void magnus_cuda_format_version(int version, char *buf, size_t size);
+
+/* contexts and queues (cuda_context.c) */
+magnus_status magnus_cuda_make_current(magnus_bctx *ctx);
 magnus_status magnus_cuda_context_create(int index, magnus_bctx **ctx);
 void magnus_cuda_context_destroy(magnus_bctx *ctx);
 magnus_status magnus_cuda_queue_create(magnus_bctx *ctx, magnus_bqueue **queue);
@@ -86,6 +98,8 @@ magnus_status magnus_cuda_module_load(magnus_bctx *ctx, magnus_kernel_variant va
 void magnus_cuda_module_unload(magnus_bmodule *module);
 magnus_status magnus_cuda_kernel_get(magnus_bmodule *module, const char *name,
                                      magnus_bkernel **kernel);
+magnus_status magnus_cuda_kernel_limits(magnus_bctx *ctx, magnus_bkernel *kernel,
+                                        magnus_kernel_limits *limits);
 void magnus_cuda_kernel_release(magnus_bkernel *kernel);
 magnus_status magnus_cuda_launch(magnus_bqueue *q, magnus_bkernel *kernel, size_t groups,
                                  size_t group_size, size_t local_bytes, int nargs,
@@ -98,7 +112,6 @@ magnus_status magnus_cuda_event_synchronize(magnus_bevent *event);
 magnus_status magnus_cuda_event_elapsed_ms(magnus_bevent *start, magnus_bevent *end, double *ms);
 void magnus_cuda_event_destroy(magnus_bevent *event);
 
-/* "13.0" from cuDriverGetVersion's 13000 (1000*major + 10*minor). */
-void magnus_cuda_format_version(int version, char *buf, size_t size);
+#endif /* MAGNUS_HAVE_CUDA_H */
 
 #endif
