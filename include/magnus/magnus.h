@@ -473,7 +473,8 @@ typedef struct magnus_gmagnus_params {
     /* The last level's chunks with more elements than this go to the dense accumulator, the
      * others to the hash accumulator: tau by default (the paper's rule: only heavy chunks are
      * dense), lower with the context's dense_min_elements or MAGNUS_DENSE_MIN_ELEMENTS (an
-     * integer >= 1; values above tau mean tau), a tuning knob (docs/performance.md, "Dense accumulation of light chunks"). */
+     * integer >= 1; values above tau mean tau), a tuning knob (docs/performance.md, "Dense
+     * accumulation of light chunks"). */
     int64_t dense_min_elements;
 } magnus_gmagnus_params;
 

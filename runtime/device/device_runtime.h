@@ -68,6 +68,11 @@ struct magnus_context_s {
     uint32_t hash_group_max;          /* most work items per hash table; 0: the backend's
                                          default (runtime/accumulate/hash_private.h) */
     int64_t dense_min_elements;       /* gMAGNUS's last-level split; 0: tau */
+    /* Buffers freed at the next idle point (magnus_dbuf_free_deferred); their bytes are
+     * still in memory_in_use. */
+    magnus_dbuf *deferred;
+    size_t ndeferred, deferred_capacity;
+    uint64_t deferred_bytes;
 };
 
 /* NULL -> MAGNUS_ERROR_NULL_POINTER, freed or foreign -> MAGNUS_ERROR_INVALID_HANDLE. */
@@ -95,6 +100,25 @@ magnus_status magnus_knob_dense_min_elements(int64_t option, int64_t *out);
  * with the sizes in the message, when it would be exceeded or the device refuses). */
 magnus_status magnus_dbuf_alloc(magnus_context ctx, size_t bytes, magnus_dbuf *out);
 void magnus_dbuf_free(magnus_context ctx, magnus_dbuf *buf); /* NULL mem: no-op; clears *buf */
+
+/*
+ * Deferred freeing (runtime/device/deferred_free.c), for a buffer that work queued on any
+ * queue may still read: *buf moves to the context (cleared; NULL mem: no-op) and is freed at
+ * the next point where the context is known idle:
+ *   - magnus_context_finish, once every queue has finished without error;
+ *   - magnus_context_finish_after_error, after its waits (whatever they report);
+ *   - magnus_context_release_deferred, which the caller may use only when no queued work
+ *     reads a deferred buffer (it has waited for every queue that used one);
+ *   - magnus_context_free, after it has waited for the queues.
+ * Never waits, and never fails: the list grows as needed (without host memory for it the
+ * buffer is freed at once, which the backends make safe, backend.h). Accounting: a deferred
+ * buffer's bytes still count in memory_in_use (and so against the memory limit) until it is
+ * freed, since the device memory is still held; ctx->deferred_bytes says how many of them are
+ * deferred.
+ */
+void magnus_dbuf_free_deferred(magnus_context ctx, magnus_dbuf *buf);
+/* Frees every deferred buffer now (see above for when that is allowed). */
+magnus_status magnus_context_release_deferred(magnus_context ctx);
 /* Host to device and back. Both wait: they return when the bytes have been copied, after
  * everything queued on q before them (so a read sees the queue's earlier work). */
 magnus_status magnus_dbuf_write(magnus_context ctx, magnus_queue_id q, magnus_dbuf *dst,
@@ -174,11 +198,13 @@ magnus_status magnus_context_load_module(magnus_context ctx, magnus_kernel_varia
 
 /* A live context and one of its queues; errors name `what` (the caller). */
 magnus_status magnus_queue_check(magnus_context ctx, magnus_queue_id q, const char *what);
-/* Waits for all work on one queue / on every queue. */
+/* Waits for all work on one queue / on every queue; magnus_context_finish then frees the
+ * deferred buffers (magnus_dbuf_free_deferred) if every wait succeeded. */
 magnus_status magnus_queue_finish(magnus_context ctx, magnus_queue_id q);
 magnus_status magnus_context_finish(magnus_context ctx);
 /* After error `s`: waits for every queue (queued work may still use buffers about to be
- * freed) and returns s with its detail message, whatever the waits report. */
+ * freed), frees the deferred buffers and returns s with its detail message, whatever the
+ * waits report. */
 magnus_status magnus_context_finish_after_error(magnus_context ctx, magnus_status s);
 /* Makes queue `waiter` wait for everything submitted so far to queue `signaller`. */
 magnus_status magnus_queue_depend(magnus_context ctx, magnus_queue_id waiter,

@@ -21,6 +21,8 @@ magnus_status magnus_queue_finish(magnus_context ctx, magnus_queue_id q) {
 magnus_status magnus_context_finish(magnus_context ctx) {
     magnus_status s = magnus_context_check(ctx);
     for (int q = 0; q < MAGNUS_QUEUE_COUNT && !s; q++) s = ctx->ops->queue_finish(ctx->queues[q]);
+    /* idle: nothing queued can read a deferred buffer any more */
+    if (!s) s = magnus_context_release_deferred(ctx);
     return s;
 }
 
@@ -30,6 +32,8 @@ magnus_status magnus_context_finish_after_error(magnus_context ctx, magnus_statu
     strncpy(saved, magnus_last_error(), sizeof saved - 1);
     saved[sizeof saved - 1] = 0;
     (void)magnus_context_finish(ctx);
+    /* what the waits left deferred goes too (the caller frees its own buffers now as well) */
+    (void)magnus_context_release_deferred(ctx);
     return magnus_error(s, "%s", saved);
 }
 

@@ -65,9 +65,6 @@ typedef struct magnus_gm {
     magnus_gm_stage stage[MAGNUS_MAX_LEVELS];
     magnus_dbuf iota;          /* u32 0, 1, 2, ... (id lists of laid-out ranges) */
     int64_t iota_count;
-    /* buffers still read by queued work: freed once the queues are idle */
-    magnus_dbuf retired[16];
-    int nretired;
     /* timing: device events on the heavy queue, host clocks for the rest */
     magnus_timer timers[MAGNUS_GM_TIMERS];
     double host_alloc_ms;
@@ -85,10 +82,6 @@ enum {
 /* Accounted allocation whose host time counts as time_alloc_ms. */
 magnus_status magnus_gm_alloc(magnus_gm *g, size_t bytes, magnus_dbuf *out);
 
-/* Keeps `buf` (moved, *buf cleared) until magnus_gm_free_retired(), which the caller runs
- * only when no queued work can read it. */
-magnus_status magnus_gm_retire(magnus_gm *g, magnus_dbuf *buf);
-void magnus_gm_free_retired(magnus_gm *g);
 /* After an error: waits for every queue (so buffers can be freed) keeping the error's
  * message; returns s. */
 magnus_status magnus_gm_drain(magnus_gm *g, magnus_status s);
@@ -113,7 +106,10 @@ magnus_status magnus_gm_chunks_numeric_dense(magnus_gm *g);
 magnus_status magnus_gm_chunks_numeric_sync(magnus_gm *g);
 /* An id list 0 .. n-1 in g->iota (grown as needed). */
 magnus_status magnus_gm_iota(magnus_gm *g, magnus_queue_id q, int64_t n);
-/* Frees everything the state holds (after the queues are idle). */
+/* Frees everything the state holds (after the queues are idle). Buffers that queued work may
+ * still read when their phase ends go to magnus_dbuf_free_deferred instead, which the
+ * context frees at its next idle point (magnus_context_finish at the end of the multiply,
+ * magnus_gm_drain after an error). */
 void magnus_gm_release(magnus_gm *g);
 
 /* Kernel launch helper: groups of `group` items covering `items` (capped; kernels stride). */

@@ -43,7 +43,10 @@ static magnus_status lay_out_heavy_first(magnus_gm *g, magnus_gm_stage *st, magn
     if ((s = magnus_prim_partition_threshold(ctx, q, offsets, n, g->p.tau, &above, &below,
                                              &nabove, &nbelow)))
         return s;
-    magnus_gm_free_retired(g); /* the partition waited for the heavy queue */
+    /* The partition waited for the heavy queue, the only one that reads what gMAGNUS has
+     * deferred so far (the outer product's inputs, earlier levels' temporaries): free them
+     * now, which keeps the peak down as the levels go. */
+    if ((s = magnus_context_release_deferred(ctx))) goto done;
     st->heavy = (int64_t)nabove;
     st->has_perm = 1;
     if ((s = magnus_gm_alloc(g, (size_t)n * 4, &st->perm)) ||
@@ -60,13 +63,14 @@ static magnus_status lay_out_heavy_first(magnus_gm *g, magnus_gm_stage *st, magn
     s = magnus_launch(ctx, q, g->variant, "gmagnus_chunk_cursor",
                       magnus_gm_groups((int64_t)n, 256), 256, 0, 4, a);
 done:
-    if (!s) s = magnus_gm_retire(g, &above);
-    if (!s) s = magnus_gm_retire(g, &below);
     if (s) {
         magnus_gm_drain(g, s);
         magnus_dbuf_free(ctx, &above);
         magnus_dbuf_free(ctx, &below);
     }
+    /* the copies into perm may still be running */
+    magnus_dbuf_free_deferred(ctx, &above);
+    magnus_dbuf_free_deferred(ctx, &below);
     return s;
 }
 
@@ -174,13 +178,14 @@ static magnus_status run_level(magnus_gm *g, int level, int *stop) {
     g->levels_run = level + 1;
     *stop = !last && st->heavy == 0;
 done:
-    if (!s) s = magnus_gm_retire(g, &counts);
-    if (!s) s = magnus_gm_retire(g, &offsets);
     if (s) {
         magnus_gm_drain(g, s);
         magnus_dbuf_free(ctx, &counts);
         magnus_dbuf_free(ctx, &offsets);
     }
+    /* the multisplit may still be running */
+    magnus_dbuf_free_deferred(ctx, &counts);
+    magnus_dbuf_free_deferred(ctx, &offsets);
     return s;
 }
 

@@ -7,7 +7,8 @@
  * elements; the non-empty slices are compacted (a threshold partition of the slice offsets
  * with tau = 0) so the outer product's walk never crosses empty slices. The product kernel
  * (kernels/gmagnus_outer_product.cl) then fills C-hat into buffer 0, completing chat_ptr.
- * The kernels stay queued when this returns; their inputs are retired until idle.
+ * The kernels stay queued when this returns; their inputs are freed deferred (the context
+ * frees them once idle: magnus_dbuf_free_deferred).
  */
 #include "gmagnus_internal.h"
 #include "primitives.h"
@@ -132,10 +133,9 @@ magnus_status magnus_gm_outer_product(magnus_gm *g) {
         (s = magnus_timer_stop(ctx, q, &g->timers[MAGNUS_GM_T_OUTER])))
         goto done;
 done:
-    /* the product kernel may still be running: its inputs wait for an idle queue */
-    for (size_t i = 0; i < sizeof inputs / sizeof *inputs; i++) {
-        magnus_status r = magnus_gm_retire(g, inputs[i]);
-        if (!s) s = r;
-    }
+    /* the product kernel may still be running: its inputs are freed when the context is idle
+     * (after an error, by the caller's drain) */
+    for (size_t i = 0; i < sizeof inputs / sizeof *inputs; i++)
+        magnus_dbuf_free_deferred(g->ctx, inputs[i]);
     return s;
 }

@@ -38,31 +38,14 @@ size_t magnus_gm_groups(int64_t items, size_t group) {
     return (size_t)(groups < cap ? groups : cap);
 }
 
-magnus_status magnus_gm_retire(magnus_gm *g, magnus_dbuf *buf) {
-    if (!buf->mem) return MAGNUS_SUCCESS;
-    if (g->nretired == (int)(sizeof g->retired / sizeof g->retired[0])) {
-        magnus_status s = magnus_context_finish(g->ctx);
-        if (s) return s;
-        magnus_gm_free_retired(g);
-    }
-    g->retired[g->nretired++] = *buf;
-    *buf = (magnus_dbuf){0};
-    return MAGNUS_SUCCESS;
-}
-
-void magnus_gm_free_retired(magnus_gm *g) {
-    for (int i = 0; i < g->nretired; i++) magnus_dbuf_free(g->ctx, &g->retired[i]);
-    g->nretired = 0;
-}
-
 magnus_status magnus_gm_drain(magnus_gm *g, magnus_status s) {
     return magnus_context_finish_after_error(g->ctx, s);
 }
 
 magnus_status magnus_gm_iota(magnus_gm *g, magnus_queue_id q, int64_t n) {
     if (n <= g->iota_count && g->iota.mem) return MAGNUS_SUCCESS;
-    magnus_status s = magnus_gm_retire(g, &g->iota);
-    if (!s) s = magnus_gm_alloc(g, (size_t)n * 4, &g->iota);
+    magnus_dbuf_free_deferred(g->ctx, &g->iota); /* queued chunk work may still read it */
+    magnus_status s = magnus_gm_alloc(g, (size_t)n * 4, &g->iota);
     if (s) return s;
     g->iota_count = n;
     magnus_karg a[3] = {magnus_arg_i64(n), magnus_arg_i32(0), magnus_arg_mem(&g->iota)};
@@ -72,7 +55,6 @@ magnus_status magnus_gm_iota(magnus_gm *g, magnus_queue_id q, int64_t n) {
 
 void magnus_gm_release(magnus_gm *g) {
     magnus_context ctx = g->ctx;
-    magnus_gm_free_retired(g);
     for (int L = 0; L < MAGNUS_MAX_LEVELS; L++) {
         magnus_gm_stage *st = &g->stage[L];
         if (st->owns_ptr) magnus_dbuf_free(ctx, &st->ptr);
