@@ -1,8 +1,12 @@
-# The device runtime: probe, contexts, buffers, launch checks and the kernel cache (test_probe:
-# most of it needs no device), the copy-bandwidth measurement on every backend, and that
-# libmagnus links no vendor library.
+# The device runtime: probe, contexts, buffers, launch checks, deferred freeing, per-kernel
+# limits and the kernel cache (test_probe, one executable of a file per job, their helpers in
+# probe_test_util.h: most of it needs no device), the copy-bandwidth measurement on every
+# backend, and that libmagnus links no vendor library.
 set(_dir ${CMAKE_CURRENT_LIST_DIR})
-magnus_add_test(test_probe SOURCES ${_dir}/test_probe.c LABELS runtime TIMEOUT 300)
+magnus_add_test(test_probe
+                SOURCES ${_dir}/test_probe.c ${_dir}/test_context.c ${_dir}/test_deferred_free.c
+                        ${_dir}/test_kernel_limits.c ${_dir}/test_kernel_cache.c
+                LABELS runtime TIMEOUT 300)
 magnus_add_device_test(copy_bandwidth SOURCES ${_dir}/test_copy_bandwidth.c LABELS bench
                        TIMEOUT 300)
 if(MAGNUS_BUILD_SHARED)

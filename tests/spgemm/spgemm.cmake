@@ -1,4 +1,11 @@
 # SpGEMM entry points, device-resident matrices and the hash algorithm: every product compared
-# with the CPU reference, on every device backend.
-magnus_add_device_test(spgemm_hash SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_spgemm_hash.c
+# with the CPU reference, on every device backend. One executable of a file per job
+# (test_spgemm_hash.c has main; the helpers they share are in spgemm_hash_test_util.h).
+set(_spgemm_dir ${CMAKE_CURRENT_LIST_DIR})
+magnus_add_device_test(spgemm_hash
+                       SOURCES ${_spgemm_dir}/test_spgemm_hash.c
+                               ${_spgemm_dir}/test_spgemm_hash_global.c
+                               ${_spgemm_dir}/test_spgemm_hash_device_csr.c
+                               ${_spgemm_dir}/test_spgemm_hash_errors.c
+                               ${_spgemm_dir}/test_spgemm_hash_accumulate.c
                        LABELS spgemm hash TIMEOUT 600)

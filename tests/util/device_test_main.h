@@ -2,7 +2,8 @@
  * The main() of a device test executable, shared by every backend's device tests.
  *
  * Use: include this header in exactly ONE source file of the test executable (it defines
- * main), then write ordinary Criterion tests that call magnus_test_context():
+ * main), then write ordinary Criterion tests that call magnus_test_context(); the other source
+ * files of the same executable include device_test_util.h (the helpers below, without main):
  *
  *     #include "device_test_main.h"
  *     Test(scan, small) {
@@ -36,10 +37,11 @@
  * limit, another budget) creates its own. If a context cannot be created the test fails with
  * the library's message.
  *
- * Also here: magnus_test_seed() for reproducible random inputs (MAGNUS_TEST_SEED overrides
- * the fixed default; print the seed in failure messages), magnus_test_require_fp64() and
- * magnus_test_large() (MAGNUS_TEST_LARGE=1 enables tests that need many GiB),
- * magnus_test_budget_context(), magnus_test_budget_for_levels() and magnus_test_rmat().
+ * Also here (from device_test_util.h): magnus_test_seed() for reproducible random inputs
+ * (MAGNUS_TEST_SEED overrides the fixed default; print the seed in failure messages),
+ * magnus_test_require_fp64() and magnus_test_large() (MAGNUS_TEST_LARGE=1 enables tests that
+ * need many GiB), magnus_test_budget_context(), magnus_test_budget_for_levels() and
+ * magnus_test_rmat().
  */
 #ifndef MAGNUS_DEVICE_TEST_MAIN_H
 #define MAGNUS_DEVICE_TEST_MAIN_H
@@ -52,113 +54,7 @@
 #include <sys/wait.h>
 
 #include "device_runtime.h"
-
-static magnus_context magnus_test_shared_context, magnus_test_whole_budget_shared_context;
-
-static void magnus_test_free_context(void) { magnus_context_free(&magnus_test_shared_context); }
-static void magnus_test_free_whole_budget_context(void) {
-    magnus_context_free(&magnus_test_whole_budget_shared_context);
-}
-
-/* The context of this test process; created on first use, freed at exit. */
-static inline magnus_context magnus_test_context(void) {
-    if (!magnus_test_shared_context) {
-        magnus_status s = magnus_context_create(&magnus_test_shared_context, NULL, NULL);
-        if (s)
-            cr_assert_fail("magnus_context_create: %s: %s", magnus_status_string(s),
-                           magnus_last_error());
-        atexit(magnus_test_free_context);
-    }
-    return magnus_test_shared_context;
-}
-
-/* A context of this test process on the same device with the device's whole local memory as
- * the budget per work group (an explicit option: MAGNUS_LOCAL_MEM_BYTES does not apply);
- * created on first use, freed at exit. */
-static inline magnus_context magnus_test_whole_budget_context(void) {
-    if (!magnus_test_whole_budget_shared_context) {
-        magnus_device_info device;
-        magnus_context_options opt;
-        magnus_status s = magnus_device_select(&device);
-        if (!s) s = magnus_context_options_init(&opt);
-        if (!s) {
-            opt.local_mem_bytes = device.local_mem_bytes; /* the probe's: the device's maximum */
-            s = magnus_context_create(&magnus_test_whole_budget_shared_context, &device, &opt);
-        }
-        if (s)
-            cr_assert_fail("whole-budget context: %s: %s", magnus_status_string(s),
-                           magnus_last_error());
-        atexit(magnus_test_free_whole_budget_context);
-    }
-    return magnus_test_whole_budget_shared_context;
-}
-
-/* The seed of random test inputs: MAGNUS_TEST_SEED, else `fallback`. */
-static inline uint64_t magnus_test_seed(uint64_t fallback) {
-    const char *env = getenv("MAGNUS_TEST_SEED");
-    return env && *env ? strtoull(env, NULL, 0) : fallback;
-}
-
-/* A new context (the caller frees it) on the default device whose work groups get
- * local_bytes of local memory (0: the default budget): the tests' small budgets that send rows
- * down the heavy or global-table paths. */
-static inline magnus_context magnus_test_budget_context(uint64_t local_bytes) {
-    magnus_context_options opt;
-    magnus_context ctx = NULL;
-    magnus_status s = magnus_context_options_init(&opt);
-    opt.local_mem_bytes = local_bytes;
-    if (!s) s = magnus_context_create(&ctx, NULL, &opt);
-    if (s)
-        cr_assert_fail("context with a %llu-byte budget: %s: %s", (unsigned long long)local_bytes,
-                       magnus_status_string(s), magnus_last_error());
-    return ctx;
-}
-
-/* The smallest budget (from 1 KiB, 256-byte steps) for which this device's parameters plan
- * `levels` multisplit levels for C with c_cols columns; 0 if none up to 256 KiB (the gMAGNUS
- * tests that must take the heavy path through a given number of levels). */
-static inline uint64_t magnus_test_budget_for_levels(magnus_context ctx, int64_t c_cols,
-                                                     magnus_value_type type, int levels) {
-    magnus_device_info dev = ctx->device;
-    for (uint64_t b = 1024; b <= 256 * 1024 && b <= ctx->device_local_mem_bytes; b += 256) {
-        dev.local_mem_bytes = b;
-        magnus_gmagnus_params p;
-        if (magnus_gmagnus_params_compute(&p, &dev, c_cols, type) == MAGNUS_SUCCESS &&
-            p.levels == levels)
-            return b;
-    }
-    return 0;
-}
-
-/* A Graph500 R-MAT (the library's defaults for a, b, c) of 2^scale rows with seed
- * magnus_test_seed(seed): the power-law input of the SpGEMM tests. */
-static inline magnus_csr magnus_test_rmat(int scale, int64_t per_row, uint64_t seed,
-                                          magnus_value_type type) {
-    magnus_rmat_options o;
-    magnus_status s = magnus_rmat_options_init(&o);
-    o.scale = scale;
-    o.nnz_per_row = per_row;
-    o.seed = magnus_test_seed(seed);
-    o.type = type;
-    magnus_csr A = NULL;
-    if (!s) s = magnus_gen_rmat(&A, &o, NULL, NULL);
-    if (s)
-        cr_assert_fail("magnus_gen_rmat(scale %d, %lld per row): %s: %s", scale,
-                       (long long)per_row, magnus_status_string(s), magnus_last_error());
-    return A;
-}
-
-/* Skips the calling test on devices without double precision. */
-#define magnus_test_require_fp64(ctx)                                                            \
-    do {                                                                                         \
-        if (!(ctx)->device.fp64) cr_skip_test("%s has no fp64", (ctx)->device.name);             \
-    } while (0)
-
-/* Whether tests needing many GiB of device memory should run (MAGNUS_TEST_LARGE=1). */
-static inline int magnus_test_large(void) {
-    const char *env = getenv("MAGNUS_TEST_LARGE");
-    return env && *env && strcmp(env, "0") != 0;
-}
+#include "device_test_util.h"
 
 extern char **environ;
 

@@ -6,7 +6,8 @@
  *   bench_inputs.c     Matrix Market files, A,B pairs, the R-MAT sweep; products, fit estimate
  *   bench_magnus.c     timed magnus_spgemm_device runs and their reports
  *   bench_cusparse.c   cuSPARSE generic SpGEMM (ALG1, ALG2, ALG3 with chunk fractions),
- *                      loaded with dlopen, on memory from bench_cuda.c (CUDA driver API)
+ *                      loaded with dlopen (bench_cusparse_lib.c), on memory from bench_cuda.c
+ *                      (CUDA driver API) accounted in bench_cusparse_memory.c
  *   bench_verify.c     C against the CPU reference, the baseline's C, or C·x = A·(B·x)
  *   bench_floors.c     byte floors of the gMAGNUS kernels ("speed of light")
  *   bench_output.c     the column list, CSV and JSON rows
@@ -195,7 +196,7 @@ typedef struct bench_plan {
 void bench_magnus_run(bench_row *row, bench_system *sys, const bench_data *d,
                       const bench_plan *plan, magnus_csr *C);
 
-/* cuSPARSE (bench_cusparse.c). */
+/* cuSPARSE (bench_cusparse.c; opening and closing: bench_cusparse_lib.c). */
 bench_cusparse *bench_cusparse_open(int ordinal, const char *library, char *why, size_t n);
 void bench_cusparse_close(bench_cusparse *cs);
 /* "cuSPARSE 12.6.3 (libcusparse.so.12), CUDA driver 13000, NVIDIA H200" */

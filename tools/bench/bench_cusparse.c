@@ -22,6 +22,11 @@
  * status name (CUSPARSE_STATUS_INSUFFICIENT_RESOURCES, CUDA_ERROR_OUT_OF_MEMORY, ...). When an
  * ALG3 chunk fraction runs out of resources the larger fractions, which need more memory, are
  * not tried.
+ *
+ * The parts, a file per job: this one (the runs and their timing), bench_cusparse_lib.c
+ * (loading libcusparse, resolving its functions), bench_cusparse_memory.c (device memory,
+ * accounted; the matrices to and from the device); bench_cusparse_internal.h is what they
+ * share. Without cusparse.h only this file is built, as the stub below.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -55,208 +60,7 @@ void bench_cusparse_run(bench_row *row, bench_cusparse *cs, const bench_data *d,
 
 #else
 
-#include <dlfcn.h>
-
-#include <cusparse.h>
-
-#include "bench_cuda.h"
-
-#define MAX_LIVE 24
-
-/* Every cuSPARSE function the baseline calls, typed by its own declaration. */
-#define BENCH_CUSPARSE_FUNCTIONS(X)   \
-    X(cusparseCreate)                 \
-    X(cusparseDestroy)                \
-    X(cusparseGetErrorName)           \
-    X(cusparseGetProperty)            \
-    X(cusparseCreateCsr)              \
-    X(cusparseDestroySpMat)           \
-    X(cusparseSpMatGetSize)           \
-    X(cusparseCsrSetPointers)         \
-    X(cusparseSpGEMM_createDescr)     \
-    X(cusparseSpGEMM_destroyDescr)    \
-    X(cusparseSpGEMM_workEstimation)  \
-    X(cusparseSpGEMM_getNumProducts)  \
-    X(cusparseSpGEMM_estimateMemory)  \
-    X(cusparseSpGEMM_compute)         \
-    X(cusparseSpGEMM_copy)
-
-struct bench_cusparse {
-    bench_cuda_api cu;
-    void *library;
-    char path[256];
-#define BENCH_CUSPARSE_MEMBER(name) __typeof__(name) *name;
-    BENCH_CUSPARSE_FUNCTIONS(BENCH_CUSPARSE_MEMBER)
-#undef BENCH_CUSPARSE_MEMBER
-    CUdevice device;
-    CUcontext ctx;
-    bool ctx_retained;
-    cusparseHandle_t handle;
-    bool warmed;               /* the library's start-up run is done */
-    char description[512];
-    uint64_t total_memory;
-    /* live device allocations, for peak accounting */
-    struct {
-        CUdeviceptr ptr;
-        size_t bytes;
-    } live[MAX_LIVE];
-    uint64_t in_use, peak;
-};
-
-/* ---- opening -------------------------------------------------------------------------------- */
-static void *open_library(const char *explicit_path, char *path, size_t path_size, char *why,
-                          size_t n) {
-    const char *env = getenv("MAGNUS_CUSPARSE_LIBRARY");
-    const char *candidates[] = {
-        explicit_path && explicit_path[0] ? explicit_path : NULL,
-        env && env[0] ? env : NULL,
-        "libcusparse.so.12",
-        "libcusparse.so.13",
-        "/usr/local/cuda/lib64/libcusparse.so.12",
-        "/usr/local/cuda/lib64/libcusparse.so.13",
-    };
-    /* An explicit choice is the only one tried: a fallback would hide its failure. */
-    size_t first = 0, last = sizeof candidates / sizeof *candidates;
-    if (candidates[0]) last = 1;
-    else if (candidates[1]) first = 1, last = 2;
-    else first = 2;
-    size_t used = 0;
-    why[0] = 0;
-    for (size_t i = first; i < last; i++) {
-        if (!candidates[i]) continue;
-        void *h = dlopen(candidates[i], RTLD_NOW | RTLD_LOCAL);
-        if (h) {
-            snprintf(path, path_size, "%s", candidates[i]);
-            return h;
-        }
-        const char *e = dlerror();
-        if (used < n)
-            used += (size_t)snprintf(why + used, n - used, "%s%s", used ? "; " : "",
-                                     e ? e : candidates[i]);
-    }
-    return NULL;
-}
-
-static bool check_status(bench_cusparse *cs, cusparseStatus_t st, const char *what, char *why,
-                         size_t n) {
-    if (st == CUSPARSE_STATUS_SUCCESS) return true;
-    const char *name = cs->cusparseGetErrorName ? cs->cusparseGetErrorName(st) : NULL;
-    if (name) snprintf(why, n, "%s: %s", what, name);
-    else snprintf(why, n, "%s: cusparseStatus_t %d", what, (int)st);
-    return false;
-}
-
-static bool check_cu(bench_cusparse *cs, CUresult r, const char *what, char *why, size_t n) {
-    if (r == CUDA_SUCCESS) return true;
-    char name[64];
-    snprintf(why, n, "%s: %s", what, bench_cuda_error_name(&cs->cu, r, name, sizeof name));
-    return false;
-}
-
-bench_cusparse *bench_cusparse_open(int ordinal, const char *library, char *why, size_t n) {
-    bench_cusparse *cs = calloc(1, sizeof *cs);
-    if (!cs) {
-        snprintf(why, n, "out of host memory");
-        return NULL;
-    }
-    if (!bench_cuda_load(&cs->cu, why, n)) goto fail;
-    char tried[384];
-    cs->library = open_library(library, cs->path, sizeof cs->path, tried, sizeof tried);
-    if (!cs->library) {
-        snprintf(why, n, "cuSPARSE not found: %s", tried);
-        goto fail;
-    }
-    void *sym;
-#define BENCH_CUSPARSE_RESOLVE(name)                                                       \
-    sym = dlsym(cs->library, #name);                                                     \
-    if (!sym) {                                                                          \
-        snprintf(why, n, "%s: missing symbol %s", cs->path, #name);                      \
-        goto fail;                                                                       \
-    }                                                                                    \
-    memcpy(&cs->name, &sym, sizeof sym);
-    BENCH_CUSPARSE_FUNCTIONS(BENCH_CUSPARSE_RESOLVE)
-#undef BENCH_CUSPARSE_RESOLVE
-
-    char what[64];
-    snprintf(what, sizeof what, "cuDeviceGet(%d)", ordinal);
-    if (!check_cu(cs, cs->cu.DeviceGet(&cs->device, ordinal), what, why, n) ||
-        !check_cu(cs, cs->cu.DevicePrimaryCtxRetain(&cs->ctx, cs->device),
-                  "cuDevicePrimaryCtxRetain", why, n))
-        goto fail;
-    cs->ctx_retained = true;
-    size_t free_bytes = 0, total_bytes = 0;
-    if (!check_cu(cs, cs->cu.CtxSetCurrent(cs->ctx), "cuCtxSetCurrent", why, n) ||
-        !check_cu(cs, cs->cu.MemGetInfo(&free_bytes, &total_bytes), "cuMemGetInfo", why, n) ||
-        !check_status(cs, cs->cusparseCreate(&cs->handle), "cusparseCreate", why, n))
-        goto fail;
-    cs->total_memory = total_bytes;
-    char name[256] = "?";
-    cs->cu.DeviceGetName(name, (int)sizeof name, cs->device);
-    int major = 0, minor = 0, patch = 0;
-    cs->cusparseGetProperty(MAJOR_VERSION, &major);
-    cs->cusparseGetProperty(MINOR_VERSION, &minor);
-    cs->cusparseGetProperty(PATCH_LEVEL, &patch);
-    snprintf(cs->description, sizeof cs->description,
-             "cuSPARSE %d.%d.%d (%.200s), CUDA driver %d.%d, %.200s", major, minor, patch,
-             cs->path, cs->cu.driver_version / 1000,
-             cs->cu.driver_version % 1000 / 10, name);
-    return cs;
-fail:
-    bench_cusparse_close(cs);
-    return NULL;
-}
-
-void bench_cusparse_close(bench_cusparse *cs) {
-    if (!cs) return;
-    if (cs->handle) {
-        cs->cu.CtxSetCurrent(cs->ctx);
-        cs->cusparseDestroy(cs->handle);
-    }
-    if (cs->ctx_retained) cs->cu.DevicePrimaryCtxRelease(cs->device);
-    /* libcusparse stays mapped: its runtime registered exit handlers. */
-    free(cs);
-}
-
-const char *bench_cusparse_describe(const bench_cusparse *cs) { return cs->description; }
-uint64_t bench_cusparse_device_memory(const bench_cusparse *cs) { return cs->total_memory; }
-
-/* ---- device memory, accounted ---------------------------------------------------------------- */
-static bool dalloc(bench_cusparse *cs, CUdeviceptr *out, size_t bytes, const char *what,
-                   char *why, size_t n) {
-    *out = 0;
-    int slot = -1;
-    for (int i = 0; i < MAX_LIVE && slot < 0; i++)
-        if (!cs->live[i].ptr) slot = i;
-    if (slot < 0) {
-        snprintf(why, n, "too many live allocations (%s)", what);
-        return false;
-    }
-    CUresult r = cs->cu.MemAlloc(out, bytes ? bytes : 256);
-    if (r != CUDA_SUCCESS) {
-        char name[64];
-        snprintf(why, n, "cuMemAlloc %s (%zu bytes): %s", what, bytes,
-                 bench_cuda_error_name(&cs->cu, r, name, sizeof name));
-        *out = 0;
-        return false;
-    }
-    cs->live[slot].ptr = *out;
-    cs->live[slot].bytes = bytes;
-    cs->in_use += bytes;
-    if (cs->in_use > cs->peak) cs->peak = cs->in_use;
-    return true;
-}
-
-static void dfree(bench_cusparse *cs, CUdeviceptr *p) {
-    if (!*p) return;
-    for (int i = 0; i < MAX_LIVE; i++)
-        if (cs->live[i].ptr == *p) {
-            cs->in_use -= cs->live[i].bytes;
-            cs->live[i].ptr = 0;
-            cs->live[i].bytes = 0;
-        }
-    cs->cu.MemFree(*p);
-    *p = 0;
-}
+#include "bench_cusparse_internal.h"
 
 /* ---- one multiply ---------------------------------------------------------------------------- */
 typedef struct config {
@@ -265,12 +69,6 @@ typedef struct config {
     char name[16];
 } config;
 
-typedef struct device_csr32 {
-    int64_t rows, cols, nnz;
-    CUdeviceptr row_ptr, col_idx, values;
-    cusparseSpMatDescr_t descr;
-} device_csr32;
-
 typedef struct run_result {
     bool ok;
     double ms;
@@ -278,10 +76,6 @@ typedef struct run_result {
     uint64_t peak;
     char failure[BENCH_TEXT];
 } run_result;
-
-static cudaDataType data_type(magnus_value_type t) {
-    return t == MAGNUS_FLOAT64 ? CUDA_R_64F : CUDA_R_32F;
-}
 
 /*
  * Runs config `cfg` once. With keep, C's arrays stay allocated in *C for the caller to read
@@ -311,7 +105,8 @@ static void run_once(bench_cusparse *cs, const config *cfg, const device_csr32 *
     C->cols = B->cols;
 
     double t0 = cli_now();
-    bool ok = dalloc(cs, &C->row_ptr, ((size_t)A->rows + 1) * 4, "C row pointers", why, n) &&
+    bool ok = bench_cusparse_dalloc(cs, &C->row_ptr, ((size_t)A->rows + 1) * 4,
+                                    "C row pointers", why, n) &&
               check_status(cs,
                            cs->cusparseCreateCsr(&C->descr, A->rows, B->cols, 0, (void *)C->row_ptr,
                                                  NULL, NULL, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
@@ -322,7 +117,7 @@ static void run_once(bench_cusparse *cs, const config *cfg, const device_csr32 *
     ok = ok &&
          check_status(cs, cs->cusparseSpGEMM_workEstimation(SPGEMM_ARGS, &size1, NULL),
                       "workEstimation (size)", why, n) &&
-         dalloc(cs, &buf1, size1, "buffer 1", why, n) &&
+         bench_cusparse_dalloc(cs, &buf1, size1, "buffer 1", why, n) &&
          check_status(cs, cs->cusparseSpGEMM_workEstimation(SPGEMM_ARGS, &size1, (void *)buf1),
                       "workEstimation", why, n);
     bool sized = false;
@@ -337,19 +132,19 @@ static void run_once(bench_cusparse *cs, const config *cfg, const device_csr32 *
             /* a cuSPARSE without ALG2 estimates: size it by compute's query, as ALG1 */
         } else if (ok) {
             ok = check_status(cs, st, "estimateMemory (size)", why, n) &&
-                 dalloc(cs, &buf3, size3, "buffer 3", why, n) &&
+                 bench_cusparse_dalloc(cs, &buf3, size3, "buffer 3", why, n) &&
                  check_status(cs,
                               cs->cusparseSpGEMM_estimateMemory(SPGEMM_ARGS, cfg->chunk_fraction,
                                                                 &size3, (void *)buf3, &size2),
                               "estimateMemory", why, n);
-            dfree(cs, &buf3);
+            bench_cusparse_dfree(cs, &buf3);
             sized = ok;
         }
     }
     if (ok && !sized)
         ok = check_status(cs, cs->cusparseSpGEMM_compute(SPGEMM_ARGS, &size2, NULL),
                           "compute (size)", why, n);
-    ok = ok && dalloc(cs, &buf2, size2, "buffer 2", why, n) &&
+    ok = ok && bench_cusparse_dalloc(cs, &buf2, size2, "buffer 2", why, n) &&
          check_status(cs, cs->cusparseSpGEMM_compute(SPGEMM_ARGS, &size2, (void *)buf2), "compute",
                       why, n);
     int64_t rows = 0, cols = 0, nnz = 0;
@@ -360,8 +155,8 @@ static void run_once(bench_cusparse *cs, const config *cfg, const device_csr32 *
         ok = false;
     }
     C->nnz = nnz;
-    ok = ok && dalloc(cs, &C->col_idx, (size_t)nnz * 4, "C columns", why, n) &&
-         dalloc(cs, &C->values, (size_t)nnz * vb, "C values", why, n) &&
+    ok = ok && bench_cusparse_dalloc(cs, &C->col_idx, (size_t)nnz * 4, "C columns", why, n) &&
+         bench_cusparse_dalloc(cs, &C->values, (size_t)nnz * vb, "C values", why, n) &&
          check_status(cs,
                       cs->cusparseCsrSetPointers(C->descr, (void *)C->row_ptr, (void *)C->col_idx,
                                                  (void *)C->values),
@@ -370,9 +165,9 @@ static void run_once(bench_cusparse *cs, const config *cfg, const device_csr32 *
 #undef SPGEMM_ARGS
     CUresult sync = cs->cu.CtxSynchronize();
     if (ok) ok = check_cu(cs, sync, "cuCtxSynchronize", why, n);
-    dfree(cs, &buf1);
-    dfree(cs, &buf2);
-    dfree(cs, &buf3);
+    bench_cusparse_dfree(cs, &buf1);
+    bench_cusparse_dfree(cs, &buf2);
+    bench_cusparse_dfree(cs, &buf3);
     if (spgemm) cs->cusparseSpGEMM_destroyDescr(spgemm);
     if (C->descr) cs->cusparseDestroySpMat(C->descr);
     C->descr = NULL;
@@ -383,83 +178,10 @@ static void run_once(bench_cusparse *cs, const config *cfg, const device_csr32 *
     out->nnz_c = nnz;
     out->peak = cs->peak;
     if (!ok || !keep) {
-        dfree(cs, &C->row_ptr);
-        dfree(cs, &C->col_idx);
-        dfree(cs, &C->values);
+        bench_cusparse_dfree(cs, &C->row_ptr);
+        bench_cusparse_dfree(cs, &C->col_idx);
+        bench_cusparse_dfree(cs, &C->values);
     }
-}
-
-/* ---- inputs on the device -------------------------------------------------------------------- */
-static bool upload(bench_cusparse *cs, const magnus_csr_s *M, device_csr32 *out, char *why,
-                   size_t n) {
-    memset(out, 0, sizeof *out);
-    if (M->rows > INT32_MAX || M->nnz > INT32_MAX) {
-        snprintf(why, n, "cannot represent a matrix of %lld rows and %lld entries in 32-bit indices",
-                 (long long)M->rows, (long long)M->nnz);
-        return false;
-    }
-    int32_t *ptr32 = malloc(((size_t)M->rows + 1) * sizeof *ptr32);
-    if (!ptr32) {
-        snprintf(why, n, "out of host memory");
-        return false;
-    }
-    for (int64_t i = 0; i <= M->rows; i++) ptr32[i] = (int32_t)M->row_ptr[i];
-    size_t vb = magnus_value_size(M->type);
-    out->rows = M->rows;
-    out->cols = M->cols;
-    out->nnz = M->nnz;
-    bool ok = dalloc(cs, &out->row_ptr, ((size_t)M->rows + 1) * 4, "input row pointers", why, n) &&
-              dalloc(cs, &out->col_idx, (size_t)M->nnz * 4, "input columns", why, n) &&
-              dalloc(cs, &out->values, (size_t)M->nnz * vb, "input values", why, n) &&
-              check_cu(cs, cs->cu.MemcpyHtoD(out->row_ptr, ptr32, ((size_t)M->rows + 1) * 4),
-                       "upload", why, n) &&
-              (M->nnz == 0 ||
-               (check_cu(cs, cs->cu.MemcpyHtoD(out->col_idx, M->col_idx, (size_t)M->nnz * 4),
-                         "upload", why, n) &&
-                check_cu(cs, cs->cu.MemcpyHtoD(out->values, M->values, (size_t)M->nnz * vb),
-                         "upload", why, n))) &&
-              check_status(cs,
-                           cs->cusparseCreateCsr(&out->descr, M->rows, M->cols, M->nnz,
-                                                 (void *)out->row_ptr, (void *)out->col_idx,
-                                                 (void *)out->values, CUSPARSE_INDEX_32I,
-                                                 CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,
-                                                 data_type(M->type)),
-                           "cusparseCreateCsr", why, n);
-    free(ptr32);
-    return ok;
-}
-
-static void release(bench_cusparse *cs, device_csr32 *M) {
-    if (M->descr) cs->cusparseDestroySpMat(M->descr);
-    dfree(cs, &M->row_ptr);
-    dfree(cs, &M->col_idx);
-    dfree(cs, &M->values);
-    memset(M, 0, sizeof *M);
-}
-
-static bool download(bench_cusparse *cs, const device_csr32 *dC, magnus_value_type type,
-                     magnus_csr *out, char *why, size_t n) {
-    magnus_status s = magnus_csr_new(out, dC->rows, dC->cols, dC->nnz, type);
-    if (s) {
-        snprintf(why, n, "host C: %s", magnus_status_string(s));
-        return false;
-    }
-    int32_t *ptr32 = malloc(((size_t)dC->rows + 1) * sizeof *ptr32);
-    size_t vb = magnus_value_size(type);
-    bool ok = ptr32 &&
-              check_cu(cs, cs->cu.MemcpyDtoH(ptr32, dC->row_ptr, ((size_t)dC->rows + 1) * 4),
-                       "download", why, n) &&
-              (dC->nnz == 0 ||
-               (check_cu(cs, cs->cu.MemcpyDtoH((*out)->col_idx, dC->col_idx, (size_t)dC->nnz * 4),
-                         "download", why, n) &&
-                check_cu(cs, cs->cu.MemcpyDtoH((*out)->values, dC->values, (size_t)dC->nnz * vb),
-                         "download", why, n)));
-    if (!ptr32) snprintf(why, n, "out of host memory");
-    if (ok)
-        for (int64_t i = 0; i <= dC->rows; i++) (*out)->row_ptr[i] = ptr32[i];
-    free(ptr32);
-    if (!ok) magnus_csr_free(out);
-    return ok;
 }
 
 /* ---- the baseline ---------------------------------------------------------------------------- */
@@ -499,11 +221,12 @@ void bench_cusparse_run(bench_row *row, bench_cusparse *cs, const bench_data *d,
     memset(&B, 0, sizeof B);
     memset(&dC, 0, sizeof dC);
     bench_samples best_samples = {0}, samples = {0};
-    if (!upload(cs, d->A, &A, row->failure, sizeof row->failure)) {
-        release(cs, &A);
+    if (!bench_cusparse_upload(cs, d->A, &A, row->failure, sizeof row->failure)) {
+        bench_cusparse_release(cs, &A);
         return;
     }
-    if (d->B != d->A && !upload(cs, d->B, &B, row->failure, sizeof row->failure)) goto done;
+    if (d->B != d->A && !bench_cusparse_upload(cs, d->B, &B, row->failure, sizeof row->failure))
+        goto done;
     const device_csr32 *pB = d->B == d->A ? &A : &B;
 
     config configs[8];
@@ -580,9 +303,9 @@ void bench_cusparse_run(bench_row *row, bench_cusparse *cs, const bench_data *d,
                      configs[best].name, k, plan->runs);
             progress_update(plan, label);
             /* Each run keeps its C (freed before the next, untimed): the last one is checked. */
-            dfree(cs, &dC.row_ptr);
-            dfree(cs, &dC.col_idx);
-            dfree(cs, &dC.values);
+            bench_cusparse_dfree(cs, &dC.row_ptr);
+            bench_cusparse_dfree(cs, &dC.col_idx);
+            bench_cusparse_dfree(cs, &dC.values);
             run_once(cs, &configs[best], &A, pB, d->type, true, &dC, &r);
             if (!r.ok) {
                 snprintf(row->failure, sizeof row->failure, "%s (timed run %d): %.400s",
@@ -604,7 +327,8 @@ void bench_cusparse_run(bench_row *row, bench_cusparse *cs, const bench_data *d,
             goto done;
         }
     }
-    if (C && !download(cs, &dC, d->type, C, row->failure, sizeof row->failure)) goto done;
+    if (C && !bench_cusparse_download(cs, &dC, d->type, C, row->failure, sizeof row->failure))
+        goto done;
     row->nnz_c = r.nnz_c;
     row->runs = best_samples.count;
     row->time = bench_samples_stats(&best_samples);
@@ -614,11 +338,11 @@ void bench_cusparse_run(bench_row *row, bench_cusparse *cs, const bench_data *d,
     row->failure[0] = 0;
 done:
     if (plan->progress) cli_progress_done(plan->progress);
-    dfree(cs, &dC.row_ptr);
-    dfree(cs, &dC.col_idx);
-    dfree(cs, &dC.values);
-    release(cs, &B);
-    release(cs, &A);
+    bench_cusparse_dfree(cs, &dC.row_ptr);
+    bench_cusparse_dfree(cs, &dC.col_idx);
+    bench_cusparse_dfree(cs, &dC.values);
+    bench_cusparse_release(cs, &B);
+    bench_cusparse_release(cs, &A);
     bench_samples_free(&samples);
     bench_samples_free(&best_samples);
 }

@@ -1,0 +1,34 @@
+/*
+ * The helpers of the test_probe executable's files (tests/device/device.cmake): the first
+ * device of the probe (or skip the test), and a context on it with a given local-memory budget
+ * and device-memory limit.
+ */
+#ifndef MAGNUS_TESTS_DEVICE_PROBE_TEST_UTIL_H
+#define MAGNUS_TESTS_DEVICE_PROBE_TEST_UTIL_H
+
+#include <criterion/criterion.h>
+
+#include "device_runtime.h"
+#include "status_test_util.h"
+
+/* The first device of the probe, or skip the test. */
+static inline magnus_device_info need_device(void) {
+    magnus_device_info d;
+    magnus_status s = magnus_device_select(&d);
+    if (s == MAGNUS_ERROR_NO_DEVICE) cr_skip_test("no device: %s", magnus_probe_diagnostics());
+    ASSERT_OK(s);
+    return d;
+}
+
+static inline magnus_context new_context(const magnus_device_info *d, uint64_t local,
+                                         uint64_t limit) {
+    magnus_context_options opt;
+    ASSERT_OK(magnus_context_options_init(&opt));
+    opt.local_mem_bytes = local;
+    opt.device_memory_limit = limit;
+    magnus_context ctx;
+    ASSERT_OK(magnus_context_create(&ctx, d, &opt));
+    return ctx;
+}
+
+#endif
