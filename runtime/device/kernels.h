@@ -66,7 +66,8 @@
     n
 #define MAGNUS_KP_CAT(a, b) MAGNUS_KP_CAT_(a, b)
 #define MAGNUS_KP_CAT_(a, b) a##b
-#define MAGNUS_KP_EACH(F, ...) MAGNUS_KP_CAT(MAGNUS_KP_EACH_, MAGNUS_KP_COUNT(__VA_ARGS__))(F, __VA_ARGS__)
+#define MAGNUS_KP_EACH(F, ...)                                                                   \
+    MAGNUS_KP_CAT(MAGNUS_KP_EACH_, MAGNUS_KP_COUNT(__VA_ARGS__))(F, __VA_ARGS__)
 #define MAGNUS_KP_EACH_1(F, p) F p
 #define MAGNUS_KP_EACH_2(F, p, ...) F p MAGNUS_KP_EACH_1(F, __VA_ARGS__)
 #define MAGNUS_KP_EACH_3(F, p, ...) F p MAGNUS_KP_EACH_2(F, __VA_ARGS__)
