@@ -6,8 +6,9 @@
  *   - the report's chunks_dense / chunks_hash against a host count of the chunks' elements
  *     (one multisplit level: heavy row i's chunk c holds its products whose column lies in
  *     [c·width, (c+1)·width)), so the knob provably moves chunks between the accumulators;
- *   - a malformed value is refused with MAGNUS_ERROR_INVALID_ARGUMENT, values above tau mean
- *     tau.
+ *   - a malformed value is refused with MAGNUS_ERROR_INVALID_ARGUMENT (by magnus_context_create,
+ *     which reads the variable once, or the context option dense_min_elements), values above
+ *     tau mean tau.
  * The whole gMAGNUS suite also runs with MAGNUS_DENSE_MIN_ELEMENTS=1 as its own ctest entry
  * (tests/spgemm_gmagnus.cmake).
  */
@@ -76,6 +77,7 @@ static void thresholds_case(magnus_value_type type) {
     magnus_context ctx = magnus_test_budget_context(budget);
     magnus_device_info dev;
     ASSERT_OK(magnus_context_device(&dev, ctx));
+    magnus_context_free(&ctx);
     magnus_gmagnus_params p;
     ASSERT_OK(magnus_gmagnus_params_compute(&p, &dev, B->cols, type));
     cr_assert_eq(p.levels, 1, "budget %llu: %d levels", (unsigned long long)budget, p.levels);
@@ -93,6 +95,8 @@ static void thresholds_case(magnus_value_type type) {
             snprintf(value, sizeof value, "%lld", (long long)thresholds[t]);
             setenv("MAGNUS_DENSE_MIN_ELEMENTS", value, 1);
         }
+        /* a context reads the knob when it is created */
+        ctx = magnus_test_budget_context(budget);
         const int64_t threshold = thresholds[t] ? thresholds[t] : p.tau;
         snprintf(what, sizeof what, "rmat13 x rmat13, %s, dense above %lld",
                  type == MAGNUS_FLOAT32 ? "f32" : "f64", (long long)threshold);
@@ -108,33 +112,62 @@ static void thresholds_case(magnus_value_type type) {
         cr_assert_gt(r.chunks_dense, dense_before, "%s: lowering the threshold moved no chunk",
                      what);
         dense_before = r.chunks_dense;
+        magnus_context_free(&ctx);
     }
     cr_assert_gt(dense_before, 0);
     magnus_csr_free(&A);
     magnus_csr_free(&B);
-    magnus_context_free(&ctx);
 }
 
 Test(gmagnus_dense_chunks, thresholds_f32) { thresholds_case(MAGNUS_FLOAT32); }
 Test(gmagnus_dense_chunks, thresholds_f64) { thresholds_case(MAGNUS_FLOAT64); }
 
+/* The variable is read (and refused) when a context is created, not at the multiply. */
 Test(gmagnus_dense_chunks, malformed_value_refused) {
-    magnus_context ctx = magnus_test_context();
-    magnus_csr A = magnus_test_rmat(8, 4, 7, MAGNUS_FLOAT32);
+    magnus_device_info dev;
+    ASSERT_OK(magnus_device_select(&dev));
     const char *bad[] = {"0", "-3", "12x", "abc", "99999999999999999999999"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         setenv("MAGNUS_DENSE_MIN_ELEMENTS", bad[i], 1);
-        magnus_spgemm_options opt;
-        ASSERT_OK(magnus_spgemm_options_init(&opt));
-        opt.algorithm = MAGNUS_ALGORITHM_MAGNUS;
-        magnus_csr C = NULL;
-        magnus_status s = magnus_spgemm(&C, ctx, A, A, &opt, NULL);
+        magnus_context ctx = NULL;
+        magnus_status s = magnus_context_create(&ctx, &dev, NULL);
         cr_assert_eq(s, MAGNUS_ERROR_INVALID_ARGUMENT, "'%s': %s", bad[i], magnus_status_string(s));
-        cr_assert_null(C);
+        cr_assert_null(ctx);
         cr_assert_not_null(strstr(magnus_last_error(), "MAGNUS_DENSE_MIN_ELEMENTS"), "'%s': %s",
                            bad[i], magnus_last_error());
     }
-    magnus_csr_free(&A);
+    unsetenv("MAGNUS_DENSE_MIN_ELEMENTS");
+    /* the option: 0 is the default, a negative value is refused */
+    magnus_context_options opt;
+    ASSERT_OK(magnus_context_options_init(&opt));
+    opt.dense_min_elements = -3;
+    magnus_context ctx = NULL;
+    magnus_status s = magnus_context_create(&ctx, &dev, &opt);
+    cr_assert_eq(s, MAGNUS_ERROR_INVALID_ARGUMENT, "-3: %s", magnus_status_string(s));
+    cr_assert_null(ctx);
+    cr_assert_not_null(strstr(magnus_last_error(), "dense_min_elements"), "%s",
+                       magnus_last_error());
+}
+
+/* The option, where set, wins over the variable; the context keeps what it read. */
+Test(gmagnus_dense_chunks, option_over_variable) {
+    magnus_device_info dev;
+    ASSERT_OK(magnus_device_select(&dev));
+    magnus_context_options opt;
+    ASSERT_OK(magnus_context_options_init(&opt));
+    magnus_context ctx = NULL;
+    setenv("MAGNUS_DENSE_MIN_ELEMENTS", "12", 1);
+    ASSERT_OK(magnus_context_create(&ctx, &dev, &opt));
+    cr_assert_eq(ctx->dense_min_elements, 12);
+    unsetenv("MAGNUS_DENSE_MIN_ELEMENTS");
+    cr_assert_eq(ctx->dense_min_elements, 12);
+    magnus_context_free(&ctx);
+    setenv("MAGNUS_DENSE_MIN_ELEMENTS", "abc", 1);
+    opt.dense_min_elements = 5;
+    ASSERT_OK(magnus_context_create(&ctx, &dev, &opt));
+    cr_assert_eq(ctx->dense_min_elements, 5);
+    magnus_context_free(&ctx);
+    unsetenv("MAGNUS_DENSE_MIN_ELEMENTS");
 }
 
 Test(gmagnus_dense_chunks, above_tau_means_tau) {

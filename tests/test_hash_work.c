@@ -1,7 +1,8 @@
 /*
  * How the hash accumulator shares out its work (runtime/hash_accumulate.c, docs/performance.md
  * "Numeric phase"): bin shapes (table, work items, local bytes) for every key up to gMAGNUS's
- * tau on CUDA- and OpenCL-shaped contexts; the MAGNUS_HASH_GROUP_MAX knob; and products whose
+ * tau on CUDA- and OpenCL-shaped contexts; the hash_group_max knob (MAGNUS_HASH_GROUP_MAX, read
+ * when a context is created); and products whose
  * rows and chunks take the wide paths (1024 work items per table, rows of a few A entries over
  * long B rows, numeric tables compacted before the sort, items of one group with different
  * entry counts), each compared with the CPU reference or a host accumulation.
@@ -40,10 +41,12 @@ static magnus_context_s fake_context(magnus_backend_kind backend, uint64_t budge
 }
 
 /* Every key from 1 to tau (and a bit past) lands in a local table that holds it, within the
- * budget less the 16-byte reserve, with T/8 work items (8 .. cap) per table. */
+ * budget less the 16-byte reserve, with T/8 work items (8 .. cap) per table, on a context
+ * whose hash_group_max is group_max (0: the default). */
 static void check_shapes(magnus_backend_kind backend, uint64_t budget, magnus_value_type type,
-                         uint32_t cap) {
+                         uint32_t group_max, uint32_t cap) {
     magnus_context_s c = fake_context(backend, budget);
+    c.hash_group_max = group_max;
     size_t slot = 4 + magnus_value_size(type);
     int64_t tau = (int64_t)(budget / (2 * slot));
     for (int numeric = 0; numeric < 2; numeric++)
@@ -70,10 +73,10 @@ static void check_shapes(magnus_backend_kind backend, uint64_t budget, magnus_va
 Test(hash_work, shapes_cover_tau_on_every_budget) {
     const uint64_t budgets[] = {4096, 32768, 49152, 65536, 101376, 232448};
     for (size_t i = 0; i < sizeof budgets / sizeof budgets[0]; i++) {
-        check_shapes(MAGNUS_BACKEND_CUDA, budgets[i], MAGNUS_FLOAT32, 1024);
-        check_shapes(MAGNUS_BACKEND_CUDA, budgets[i], MAGNUS_FLOAT64, 1024);
-        check_shapes(MAGNUS_BACKEND_OPENCL, budgets[i], MAGNUS_FLOAT32, 256);
-        check_shapes(MAGNUS_BACKEND_LEVEL0, budgets[i], MAGNUS_FLOAT64, 256);
+        check_shapes(MAGNUS_BACKEND_CUDA, budgets[i], MAGNUS_FLOAT32, 0, 1024);
+        check_shapes(MAGNUS_BACKEND_CUDA, budgets[i], MAGNUS_FLOAT64, 0, 1024);
+        check_shapes(MAGNUS_BACKEND_OPENCL, budgets[i], MAGNUS_FLOAT32, 0, 256);
+        check_shapes(MAGNUS_BACKEND_LEVEL0, budgets[i], MAGNUS_FLOAT64, 0, 256);
     }
 }
 
@@ -106,26 +109,39 @@ Test(hash_work, largest_tables_on_an_h200) {
     cr_assert_eq(sh.lanes, 0);
 }
 
+/* The knob as a context holds it (magnus_context_create reads MAGNUS_HASH_GROUP_MAX into
+ * hash_group_max, below), and the variable's values as the context creation takes them, on the
+ * fake device's limit of 1024 work items. */
 Test(hash_work, group_knob_from_environment) {
     magnus_context_s c = fake_context(MAGNUS_BACKEND_OPENCL, 232448);
     magnus_hash_bin_shape sh;
+    uint32_t knob = 0;
     setenv("MAGNUS_HASH_GROUP_MAX", "512", 1);
+    ASSERT_OK(magnus_knob_hash_group_max(0, c.device.max_work_group_size, &knob));
+    cr_assert_eq(knob, 512);
+    c.hash_group_max = knob;
     ASSERT_OK(magnus_hash_bin_shape_of(&sh, &c, MAGNUS_FLOAT32, 1, 3000));
     cr_assert_eq(sh.lanes, 512);
-    check_shapes(MAGNUS_BACKEND_OPENCL, 49152, MAGNUS_FLOAT32, 512);
+    check_shapes(MAGNUS_BACKEND_OPENCL, 49152, MAGNUS_FLOAT32, knob, 512);
     setenv("MAGNUS_HASH_GROUP_MAX", "64", 1);
+    ASSERT_OK(magnus_knob_hash_group_max(0, c.device.max_work_group_size, &knob));
+    cr_assert_eq(knob, 64);
+    c.hash_group_max = knob;
     ASSERT_OK(magnus_hash_bin_shape_of(&sh, &c, MAGNUS_FLOAT32, 1, 3000));
     cr_assert_eq(sh.lanes, 64);
-    check_shapes(MAGNUS_BACKEND_CUDA, 65536, MAGNUS_FLOAT64, 64);
+    check_shapes(MAGNUS_BACKEND_CUDA, 65536, MAGNUS_FLOAT64, knob, 64);
     const char *bad[] = {"1000", "4", "2048", "abc", "256x", "-256"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         setenv("MAGNUS_HASH_GROUP_MAX", bad[i], 1);
-        magnus_status s = magnus_hash_bin_shape_of(&sh, &c, MAGNUS_FLOAT32, 1, 3000);
+        magnus_status s = magnus_knob_hash_group_max(0, c.device.max_work_group_size, &knob);
         cr_assert_eq(s, MAGNUS_ERROR_INVALID_ARGUMENT, "MAGNUS_HASH_GROUP_MAX=%s: %s", bad[i],
                      magnus_status_string(s));
         cr_assert(strstr(magnus_last_error(), "MAGNUS_HASH_GROUP_MAX") != NULL);
     }
     unsetenv("MAGNUS_HASH_GROUP_MAX");
+    ASSERT_OK(magnus_knob_hash_group_max(0, c.device.max_work_group_size, &knob));
+    cr_assert_eq(knob, 0);
+    c.hash_group_max = knob;
     ASSERT_OK(magnus_hash_bin_shape_of(&sh, &c, MAGNUS_FLOAT32, 1, 3000));
     cr_assert_eq(sh.lanes, 256);
 }
@@ -139,6 +155,80 @@ static void check_product(magnus_context ctx, const magnus_csr_s *A, const magnu
     int64_t reference_nnz;
     magnus_csr C = multiply_and_compare(&rep, &reference_nnz, ctx, A, B, algorithm, label);
     magnus_csr_free(&C);
+}
+
+/* A context reads MAGNUS_HASH_GROUP_MAX once, at creation, unless its option is set; a bad
+ * value (variable or option) fails the creation. A symbolic key of 200 has a 512-slot table:
+ * 64 work items by default, 32 with the knob. */
+Test(hash_work, group_knob_read_at_context_creation) {
+    magnus_device_info dev;
+    magnus_context_options opt;
+    magnus_context ctx = NULL;
+    magnus_hash_bin_shape sh;
+    ASSERT_OK(magnus_device_select(&dev));
+    ASSERT_OK(magnus_context_options_init(&opt));
+    if (dev.max_work_group_size < 64)
+        cr_skip_test("work groups of at most %llu items",
+                     (unsigned long long)dev.max_work_group_size);
+    setenv("MAGNUS_HASH_GROUP_MAX", "32", 1);
+    ASSERT_OK(magnus_context_create(&ctx, &dev, NULL));
+    cr_assert_eq(ctx->hash_group_max, 32);
+    if (ctx->device.local_mem_bytes < 4096) {
+        uint64_t budget = ctx->device.local_mem_bytes;
+        magnus_context_free(&ctx);
+        cr_skip_test("a %llu-byte budget holds no 512-slot table", (unsigned long long)budget);
+    }
+    ASSERT_OK(magnus_hash_bin_shape_of(&sh, ctx, MAGNUS_FLOAT32, 0, 200));
+    cr_assert_eq(sh.table, 512);
+    cr_assert_eq(sh.lanes, 32);
+    /* read once: the variable changing later does not reach this context */
+    unsetenv("MAGNUS_HASH_GROUP_MAX");
+    ASSERT_OK(magnus_hash_bin_shape_of(&sh, ctx, MAGNUS_FLOAT32, 0, 200));
+    cr_assert_eq(sh.lanes, 32);
+    magnus_csr A, B;
+    ASSERT_OK(magnus_gen_uniform(&A, 400, 300, 4, magnus_test_seed(86), MAGNUS_FLOAT32));
+    ASSERT_OK(magnus_gen_uniform(&B, 300, 2000, 30, magnus_test_seed(87), MAGNUS_FLOAT32));
+    check_product(ctx, A, B, MAGNUS_ALGORITHM_HASH, "32 work items per table at most");
+    magnus_csr_free(&A);
+    magnus_csr_free(&B);
+    ASSERT_OK(magnus_context_free(&ctx));
+    ASSERT_OK(magnus_context_create(&ctx, &dev, NULL));
+    cr_assert_eq(ctx->hash_group_max, 0);
+    ASSERT_OK(magnus_hash_bin_shape_of(&sh, ctx, MAGNUS_FLOAT32, 0, 200));
+    cr_assert_eq(sh.lanes, 64);
+    ASSERT_OK(magnus_context_free(&ctx));
+    /* the option wins over the variable */
+    setenv("MAGNUS_HASH_GROUP_MAX", "32", 1);
+    opt.hash_group_max = 16;
+    ASSERT_OK(magnus_context_create(&ctx, &dev, &opt));
+    cr_assert_eq(ctx->hash_group_max, 16);
+    ASSERT_OK(magnus_context_free(&ctx));
+    /* bad values, the device's limit among them */
+    char above[24];
+    uint64_t limit = 1;
+    while (limit <= dev.max_work_group_size) limit *= 2;
+    snprintf(above, sizeof above, "%llu", (unsigned long long)limit);
+    const char *bad[] = {"1000", "4", above, "abc", "256x", "-256"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        setenv("MAGNUS_HASH_GROUP_MAX", bad[i], 1);
+        magnus_status s = magnus_context_create(&ctx, &dev, NULL);
+        cr_assert_eq(s, MAGNUS_ERROR_INVALID_ARGUMENT, "MAGNUS_HASH_GROUP_MAX=%s: %s", bad[i],
+                     magnus_status_string(s));
+        cr_assert_null(ctx);
+        cr_assert(strstr(magnus_last_error(), "MAGNUS_HASH_GROUP_MAX") != NULL, "%s",
+                  magnus_last_error());
+    }
+    unsetenv("MAGNUS_HASH_GROUP_MAX");
+    const uint64_t bad_options[] = {1000, 4, limit};
+    for (size_t i = 0; i < sizeof bad_options / sizeof bad_options[0]; i++) {
+        opt.hash_group_max = bad_options[i];
+        magnus_status s = magnus_context_create(&ctx, &dev, &opt);
+        cr_assert_eq(s, MAGNUS_ERROR_INVALID_ARGUMENT, "hash_group_max %llu: %s",
+                     (unsigned long long)bad_options[i], magnus_status_string(s));
+        cr_assert_null(ctx);
+        cr_assert(strstr(magnus_last_error(), "hash_group_max") != NULL, "%s",
+                  magnus_last_error());
+    }
 }
 
 /* rows rows of A with 1, 2 or 3 entries among k columns (a few A entries, long B rows:
@@ -165,38 +255,48 @@ static magnus_csr few_per_row(int64_t rows, int64_t k, uint64_t seed, magnus_val
     return A;
 }
 
-/* The context for the wide paths: the device's whole local memory as the budget (the default,
- * at most 48 KiB, holds numeric tables of up to ~6000 slots in float32: 512 work items), or
- * skip where even that holds no numeric table of 8192 slots of `type` (CUDA's 227 KiB and
- * PoCL's 1 MiB do; NVIDIA's OpenCL's 48 KiB does not). */
+/* A new context (the caller frees it) for the wide paths: the device's whole local memory as
+ * the budget (the default, at most 48 KiB, holds numeric tables of up to ~6000 slots in
+ * float32: 512 work items), created now, so it reads the MAGNUS_HASH_GROUP_MAX the caller
+ * has just set; or skip where even that holds no numeric table of 8192 slots of `type`
+ * (CUDA's 227 KiB and PoCL's 1 MiB do; NVIDIA's OpenCL's 48 KiB does not). */
 static magnus_context wide_context(magnus_value_type type) {
-    magnus_context ctx = magnus_test_whole_budget_context();
+    magnus_device_info device;
+    magnus_context_options opt;
+    magnus_context ctx = NULL;
+    ASSERT_OK(magnus_device_select(&device));
+    ASSERT_OK(magnus_context_options_init(&opt));
+    opt.local_mem_bytes = device.local_mem_bytes; /* the probe's: the device's maximum */
+    ASSERT_OK(magnus_context_create(&ctx, &device, &opt));
     /* 8192 slots of column and value, the item's 4-byte counter, the 16-byte reserve */
     uint64_t need = 8192 * (4 + (uint64_t)magnus_value_size(type)) + 4 + 16;
-    if (ctx->device.local_mem_bytes < need)
+    uint64_t budget = ctx->device.local_mem_bytes, items = ctx->device.max_work_group_size;
+    if (budget < need || items < 1024) magnus_context_free(&ctx);
+    if (budget < need)
         cr_skip_test("%llu bytes of local memory hold no 8192-slot table (%llu needed)",
-                     (unsigned long long)ctx->device.local_mem_bytes, (unsigned long long)need);
+                     (unsigned long long)budget, (unsigned long long)need);
     /* the wide tests ask for 1024 work items per table (MAGNUS_HASH_GROUP_MAX) */
-    if (ctx->device.max_work_group_size < 1024)
+    if (items < 1024)
         cr_skip_test("work groups of at most %llu items: the wide paths need 1024",
-                     (unsigned long long)ctx->device.max_work_group_size);
+                     (unsigned long long)items);
     return ctx;
 }
 
 /* The rows' numeric and symbolic tables of 8192 slots, once with 256 and once with 1024 work
  * items per table; both algorithms (gMAGNUS's light rows are these rows). */
 static void wide_rows(magnus_value_type type) {
-    magnus_context ctx = wide_context(type);
     magnus_csr A = few_per_row(300, 64, 81, type), B;
     ASSERT_OK(magnus_gen_uniform(&B, 64, 8192, 1100, magnus_test_seed(82), type));
     magnus_hash_bin_shape sh;
     const char *caps[] = {"256", "1024"};
     for (int i = 0; i < 2; i++) {
         setenv("MAGNUS_HASH_GROUP_MAX", caps[i], 1);
+        magnus_context ctx = wide_context(type);
         ASSERT_OK(magnus_hash_bin_shape_of(&sh, ctx, type, 1, 2500));
         cr_assert_eq(sh.lanes, (uint32_t)atoi(caps[i]), "the rows would not take the wide path");
         check_product(ctx, A, B, MAGNUS_ALGORITHM_HASH, caps[i]);
         check_product(ctx, A, B, MAGNUS_ALGORITHM_MAGNUS, caps[i]);
+        ASSERT_OK(magnus_context_free(&ctx));
     }
     unsetenv("MAGNUS_HASH_GROUP_MAX");
     magnus_csr_free(&A);
@@ -227,7 +327,11 @@ Test(hash_work, mixed_small_rows_share_groups) {
     char cap_text[24];
     snprintf(cap_text, sizeof cap_text, "%llu", (unsigned long long)cap);
     setenv("MAGNUS_HASH_GROUP_MAX", cap_text, 1);
-    check_product(ctx, A, B, MAGNUS_ALGORITHM_HASH, "mixed, widest groups");
+    /* a context reads the knob when it is created */
+    magnus_context widest = magnus_test_budget_context(0);
+    cr_assert_eq(widest->hash_group_max, cap);
+    check_product(widest, A, B, MAGNUS_ALGORITHM_HASH, "mixed, widest groups");
+    ASSERT_OK(magnus_context_free(&widest));
     unsetenv("MAGNUS_HASH_GROUP_MAX");
     magnus_csr_free(&A);
     magnus_csr_free(&B);
@@ -237,8 +341,8 @@ Test(hash_work, mixed_small_rows_share_groups) {
  * work items with the knob), accumulated on the device and on the host. */
 Test(hash_work, wide_chunks) {
     enum { NCHUNKS = 24, WIDTH = 8192 };
-    magnus_context ctx = wide_context(MAGNUS_FLOAT32);
     setenv("MAGNUS_HASH_GROUP_MAX", "1024", 1);
+    magnus_context ctx = wide_context(MAGNUS_FLOAT32);
     int64_t ptr[NCHUNKS + 1];
     ptr[0] = 0;
     uint64_t x = magnus_test_seed(85);
@@ -277,7 +381,7 @@ Test(hash_work, wide_chunks) {
     magnus_hash_segments seg = {.ptr = &dptr, .col = &dcol, .val = &dval, .col_range = WIDTH,
                                 .type = MAGNUS_FLOAT32};
     magnus_hash_stats st = {0};
-    ASSERT_OK(magnus_hash_chunks_symbolic(ctx, NULL, &seg, NULL, 0, NCHUNKS, &dcounts, &st));
+    ASSERT_OK(magnus_hash_chunks_symbolic_sync(ctx, NULL, &seg, NULL, 0, NCHUNKS, &dcounts, &st));
     int64_t got[NCHUNKS];
     ASSERT_OK(magnus_dbuf_read(ctx, MAGNUS_QUEUE_MAIN, got, &dcounts, 0, sizeof got));
     for (int c = 0; c < NCHUNKS; c++)
@@ -285,11 +389,12 @@ Test(hash_work, wide_chunks) {
                      (long long)got[c], (long long)counts[c]);
     magnus_hash_chunk_output out = {.offset = &doffs, .nnz = &dcounts, .shift_period = NCHUNKS,
                                     .shift_step = WIDTH, .C_col = &dccol, .C_val = &dcval};
-    ASSERT_OK(magnus_hash_chunks_numeric(ctx, NULL, &seg, NULL, 0, NCHUNKS, &out, &st));
+    ASSERT_OK(magnus_hash_chunks_numeric_sync(ctx, NULL, &seg, NULL, 0, NCHUNKS, &out, &st));
     cr_assert_eq(st.items_global, 0, "a chunk took a global table");
     hash_chunks_expect_output(ctx, &dccol, &dcval, MAGNUS_FLOAT32, hcol, hval, offs[NCHUNKS]);
     magnus_dbuf *all[] = {&dptr, &dcol, &dval, &dcounts, &doffs, &dccol, &dcval};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) magnus_dbuf_free(ctx, all[i]);
+    ASSERT_OK(magnus_context_free(&ctx));
     unsetenv("MAGNUS_HASH_GROUP_MAX");
     free(col);
     free(val);

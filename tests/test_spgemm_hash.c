@@ -606,7 +606,7 @@ Test(hash_accumulate, row_subset) {
     magnus_hash_stats st = {0};
     ASSERT_OK(
         magnus_hash_rows_products(ctx, MAGNUS_QUEUE_LIGHT, dA, dB, &dids, 2, 32, &counts, &st));
-    ASSERT_OK(magnus_hash_rows_symbolic(ctx, &cfg, dA, dB, &dids, 2, 32, &counts, &st));
+    ASSERT_OK(magnus_hash_rows_symbolic_sync(ctx, &cfg, dA, dB, &dids, 2, 32, &counts, &st));
     int64_t got[65];
     ASSERT_OK(magnus_dbuf_read(ctx, MAGNUS_QUEUE_LIGHT, got, &counts, 0, sizeof got));
     for (int r = 0; r < 64; r++) {
@@ -624,7 +624,8 @@ Test(hash_accumulate, row_subset) {
     int32_t *col = calloc((size_t)ref->nnz, 4);
     for (int64_t e = 0; e < ref->nnz; e++) col[e] = -1;
     ASSERT_OK(magnus_dbuf_write(ctx, MAGNUS_QUEUE_LIGHT, &ccol, 0, col, (size_t)ref->nnz * 4));
-    ASSERT_OK(magnus_hash_rows_numeric(ctx, &cfg, dA, dB, &dids, 2, 32, &crp, &ccol, &cval, NULL));
+    ASSERT_OK(magnus_hash_rows_numeric_sync(ctx, &cfg, dA, dB, &dids, 2, 32, &crp, &ccol, &cval,
+                                            NULL));
     float *val = calloc((size_t)ref->nnz, 4);
     ASSERT_OK(magnus_dbuf_read(ctx, MAGNUS_QUEUE_LIGHT, col, &ccol, 0, (size_t)ref->nnz * 4));
     ASSERT_OK(magnus_dbuf_read(ctx, MAGNUS_QUEUE_LIGHT, val, &cval, 0, (size_t)ref->nnz * 4));
@@ -717,7 +718,7 @@ static magnus_hash_stats check_chunks(magnus_context ctx, magnus_value_type type
     magnus_hash_segments seg = {.ptr = &dptr, .col = &dcol, .val = &dval, .col_range = width,
                                 .type = type};
     magnus_hash_stats st = {0};
-    ASSERT_OK(magnus_hash_chunks_symbolic(ctx, NULL, &seg, &dids, 0, NCHUNKS, &dcounts, &st));
+    ASSERT_OK(magnus_hash_chunks_symbolic_sync(ctx, NULL, &seg, &dids, 0, NCHUNKS, &dcounts, &st));
     int64_t got[NCHUNKS];
     ASSERT_OK(magnus_dbuf_read(ctx, MAGNUS_QUEUE_MAIN, got, &dcounts, 0, sizeof got));
     for (int c = 0; c < NCHUNKS; c++)
@@ -733,7 +734,7 @@ static magnus_hash_stats check_chunks(magnus_context ctx, magnus_value_type type
                                         .shift_step = width,
                                         .C_col = &dccol,
                                         .C_val = &dcval};
-        ASSERT_OK(magnus_hash_chunks_numeric(ctx, NULL, &seg, &dids, 0, NCHUNKS, &out, &st));
+        ASSERT_OK(magnus_hash_chunks_numeric_sync(ctx, NULL, &seg, &dids, 0, NCHUNKS, &out, &st));
         hash_chunks_expect_output(ctx, &dccol, &dcval, type, hcol, hval, offs[NCHUNKS]);
     }
     magnus_dbuf *all[] = {&dptr, &dcol, &dval, &dcounts, &doffs, &dccol, &dcval, &dids};

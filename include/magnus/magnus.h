@@ -355,6 +355,16 @@ typedef struct magnus_context_options {
                                      SM ran faster on the H200; docs/performance.md) */
     uint64_t device_memory_limit; /* 0: none; else refuse allocations beyond it
                                      (MAGNUS_DEVICE_MEMORY_LIMIT overrides when this is 0) */
+    /* Tuning knobs, for measurements (docs/performance.md). magnus_context_create reads the
+     * environment variable once, when the option is 0; multiplies on the context use the
+     * value then in effect. A bad value (option or variable) fails the creation with
+     * MAGNUS_ERROR_INVALID_ARGUMENT. */
+    uint64_t hash_group_max;      /* most work items per hash table: a power of two from 8 to
+                                     the device's work-group limit; 0: MAGNUS_HASH_GROUP_MAX if
+                                     set, else 256 (1024 through CUDA) */
+    int64_t dense_min_elements;   /* gMAGNUS: the last level's chunks with more elements go to
+                                     the dense accumulator (>= 1; values above tau mean tau);
+                                     0: MAGNUS_DENSE_MIN_ELEMENTS if set, else tau */
 } magnus_context_options;
 
 MAGNUS_API magnus_status magnus_context_options_init(magnus_context_options *opt);
@@ -462,13 +472,14 @@ typedef struct magnus_gmagnus_params {
     int outer_group_size, dense_group_size;
     /* The last level's chunks with more elements than this go to the dense accumulator, the
      * others to the hash accumulator: tau by default (the paper's rule: only heavy chunks are
-     * dense), lower with MAGNUS_DENSE_MIN_ELEMENTS (an integer >= 1; values above tau mean
-     * tau), a tuning knob (docs/performance.md, "Dense accumulation of light chunks"). */
+     * dense), lower with the context's dense_min_elements or MAGNUS_DENSE_MIN_ELEMENTS (an
+     * integer >= 1; values above tau mean tau), a tuning knob (docs/performance.md, "Dense accumulation of light chunks"). */
     int64_t dense_min_elements;
 } magnus_gmagnus_params;
 
 /* The parameters for `device` (its local_mem_bytes is the budget) and C with c_cols columns,
- * with MAGNUS_DENSE_MIN_ELEMENTS applied as a multiply applies it.
+ * with MAGNUS_DENSE_MIN_ELEMENTS (read now) applied as a multiply applies a context's
+ * dense_min_elements (which the context read from it at creation unless its options set it).
  * MAGNUS_ERROR_INVALID_ARGUMENT when the budget is too small for gMAGNUS or
  * MAGNUS_DENSE_MIN_ELEMENTS is not an integer >= 1. */
 MAGNUS_API magnus_status magnus_gmagnus_params_compute(magnus_gmagnus_params *out,

@@ -14,7 +14,7 @@
  *   2. per bin, one launch: one work group per item (or several items per group for tiny
  *      bins), hash table in local memory, sized from ctx->device.local_mem_bytes (the budget
  *      in effect, MAGNUS_LOCAL_MEM_BYTES included), T/8 work items per table of T slots up
- *      to 256 (1024 through CUDA; MAGNUS_HASH_GROUP_MAX overrides). Largest bins are
+ *      to 256 (1024 through CUDA; the context's hash_group_max overrides). Largest bins are
  *      launched first.
  *      Symbolic: power-of-two table of column keys, load <= 3/4 of the key, multiplicative
  *      hash, linear probing, one compare-and-swap per probe step; counts distinct columns.
@@ -26,8 +26,17 @@
  *      there (the only global accumulation in magnus; gMAGNUS
  *      never sends such items here: its light rows and chunks have at most tau products,
  *      which magnus_hash_local_capacity() checks).
- *   4. the function waits for its queue before it frees its scratch and returns, so outputs
+ *   4. the function waits for its queues before it frees its scratch and returns, so outputs
  *      are complete on return (device memory of every backend may be freed only when idle).
+ *
+ * Synchronisation: the phases (the *_sync functions) wait on the host. Each reads the bin
+ * sizes back (and, with global-table items, their keys) on cfg->main, which waits for
+ * everything queued there before the call; at the end cfg->main waits for cfg->heavy and
+ * cfg->light and the host waits for cfg->main. So on success every queue of cfg is idle up
+ * to the end of the call's work when it returns; after an error the call waits for every
+ * queue of the context. A caller that wants device work to overlap a phase queues it on
+ * another queue first (gMAGNUS: heavy work on HEAVY, then the light rows' phase on LIGHT).
+ * magnus_hash_rows_products only queues its kernel.
  *
  * Id lists: device buffers of uint32 item ids (row ids for (a), chunk ids for (b)); `ids`
  * NULL means the ids 0 .. count-1. `ids_offset` is the element index of the first id used.
@@ -79,8 +88,8 @@ void magnus_hash_local_capacity(const magnus_context_s *ctx, magnus_value_type t
 /* Where an item with binning key `key` (symbolic: products, capped by the columns it can
  * hold; numeric: entries) is accumulated, for tests and tuning: the slots of its local table,
  * the work items it gets, the items per work group, and the dynamic local bytes of its bin's
- * launch; all 0 when it needs a global table (or key <= 0). MAGNUS_HASH_GROUP_MAX applies
- * (an invalid value: MAGNUS_ERROR_INVALID_ARGUMENT). */
+ * launch; all 0 when it needs a global table (or key <= 0). The context's hash_group_max
+ * (magnus_context_options; MAGNUS_HASH_GROUP_MAX when the context was created) applies. */
 typedef struct magnus_hash_bin_shape {
     uint32_t table, lanes, per_group;
     uint64_t local_bytes;
@@ -93,7 +102,8 @@ magnus_status magnus_hash_bin_shape_of(magnus_hash_bin_shape *out, const magnus_
 /*
  * Products per row: products[r] = sum over k in A[r,:] of nnz(B[k,:]), written at index r of
  * the int64 buffer `products` (at least max id + 1 entries) for each listed row r. With every
- * row listed and `products` = C.row_ptr this is the OpSparse setup step.
+ * row listed and `products` = C.row_ptr this is the OpSparse setup step. Queued on q; does
+ * not wait.
  */
 magnus_status magnus_hash_rows_products(magnus_context ctx, magnus_queue_id q,
                                         const struct magnus_device_csr_s *A,
@@ -104,25 +114,29 @@ magnus_status magnus_hash_rows_products(magnus_context ctx, magnus_queue_id q,
 /*
  * Symbolic phase for listed rows: reads products[r] (from magnus_hash_rows_products) and
  * overwrites it with nnz(C[r,:]), the number of distinct columns. `row_counts` may be
- * C.row_ptr (rows+1 int64): an exclusive scan of it then gives C's row pointers.
+ * C.row_ptr (rows+1 int64): an exclusive scan of it then gives C's row pointers. Waits for
+ * the queues of cfg (see "Synchronisation").
  */
-magnus_status magnus_hash_rows_symbolic(magnus_context ctx, const magnus_hash_config *cfg,
-                                        const struct magnus_device_csr_s *A,
-                                        const struct magnus_device_csr_s *B,
-                                        const magnus_dbuf *ids, int64_t ids_offset, int64_t count,
-                                        magnus_dbuf *row_counts, magnus_hash_stats *stats);
+magnus_status magnus_hash_rows_symbolic_sync(magnus_context ctx, const magnus_hash_config *cfg,
+                                             const struct magnus_device_csr_s *A,
+                                             const struct magnus_device_csr_s *B,
+                                             const magnus_dbuf *ids, int64_t ids_offset,
+                                             int64_t count, magnus_dbuf *row_counts,
+                                             magnus_hash_stats *stats);
 
 /*
  * Numeric phase for listed rows: C_col/C_val[C_row_ptr[r] .. C_row_ptr[r+1]) get row r of
  * A·B sorted by column. C_row_ptr is int64 with A.rows+1 entries (final, scanned); the row's
- * nnz must be the symbolic count. C_val holds A's value type.
+ * nnz must be the symbolic count. C_val holds A's value type. Waits for the queues of cfg
+ * (see "Synchronisation").
  */
-magnus_status magnus_hash_rows_numeric(magnus_context ctx, const magnus_hash_config *cfg,
-                                       const struct magnus_device_csr_s *A,
-                                       const struct magnus_device_csr_s *B,
-                                       const magnus_dbuf *ids, int64_t ids_offset, int64_t count,
-                                       const magnus_dbuf *C_row_ptr, magnus_dbuf *C_col,
-                                       magnus_dbuf *C_val, magnus_hash_stats *stats);
+magnus_status magnus_hash_rows_numeric_sync(magnus_context ctx, const magnus_hash_config *cfg,
+                                            const struct magnus_device_csr_s *A,
+                                            const struct magnus_device_csr_s *B,
+                                            const magnus_dbuf *ids, int64_t ids_offset,
+                                            int64_t count, const magnus_dbuf *C_row_ptr,
+                                            magnus_dbuf *C_col, magnus_dbuf *C_val,
+                                            magnus_hash_stats *stats);
 
 /* ---- (b) chunks: segments of an intermediate matrix ------------------------------------ */
 
@@ -136,12 +150,12 @@ typedef struct magnus_hash_segments {
 } magnus_hash_segments;
 
 /* Symbolic phase for listed chunks: counts[c] (int64, written at index c) = number of
- * distinct local columns of chunk c. */
-magnus_status magnus_hash_chunks_symbolic(magnus_context ctx, const magnus_hash_config *cfg,
-                                          const magnus_hash_segments *seg,
-                                          const magnus_dbuf *ids, int64_t ids_offset,
-                                          int64_t count, magnus_dbuf *counts,
-                                          magnus_hash_stats *stats);
+ * distinct local columns of chunk c. Waits for the queues of cfg (see "Synchronisation"). */
+magnus_status magnus_hash_chunks_symbolic_sync(magnus_context ctx, const magnus_hash_config *cfg,
+                                               const magnus_hash_segments *seg,
+                                               const magnus_dbuf *ids, int64_t ids_offset,
+                                               int64_t count, magnus_dbuf *counts,
+                                               magnus_hash_stats *stats);
 
 /* Where the numeric phase writes each chunk. Entry e (0-based, in column order) of chunk c
  * goes to C_col[offset[c] + e] = local column + shift(c), C_val[offset[c] + e], where
@@ -160,12 +174,12 @@ typedef struct magnus_hash_chunk_output {
 } magnus_hash_chunk_output;
 
 /* Numeric phase for listed chunks: accumulates each chunk's duplicates, sorts by column and
- * writes as described above. */
-magnus_status magnus_hash_chunks_numeric(magnus_context ctx, const magnus_hash_config *cfg,
-                                         const magnus_hash_segments *seg, const magnus_dbuf *ids,
-                                         int64_t ids_offset, int64_t count,
-                                         const magnus_hash_chunk_output *out,
-                                         magnus_hash_stats *stats);
+ * writes as described above. Waits for the queues of cfg (see "Synchronisation"). */
+magnus_status magnus_hash_chunks_numeric_sync(magnus_context ctx, const magnus_hash_config *cfg,
+                                              const magnus_hash_segments *seg,
+                                              const magnus_dbuf *ids, int64_t ids_offset,
+                                              int64_t count, const magnus_hash_chunk_output *out,
+                                              magnus_hash_stats *stats);
 
 /* ---- the hash algorithm ----------------------------------------------------------------- */
 

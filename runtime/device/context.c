@@ -1,7 +1,8 @@
 /*
  * Contexts: one device, its queues, its lazily loaded kernel modules, the local-memory budget
- * (the option, else MAGNUS_LOCAL_MEM_BYTES, else min(device, MAGNUS_DEFAULT_LOCAL_MEM_BUDGET))
- * and the device-memory limit in effect.
+ * (the option, else MAGNUS_LOCAL_MEM_BYTES, else min(device, MAGNUS_DEFAULT_LOCAL_MEM_BUDGET)),
+ * the device-memory limit and the tuning knobs in effect (options and environment are read
+ * here, once; the algorithms read the context).
  */
 #include <ctype.h>
 #include <stdlib.h>
@@ -121,6 +122,13 @@ magnus_status magnus_context_create(magnus_context *ctx, const magnus_device_inf
                             "local memory budget of %llu bytes exceeds the %llu bytes of %s",
                             (unsigned long long)local_budget,
                             (unsigned long long)info.local_mem_bytes, info.name);
+    uint32_t hash_group_max;
+    int64_t dense_min_elements;
+    uint64_t work_group_limit = info.max_work_group_size ? info.max_work_group_size : 256;
+    if ((s = magnus_knob_hash_group_max(opt->hash_group_max, work_group_limit,
+                                        &hash_group_max)) ||
+        (s = magnus_knob_dense_min_elements(opt->dense_min_elements, &dense_min_elements)))
+        return s;
 
     magnus_context c = magnus_host_calloc(1, sizeof *c);
     if (!c) return magnus_error(MAGNUS_ERROR_OUT_OF_HOST_MEMORY, "magnus_context_create");
@@ -131,6 +139,8 @@ magnus_status magnus_context_create(magnus_context *ctx, const magnus_device_inf
     c->device.local_mem_bytes =
         local_budget ? local_budget : magnus_default_local_budget(info.local_mem_bytes);
     c->memory_limit = memory_limit;
+    c->hash_group_max = hash_group_max;
+    c->dense_min_elements = dense_min_elements;
     if ((s = ops->context_create(info.index, &c->bctx))) {
         context_release(c);
         return s;

@@ -63,6 +63,10 @@ struct magnus_context_s {
     uint64_t memory_limit;            /* 0: none */
     uint64_t memory_in_use;
     uint64_t memory_peak;
+    /* Tuning knobs, read once by magnus_context_create (magnus_knob_*): */
+    uint32_t hash_group_max;          /* most work items per hash table; 0: the backend's
+                                         default (runtime/accumulate/hash_private.h) */
+    int64_t dense_min_elements;       /* gMAGNUS's last-level split; 0: tau */
 };
 
 /* NULL -> MAGNUS_ERROR_NULL_POINTER, freed or foreign -> MAGNUS_ERROR_INVALID_HANDLE. */
@@ -81,17 +85,29 @@ uint64_t magnus_default_local_budget(uint64_t device_local_mem_bytes);
  * bytes; false when malformed or overflowing. Used for MAGNUS_* size variables. */
 bool magnus_parse_byte_size(const char *text, uint64_t *bytes);
 
+/* A context's tuning knobs (runtime/device/context_knobs.c): the option when nonzero, else
+ * the environment variable (MAGNUS_HASH_GROUP_MAX, MAGNUS_DENSE_MIN_ELEMENTS) when set, else 0
+ * (the default). MAGNUS_ERROR_INVALID_ARGUMENT, naming the option or the variable, when the
+ * value is not a power of two from 8 to device_limit (hash_group_max) or not an integer >= 1
+ * (dense_min_elements; a negative option). */
+magnus_status magnus_knob_hash_group_max(uint64_t option, uint64_t device_limit, uint32_t *out);
+magnus_status magnus_knob_dense_min_elements(int64_t option, int64_t *out);
+
 /* Device memory, accounted against the context's limit (MAGNUS_ERROR_OUT_OF_DEVICE_MEMORY,
  * with the sizes in the message, when it would be exceeded or the device refuses). */
 magnus_status magnus_dbuf_alloc(magnus_context ctx, size_t bytes, magnus_dbuf *out);
 void magnus_dbuf_free(magnus_context ctx, magnus_dbuf *buf); /* NULL mem: no-op; clears *buf */
+/* Host to device and back. Both wait: they return when the bytes have been copied, after
+ * everything queued on q before them (so a read sees the queue's earlier work). */
 magnus_status magnus_dbuf_write(magnus_context ctx, magnus_queue_id q, magnus_dbuf *dst,
                                 size_t dst_offset, const void *src, size_t bytes);
 magnus_status magnus_dbuf_read(magnus_context ctx, magnus_queue_id q, void *dst,
                                const magnus_dbuf *src, size_t src_offset, size_t bytes);
+/* Device to device, queued on q (no wait). */
 magnus_status magnus_dbuf_copy(magnus_context ctx, magnus_queue_id q, magnus_dbuf *dst,
                                size_t dst_offset, const magnus_dbuf *src, size_t src_offset,
                                size_t bytes);
+/* Queued on q (no wait). */
 magnus_status magnus_dbuf_fill(magnus_context ctx, magnus_queue_id q, magnus_dbuf *dst,
                                size_t offset, const void *pattern, size_t pattern_bytes,
                                size_t bytes);

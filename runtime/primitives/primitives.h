@@ -7,7 +7,9 @@
  *     element types allow), limited only by device memory. n == 0 launches nothing.
  *   - Work is queued on `q` in order. A call returns before the device finishes unless it
  *     must bring a result to the host (a scan's total when asked for, a partition's counts):
- *     then it waits for `q`.
+ *     then the host waits for `q` (everything queued on it before the call, and the call's
+ *     own work up to the read) and the call says "Waits" below. Fills, histograms, gathers
+ *     and scans without a total never wait.
  *   - Buffers are used from element 0; a buffer too small for n elements is refused with
  *     MAGNUS_ERROR_INVALID_ARGUMENT (nothing is launched).
  *   - Temporary device memory goes through magnus_dbuf_alloc (it counts against the
@@ -26,14 +28,17 @@
 /*
  * out[i] = in[0] + ... + in[i-1] (exclusive), out[0] = 0, in wrap-around arithmetic of the
  * output type. in and out may be the same buffer (an in-place scan). If total is non-NULL it
- * receives the sum of all n inputs (waits for q). The usual CSR idiom: counts in
- * rowptr[0..rows-1], rowptr[rows] = 0, scan rows+1 elements in place.
+ * receives the sum of all n inputs. Waits when total is non-NULL (n > 0): it is read back
+ * after the scan, so q is idle and `out` complete on return; with total NULL it only queues.
+ * The usual CSR idiom: counts in rowptr[0..rows-1], rowptr[rows] = 0, scan rows+1 elements
+ * in place.
  */
 magnus_status magnus_prim_scan_u32(magnus_context ctx, magnus_queue_id q, magnus_dbuf *out,
                                    const magnus_dbuf *in, uint64_t n, uint64_t *total);
 magnus_status magnus_prim_scan_u64(magnus_context ctx, magnus_queue_id q, magnus_dbuf *out,
                                    const magnus_dbuf *in, uint64_t n, uint64_t *total);
-/* 32-bit inputs, 64-bit outputs and total: never wraps below 2^64. in and out must differ. */
+/* 32-bit inputs, 64-bit outputs and total: never wraps below 2^64. in and out must differ.
+ * Waits as the scans above. */
 magnus_status magnus_prim_scan_u32_to_u64(magnus_context ctx, magnus_queue_id q, magnus_dbuf *out,
                                           const magnus_dbuf *in, uint64_t n, uint64_t *total);
 
@@ -43,7 +48,9 @@ magnus_status magnus_prim_scan_u32_to_u64(magnus_context ctx, magnus_queue_id q,
  * their counts. The lists are NEW buffers of exactly count * 4 bytes (uint32 indices; at
  * least one byte when empty) that the caller frees with magnus_dbuf_free. Pass NULL for a
  * list that is not wanted; NULL counts are not written. n is at most 2^32 (32-bit indices).
- * Waits for q (the counts size the lists). On error nothing is allocated.
+ * Waits (n > 0): the counts, which size the lists, are read back, so everything queued on q
+ * before the call is complete on return; the scatter into the lists is queued after that
+ * read and may still be running. On error nothing is allocated.
  */
 magnus_status magnus_prim_partition_flags(magnus_context ctx, magnus_queue_id q,
                                           const magnus_dbuf *flags, uint64_t n,
@@ -52,7 +59,8 @@ magnus_status magnus_prim_partition_flags(magnus_context ctx, magnus_queue_id q,
 /*
  * gMAGNUS's ThreshPartition: the same with the flag rowptr[i+1] - rowptr[i] > tau, from n+1
  * int64 row pointers (rows longer than tau are "above"). (Inputs come before the outputs in
- * both partitions, as in the paper's ThreshPartition(rowPtr, tau).)
+ * both partitions, as in the paper's ThreshPartition(rowPtr, tau).) Waits as
+ * magnus_prim_partition_flags.
  */
 magnus_status magnus_prim_partition_threshold(magnus_context ctx, magnus_queue_id q,
                                               const magnus_dbuf *rowptr, uint64_t n, int64_t tau,

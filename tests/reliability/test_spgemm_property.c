@@ -9,8 +9,9 @@
  * explicit zeros, float32 and float64, both algorithms, and every third pair on a context
  * with a small local-memory budget, mostly with long rows against long rows (so gMAGNUS has
  * heavy rows to expand, reorder and split into chunks; at least 2% of the pairs must), and
- * half of the gMAGNUS pairs with MAGNUS_DENSE_MIN_ELEMENTS in [1, 64] (light chunks to the
- * dense accumulator; at least 0.5% of the pairs must have some).
+ * half of the gMAGNUS pairs with the context's dense_min_elements (the knob
+ * MAGNUS_DENSE_MIN_ELEMENTS sets) in [1, 64] (light chunks to the dense accumulator; at least
+ * 0.5% of the pairs must have some).
  * Prints "spgemm property: N pairs ..." (CI shows the line from ctest's log).
  */
 #include <criterion/criterion.h>
@@ -167,21 +168,23 @@ Test(spgemm_property, random_pairs_match_the_reference, .timeout = 1800) {
         magnus_report rep;
         magnus_context ctx = small_budget ? narrow : wide;
         /* gMAGNUS pairs: half with the default split of chunks between the accumulators, half
-         * with MAGNUS_DENSE_MIN_ELEMENTS drawn from [1, 64] (a stream of its own, so the
-         * matrices stay those of the seed) */
+         * with dense_min_elements drawn from [1, 64] (a stream of its own, so the matrices
+         * stay those of the seed). Set in the context, where magnus_context_create puts
+         * MAGNUS_DENSE_MIN_ELEMENTS (read once): a context per pair would load the kernels
+         * every time. */
         char dense_min[24] = "default";
-        unsetenv("MAGNUS_DENSE_MIN_ELEMENTS");
+        ctx->dense_min_elements = 0;
         rng knob = {seed ^ (0x2545f4914f6cdd1dULL * (uint64_t)(i + 1))};
         if (alg == MAGNUS_ALGORITHM_MAGNUS && unit(&knob) < 0.5) {
-            snprintf(dense_min, sizeof dense_min, "%lld", (long long)(1 + below(&knob, 64)));
-            setenv("MAGNUS_DENSE_MIN_ELEMENTS", dense_min, 1);
+            ctx->dense_min_elements = (int64_t)(1 + below(&knob, 64));
+            snprintf(dense_min, sizeof dense_min, "%lld", (long long)ctx->dense_min_elements);
         }
         const uint64_t held = ctx->memory_in_use;
         magnus_status s = magnus_spgemm(&C, ctx, A, B, &opt, &rep);
         char what[288];
         snprintf(what, sizeof what,
                  "MAGNUS_TEST_SEED=%llu MAGNUS_PROPERTY_CASE=%lld: %lld x %lld (%s) * %lld x %lld "
-                 "(%s), nnz %lld * %lld, %s, %s, local memory %s, MAGNUS_DENSE_MIN_ELEMENTS %s",
+                 "(%s), nnz %lld * %lld, %s, %s, local memory %s, dense_min_elements %s",
                  (unsigned long long)seed, (long long)i, (long long)m, (long long)k,
                  density_names[da], (long long)k, (long long)n, density_names[db],
                  (long long)A->nnz, (long long)B->nnz,

@@ -10,8 +10,9 @@
  * counts its children; kernels/gmagnus_chunks.cl) into C.row_ptr at the heavy rows.
  * Numeric: each chunk's first position in C goes down the stages (row start + siblings
  * before it), then the accumulators write the chunks sorted, columns shifted back.
- * The dense kernels are queued first and the hash calls (which wait for their queue) after,
- * so the host returns with the heavy queue idle.
+ * The dense kernels are queued first and the hash calls (magnus_hash_chunks_*_sync, which
+ * wait for their queue) after, so the dense kernels are queued before the host blocks and
+ * the numeric phase returns with the heavy queue idle.
  */
 #include <string.h>
 
@@ -125,8 +126,8 @@ magnus_status magnus_gm_chunks_symbolic(magnus_gm *g) {
         magnus_gm_stage *st = &g->stage[L];
         if (st->hash_count == 0) continue;
         magnus_hash_segments seg = segments_of(g, st);
-        s = magnus_hash_chunks_symbolic(ctx, &cfg, &seg, hash_ids_of(g, st), st->hash_offset,
-                                        st->hash_count, &st->cnt, &stats);
+        s = magnus_hash_chunks_symbolic_sync(ctx, &cfg, &seg, hash_ids_of(g, st),
+                                             st->hash_offset, st->hash_count, &st->cnt, &stats);
     }
     if (!s) s = check_local_only(&stats);
     if (!s) s = counts_up(g);
@@ -172,8 +173,8 @@ magnus_status magnus_gm_chunks_numeric_dense(magnus_gm *g) {
     return s;
 }
 
-/* The light chunks' numeric phase (waits for the heavy queue). */
-magnus_status magnus_gm_chunks_numeric(magnus_gm *g) {
+/* The light chunks' numeric phase; waits for the heavy queue (returns with it idle). */
+magnus_status magnus_gm_chunks_numeric_sync(magnus_gm *g) {
     magnus_status s = MAGNUS_SUCCESS;
     magnus_hash_config cfg;
     magnus_hash_config_init(&cfg, MAGNUS_QUEUE_HEAVY);
@@ -190,8 +191,8 @@ magnus_status magnus_gm_chunks_numeric(magnus_gm *g) {
                                         .shift_step = 0,
                                         .C_col = &g->C->col_idx,
                                         .C_val = &g->C->values};
-        s = magnus_hash_chunks_numeric(g->ctx, &cfg, &seg, hash_ids_of(g, st), st->hash_offset,
-                                       st->hash_count, &out, &stats);
+        s = magnus_hash_chunks_numeric_sync(g->ctx, &cfg, &seg, hash_ids_of(g, st),
+                                            st->hash_offset, st->hash_count, &out, &stats);
     }
     if (!s) s = check_local_only(&stats);
     if (!s) s = magnus_queue_finish(g->ctx, MAGNUS_QUEUE_HEAVY);

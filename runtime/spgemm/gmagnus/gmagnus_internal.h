@@ -93,15 +93,24 @@ void magnus_gm_free_retired(magnus_gm *g);
  * message; returns s. */
 magnus_status magnus_gm_drain(magnus_gm *g, magnus_status s);
 
-/* Phases (each returns with its work queued; see the file comments). */
-magnus_status magnus_gm_setup(magnus_gm *g);
+/* Phases (see the file comments). Where each waits on the host, which fixes the flow's
+ * order (gmagnus_spgemm.c): */
+/* Main queue; waits for it (the host needs the heavy and light counts): returns idle. */
+magnus_status magnus_gm_setup_sync(magnus_gm *g);
+/* Heavy queue; waits for it during the CSC (scan totals, the slice partition, then the
+ * CSC's end), then queues the outer product and returns without waiting for it. */
 magnus_status magnus_gm_outer_product(magnus_gm *g);
+/* Heavy queue; waits for it at every level (the previous stage's size read back, the
+ * heavy/light partition); returns with the last level's multisplit queued. */
 magnus_status magnus_gm_levels(magnus_gm *g);
+/* Heavy queue; waits for it (the last stage's dense/hash partition, the hash calls);
+ * returns with the counts-up kernels queued. */
 magnus_status magnus_gm_chunks_symbolic(magnus_gm *g);
 /* Numeric in two calls: the first queues the chunk positions and the dense kernel (no host
- * wait), the second runs the hash accumulator on the light chunks and waits. */
+ * wait), the second runs the hash accumulator on the light chunks and waits for the heavy
+ * queue: returns with it idle. */
 magnus_status magnus_gm_chunks_numeric_dense(magnus_gm *g);
-magnus_status magnus_gm_chunks_numeric(magnus_gm *g);
+magnus_status magnus_gm_chunks_numeric_sync(magnus_gm *g);
 /* An id list 0 .. n-1 in g->iota (grown as needed). */
 magnus_status magnus_gm_iota(magnus_gm *g, magnus_queue_id q, int64_t n);
 /* Frees everything the state holds (after the queues are idle). */

@@ -15,15 +15,14 @@
  *   - levels = ceil(log2 chunks_required / log2 chunks_max); all levels but the last split by
  *     chunks_max, the last by what remains, so the product over levels is chunks_required.
  * Not from the paper: dense_min_elements, the last level's split between the accumulators (tau,
- * the paper's rule, unless the MAGNUS_DENSE_MIN_ELEMENTS knob, read with the device's other
- * inputs, lowers it).
+ * the paper's rule, unless the knob lowers it: a multiply passes its context's
+ * dense_min_elements, magnus_gmagnus_params_compute reads MAGNUS_DENSE_MIN_ELEMENTS).
  */
 #include "gmagnus_params.h"
 
-#include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 
+#include "device_runtime.h"
 #include "internal.h"
 
 static int floor_log2_u64(uint64_t x) {
@@ -216,22 +215,6 @@ static int largest_pow2_at_most(uint64_t x, int cap) {
     return v;
 }
 
-/* MAGNUS_DENSE_MIN_ELEMENTS: a tuning knob (0 when unset: the default, tau). */
-static magnus_status dense_min_from_env(int64_t *out) {
-    *out = 0;
-    const char *env = getenv("MAGNUS_DENSE_MIN_ELEMENTS");
-    if (!env || !*env) return MAGNUS_SUCCESS;
-    char *end = NULL;
-    errno = 0;
-    long long v = strtoll(env, &end, 10);
-    if (*end != 0 || errno != 0 || v < 1)
-        return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
-                            "MAGNUS_DENSE_MIN_ELEMENTS=%s: expected an integer >= 1 (chunks with "
-                            "more elements are accumulated densely)", env);
-    *out = (int64_t)v;
-    return MAGNUS_SUCCESS;
-}
-
 magnus_status magnus_gmagnus_params_input_for_device(magnus_gmagnus_params_input *out,
                                                      const magnus_device_info *device,
                                                      int64_t c_cols, magnus_value_type type) {
@@ -265,7 +248,7 @@ magnus_status magnus_gmagnus_params_input_for_device(magnus_gmagnus_params_input
     out->subgroup_size = sub;
     out->outer_group_size = largest_pow2_at_most(max_wg, 256);
     out->dense_group_size = dense;
-    return dense_min_from_env(&out->dense_min_elements);
+    return MAGNUS_SUCCESS;
 }
 
 magnus_status magnus_gmagnus_params_compute(magnus_gmagnus_params *out,
@@ -279,6 +262,8 @@ magnus_status magnus_gmagnus_params_compute(magnus_gmagnus_params *out,
         return magnus_error(MAGNUS_ERROR_NULL_POINTER, "magnus_gmagnus_params_compute: device is NULL");
     magnus_gmagnus_params_input in;
     magnus_status s = magnus_gmagnus_params_input_for_device(&in, device, c_cols, type);
+    /* no context here: the variable as a context would read it now */
+    if (!s) s = magnus_knob_dense_min_elements(0, &in.dense_min_elements);
     if (s) return s;
     return magnus_gmagnus_params_from_input(out, &in);
 }

@@ -48,7 +48,8 @@ magnus_status magnus_gmagnus_params_from_input(magnus_gmagnus_params *out,
                                                const magnus_gmagnus_params_input *in);
 
 /* The input a device implies: sLM from device->local_mem_bytes (the budget in effect),
- * group sizes capped by the device, subgroup size its smallest (32 when it reports none). */
+ * group sizes capped by the device, subgroup size its smallest (32 when it reports none);
+ * dense_min_elements 0 (the caller sets the knob: a context's, or the environment's). */
 magnus_status magnus_gmagnus_params_input_for_device(magnus_gmagnus_params_input *out,
                                                      const magnus_device_info *device,
                                                      int64_t c_cols, magnus_value_type type);

@@ -12,7 +12,7 @@
 #include "hash_accumulate.h"
 #include "primitives.h"
 
-magnus_status magnus_gm_setup(magnus_gm *g) {
+magnus_status magnus_gm_setup_sync(magnus_gm *g) {
     magnus_context ctx = g->ctx;
     const magnus_queue_id q = MAGNUS_QUEUE_MAIN;
     const int64_t rows = g->A->rows;

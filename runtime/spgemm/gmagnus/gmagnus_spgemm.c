@@ -11,8 +11,10 @@
  *   heavy   numeric of the light chunks (hash)                                   [sync]
  * No step accumulates in global memory: light rows and chunks have at most tau products
  * (the hash accumulator's local capacity), heavy chunks of the last level fit the dense one.
- * The hash helpers wait for their queue before returning, hence the order above: queued
- * heavy work first, then the blocking light call.
+ * The hash helpers (magnus_hash_*_sync) wait for their queue before returning, hence the
+ * order above: queued heavy work first, then the blocking light call. [sync] marks the
+ * other host waits for a whole queue; scans with a total and partitions also wait for
+ * theirs (primitives.h), as gmagnus_internal.h lists per phase.
  */
 #include <string.h>
 
@@ -156,8 +158,8 @@ static magnus_status symbolic(magnus_gm *g, const magnus_hash_config *light, mag
     magnus_hash_stats stats;
     memset(&stats, 0, sizeof stats);
     if (g->nlight > 0 &&
-        ((s = magnus_hash_rows_symbolic(g->ctx, light, g->A, g->B, &g->light_rows, 0, g->nlight,
-                                        &g->C->row_ptr, &stats)) ||
+        ((s = magnus_hash_rows_symbolic_sync(g->ctx, light, g->A, g->B, &g->light_rows, 0,
+                                             g->nlight, &g->C->row_ptr, &stats)) ||
          (s = check_rows_local(&stats))))
         return s;
     r->time_symbolic_ms += magnus_now_ms() - t;
@@ -181,11 +183,12 @@ static magnus_status numeric(magnus_gm *g, const magnus_hash_config *light) {
     magnus_hash_stats stats;
     memset(&stats, 0, sizeof stats);
     if (g->nlight > 0 &&
-        ((s = magnus_hash_rows_numeric(g->ctx, light, g->A, g->B, &g->light_rows, 0, g->nlight,
-                                       &g->C->row_ptr, &g->C->col_idx, &g->C->values, &stats)) ||
+        ((s = magnus_hash_rows_numeric_sync(g->ctx, light, g->A, g->B, &g->light_rows, 0,
+                                            g->nlight, &g->C->row_ptr, &g->C->col_idx,
+                                            &g->C->values, &stats)) ||
          (s = check_rows_local(&stats))))
         return s;
-    return magnus_gm_chunks_numeric(g);
+    return magnus_gm_chunks_numeric_sync(g);
 }
 
 static magnus_status run(magnus_gm *g, magnus_report *r) {
@@ -198,7 +201,7 @@ static magnus_status run(magnus_gm *g, magnus_report *r) {
                                    g->A->type)))
         return s;
     g->host_alloc_ms += magnus_now_ms() - t;
-    if ((s = magnus_gm_setup(g))) return s;
+    if ((s = magnus_gm_setup_sync(g))) return s;
 
     if ((s = symbolic(g, &light, r))) return s;
     t = magnus_now_ms();
@@ -238,7 +241,13 @@ magnus_status magnus_gmagnus_spgemm(magnus_device_csr *C, magnus_context ctx,
     g->variant = magnus_variant_of(A->type);
     g->value_bytes = magnus_value_size(A->type);
     magnus_context_reset_peak(ctx);
-    magnus_status s = magnus_gmagnus_params_compute(&g->p, &ctx->device, B->cols, A->type);
+    /* magnus_gmagnus_params_compute with the context's knob instead of the environment's */
+    magnus_gmagnus_params_input in;
+    magnus_status s = magnus_gmagnus_params_input_for_device(&in, &ctx->device, B->cols, A->type);
+    if (!s) {
+        in.dense_min_elements = ctx->dense_min_elements;
+        s = magnus_gmagnus_params_from_input(&g->p, &in);
+    }
     if (s) {
         magnus_error_prefix("gMAGNUS: ");
     } else {

@@ -57,7 +57,7 @@ magnus_status magnus_hash_spgemm_ex(magnus_device_csr *C, magnus_context ctx,
     /* symbolic: distinct columns per row, then row pointers */
     t = magnus_now_ms();
     uint64_t nnz = 0;
-    if ((s = magnus_hash_rows_symbolic(ctx, &cfg, A, B, NULL, 0, m, &dC->row_ptr, &sym)) ||
+    if ((s = magnus_hash_rows_symbolic_sync(ctx, &cfg, A, B, NULL, 0, m, &dC->row_ptr, &sym)) ||
         (s = magnus_prim_scan_u64(ctx, cfg.main, &dC->row_ptr, &dC->row_ptr, (uint64_t)m + 1,
                                   &nnz)))
         goto fail;
@@ -68,8 +68,8 @@ magnus_status magnus_hash_spgemm_ex(magnus_device_csr *C, magnus_context ctx,
     rep->time_alloc_ms = magnus_now_ms() - t;
 
     t = magnus_now_ms();
-    if ((s = magnus_hash_rows_numeric(ctx, &cfg, A, B, NULL, 0, m, &dC->row_ptr, &dC->col_idx,
-                                      &dC->values, &num)) ||
+    if ((s = magnus_hash_rows_numeric_sync(ctx, &cfg, A, B, NULL, 0, m, &dC->row_ptr, &dC->col_idx,
+                                           &dC->values, &num)) ||
         (s = magnus_context_finish(ctx)))
         goto fail;
     rep->time_numeric_ms = magnus_now_ms() - t;

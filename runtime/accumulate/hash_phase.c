@@ -1,0 +1,59 @@
+/*
+ * One phase (symbolic or numeric, over rows or chunks): plan the bins from the local memory
+ * budget, count and fill the bins on the device, read the bin sizes, size the global tables of
+ * the items too large for local memory, launch every bin (largest first), wait.
+ */
+#include "hash_private.h"
+
+#include <string.h>
+
+magnus_status magnus_hash_run_phase_sync(const hash_phase *ph, magnus_hash_stats *stats) {
+    magnus_context ctx = ph->ctx;
+    magnus_hash_stats local_stats = {0};
+    magnus_hash_stats *st = stats ? stats : &local_stats;
+    st->items += ph->count;
+    if (ph->count == 0) return MAGNUS_SUCCESS;
+    if (ph->count > (int64_t)UINT32_MAX)
+        return magnus_error(MAGNUS_ERROR_SIZE_OVERFLOW, "%s: %lld items exceed 32-bit ids",
+                            ph->what, (long long)ph->count);
+    if (ctx->device.max_work_group_size != 0 && ctx->device.max_work_group_size < HASH_BIN_GROUP)
+        return magnus_error(MAGNUS_ERROR_FEATURE_UNSUPPORTED,
+                            "%s: the hash kernels need work groups of %d items (device: %llu)",
+                            ph->what, HASH_BIN_GROUP,
+                            (unsigned long long)ctx->device.max_work_group_size);
+
+    magnus_status s = MAGNUS_SUCCESS;
+    hash_plan plan;
+    magnus_hash_plan_build(&plan, ctx, ph->numeric, ph->value_bytes, magnus_hash_group_cap(ctx));
+    if (ph->empty_items_need_work) plan.bin[0].max_key = -1;
+    hash_work w;
+    memset(&w, 0, sizeof w);
+    uint32_t sizes[HASH_MAX_BINS];
+    int64_t offsets[HASH_MAX_BINS + 1];
+    s = magnus_hash_bin_items(ph, &plan, &w, sizes, offsets, st);
+    if (s) goto done;
+    int last = plan.nbins - 1;
+    if (sizes[last] > 0 && (s = magnus_hash_run_global(ph, &w, offsets[last], sizes[last], st)))
+        goto done;
+    if (ph->cfg.heavy != ph->cfg.main && (s = magnus_queue_depend(ctx, ph->cfg.heavy, ph->cfg.main)))
+        goto done;
+    if (ph->cfg.light != ph->cfg.main && ph->cfg.light != ph->cfg.heavy &&
+        (s = magnus_queue_depend(ctx, ph->cfg.light, ph->cfg.main)))
+        goto done;
+
+    /* local bins, largest first; the largest non-empty one joins the global work on heavy */
+    if ((s = magnus_hash_run_local(ph, &plan, &w, sizes, offsets, st))) goto done;
+    if (ph->cfg.heavy != ph->cfg.main && (s = magnus_queue_depend(ctx, ph->cfg.main, ph->cfg.heavy)))
+        goto done;
+    if (ph->cfg.light != ph->cfg.main && (s = magnus_queue_depend(ctx, ph->cfg.main, ph->cfg.light)))
+        goto done;
+done:
+    /* Device buffers may only be freed once no queued work uses them; after an error the
+     * queues are drained all the same (their own error, if any, is secondary). */
+    if (s == MAGNUS_SUCCESS)
+        s = magnus_queue_finish(ctx, ph->cfg.main);
+    else
+        magnus_context_finish_after_error(ctx, s);
+    magnus_hash_work_free(ctx, &w);
+    return s;
+}

@@ -1,0 +1,176 @@
+/*
+ * What the files of the binned hash accumulator share (runtime/accumulate/): the bin
+ * constants (several must match the kernels), the plan of one phase, the phase and launch
+ * descriptions the kernels' arguments come from, and the steps a phase is made of. Private to
+ * runtime/accumulate/; the interface the algorithms use is hash_accumulate.h.
+ *
+ *   hash_plan.c        bin shapes and work-group sizes from the local-memory budget
+ *   hash_binning.c     the count and fill kernels, the bin sizes read back
+ *   hash_launch.c      the bin kernels' names and arguments, the local-table launches
+ *   hash_global.c      the global-table bin: scratch sizing, batches
+ *   hash_phase.c       one phase: binning, global bin, local bins, wait
+ *   hash_accumulate.c  the entry points: checks, then one phase over rows or chunks
+ */
+#ifndef MAGNUS_HASH_PRIVATE_H
+#define MAGNUS_HASH_PRIVATE_H
+
+#include "hash_accumulate.h"
+
+/* Must match kernels/hash_binning.cl. */
+#define HASH_BIN_GROUP 256
+#define HASH_MAX_BINS 32
+/* Smallest local table; smaller rows share a work group with others. */
+#define HASH_MIN_TABLE 32
+/* Work items per group: tiny-row groups, the cap on any group, the global-table kernels.
+ * The cap is 256 although devices allow 1024: a kernel's own limit can be lower than the
+ * device's (registers; NVIDIA's OpenCL refused the numeric kernel at 512 with
+ * CL_OUT_OF_RESOURCES) and the backends do not report it. Through CUDA it is 1024: nvcc
+ * -Xptxas -v gives every hash kernel at most 32 registers per work item on sm_90 (64 would
+ * still fit 1024 items in an SM's 64K registers), and the largest tables, one work group per
+ * SM, then keep 1024 work items resident instead of 256 (docs/performance.md, "Numeric
+ * phase"). The context's hash_group_max (the option or MAGNUS_HASH_GROUP_MAX, read once when
+ * the context is created: a power of two, 8 .. the device's work-group limit) overrides the
+ * cap, for tuning and tests. */
+#define HASH_SMALL_GROUP 256
+#define HASH_MAX_GROUP 256
+#define HASH_MAX_GROUP_CUDA 1024
+#define HASH_GLOBAL_GROUP 256
+/* Bytes of the budget left unused: NVIDIA's OpenCL refuses a launch whose dynamic local
+ * memory reaches CL_DEVICE_LOCAL_MEM_SIZE (49152 fails, 49144 runs on an H200). */
+#define HASH_LOCAL_RESERVE 16
+/* Default bound on the global tables held at once (more rows run in several batches, each
+ * waiting for its slowest row): a quarter of the device memory not in use, at least this. */
+#define HASH_DEFAULT_SCRATCH ((uint64_t)256 << 20)
+/* Largest block of a global item's sort staged in local memory. */
+#define HASH_SORT_BLOCK 8192
+
+/* One bin: the items with key in (previous max_key, max_key]. */
+typedef struct hash_bin {
+    int64_t max_key;
+    uint32_t table;     /* slots of each item's local table; 0 for the empty and global bins */
+    uint32_t lanes;     /* work items per item */
+    uint32_t per_group; /* items per work group */
+} hash_bin;
+
+/* Local bytes per item beside its table: the symbolic count or the numeric compaction
+ * counter (kernels/hash_rows.cl, hash_chunks.cl). */
+#define HASH_ITEM_EXTRA 4
+
+/* bin[0]: keys <= 0 (nothing to do, unless empty items must still be written), bins
+ * 1 .. nbins-2: local tables of growing size, bin[nbins-1]: global tables. */
+typedef struct hash_plan {
+    int nbins;
+    hash_bin bin[HASH_MAX_BINS];
+    uint32_t group_cap; /* largest work group used */
+} hash_plan;
+
+typedef enum hash_source { HASH_SOURCE_ROWS, HASH_SOURCE_CHUNKS } hash_source;
+
+/* Everything one phase needs; the kernels' arguments come from here. */
+typedef struct hash_phase {
+    magnus_context ctx;
+    magnus_hash_config cfg;
+    magnus_kernel_variant variant;
+    size_t value_bytes;
+    int numeric;
+    hash_source source;
+    const char *what; /* for error messages */
+    /* items */
+    const magnus_dbuf *ids;
+    int64_t ids_offset, count;
+    /* binning key of an item */
+    const magnus_dbuf *keys;
+    int key_is_ptr;
+    int64_t key_cap;
+    int empty_items_need_work; /* chunks symbolic: empty chunks still get a count of 0 */
+    /* rows */
+    const struct magnus_device_csr_s *A, *B;
+    uint32_t team;
+    magnus_dbuf *row_counts;
+    const magnus_dbuf *C_rp;
+    magnus_dbuf *C_col, *C_val;
+    /* chunks */
+    const magnus_hash_segments *seg;
+    const magnus_hash_chunk_output *out;
+    magnus_dbuf *chunk_counts;
+} hash_phase;
+
+/* Where one launch of a bin (or a batch of the global bin) finds its items and tables. */
+typedef struct hash_launch {
+    const magnus_dbuf *bins;
+    int64_t bins_offset, count;
+    int global;
+    uint32_t table_size, lanes; /* local */
+    uint32_t sort_net;          /* local numeric: sorting network size, >= the bin's entries */
+    const magnus_dbuf *tables;  /* global: (offset, size) pairs */
+    int64_t table_index;
+    magnus_dbuf *table_keys, *table_vals;
+    uint32_t sort_block;        /* global numeric: entries sorted at a time in local memory */
+} hash_launch;
+
+static inline uint64_t pow2_floor(uint64_t x) {
+    uint64_t p = 1;
+    while (p <= x / 2) p <<= 1;
+    return x == 0 ? 0 : p;
+}
+
+static inline uint64_t pow2_ceil(uint64_t x) {
+    uint64_t p = 1;
+    while (p < x) p <<= 1;
+    return p;
+}
+
+/* Bytes of local memory one item's table takes, and the per-item extra (symbolic counter). */
+static inline uint64_t hash_slot_bytes(int numeric, size_t value_bytes) {
+    return numeric ? 4 + value_bytes : 4;
+}
+
+/* Device buffers of one phase, freed together. */
+typedef struct hash_work {
+    magnus_dbuf bounds, sizes, key_sum, pos, bins, gkeys, tables, tkeys, tvals;
+} hash_work;
+
+/* ---- the steps of a phase (each file's comments say more) ---- */
+
+/* hash_plan.c: the largest work group of the bin kernels (see HASH_MAX_GROUP), within the
+ * device's; the context's hash_group_max (MAGNUS_HASH_GROUP_MAX) overrides. */
+uint32_t magnus_hash_group_cap(const magnus_context_s *ctx);
+/* hash_plan.c: the bins for one phase, with work groups of at most group_cap items;
+ * nbins == 2 (empty + global) when local memory holds no table. */
+void magnus_hash_plan_build(hash_plan *p, const magnus_context_s *ctx, int numeric,
+                            size_t value_bytes, uint32_t group_cap);
+/* hash_plan.c: dynamic local bytes of a launch of bin b (kernels/hash_rows.cl,
+ * hash_chunks.cl). */
+uint64_t magnus_hash_bin_local_bytes(const hash_bin *b, int numeric, size_t value_bytes);
+/* hash_plan.c: slots of the global table of an item with (capped) key `key`. */
+uint64_t magnus_hash_global_slots(int numeric, int64_t key);
+
+/* hash_launch.c: the bin kernel of a phase, local or global. */
+const char *magnus_hash_kernel_name(const hash_phase *ph, int global);
+/* hash_launch.c: fills args[] (at least 24) for the bin kernel of `ph` (order as in
+ * kernels/hash_rows.cl, hash_chunks.cl) and returns their number. */
+int magnus_hash_kernel_args(magnus_karg *args, const hash_phase *ph, const hash_launch *l);
+/* hash_launch.c: one launch per non-empty local bin, largest first; the largest joins the
+ * global work on the heavy queue, the others go to the light queue. Does not wait. */
+magnus_status magnus_hash_run_local(const hash_phase *ph, const hash_plan *plan,
+                                    const hash_work *w, const uint32_t *sizes,
+                                    const int64_t *offsets, magnus_hash_stats *st);
+
+/* hash_binning.c: frees every buffer of w (the caller has waited for the queues). */
+void magnus_hash_work_free(magnus_context ctx, hash_work *w);
+/* hash_binning.c: bins the items: sizes[] (nbins) and offsets[] (nbins + 1) on the host, the
+ * grouped ids in w->bins. Reads the bin sizes back, so it waits for the main queue. */
+magnus_status magnus_hash_bin_items(const hash_phase *ph, const hash_plan *p, hash_work *w,
+                                    uint32_t *sizes, int64_t *offsets, magnus_hash_stats *st);
+
+/* hash_global.c: the global bin (`count` items from bins_offset of w->bins): one table per
+ * item in a scratch region, as few batches as the scratch bound allows, on the heavy queue.
+ * Reads the items' keys back, so it waits for the main queue. */
+magnus_status magnus_hash_run_global(const hash_phase *ph, hash_work *w, int64_t bins_offset,
+                                     int64_t count, magnus_hash_stats *st);
+
+/* hash_phase.c: one phase, from binning to its outputs; waits for the main queue (after an
+ * error, for every queue) before it frees its buffers and returns. */
+magnus_status magnus_hash_run_phase_sync(const hash_phase *ph, magnus_hash_stats *stats);
+
+#endif

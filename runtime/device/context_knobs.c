@@ -1,0 +1,63 @@
+/*
+ * The tuning knobs of a context (magnus_context_options.hash_group_max and
+ * dense_min_elements): the option when nonzero, else the environment variable, validated.
+ * magnus_context_create reads them once, so a multiply does not look at the environment;
+ * magnus_gmagnus_params_compute, which has no context, reads MAGNUS_DENSE_MIN_ELEMENTS here
+ * too, so both apply the variable alike.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "device_runtime.h"
+
+static bool power_of_two_in(uint64_t v, uint64_t device_limit) {
+    return v >= 8 && v <= device_limit && (v & (v - 1)) == 0;
+}
+
+magnus_status magnus_knob_hash_group_max(uint64_t option, uint64_t device_limit, uint32_t *out) {
+    *out = 0;
+    if (option) {
+        if (!power_of_two_in(option, device_limit))
+            return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
+                                "hash_group_max=%llu: expected a power of two from 8 to %llu "
+                                "(the device's work-group limit)",
+                                (unsigned long long)option, (unsigned long long)device_limit);
+        *out = (uint32_t)option;
+        return MAGNUS_SUCCESS;
+    }
+    const char *env = getenv("MAGNUS_HASH_GROUP_MAX");
+    if (!env || !*env) return MAGNUS_SUCCESS;
+    char *end = NULL;
+    unsigned long long v = strtoull(env, &end, 10);
+    if (*end != 0 || !power_of_two_in(v, device_limit))
+        return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
+                            "MAGNUS_HASH_GROUP_MAX=%s: expected a power of two from 8 to %llu "
+                            "(the device's work-group limit)",
+                            env, (unsigned long long)device_limit);
+    *out = (uint32_t)v;
+    return MAGNUS_SUCCESS;
+}
+
+magnus_status magnus_knob_dense_min_elements(int64_t option, int64_t *out) {
+    *out = 0;
+    if (option < 0)
+        return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
+                            "dense_min_elements=%lld: expected an integer >= 1 (chunks with more "
+                            "elements are accumulated densely), or 0 for the default",
+                            (long long)option);
+    if (option) {
+        *out = option;
+        return MAGNUS_SUCCESS;
+    }
+    const char *env = getenv("MAGNUS_DENSE_MIN_ELEMENTS");
+    if (!env || !*env) return MAGNUS_SUCCESS;
+    char *end = NULL;
+    errno = 0;
+    long long v = strtoll(env, &end, 10);
+    if (*end != 0 || errno != 0 || v < 1)
+        return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
+                            "MAGNUS_DENSE_MIN_ELEMENTS=%s: expected an integer >= 1 (chunks with "
+                            "more elements are accumulated densely)", env);
+    *out = (int64_t)v;
+    return MAGNUS_SUCCESS;
+}
