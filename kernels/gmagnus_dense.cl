@@ -9,12 +9,12 @@
  *           gives each set bit its rank, so the chunk comes out sorted by column:
  *           C_col[offsets[id] + rank] = col + shifts[id], C_val[...] = value.
  * Local memory: numeric width*sizeof(mg_val) + width/8 + 4*group size (+ alignment), which
- * the parameters keep within the budget; symbolic only the bitmap and the scratch.
+ * the parameters keep within the budget; symbolic only the bitmap and the scratch. Offsets
+ * and sizes: kernels/shared/gmagnus_layout.h, which the host sizes the launches from.
  */
 #include "magnus_dialect.h"
 #include "lib/gmagnus_device.cl"
-
-MG_DEVICE mg_u32 mg_gm_dense_words(mg_u32 width) { return (width + 31u) >> 5; }
+#include "shared/gmagnus_layout.h"
 
 MG_KERNEL void gmagnus_dense_symbolic(mg_u64 count, MG_GLOBAL const mg_i32 *ids,
                                       mg_u64 ids_offset, MG_GLOBAL const mg_u64 *ptr,
@@ -24,7 +24,7 @@ MG_KERNEL void gmagnus_dense_symbolic(mg_u64 count, MG_GLOBAL const mg_i32 *ids,
     const mg_u32 wg = mg_local_size();
     const mg_u32 nwords = mg_gm_dense_words(width);
     MG_LOCAL mg_u32 *bitmap = MG_LOCAL_CAST(mg_u32, 0);
-    MG_LOCAL mg_u32 *scratch = MG_LOCAL_CAST(mg_u32, ((mg_u64)nwords * 4u + 7u) & ~(mg_u64)7u);
+    MG_LOCAL mg_u32 *scratch = MG_LOCAL_CAST(mg_u32, mg_gm_dense_symbolic_scratch_at(width));
     for (mg_u64 item = mg_group_id(); item < count; item += mg_num_groups()) {
         const mg_i32 id = ids[ids_offset + item];
         for (mg_u32 w = t; w < nwords; w += wg) bitmap[w] = 0u;
@@ -48,11 +48,11 @@ MG_KERNEL void gmagnus_dense_numeric(mg_u64 count, MG_GLOBAL const mg_i32 *ids,
     const mg_u32 t = mg_local_id();
     const mg_u32 wg = mg_local_size();
     const mg_u32 nwords = mg_gm_dense_words(width);
-    const mg_u64 bitmap_off = ((mg_u64)width * sizeof(mg_val) + 7u) & ~(mg_u64)7u;
-    const mg_u64 scratch_off = bitmap_off + (((mg_u64)nwords * 4u + 7u) & ~(mg_u64)7u);
     MG_LOCAL mg_val *acc = MG_LOCAL_CAST(mg_val, 0);
-    MG_LOCAL mg_u32 *bitmap = MG_LOCAL_CAST(mg_u32, bitmap_off);
-    MG_LOCAL mg_u32 *scratch = MG_LOCAL_CAST(mg_u32, scratch_off);
+    MG_LOCAL mg_u32 *bitmap =
+        MG_LOCAL_CAST(mg_u32, mg_gm_dense_numeric_bitmap_at(width, sizeof(mg_val)));
+    MG_LOCAL mg_u32 *scratch =
+        MG_LOCAL_CAST(mg_u32, mg_gm_dense_numeric_scratch_at(width, sizeof(mg_val)));
     /* each item emits a contiguous run of bitmap words, so ranks follow column order */
     const mg_u32 piece = (nwords + wg - 1u) / wg;
     const mg_u32 w_lo = MG_MIN(t * piece, nwords);

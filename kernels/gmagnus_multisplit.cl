@@ -9,7 +9,8 @@
  * which the parameters keep <= tau + 2 so a group touches at most 2 rows (local row lr =
  * row - first row of the group, 0 or 1).
  *
- * Local memory (magnus_gmagnus_multisplit_local_bytes()):
+ * Local memory (offsets and sizes: kernels/shared/gmagnus_layout.h, which the host sizes the
+ * launches and the parameters from):
  *   hist           u32[K + 3], K = 2 * nchunks * nsub; key k = (lr*nchunks + chunk)*nsub + sub,
  *                  one histogram per subgroup (`sub_size` consecutive items) to cut contention;
  *                  counted at hist[k + 2] so one array serves counting, scan and permute
@@ -19,13 +20,7 @@
  */
 #include "magnus_dialect.h"
 #include "lib/gmagnus_device.cl"
-
-#define MG_GM_ROWS 2
-
-/* Byte offsets of the local arrays (8-byte aligned). */
-MG_DEVICE mg_u64 mg_gm_ms_global_offset(mg_u32 nkeys) {
-    return (((mg_u64)(nkeys + 3u) * 4u) + 7u) & ~(mg_u64)7u;
-}
+#include "shared/gmagnus_layout.h"
 
 /* Counts each element of [start, end) into the group's local histograms. Items take
  * elements start + t, start + t + wg, ... in both kernels, so an element always lands in
@@ -39,7 +34,8 @@ MG_DEVICE void mg_gm_ms_count(MG_LOCAL mg_u32 *hist, mg_u64 start, mg_u64 end, m
     for (mg_u64 i = start + t; i < end; i += mg_local_size()) {
         while (i >= row_ptr[r + 1]) r++;
         mg_u64 lr = r - row0;
-        if (lr >= MG_GM_ROWS) continue; /* excluded by the parameters; never write outside */
+        /* excluded by the parameters; never write outside */
+        if (lr >= MG_GM_GROUP_ROWS) continue;
         mg_u32 chunk = (mg_u32)col[i] >> shift;
         mg_u32 key = ((mg_u32)lr * nchunks + chunk) * nsub + sub;
         mg_atomic_add_u32(&hist[key + 2u], 1u);
@@ -63,16 +59,16 @@ MG_KERNEL void gmagnus_histogram(mg_u64 nrows, mg_u64 total, mg_u64 group_elems,
     MG_LOCAL_ARRAY(mg_u64, row0_slot, 1);
     const mg_u32 t = mg_local_id();
     const mg_u32 wg = mg_local_size();
-    const mg_u32 nkeys = MG_GM_ROWS * nchunks * nsub;
+    const mg_u32 nkeys = (mg_u32)mg_gm_ms_keys(nchunks, nsub);
     for (mg_u64 g = mg_group_id(); g * group_elems < total; g += mg_num_groups()) {
         const mg_u64 start = g * group_elems;
         const mg_u64 end = MG_MIN(start + group_elems, total);
-        for (mg_u32 k = t; k < nkeys + 3u; k += wg) hist[k] = 0u;
+        for (mg_u32 k = t; k < mg_gm_ms_hist_entries(nkeys); k += wg) hist[k] = 0u;
         const mg_u64 row0 = mg_gm_ms_first_row(row0_slot, row_ptr, nrows, start);
         mg_gm_ms_count(hist, start, end, row0, row_ptr, col, nchunks, shift, nsub, sub_size);
         mg_barrier();
         /* one global atomic per (local row, chunk) pair, not per element */
-        for (mg_u32 pair = t; pair < MG_GM_ROWS * nchunks; pair += wg) {
+        for (mg_u32 pair = t; pair < MG_GM_GROUP_ROWS * nchunks; pair += wg) {
             mg_u32 n = 0u;
             for (mg_u32 s = 0; s < nsub; s++) n += hist[pair * nsub + s + 2u];
             if (n) {
@@ -95,14 +91,12 @@ MG_KERNEL void gmagnus_multisplit(mg_u64 nrows, mg_u64 total, mg_u64 group_elems
                                   MG_DYN_LOCAL_PARAM) {
     const mg_u32 t = mg_local_id();
     const mg_u32 wg = mg_local_size();
-    const mg_u32 nkeys = MG_GM_ROWS * nchunks * nsub;
-    const mg_u64 global_off = mg_gm_ms_global_offset(nkeys);
-    const mg_u64 col_off = global_off + (mg_u64)MG_GM_ROWS * nchunks * 8u;
-    const mg_u64 val_off = col_off + ((group_elems * 4u + 7u) & ~(mg_u64)7u);
+    const mg_u32 nkeys = (mg_u32)mg_gm_ms_keys(nchunks, nsub);
     MG_LOCAL mg_u32 *hist = MG_LOCAL_CAST(mg_u32, 0);
-    MG_LOCAL mg_u64 *offsets_global = MG_LOCAL_CAST(mg_u64, global_off);
-    MG_LOCAL mg_i32 *col_buff = MG_LOCAL_CAST(mg_i32, col_off);
-    MG_LOCAL mg_val *val_buff = MG_LOCAL_CAST(mg_val, val_off);
+    MG_LOCAL mg_u64 *offsets_global = MG_LOCAL_CAST(mg_u64, mg_gm_ms_global_at(nkeys));
+    MG_LOCAL mg_i32 *col_buff = MG_LOCAL_CAST(mg_i32, mg_gm_ms_cols_at(nkeys, nchunks));
+    MG_LOCAL mg_val *val_buff =
+        MG_LOCAL_CAST(mg_val, mg_gm_ms_vals_at(nkeys, nchunks, group_elems));
     MG_LOCAL_ARRAY(mg_u64, row0_slot, 1);
     const mg_u32 chunk_mask = (1u << shift) - 1u;
 
@@ -110,7 +104,7 @@ MG_KERNEL void gmagnus_multisplit(mg_u64 nrows, mg_u64 total, mg_u64 group_elems
         const mg_u64 start = g * group_elems;
         const mg_u64 end = MG_MIN(start + group_elems, total);
         const mg_u32 nlocal = (mg_u32)(end - start);
-        for (mg_u32 k = t; k < nkeys + 3u; k += wg) hist[k] = 0u;
+        for (mg_u32 k = t; k < mg_gm_ms_hist_entries(nkeys); k += wg) hist[k] = 0u;
         const mg_u64 row0 = mg_gm_ms_first_row(row0_slot, row_ptr, nrows, start);
 
         /* 1. local histograms */
@@ -118,7 +112,7 @@ MG_KERNEL void gmagnus_multisplit(mg_u64 nrows, mg_u64 total, mg_u64 group_elems
         /* 3. local scan: afterwards hist[k + 1] = local start of key k (hist[0..1] = 0) */
         mg_gm_scan_inclusive_u32_local(hist + 2, nkeys, (MG_LOCAL mg_u32 *)col_buff, t, wg);
         /* 2. global reservation: one atomic per non-empty (local row, chunk) pair */
-        for (mg_u32 pair = t; pair < MG_GM_ROWS * nchunks; pair += wg) {
+        for (mg_u32 pair = t; pair < MG_GM_GROUP_ROWS * nchunks; pair += wg) {
             mg_u32 n = hist[(pair + 1u) * nsub + 1u] - hist[pair * nsub + 1u];
             if (n) {
                 mg_u64 row = row0 + pair / nchunks;
@@ -133,7 +127,7 @@ MG_KERNEL void gmagnus_multisplit(mg_u64 nrows, mg_u64 total, mg_u64 group_elems
         for (mg_u64 i = start + t; i < end; i += wg) {
             while (i >= row_ptr[r + 1]) r++;
             mg_u64 lr = r - row0;
-            if (lr >= MG_GM_ROWS) continue;
+            if (lr >= MG_GM_GROUP_ROWS) continue;
             mg_i32 c = in_col[i];
             mg_u32 key = ((mg_u32)lr * nchunks + ((mg_u32)c >> shift)) * nsub + sub;
             mg_u32 pos = mg_atomic_add_u32(&hist[key + 1u], 1u);

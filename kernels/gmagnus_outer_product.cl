@@ -18,10 +18,12 @@
  * Local memory: offsets_local, one 64-bit write position per touched A entry (at most
  * group_elems of them, since each touched A entry owns >= 1 element of the range). The A
  * entries a group touches are consecutive in the CSC (empty slices are compacted away and
- * masked entries never enter the CSC), so entry p has local index p - pa0.
+ * masked entries never enter the CSC), so entry p has local index p - pa0. The host sizes it
+ * with mg_gm_outer_bytes (kernels/shared/gmagnus_layout.h).
  */
 #include "magnus_dialect.h"
 #include "lib/gmagnus_device.cl"
+#include "shared/gmagnus_layout.h"
 
 /* An item's position in the flattened slices: slice s (column k of A-tilde, B row k of lenb
  * entries), CSC position p of the A entry and index b in the B row; step_p/step_b: the

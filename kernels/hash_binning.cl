@@ -5,12 +5,11 @@
  * item's key is keys[id] (key_is_ptr == 0) or keys[id+1] - keys[id] (key_is_ptr != 0),
  * capped at key_cap when key_cap > 0 (a row of A·B cannot have more columns than B).
  * Bin b holds the keys in (bounds[b-1], bounds[b]]; the last bound is the largest int64.
- * All binning kernels run HASH_BIN_GROUP work items per group, one item each.
+ * All binning kernels run MG_HASH_BIN_GROUP work items per group, one item each (the constants
+ * are shared with the host: kernels/shared/hash_layout.h).
  */
 #include "magnus_dialect.h"
-
-#define HASH_BIN_GROUP 256
-#define HASH_MAX_BINS 32
+#include "shared/hash_layout.h"
 
 MG_DEVICE mg_u32 hash_item_id(MG_GLOBAL const mg_u32 *ids, mg_i64 ids_offset, mg_i32 has_ids,
                               mg_i64 i) {
@@ -54,16 +53,16 @@ MG_KERNEL void hash_bin_count(MG_GLOBAL const mg_u32 *ids, mg_i64 ids_offset, mg
                               mg_i64 key_cap, MG_GLOBAL const mg_i64 *bounds, mg_u32 nbins,
                               MG_GLOBAL mg_u32 *bin_sizes, MG_GLOBAL mg_u64 *key_sum,
                               MG_DYN_LOCAL_PARAM) {
-    MG_LOCAL_ARRAY(mg_i64, lbounds, HASH_MAX_BINS);
-    MG_LOCAL_ARRAY(mg_u32, lcount, HASH_MAX_BINS);
-    MG_LOCAL_ARRAY(mg_u64, lsum, HASH_BIN_GROUP);
+    MG_LOCAL_ARRAY(mg_i64, lbounds, MG_HASH_MAX_BINS);
+    MG_LOCAL_ARRAY(mg_u32, lcount, MG_HASH_MAX_BINS);
+    MG_LOCAL_ARRAY(mg_u64, lsum, MG_HASH_BIN_GROUP);
     mg_u32 lid = mg_local_id();
     if (lid < nbins) {
         lbounds[lid] = bounds[lid];
         lcount[lid] = 0;
     }
     mg_barrier();
-    mg_i64 i = (mg_i64)mg_group_id() * HASH_BIN_GROUP + lid;
+    mg_i64 i = (mg_i64)mg_group_id() * MG_HASH_BIN_GROUP + lid;
     mg_i64 key = 0;
     if (i < count) {
         key = hash_item_key(keys, hash_item_id(ids, ids_offset, has_ids, i), key_is_ptr);
@@ -71,7 +70,7 @@ MG_KERNEL void hash_bin_count(MG_GLOBAL const mg_u32 *ids, mg_i64 ids_offset, mg
     }
     lsum[lid] = (mg_u64)key;
     mg_barrier();
-    for (mg_u32 s = HASH_BIN_GROUP / 2; s > 0; s >>= 1) {
+    for (mg_u32 s = MG_HASH_BIN_GROUP / 2; s > 0; s >>= 1) {
         if (lid < s) lsum[lid] += lsum[lid + s];
         mg_barrier();
     }
@@ -86,16 +85,16 @@ MG_KERNEL void hash_bin_fill(MG_GLOBAL const mg_u32 *ids, mg_i64 ids_offset, mg_
                              mg_i64 key_cap, MG_GLOBAL const mg_i64 *bounds, mg_u32 nbins,
                              MG_GLOBAL mg_u32 *bin_pos, MG_GLOBAL mg_u32 *bins_out,
                              MG_DYN_LOCAL_PARAM) {
-    MG_LOCAL_ARRAY(mg_i64, lbounds, HASH_MAX_BINS);
-    MG_LOCAL_ARRAY(mg_u32, lcount, HASH_MAX_BINS);
-    MG_LOCAL_ARRAY(mg_u32, lbase, HASH_MAX_BINS);
+    MG_LOCAL_ARRAY(mg_i64, lbounds, MG_HASH_MAX_BINS);
+    MG_LOCAL_ARRAY(mg_u32, lcount, MG_HASH_MAX_BINS);
+    MG_LOCAL_ARRAY(mg_u32, lbase, MG_HASH_MAX_BINS);
     mg_u32 lid = mg_local_id();
     if (lid < nbins) {
         lbounds[lid] = bounds[lid];
         lcount[lid] = 0;
     }
     mg_barrier();
-    mg_i64 i = (mg_i64)mg_group_id() * HASH_BIN_GROUP + lid;
+    mg_i64 i = (mg_i64)mg_group_id() * MG_HASH_BIN_GROUP + lid;
     mg_u32 id = 0, bin = 0, rank = 0;
     if (i < count) {
         id = hash_item_id(ids, ids_offset, has_ids, i);

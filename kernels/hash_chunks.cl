@@ -14,6 +14,7 @@
  */
 #include "lib/hash_accumulator.cl"
 #include "magnus_dialect.h"
+#include "shared/hash_layout.h"
 
 MG_DEVICE mg_i64 hash_chunk_shift(MG_GLOBAL const mg_i32 *col_shift, mg_i32 has_shift,
                                   mg_i64 shift_period, mg_i64 shift_step, mg_u32 c) {
@@ -34,8 +35,9 @@ MG_KERNEL void hash_chunks_symbolic_local(MG_GLOBAL const mg_i64 *seg_ptr,
     mg_u32 per_group = mg_local_size() / lanes;
     mg_u32 sub = mg_local_id() / lanes, lane = mg_local_id() & (lanes - 1u);
     mg_i64 item = (mg_i64)mg_group_id() * per_group + sub;
-    MG_LOCAL mg_u32 *keys = MG_LOCAL_CAST(mg_u32, (mg_u64)sub * table_size * 4u);
-    MG_LOCAL mg_u32 *found = MG_LOCAL_CAST(mg_u32, (mg_u64)per_group * table_size * 4u);
+    MG_LOCAL mg_u32 *keys = MG_LOCAL_CAST(mg_u32, mg_hash_symbolic_keys_at(sub, table_size));
+    MG_LOCAL mg_u32 *found =
+        MG_LOCAL_CAST(mg_u32, mg_hash_symbolic_counter_at(per_group, 0, table_size));
 
     mg_hash_clear_keys_local(keys, table_size, lane, lanes);
     if (lane == 0) found[sub] = 0;
@@ -89,11 +91,12 @@ hash_chunks_numeric_local(MG_GLOBAL const mg_i64 *seg_ptr, MG_GLOBAL const mg_i3
     mg_u32 per_group = mg_local_size() / lanes;
     mg_u32 sub = mg_local_id() / lanes, lane = mg_local_id() & (lanes - 1u);
     mg_i64 item = (mg_i64)mg_group_id() * per_group + sub;
-    MG_LOCAL mg_val *vals = MG_LOCAL_CAST(mg_val, mg_hash_numeric_vals_at(sub, table_size));
+    MG_LOCAL mg_val *vals =
+        MG_LOCAL_CAST(mg_val, mg_hash_numeric_vals_at(sub, table_size, sizeof(mg_val)));
     MG_LOCAL mg_u32 *keys =
-        MG_LOCAL_CAST(mg_u32, mg_hash_numeric_keys_at(per_group, sub, table_size));
-    MG_LOCAL mg_u32 *entries =
-        MG_LOCAL_CAST(mg_u32, mg_hash_numeric_counter_at(per_group, sub, table_size));
+        MG_LOCAL_CAST(mg_u32, mg_hash_numeric_keys_at(per_group, sub, table_size, sizeof(mg_val)));
+    MG_LOCAL mg_u32 *entries = MG_LOCAL_CAST(
+        mg_u32, mg_hash_numeric_counter_at(per_group, sub, table_size, sizeof(mg_val)));
 
     mg_hash_clear_local(keys, vals, table_size, lane, lanes);
     if (lane == 0) entries[0] = 0;
@@ -130,7 +133,8 @@ MG_KERNEL void hash_chunks_numeric_global(
     MG_GLOBAL mg_val *vals = table_vals + offset;
 
     MG_LOCAL mg_val *lvals = MG_LOCAL_CAST(mg_val, 0);
-    MG_LOCAL mg_u32 *lkeys = MG_LOCAL_CAST(mg_u32, (mg_u64)sort_block * sizeof(mg_val));
+    MG_LOCAL mg_u32 *lkeys =
+        MG_LOCAL_CAST(mg_u32, mg_hash_sort_keys_at(sort_block, sizeof(mg_val)));
 
     mg_hash_clear_global(keys, vals, size, lane, lanes);
     if (lane == 0) cursor[0] = 0;

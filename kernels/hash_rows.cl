@@ -23,6 +23,7 @@
  */
 #include "lib/hash_accumulator.cl"
 #include "magnus_dialect.h"
+#include "shared/hash_layout.h"
 
 /* Lanes per team for a row of a_len entries of A: `team`, doubled while more than a_len teams
  * would form (they would have no entry to take), at most all lanes. */
@@ -41,8 +42,9 @@ MG_KERNEL void hash_rows_symbolic_local(MG_GLOBAL const mg_i64 *A_rp, MG_GLOBAL 
     mg_u32 per_group = mg_local_size() / lanes;
     mg_u32 sub = mg_local_id() / lanes, lane = mg_local_id() & (lanes - 1u);
     mg_i64 item = (mg_i64)mg_group_id() * per_group + sub;
-    MG_LOCAL mg_u32 *keys = MG_LOCAL_CAST(mg_u32, (mg_u64)sub * table_size * 4u);
-    MG_LOCAL mg_u32 *found = MG_LOCAL_CAST(mg_u32, (mg_u64)per_group * table_size * 4u);
+    MG_LOCAL mg_u32 *keys = MG_LOCAL_CAST(mg_u32, mg_hash_symbolic_keys_at(sub, table_size));
+    MG_LOCAL mg_u32 *found =
+        MG_LOCAL_CAST(mg_u32, mg_hash_symbolic_counter_at(per_group, 0, table_size));
 
     mg_hash_clear_keys_local(keys, table_size, lane, lanes);
     if (lane == 0) found[sub] = 0;
@@ -104,11 +106,12 @@ MG_KERNEL void hash_rows_numeric_local(MG_GLOBAL const mg_i64 *A_rp, MG_GLOBAL c
     mg_u32 per_group = mg_local_size() / lanes;
     mg_u32 sub = mg_local_id() / lanes, lane = mg_local_id() & (lanes - 1u);
     mg_i64 item = (mg_i64)mg_group_id() * per_group + sub;
-    MG_LOCAL mg_val *vals = MG_LOCAL_CAST(mg_val, mg_hash_numeric_vals_at(sub, table_size));
+    MG_LOCAL mg_val *vals =
+        MG_LOCAL_CAST(mg_val, mg_hash_numeric_vals_at(sub, table_size, sizeof(mg_val)));
     MG_LOCAL mg_u32 *keys =
-        MG_LOCAL_CAST(mg_u32, mg_hash_numeric_keys_at(per_group, sub, table_size));
-    MG_LOCAL mg_u32 *entries =
-        MG_LOCAL_CAST(mg_u32, mg_hash_numeric_counter_at(per_group, sub, table_size));
+        MG_LOCAL_CAST(mg_u32, mg_hash_numeric_keys_at(per_group, sub, table_size, sizeof(mg_val)));
+    MG_LOCAL mg_u32 *entries = MG_LOCAL_CAST(
+        mg_u32, mg_hash_numeric_counter_at(per_group, sub, table_size, sizeof(mg_val)));
 
     mg_hash_clear_local(keys, vals, table_size, lane, lanes);
     if (lane == 0) entries[0] = 0;
@@ -152,7 +155,8 @@ MG_KERNEL void hash_rows_numeric_global(MG_GLOBAL const mg_i64 *A_rp, MG_GLOBAL 
 
     /* sorting stages through local memory: values first (8-byte aligned), then keys */
     MG_LOCAL mg_val *lvals = MG_LOCAL_CAST(mg_val, 0);
-    MG_LOCAL mg_u32 *lkeys = MG_LOCAL_CAST(mg_u32, (mg_u64)sort_block * sizeof(mg_val));
+    MG_LOCAL mg_u32 *lkeys =
+        MG_LOCAL_CAST(mg_u32, mg_hash_sort_keys_at(sort_block, sizeof(mg_val)));
 
     mg_hash_clear_global(keys, vals, size, lane, lanes);
     if (lane == 0) cursor[0] = 0;

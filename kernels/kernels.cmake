@@ -1,16 +1,24 @@
-# The one kernel source: magnus_dialect.h, then the device-function libraries kernels/lib/*.cl
-# (helpers shared by several kernels, e.g. the hash accumulator), then every kernels/*.cl, each
-# group in name order.
+# The one kernel source: magnus_dialect.h, then the headers the kernels share with the host
+# (kernels/shared/: mg_shared.h first, then the others; constants and local-memory layouts),
+# then the device-function libraries kernels/lib/*.cl (helpers shared by several kernels, e.g.
+# the hash accumulator), then every kernels/*.cl, each group in name order. The shared headers
+# come first because the OpenCL text drops every #include line (cmake/MagnusConcat.cmake):
+# whatever a kernel includes must already stand before it.
 # Backends build it into their own formats (backends/<vendor>/*.cmake) with:
 #   MAGNUS_KERNEL_DIALECT   the dialect header
-#   MAGNUS_KERNEL_SOURCES   the kernel files
-#   MAGNUS_KERNELS_ALL      a generated file that #includes every kernel file (for nvcc/clang)
+#   MAGNUS_KERNEL_SOURCES   the shared headers and the kernel files, in that order
+#   MAGNUS_KERNELS_ALL      a generated file that #includes every one of them (for nvcc/clang)
 #   magnus_embed(SYMBOL INPUT [TEXT])  adds a generated C file embedding INPUT to the library
+# kernels/kernel_signatures.h is none of these: it is host C (runtime/device/kernels.h).
+set(_shared_base ${PROJECT_SOURCE_DIR}/kernels/shared/mg_shared.h)
+file(GLOB _shared CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/kernels/shared/*.h)
+list(REMOVE_ITEM _shared ${_shared_base})
 file(GLOB _lib CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/kernels/lib/*.cl)
 file(GLOB _main CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/kernels/*.cl)
+list(SORT _shared)
 list(SORT _lib)
 list(SORT _main)
-set(MAGNUS_KERNEL_SOURCES ${_lib} ${_main})
+set(MAGNUS_KERNEL_SOURCES ${_shared_base} ${_shared} ${_lib} ${_main})
 set(MAGNUS_KERNEL_DIALECT ${PROJECT_SOURCE_DIR}/kernels/magnus_dialect.h)
 set(MAGNUS_GENERATED_DIR ${PROJECT_BINARY_DIR}/generated)
 file(MAKE_DIRECTORY ${MAGNUS_GENERATED_DIR})

@@ -3,15 +3,15 @@
  * Host wrappers and their guarantees: runtime/primitives.h. Written in the magnus dialect
  * (kernels/magnus_dialect.h); every kernel is 1-D, and work groups never wait on each other.
  *
- * Tiles: scan and partition work on tiles of PRIM_ITEMS * local_size consecutive elements.
+ * Tiles: scan and partition work on tiles of MG_PRIM_ITEMS * local_size consecutive elements
+ * (kernels/shared/prim_layout.h: the tile size and every kernel's local-memory layout, which
+ * the host sizes its launches from).
  * Kernels walk tiles grid-stride (tile = group, group + num_groups, ...), so a launch of any
  * number of groups covers any number of tiles, and every index is 64-bit. Work group sizes
  * are powers of two (the tree reductions below assume it); the host guarantees that.
  */
 #include "magnus_dialect.h"
-
-/* Elements per work item in a tile; runtime/primitives.c uses the same value. */
-#define PRIM_ITEMS 4
+#include "shared/prim_layout.h"
 
 /*
  * Exclusive scan of one value per work item across the work group (Hillis-Steele in `part`,
@@ -36,8 +36,8 @@ PRIM_GROUP_SCAN(mg_u64, u64)
 
 /*
  * Scan kernels for input type TIN and output type TOUT (sums and carries are TOUT, so a
- * u32 -> u64 scan never wraps). Local memory: TOUT[local_size] for reduce,
- * TOUT[PRIM_ITEMS * local_size + local_size] for scan.
+ * u32 -> u64 scan never wraps). Local memory: TOUT[local_size] for reduce (part),
+ * TOUT[MG_PRIM_ITEMS * local_size] (buf) then TOUT[local_size] (part) for scan.
  *
  * prim_scan_reduce_SUF: sums[t] = sum of tile t.
  * prim_scan_tiles_SUF:  out[i] = carry(t) + exclusive prefix of i within its tile, where
@@ -51,11 +51,11 @@ PRIM_GROUP_SCAN(mg_u64, u64)
                                           MG_DYN_LOCAL_PARAM) {                                  \
         MG_LOCAL TOUT *part = MG_LOCAL_CAST(TOUT, 0);                                            \
         mg_u32 lid = mg_local_id(), gs = mg_local_size();                                        \
-        mg_u64 tile = (mg_u64)gs * PRIM_ITEMS;                                                   \
-        for (mg_u64 t = mg_group_id(); t < ntiles; t += mg_num_groups()) {                      \
+        mg_u64 tile = (mg_u64)gs * MG_PRIM_ITEMS;                                                \
+        for (mg_u64 t = mg_group_id(); t < ntiles; t += mg_num_groups()) {                       \
             mg_u64 base = t * tile;                                                              \
             TOUT acc = 0;                                                                        \
-            for (mg_u32 k = 0; k < PRIM_ITEMS; k++) {                                            \
+            for (mg_u32 k = 0; k < MG_PRIM_ITEMS; k++) {                                         \
                 mg_u64 i = base + (mg_u64)k * gs + lid;                                          \
                 if (i < n) acc += (TOUT)in[i];                                                   \
             }                                                                                    \
@@ -74,28 +74,28 @@ PRIM_GROUP_SCAN(mg_u64, u64)
                                          mg_i32 use_carries, MG_GLOBAL TOUT *total,              \
                                          mg_u64 ntiles, MG_DYN_LOCAL_PARAM) {                    \
         mg_u32 lid = mg_local_id(), gs = mg_local_size();                                        \
-        mg_u64 tile = (mg_u64)gs * PRIM_ITEMS;                                                   \
+        mg_u64 tile = (mg_u64)gs * MG_PRIM_ITEMS;                                                \
         MG_LOCAL TOUT *buf = MG_LOCAL_CAST(TOUT, 0);                                             \
-        MG_LOCAL TOUT *part = buf + tile;                                                        \
+        MG_LOCAL TOUT *part = MG_LOCAL_CAST(TOUT, mg_prim_tiles_part_at(gs, sizeof(TOUT)));      \
         for (mg_u64 t = mg_group_id(); t < ntiles; t += mg_num_groups()) {                       \
             mg_u64 base = t * tile;                                                              \
-            for (mg_u32 k = 0; k < PRIM_ITEMS; k++) {                                            \
+            for (mg_u32 k = 0; k < MG_PRIM_ITEMS; k++) {                                         \
                 mg_u64 i = base + (mg_u64)k * gs + lid;                                          \
                 buf[k * gs + lid] = i < n ? (TOUT)in[i] : (TOUT)0;                               \
             }                                                                                    \
             mg_barrier();                                                                        \
             TOUT mine = 0;                                                                       \
-            for (mg_u32 k = 0; k < PRIM_ITEMS; k++) mine += buf[lid * PRIM_ITEMS + k];           \
+            for (mg_u32 k = 0; k < MG_PRIM_ITEMS; k++) mine += buf[lid * MG_PRIM_ITEMS + k];     \
             TOUT carry = use_carries ? carries[t] : (TOUT)0;                                     \
             TOUT run = carry + prim_group_scan_##GSUF(part, mine);                               \
-            for (mg_u32 k = 0; k < PRIM_ITEMS; k++) {                                            \
-                TOUT x = buf[lid * PRIM_ITEMS + k];                                              \
-                buf[lid * PRIM_ITEMS + k] = run;                                                 \
+            for (mg_u32 k = 0; k < MG_PRIM_ITEMS; k++) {                                         \
+                TOUT x = buf[lid * MG_PRIM_ITEMS + k];                                           \
+                buf[lid * MG_PRIM_ITEMS + k] = run;                                              \
                 run += x;                                                                        \
             }                                                                                    \
             if (t == ntiles - 1 && lid == gs - 1) total[0] = run;                                \
             mg_barrier();                                                                        \
-            for (mg_u32 k = 0; k < PRIM_ITEMS; k++) {                                            \
+            for (mg_u32 k = 0; k < MG_PRIM_ITEMS; k++) {                                         \
                 mg_u64 i = base + (mg_u64)k * gs + lid;                                          \
                 if (i < n) out[i] = buf[k * gs + lid];                                           \
             }                                                                                    \
@@ -123,10 +123,10 @@ MG_KERNEL void prim_partition_count(mg_i32 mode, MG_GLOBAL const mg_u32 *flags,
                                     MG_GLOBAL mg_u64 *counts, mg_u64 ntiles, MG_DYN_LOCAL_PARAM) {
     MG_LOCAL mg_u32 *part = MG_LOCAL_CAST(mg_u32, 0);
     mg_u32 lid = mg_local_id(), gs = mg_local_size();
-    mg_u64 tile = (mg_u64)gs * PRIM_ITEMS;
+    mg_u64 tile = (mg_u64)gs * MG_PRIM_ITEMS;
     for (mg_u64 t = mg_group_id(); t < ntiles; t += mg_num_groups()) {
         mg_u32 acc = 0;
-        for (mg_u32 k = 0; k < PRIM_ITEMS; k++) {
+        for (mg_u32 k = 0; k < MG_PRIM_ITEMS; k++) {
             mg_u64 i = t * tile + (mg_u64)k * gs + lid;
             if (i < n) acc += prim_flag(mode, flags, rowptr, tau, i);
         }
@@ -145,7 +145,7 @@ MG_KERNEL void prim_partition_count(mg_i32 mode, MG_GLOBAL const mg_u32 *flags,
  * Stable scatter: flagged element i goes to above[offsets[t] + its rank among the tile's
  * flagged elements], the others to below[(t * tile - offsets[t]) + their rank], where
  * offsets is the exclusive scan of prim_partition_count's counts. Element indices are 32-bit
- * (the host refuses n > 2^32). Work item lid owns elements lid*PRIM_ITEMS .. +PRIM_ITEMS-1 of
+ * (the host refuses n > 2^32). Work item lid owns elements lid*MG_PRIM_ITEMS .. +MG_PRIM_ITEMS-1 of
  * the tile, so ranks follow element order. Local memory: mg_u32[local_size].
  */
 MG_KERNEL void prim_partition_scatter(mg_i32 mode, MG_GLOBAL const mg_u32 *flags,
@@ -155,16 +155,16 @@ MG_KERNEL void prim_partition_scatter(mg_i32 mode, MG_GLOBAL const mg_u32 *flags
                                       mg_i32 write_below, mg_u64 ntiles, MG_DYN_LOCAL_PARAM) {
     MG_LOCAL mg_u32 *part = MG_LOCAL_CAST(mg_u32, 0);
     mg_u32 lid = mg_local_id(), gs = mg_local_size();
-    mg_u64 tile = (mg_u64)gs * PRIM_ITEMS;
+    mg_u64 tile = (mg_u64)gs * MG_PRIM_ITEMS;
     for (mg_u64 t = mg_group_id(); t < ntiles; t += mg_num_groups()) {
-        mg_u64 first = t * tile + (mg_u64)lid * PRIM_ITEMS;
+        mg_u64 first = t * tile + (mg_u64)lid * MG_PRIM_ITEMS;
         mg_u32 mine = 0;
-        for (mg_u32 k = 0; k < PRIM_ITEMS; k++)
+        for (mg_u32 k = 0; k < MG_PRIM_ITEMS; k++)
             if (first + k < n) mine += prim_flag(mode, flags, rowptr, tau, first + k);
         mg_u32 rank = prim_group_scan_u32(part, mine);
         mg_u64 above_at = offsets[t] + rank;
-        mg_u64 below_at = t * tile - offsets[t] + (mg_u64)lid * PRIM_ITEMS - rank;
-        for (mg_u32 k = 0; k < PRIM_ITEMS; k++) {
+        mg_u64 below_at = t * tile - offsets[t] + (mg_u64)lid * MG_PRIM_ITEMS - rank;
+        for (mg_u32 k = 0; k < MG_PRIM_ITEMS; k++) {
             mg_u64 i = first + k;
             if (i >= n) break;
             if (prim_flag(mode, flags, rowptr, tau, i)) {

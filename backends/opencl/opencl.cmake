@@ -1,4 +1,5 @@
-# OpenCL backend kernels: the dialect header and every kernels/*.cl file concatenated into one
+# OpenCL backend kernels: the dialect header and MAGNUS_KERNEL_SOURCES (the headers shared with
+# the host, kernels/lib/*.cl, kernels/*.cl: kernels/kernels.cmake) concatenated into one
 # self-contained OpenCL C text (cmake/MagnusConcat.cmake strips the #include lines), embedded
 # as `magnus_opencl_source` (NUL-terminated) and built at run time by module_load with
 # -cl-std=CL1.2 (plus -DMG_VALUE_F64 for the float64 variant).

@@ -163,19 +163,8 @@ MG_DEVICE void mg_hash_sort_prefix_local(MG_LOCAL mg_u32 *keys, MG_LOCAL mg_val 
     }
 }
 
-/* Local-memory layout of a numeric bin's work group (per_group tables of table_size slots,
- * one 4-byte entry counter each, as runtime/hash_accumulate.c sizes it): all values first,
- * so their offsets stay multiples of 8 for double, then all keys, then the counters. Byte
- * offsets of item `sub`'s values, keys and counter. */
-MG_DEVICE mg_u64 mg_hash_numeric_vals_at(mg_u32 sub, mg_u32 table_size) {
-    return (mg_u64)sub * table_size * sizeof(mg_val);
-}
-MG_DEVICE mg_u64 mg_hash_numeric_keys_at(mg_u32 per_group, mg_u32 sub, mg_u32 table_size) {
-    return (mg_u64)per_group * table_size * sizeof(mg_val) + (mg_u64)sub * table_size * 4u;
-}
-MG_DEVICE mg_u64 mg_hash_numeric_counter_at(mg_u32 per_group, mg_u32 sub, mg_u32 table_size) {
-    return (mg_u64)per_group * table_size * (sizeof(mg_val) + 4u) + (mg_u64)sub * 4u;
-}
+/* The local-memory layouts of the bins' work groups (tables, counters, sort staging), which
+ * the host sizes the launches from: kernels/shared/hash_layout.h. */
 
 /* After a local numeric table's inserts: the group waits for them, the entries move to the
  * table's front (*entries counts them; zeroed before the inserts) and are sorted there with

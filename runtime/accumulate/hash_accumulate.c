@@ -6,6 +6,7 @@
  * (hash_private.h lists them).
  */
 #include "hash_private.h"
+#include "kernels.h"
 
 #include <string.h>
 
@@ -95,19 +96,11 @@ magnus_status magnus_hash_rows_products(magnus_context ctx, magnus_queue_id q,
         (s = hash_check_rows(A, B, what)) || (s = hash_check_dbuf(products, what, "products")))
         return s;
     if (count == 0) return MAGNUS_SUCCESS;
-    magnus_karg a[9];
-    int n = 0;
-    a[n++] = magnus_arg_mem(&A->row_ptr);
-    a[n++] = magnus_arg_mem(&A->col_idx);
-    a[n++] = magnus_arg_mem(&B->row_ptr);
-    a[n++] = magnus_arg_mem(ids ? ids : products);
-    a[n++] = magnus_arg_i64(ids_offset);
-    a[n++] = magnus_arg_i32(ids ? 1 : 0);
-    a[n++] = magnus_arg_i64(count);
-    a[n++] = magnus_arg_mem(products);
-    s = magnus_launch(ctx, q, magnus_variant_of(A->type), "hash_row_products",
-                      (size_t)((count + HASH_BIN_GROUP - 1) / HASH_BIN_GROUP), HASH_BIN_GROUP, 0,
-                      n, a);
+    /* without an id list, products stands in for it (has_ids 0: unread) */
+    s = magnus_k_hash_row_products(ctx, q, magnus_variant_of(A->type),
+                                   (size_t)((count + HASH_BIN_GROUP - 1) / HASH_BIN_GROUP),
+                                   HASH_BIN_GROUP, 0, &A->row_ptr, &A->col_idx, &B->row_ptr,
+                                   ids ? ids : products, ids_offset, ids ? 1 : 0, count, products);
     if (s == MAGNUS_SUCCESS && stats) stats->launches++;
     return s;
 }

@@ -4,28 +4,13 @@
  * of a phase, which binning allocates first.
  */
 #include "hash_private.h"
+#include "kernels.h"
 
 /* Device buffers of one phase, freed together (the caller has waited for the queues). */
 void magnus_hash_work_free(magnus_context ctx, hash_work *w) {
     magnus_dbuf *all[] = {&w->bounds, &w->sizes, &w->key_sum, &w->pos,  &w->bins,
                           &w->gkeys,  &w->tables, &w->tkeys,  &w->tvals};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) magnus_dbuf_free(ctx, all[i]);
-}
-
-/* The binning key arguments shared by the count and fill kernels. */
-static int hash_binning_args(magnus_karg *a, const hash_phase *ph, const hash_work *w,
-                             const hash_plan *p) {
-    int n = 0;
-    a[n++] = magnus_arg_mem(ph->ids ? ph->ids : ph->keys);
-    a[n++] = magnus_arg_i64(ph->ids_offset);
-    a[n++] = magnus_arg_i32(ph->ids ? 1 : 0);
-    a[n++] = magnus_arg_i64(ph->count);
-    a[n++] = magnus_arg_mem(ph->keys);
-    a[n++] = magnus_arg_i32(ph->key_is_ptr);
-    a[n++] = magnus_arg_i64(ph->key_cap);
-    a[n++] = magnus_arg_mem(&w->bounds);
-    a[n++] = magnus_arg_u32((uint32_t)p->nbins);
-    return n;
 }
 
 /* Bins the items: sizes[] and offsets[] on the host, the grouped ids in w->bins. */
@@ -49,13 +34,14 @@ magnus_status magnus_hash_bin_items(const hash_phase *ph, const hash_plan *p, ha
         (s = magnus_dbuf_write(ctx, q, &w->key_sum, 0, &key_sum, sizeof key_sum)))
         return s;
 
+    /* without an id list, keys stands in for it (has_ids 0: unread) */
+    const magnus_dbuf *ids = ph->ids ? ph->ids : ph->keys;
+    const int32_t has_ids = ph->ids ? 1 : 0;
     size_t groups = (size_t)((ph->count + HASH_BIN_GROUP - 1) / HASH_BIN_GROUP);
-    magnus_karg a[16];
-    int n = hash_binning_args(a, ph, w, p);
-    a[n++] = magnus_arg_mem(&w->sizes);
-    a[n++] = magnus_arg_mem(&w->key_sum);
-    if ((s = magnus_launch(ctx, q, ph->variant, "hash_bin_count", groups, HASH_BIN_GROUP, 0, n,
-                           a)))
+    if ((s = magnus_k_hash_bin_count(ctx, q, ph->variant, groups, HASH_BIN_GROUP, 0, ids,
+                                     ph->ids_offset, has_ids, ph->count, ph->keys,
+                                     ph->key_is_ptr, ph->key_cap, &w->bounds,
+                                     (uint32_t)p->nbins, &w->sizes, &w->key_sum)))
         return s;
     if ((s = magnus_dbuf_read(ctx, q, sizes, &w->sizes, 0, sizeof(uint32_t) * p->nbins)) ||
         (s = magnus_dbuf_read(ctx, q, &key_sum, &w->key_sum, 0, sizeof key_sum)))
@@ -73,10 +59,10 @@ magnus_status magnus_hash_bin_items(const hash_phase *ph, const hash_plan *p, ha
         return magnus_error(MAGNUS_ERROR_INTERNAL, "%s: binning counted %lld of %lld items",
                             ph->what, (long long)total, (long long)ph->count);
     if ((s = magnus_dbuf_write(ctx, q, &w->pos, 0, pos, sizeof pos))) return s;
-    n = hash_binning_args(a, ph, w, p);
-    a[n++] = magnus_arg_mem(&w->pos);
-    a[n++] = magnus_arg_mem(&w->bins);
-    if ((s = magnus_launch(ctx, q, ph->variant, "hash_bin_fill", groups, HASH_BIN_GROUP, 0, n, a)))
+    if ((s = magnus_k_hash_bin_fill(ctx, q, ph->variant, groups, HASH_BIN_GROUP, 0, ids,
+                                    ph->ids_offset, has_ids, ph->count, ph->keys, ph->key_is_ptr,
+                                    ph->key_cap, &w->bounds, (uint32_t)p->nbins, &w->pos,
+                                    &w->bins)))
         return s;
     st->launches += 2;
     st->key_total += (int64_t)key_sum;

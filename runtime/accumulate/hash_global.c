@@ -5,6 +5,7 @@
  * compacted into C and sorted there, staged through local memory.
  */
 #include "hash_private.h"
+#include "kernels.h"
 
 /* The global bin: one table per item in a scratch region, as few batches as the scratch
  * bound allows. Launched on the heavy queue. */
@@ -18,18 +19,10 @@ magnus_status magnus_hash_run_global(const hash_phase *ph, hash_work *w, int64_t
 
     /* capped keys of the global items, in bin order */
     if ((s = magnus_dbuf_alloc(ctx, (size_t)count * sizeof(int64_t), &w->gkeys))) return s;
-    magnus_karg a[20];
-    int n = 0;
-    a[n++] = magnus_arg_mem(&w->bins);
-    a[n++] = magnus_arg_i64(bins_offset);
-    a[n++] = magnus_arg_i64(count);
-    a[n++] = magnus_arg_mem(ph->keys);
-    a[n++] = magnus_arg_i32(ph->key_is_ptr);
-    a[n++] = magnus_arg_i64(ph->key_cap);
-    a[n++] = magnus_arg_mem(&w->gkeys);
-    if ((s = magnus_launch(ctx, ph->cfg.main, ph->variant, "hash_gather_keys",
-                           (size_t)((count + HASH_BIN_GROUP - 1) / HASH_BIN_GROUP), HASH_BIN_GROUP,
-                           0, n, a)))
+    if ((s = magnus_k_hash_gather_keys(ctx, ph->cfg.main, ph->variant,
+                                       (size_t)((count + HASH_BIN_GROUP - 1) / HASH_BIN_GROUP),
+                                       HASH_BIN_GROUP, 0, &w->bins, bins_offset, count, ph->keys,
+                                       ph->key_is_ptr, ph->key_cap, &w->gkeys)))
         return s;
     st->launches++;
     keys = magnus_host_malloc((size_t)count * sizeof *keys);
@@ -102,14 +95,17 @@ magnus_status magnus_hash_run_global(const hash_phase *ph, hash_work *w, int64_t
         goto done;
 
     /* numeric: a row is compacted into C and sorted there, in local-memory blocks of this
-     * many entries for all but the widest merge steps (at most 8192: occupancy) */
+     * many entries for all but the widest merge steps (at most 8192: occupancy); a block of
+     * mg_hash_sort_bytes fits what the budget leaves */
     uint64_t usable = ctx->device.local_mem_bytes > HASH_LOCAL_RESERVE
                           ? ctx->device.local_mem_bytes - HASH_LOCAL_RESERVE
                           : 0;
     uint64_t sort_block = pow2_floor(usable / slot_bytes);
     if (sort_block > HASH_SORT_BLOCK) sort_block = HASH_SORT_BLOCK;
     if (sort_block < 1) sort_block = 1;
-    size_t sort_bytes = ph->numeric && sort_block > 1 ? (size_t)(sort_block * slot_bytes) : 0;
+    size_t sort_bytes = ph->numeric && sort_block > 1
+                            ? (size_t)mg_hash_sort_bytes(sort_block, ph->value_bytes)
+                            : 0;
 
     /* batches share the scratch: the heavy queue is in order, so each starts after the last */
     for (int64_t b = 0; b < nbatches; b++) {
@@ -122,10 +118,8 @@ magnus_status magnus_hash_run_global(const hash_phase *ph, hash_work *w, int64_t
                          .table_keys = &w->tkeys,
                          .table_vals = ph->numeric ? &w->tvals : &w->tkeys,
                          .sort_block = (uint32_t)sort_block};
-        magnus_karg ka[24];
-        int kn = magnus_hash_kernel_args(ka, ph, &l);
-        if ((s = magnus_launch(ctx, ph->cfg.heavy, ph->variant, magnus_hash_kernel_name(ph, 1),
-                               (size_t)l.count, HASH_GLOBAL_GROUP, sort_bytes, kn, ka)))
+        if ((s = magnus_hash_launch_bin(ph, &l, ph->cfg.heavy, (size_t)l.count, HASH_GLOBAL_GROUP,
+                                        sort_bytes)))
             goto done;
         st->launches++;
     }

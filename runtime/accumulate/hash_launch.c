@@ -1,77 +1,81 @@
 /*
- * The bin kernels (kernels/hash_rows.cl, hash_chunks.cl): their names and arguments for a
- * phase over rows or chunks, symbolic or numeric, and the launches of the local-table bins.
+ * The bin kernels (kernels/hash_rows.cl, hash_chunks.cl): one launch of the kernel a phase
+ * needs, over rows or chunks, symbolic or numeric, with local or global tables, through its
+ * typed wrapper (runtime/device/kernels.h); and the launches of the local-table bins.
  */
 #include "hash_private.h"
+#include "kernels.h"
 
-const char *magnus_hash_kernel_name(const hash_phase *ph, int global) {
-    static const char *names[2][2][2] = {
-        {{"hash_rows_symbolic_local", "hash_rows_symbolic_global"},
-         {"hash_rows_numeric_local", "hash_rows_numeric_global"}},
-        {{"hash_chunks_symbolic_local", "hash_chunks_symbolic_global"},
-         {"hash_chunks_numeric_local", "hash_chunks_numeric_global"}}};
-    return names[ph->source == HASH_SOURCE_CHUNKS][ph->numeric != 0][global != 0];
+/* Rows of A*B: the A and B entries a row's products come from. */
+static magnus_status launch_rows(const hash_phase *ph, const hash_launch *l, magnus_queue_id q,
+                                 size_t groups, size_t group_size, size_t local_bytes) {
+    const magnus_context ctx = ph->ctx;
+    const magnus_kernel_variant v = ph->variant;
+    const struct magnus_device_csr_s *A = ph->A, *B = ph->B;
+    const uint32_t lanes = l->global ? HASH_GLOBAL_GROUP : l->lanes;
+    const uint32_t team = ph->team < lanes ? ph->team : lanes;
+    if (!ph->numeric && !l->global)
+        return magnus_k_hash_rows_symbolic_local(
+            ctx, q, v, groups, group_size, local_bytes, &A->row_ptr, &A->col_idx, &B->row_ptr,
+            &B->col_idx, l->bins, l->bins_offset, l->count, ph->row_counts, l->table_size,
+            l->lanes, team);
+    if (!ph->numeric)
+        return magnus_k_hash_rows_symbolic_global(
+            ctx, q, v, groups, group_size, local_bytes, &A->row_ptr, &A->col_idx, &B->row_ptr,
+            &B->col_idx, l->bins, l->bins_offset, ph->row_counts, l->tables, l->table_index,
+            l->table_keys, team);
+    if (!l->global)
+        return magnus_k_hash_rows_numeric_local(
+            ctx, q, v, groups, group_size, local_bytes, &A->row_ptr, &A->col_idx, &A->values,
+            &B->row_ptr, &B->col_idx, &B->values, l->bins, l->bins_offset, l->count, ph->C_rp,
+            ph->C_col, ph->C_val, l->table_size, l->lanes, team, l->sort_net);
+    return magnus_k_hash_rows_numeric_global(
+        ctx, q, v, groups, group_size, local_bytes, &A->row_ptr, &A->col_idx, &A->values,
+        &B->row_ptr, &B->col_idx, &B->values, l->bins, l->bins_offset, ph->C_rp, ph->C_col,
+        ph->C_val, l->tables, l->table_index, l->table_keys, l->table_vals, team, l->sort_block);
 }
 
-/* Fills args[] for the bin kernel of `ph` (order as in kernels/hash_rows.cl, hash_chunks.cl)
- * and returns their number. */
-int magnus_hash_kernel_args(magnus_karg *args, const hash_phase *ph, const hash_launch *l) {
-    int n = 0;
-    uint32_t lanes = l->global ? HASH_GLOBAL_GROUP : l->lanes;
-    uint32_t team = ph->team < lanes ? ph->team : lanes;
-    if (ph->source == HASH_SOURCE_ROWS) {
-        args[n++] = magnus_arg_mem(&ph->A->row_ptr);
-        args[n++] = magnus_arg_mem(&ph->A->col_idx);
-        if (ph->numeric) args[n++] = magnus_arg_mem(&ph->A->values);
-        args[n++] = magnus_arg_mem(&ph->B->row_ptr);
-        args[n++] = magnus_arg_mem(&ph->B->col_idx);
-        if (ph->numeric) args[n++] = magnus_arg_mem(&ph->B->values);
-        args[n++] = magnus_arg_mem(l->bins);
-        args[n++] = magnus_arg_i64(l->bins_offset);
-        if (!l->global) args[n++] = magnus_arg_i64(l->count);
-        if (ph->numeric) {
-            args[n++] = magnus_arg_mem(ph->C_rp);
-            args[n++] = magnus_arg_mem(ph->C_col);
-            args[n++] = magnus_arg_mem(ph->C_val);
-        } else {
-            args[n++] = magnus_arg_mem(ph->row_counts);
-        }
-    } else {
-        const magnus_hash_segments *s = ph->seg;
-        args[n++] = magnus_arg_mem(s->ptr);
-        args[n++] = magnus_arg_mem(s->col);
-        if (ph->numeric) args[n++] = magnus_arg_mem(s->val);
-        args[n++] = magnus_arg_mem(l->bins);
-        args[n++] = magnus_arg_i64(l->bins_offset);
-        if (!l->global) args[n++] = magnus_arg_i64(l->count);
-        if (ph->numeric) {
-            const magnus_hash_chunk_output *o = ph->out;
-            args[n++] = magnus_arg_mem(o->offset);
-            args[n++] = magnus_arg_mem(o->nnz ? o->nnz : o->offset);
-            args[n++] = magnus_arg_i32(o->nnz ? 0 : 1);
-            args[n++] = magnus_arg_mem(o->col_shift ? o->col_shift : o->offset);
-            args[n++] = magnus_arg_i32(o->col_shift ? 1 : 0);
-            args[n++] = magnus_arg_i64(o->shift_period);
-            args[n++] = magnus_arg_i64(o->shift_step);
-            args[n++] = magnus_arg_mem(o->C_col);
-            args[n++] = magnus_arg_mem(o->C_val);
-        } else {
-            args[n++] = magnus_arg_mem(ph->chunk_counts);
-        }
-    }
-    if (l->global) {
-        args[n++] = magnus_arg_mem(l->tables);
-        args[n++] = magnus_arg_i64(l->table_index);
-        args[n++] = magnus_arg_mem(l->table_keys);
-        if (ph->numeric) args[n++] = magnus_arg_mem(l->table_vals);
-    } else {
-        args[n++] = magnus_arg_u32(l->table_size);
-        args[n++] = magnus_arg_u32(l->lanes);
-    }
-    if (ph->source == HASH_SOURCE_ROWS) args[n++] = magnus_arg_u32(team);
-    if (!l->global && ph->numeric) args[n++] = magnus_arg_u32(l->sort_net);
-    if (l->global && ph->numeric) args[n++] = magnus_arg_u32(l->sort_block);
-    return n;
+/* Chunks: segments of an intermediate matrix, written out shifted. */
+static magnus_status launch_chunks(const hash_phase *ph, const hash_launch *l, magnus_queue_id q,
+                                   size_t groups, size_t group_size, size_t local_bytes) {
+    const magnus_context ctx = ph->ctx;
+    const magnus_kernel_variant v = ph->variant;
+    const magnus_hash_segments *sg = ph->seg;
+    if (!ph->numeric && !l->global)
+        return magnus_k_hash_chunks_symbolic_local(ctx, q, v, groups, group_size, local_bytes,
+                                                   sg->ptr, sg->col, l->bins, l->bins_offset,
+                                                   l->count, ph->chunk_counts, l->table_size,
+                                                   l->lanes);
+    if (!ph->numeric)
+        return magnus_k_hash_chunks_symbolic_global(ctx, q, v, groups, group_size, local_bytes,
+                                                    sg->ptr, sg->col, l->bins, l->bins_offset,
+                                                    ph->chunk_counts, l->tables, l->table_index,
+                                                    l->table_keys);
+    /* without entry counts, the offsets' differences are the counts (nnz_is_ptr); without
+     * column shifts, offset stands in for them (has_shift 0: unread) */
+    const magnus_hash_chunk_output *o = ph->out;
+    const magnus_dbuf *nnz = o->nnz ? o->nnz : o->offset;
+    const magnus_dbuf *shift = o->col_shift ? o->col_shift : o->offset;
+    const int32_t nnz_is_ptr = o->nnz ? 0 : 1, has_shift = o->col_shift ? 1 : 0;
+    if (!l->global)
+        return magnus_k_hash_chunks_numeric_local(
+            ctx, q, v, groups, group_size, local_bytes, sg->ptr, sg->col, sg->val, l->bins,
+            l->bins_offset, l->count, o->offset, nnz, nnz_is_ptr, shift, has_shift,
+            o->shift_period, o->shift_step, o->C_col, o->C_val, l->table_size, l->lanes,
+            l->sort_net);
+    return magnus_k_hash_chunks_numeric_global(
+        ctx, q, v, groups, group_size, local_bytes, sg->ptr, sg->col, sg->val, l->bins,
+        l->bins_offset, o->offset, nnz, nnz_is_ptr, shift, has_shift, o->shift_period,
+        o->shift_step, o->C_col, o->C_val, l->tables, l->table_index, l->table_keys,
+        l->table_vals, l->sort_block);
+}
+
+magnus_status magnus_hash_launch_bin(const hash_phase *ph, const hash_launch *l,
+                                     magnus_queue_id q, size_t groups, size_t group_size,
+                                     size_t local_bytes) {
+    return ph->source == HASH_SOURCE_ROWS
+               ? launch_rows(ph, l, q, groups, group_size, local_bytes)
+               : launch_chunks(ph, l, q, groups, group_size, local_bytes);
 }
 
 /* ---- local bins --------------------------------------------------------------------------- */
@@ -80,7 +84,6 @@ int magnus_hash_kernel_args(magnus_karg *args, const hash_phase *ph, const hash_
 magnus_status magnus_hash_run_local(const hash_phase *ph, const hash_plan *plan,
                                     const hash_work *w, const uint32_t *sizes,
                                     const int64_t *offsets, magnus_hash_stats *st) {
-    magnus_context ctx = ph->ctx;
     magnus_status s;
     int last = plan->nbins - 1;
     int first = 1;
@@ -94,12 +97,10 @@ magnus_status magnus_hash_run_local(const hash_phase *ph, const hash_plan *plan,
                          .lanes = bin->lanes,
                          .sort_net = (uint32_t)pow2_ceil((uint64_t)bin->max_key)};
         uint64_t local_bytes = magnus_hash_bin_local_bytes(bin, ph->numeric, ph->value_bytes);
-        magnus_karg ka[24];
-        int kn = magnus_hash_kernel_args(ka, ph, &l);
         size_t groups = (size_t)((l.count + bin->per_group - 1) / bin->per_group);
-        if ((s = magnus_launch(ctx, first ? ph->cfg.heavy : ph->cfg.light, ph->variant,
-                               magnus_hash_kernel_name(ph, 0), groups,
-                               (size_t)bin->lanes * bin->per_group, (size_t)local_bytes, kn, ka)))
+        if ((s = magnus_hash_launch_bin(ph, &l, first ? ph->cfg.heavy : ph->cfg.light, groups,
+                                        (size_t)bin->lanes * bin->per_group,
+                                        (size_t)local_bytes)))
             return s;
         st->launches++;
         first = 0;

@@ -20,7 +20,6 @@ uint32_t magnus_hash_group_cap(const magnus_context_s *ctx) {
 static void hash_plan_add(hash_plan *p, int numeric, size_t value_bytes, uint64_t local_bytes,
                           uint64_t table) {
     hash_bin *b = &p->bin[p->nbins++];
-    uint64_t slot = hash_slot_bytes(numeric, value_bytes), extra = HASH_ITEM_EXTRA;
     /* numeric: at least 2 slots per entry; symbolic: a row's products (an upper bound on its
      * columns) fill at most 3/4 of the table */
     b->max_key = numeric ? (int64_t)(table / 2) : (int64_t)(table - table / 4);
@@ -30,7 +29,8 @@ static void hash_plan_add(hash_plan *p, int numeric, size_t value_bytes, uint64_
     if (lanes > p->group_cap) lanes = p->group_cap;
     uint64_t per_group = HASH_SMALL_GROUP / lanes;
     if (per_group < 1) per_group = 1;
-    while (per_group > 1 && per_group * (table * slot + extra) > local_bytes) per_group /= 2;
+    while (per_group > 1 && hash_local_bytes(numeric, per_group, table, value_bytes) > local_bytes)
+        per_group /= 2;
     b->lanes = (uint32_t)lanes;
     b->per_group = (uint32_t)per_group;
 }
@@ -44,8 +44,9 @@ void magnus_hash_plan_build(hash_plan *p, const magnus_context_s *ctx, int numer
     uint64_t budget = ctx->device.local_mem_bytes;
     uint64_t local_bytes = budget > HASH_LOCAL_RESERVE ? budget - HASH_LOCAL_RESERVE : 0;
     uint64_t slot = hash_slot_bytes(numeric, value_bytes);
-    /* largest table one item may have next to its 4-byte counter: numeric any even size
-     * (modulo hashing), symbolic a power of two (mask) */
+    /* largest table one item may have next to its 4-byte counter (hash_local_bytes of one
+     * item, solved for the table): numeric any even size (modulo hashing), symbolic a power of
+     * two (mask) */
     uint64_t room = local_bytes > HASH_ITEM_EXTRA ? local_bytes - HASH_ITEM_EXTRA : 0;
     uint64_t largest = numeric ? (room / slot) & ~(uint64_t)1 : (room >= 4 ? pow2_floor(room / 4) : 0);
     if (largest > UINT32_MAX / 2) largest = pow2_floor(UINT32_MAX / 2);
@@ -84,8 +85,7 @@ void magnus_hash_local_capacity(const magnus_context_s *ctx, magnus_value_type t
 
 /* Dynamic local bytes of a launch of bin b (kernels/hash_rows.cl, hash_chunks.cl). */
 uint64_t magnus_hash_bin_local_bytes(const hash_bin *b, int numeric, size_t value_bytes) {
-    return (uint64_t)b->per_group *
-           ((uint64_t)b->table * hash_slot_bytes(numeric, value_bytes) + HASH_ITEM_EXTRA);
+    return hash_local_bytes(numeric, b->per_group, b->table, value_bytes);
 }
 
 magnus_status magnus_hash_bin_shape_of(magnus_hash_bin_shape *out, const magnus_context_s *ctx,

@@ -1,12 +1,13 @@
 /*
  * What the files of the binned hash accumulator share (runtime/accumulate/): the bin
- * constants (several must match the kernels), the plan of one phase, the phase and launch
- * descriptions the kernels' arguments come from, and the steps a phase is made of. Private to
+ * constants (those the kernels also use, and the kernels' local-memory layouts, come from
+ * kernels/shared/hash_layout.h), the plan of one phase, the phase and launch descriptions the
+ * kernels' arguments come from, and the steps a phase is made of. Private to
  * runtime/accumulate/; the interface the algorithms use is hash_accumulate.h.
  *
  *   hash_plan.c        bin shapes and work-group sizes from the local-memory budget
  *   hash_binning.c     the count and fill kernels, the bin sizes read back
- *   hash_launch.c      the bin kernels' names and arguments, the local-table launches
+ *   hash_launch.c      the launch of a bin kernel, the local-table launches
  *   hash_global.c      the global-table bin: scratch sizing, batches
  *   hash_phase.c       one phase: binning, global bin, local bins, wait
  *   hash_accumulate.c  the entry points: checks, then one phase over rows or chunks
@@ -15,10 +16,11 @@
 #define MAGNUS_HASH_PRIVATE_H
 
 #include "hash_accumulate.h"
+#include "shared/hash_layout.h"
 
-/* Must match kernels/hash_binning.cl. */
-#define HASH_BIN_GROUP 256
-#define HASH_MAX_BINS 32
+/* The binning kernels' group size and the most bins, as kernels/hash_binning.cl has them. */
+#define HASH_BIN_GROUP MG_HASH_BIN_GROUP
+#define HASH_MAX_BINS MG_HASH_MAX_BINS
 /* Smallest local table; smaller rows share a work group with others. */
 #define HASH_MIN_TABLE 32
 /* Work items per group: tiny-row groups, the cap on any group, the global-table kernels.
@@ -54,7 +56,7 @@ typedef struct hash_bin {
 
 /* Local bytes per item beside its table: the symbolic count or the numeric compaction
  * counter (kernels/hash_rows.cl, hash_chunks.cl). */
-#define HASH_ITEM_EXTRA 4
+#define HASH_ITEM_EXTRA MG_HASH_COUNTER_BYTES
 
 /* bin[0]: keys <= 0 (nothing to do, unless empty items must still be written), bins
  * 1 .. nbins-2: local tables of growing size, bin[nbins-1]: global tables. */
@@ -120,9 +122,17 @@ static inline uint64_t pow2_ceil(uint64_t x) {
     return p;
 }
 
-/* Bytes of local memory one item's table takes, and the per-item extra (symbolic counter). */
+/* Bytes of one slot of an item's table: its key, and its value when numeric. */
 static inline uint64_t hash_slot_bytes(int numeric, size_t value_bytes) {
-    return numeric ? 4 + value_bytes : 4;
+    return mg_hash_slot_bytes(numeric != 0, value_bytes);
+}
+
+/* Dynamic local bytes of a _local bin kernel's group of per_group tables of `table` slots,
+ * as the kernels lay them out. */
+static inline uint64_t hash_local_bytes(int numeric, uint64_t per_group, uint64_t table,
+                                        size_t value_bytes) {
+    return numeric ? mg_hash_numeric_bytes(per_group, table, value_bytes)
+                   : mg_hash_symbolic_bytes(per_group, table);
 }
 
 /* Device buffers of one phase, freed together. */
@@ -145,11 +155,11 @@ uint64_t magnus_hash_bin_local_bytes(const hash_bin *b, int numeric, size_t valu
 /* hash_plan.c: slots of the global table of an item with (capped) key `key`. */
 uint64_t magnus_hash_global_slots(int numeric, int64_t key);
 
-/* hash_launch.c: the bin kernel of a phase, local or global. */
-const char *magnus_hash_kernel_name(const hash_phase *ph, int global);
-/* hash_launch.c: fills args[] (at least 24) for the bin kernel of `ph` (order as in
- * kernels/hash_rows.cl, hash_chunks.cl) and returns their number. */
-int magnus_hash_kernel_args(magnus_karg *args, const hash_phase *ph, const hash_launch *l);
+/* hash_launch.c: launches the bin kernel of `ph` (rows or chunks, symbolic or numeric, l's
+ * local or global tables) on queue q. */
+magnus_status magnus_hash_launch_bin(const hash_phase *ph, const hash_launch *l,
+                                     magnus_queue_id q, size_t groups, size_t group_size,
+                                     size_t local_bytes);
 /* hash_launch.c: one launch per non-empty local bin, largest first; the largest joins the
  * global work on the heavy queue, the others go to the light queue. Does not wait. */
 magnus_status magnus_hash_run_local(const hash_phase *ph, const hash_plan *plan,

@@ -1,6 +1,9 @@
-/* Host side of the device primitives (see primitives.h and kernels/primitives.cl). */
+/* Host side of the device primitives (see primitives.h and kernels/primitives.cl). Launches
+ * go through the typed wrappers of kernels.h; local-memory sizes come from the layouts the
+ * kernels use (kernels/shared/prim_layout.h). */
 #include <string.h>
 
+#include "kernels.h"
 #include "primitives.h"
 
 #define PRIM_MAX_GROUP_SIZE 256
@@ -62,17 +65,21 @@ static magnus_status check_buffer(const magnus_dbuf *b, uint64_t count, size_t s
 
 /* ---- scan ------------------------------------------------------------------------------- */
 
-/* Kernel names and sizes of one scan flavour. */
+/* Kernels and sizes of one scan flavour (the flavours' wrappers share one type: buffers carry
+ * no element type on the host). */
 typedef struct scan_kind {
-    const char *reduce, *tiles;
+    magnus_k_prim_scan_reduce_u32_fn *reduce;
+    magnus_k_prim_scan_tiles_u32_fn *tiles;
     size_t in_size, out_size;
     const struct scan_kind *sums; /* the flavour that scans the tile sums */
 } scan_kind;
 
-static const scan_kind scan_u32 = {"prim_scan_reduce_u32", "prim_scan_tiles_u32", 4, 4, &scan_u32};
-static const scan_kind scan_u64 = {"prim_scan_reduce_u64", "prim_scan_tiles_u64", 8, 8, &scan_u64};
-static const scan_kind scan_u32_u64 = {"prim_scan_reduce_u32_u64", "prim_scan_tiles_u32_u64", 4, 8,
-                                       &scan_u64};
+static const scan_kind scan_u32 = {magnus_k_prim_scan_reduce_u32, magnus_k_prim_scan_tiles_u32, 4,
+                                   4, &scan_u32};
+static const scan_kind scan_u64 = {magnus_k_prim_scan_reduce_u64, magnus_k_prim_scan_tiles_u64, 8,
+                                   8, &scan_u64};
+static const scan_kind scan_u32_u64 = {magnus_k_prim_scan_reduce_u32_u64,
+                                       magnus_k_prim_scan_tiles_u32_u64, 4, 8, &scan_u64};
 
 /*
  * One level: with one tile, scan it directly; else reduce tiles into sums, scan the sums
@@ -83,31 +90,23 @@ static magnus_status scan_level(magnus_context ctx, magnus_queue_id q, const sca
                                 magnus_dbuf *out, const magnus_dbuf *in, uint64_t n,
                                 magnus_dbuf *total_buf) {
     size_t gs;
-    magnus_status s = group_size_or_error(ctx, (MAGNUS_PRIM_ITEMS + 1) * k->out_size, "scan", &gs);
+    magnus_status s =
+        group_size_or_error(ctx, (size_t)mg_prim_tiles_bytes(1, k->out_size), "scan", &gs);
     if (s) return s;
     uint64_t ntiles = magnus_prim_tiles(n, gs);
     size_t groups = groups_for(ctx, ntiles);
-    size_t tiles_local = (MAGNUS_PRIM_ITEMS + 1) * gs * k->out_size;
-    if (ntiles == 1) {
-        magnus_karg args[] = {magnus_arg_mem(in),        magnus_arg_mem(out),
-                              magnus_arg_u64(n),         magnus_arg_mem(total_buf),
-                              magnus_arg_i32(0),         magnus_arg_mem(total_buf),
-                              magnus_arg_u64(ntiles)};
-        return magnus_launch(ctx, q, PRIM_VARIANT, k->tiles, 1, gs, tiles_local, 7, args);
-    }
+    size_t tiles_local = (size_t)mg_prim_tiles_bytes(gs, k->out_size);
+    if (ntiles == 1) /* no carries: total_buf stands in for them, unread */
+        return k->tiles(ctx, q, PRIM_VARIANT, 1, gs, tiles_local, in, out, n, total_buf, 0,
+                        total_buf, ntiles);
     magnus_dbuf sums;
     if ((s = magnus_dbuf_alloc(ctx, (size_t)ntiles * k->out_size, &sums))) return s;
-    magnus_karg reduce_args[] = {magnus_arg_mem(in), magnus_arg_u64(n), magnus_arg_mem(&sums),
-                                 magnus_arg_u64(ntiles)};
-    s = magnus_launch(ctx, q, PRIM_VARIANT, k->reduce, groups, gs, gs * k->out_size, 4, reduce_args);
+    s = k->reduce(ctx, q, PRIM_VARIANT, groups, gs, (size_t)mg_prim_reduce_bytes(gs, k->out_size),
+                  in, n, &sums, ntiles);
     if (!s) s = scan_level(ctx, q, k->sums, &sums, &sums, ntiles, total_buf);
-    if (!s) {
-        magnus_karg args[] = {magnus_arg_mem(in),        magnus_arg_mem(out),
-                              magnus_arg_u64(n),         magnus_arg_mem(&sums),
-                              magnus_arg_i32(1),         magnus_arg_mem(total_buf),
-                              magnus_arg_u64(ntiles)};
-        s = magnus_launch(ctx, q, PRIM_VARIANT, k->tiles, groups, gs, tiles_local, 7, args);
-    }
+    if (!s)
+        s = k->tiles(ctx, q, PRIM_VARIANT, groups, gs, tiles_local, in, out, n, &sums, 1,
+                     total_buf, ntiles);
     magnus_dbuf_free(ctx, &sums);
     return s;
 }
@@ -172,36 +171,28 @@ static magnus_status partition(magnus_context ctx, magnus_queue_id q, int mode,
                             "%s: %llu elements; the index lists are 32-bit (at most 2^32)", what,
                             (unsigned long long)n);
     size_t gs;
-    if ((s = group_size_or_error(ctx, 4, what, &gs))) return s;
+    if ((s = group_size_or_error(ctx, (size_t)mg_prim_partition_bytes(1), what, &gs))) return s;
+    const size_t local_bytes = (size_t)mg_prim_partition_bytes(gs);
     uint64_t ntiles = magnus_prim_tiles(n, gs);
     size_t groups = groups_for(ctx, ntiles);
     magnus_dbuf counts = {0}, list_above = {0}, list_below = {0};
     uint64_t count_above = 0;
     if (n > 0) {
         if ((s = magnus_dbuf_alloc(ctx, (size_t)ntiles * 8, &counts))) return s;
-        magnus_karg args[] = {magnus_arg_i32(mode), magnus_arg_mem(source), magnus_arg_mem(source),
-                              magnus_arg_i64(tau),  magnus_arg_u64(n),      magnus_arg_mem(&counts),
-                              magnus_arg_u64(ntiles)};
-        s = magnus_launch(ctx, q, PRIM_VARIANT, "prim_partition_count", groups, gs, gs * 4, 7, args);
+        /* the buffer the mode does not read: source stands in for it */
+        s = magnus_k_prim_partition_count(ctx, q, PRIM_VARIANT, groups, gs, local_bytes, mode,
+                                          source, source, tau, n, &counts, ntiles);
         if (!s) s = magnus_prim_scan_u64(ctx, q, &counts, &counts, ntiles, &count_above);
     }
     if (!s && above) s = magnus_dbuf_alloc(ctx, (size_t)count_above * 4, &list_above);
     if (!s && below) s = magnus_dbuf_alloc(ctx, (size_t)(n - count_above) * 4, &list_below);
     if (!s && n > 0) {
         /* An unwanted list is never written; any live buffer stands in for it. */
-        magnus_karg args[] = {magnus_arg_i32(mode),
-                              magnus_arg_mem(source),
-                              magnus_arg_mem(source),
-                              magnus_arg_i64(tau),
-                              magnus_arg_u64(n),
-                              magnus_arg_mem(&counts),
-                              magnus_arg_mem(above ? &list_above : &counts),
-                              magnus_arg_mem(below ? &list_below : &counts),
-                              magnus_arg_i32(above != NULL),
-                              magnus_arg_i32(below != NULL),
-                              magnus_arg_u64(ntiles)};
-        s = magnus_launch(ctx, q, PRIM_VARIANT, "prim_partition_scatter", groups, gs, gs * 4, 11,
-                          args);
+        s = magnus_k_prim_partition_scatter(ctx, q, PRIM_VARIANT, groups, gs, local_bytes, mode,
+                                            source, source, tau, n, &counts,
+                                            above ? &list_above : &counts,
+                                            below ? &list_below : &counts, above != NULL,
+                                            below != NULL, ntiles);
     }
     magnus_dbuf_free(ctx, &counts);
     if (s) {
@@ -251,9 +242,7 @@ static magnus_status histogram(magnus_context ctx, magnus_queue_id q, magnus_dbu
     if (n == 0) return MAGNUS_SUCCESS;
     const bool wide = count_size == 8;
     size_t gs = magnus_prim_group_size(ctx, 0);
-    magnus_karg args[] = {magnus_arg_mem(keys), magnus_arg_u64(n), magnus_arg_mem(bins),
-                          magnus_arg_u32(nbins)};
-    size_t local_bytes = (size_t)nbins * 4;
+    size_t local_bytes = (size_t)mg_prim_histogram_bytes(nbins);
     if (local_bytes <= ctx->device.local_mem_bytes) {
         /* About 16 keys per work item, so a group's flush (nbins atomics) is amortised; and
          * enough groups that no group counts 2^31 keys into its 32-bit local bins. */
@@ -261,13 +250,13 @@ static magnus_status histogram(magnus_context ctx, magnus_queue_id q, magnus_dbu
         size_t groups = groups_for(ctx, n / per_group + 1);
         uint64_t min_groups = (n >> 31) + 1;
         if (groups < min_groups) groups = (size_t)min_groups;
-        return magnus_launch(ctx, q, PRIM_VARIANT,
-                             wide ? "prim_histogram_local_u64" : "prim_histogram_local_u32", groups,
-                             gs, local_bytes, 4, args);
+        magnus_k_prim_histogram_local_u32_fn *local =
+            wide ? magnus_k_prim_histogram_local_u64 : magnus_k_prim_histogram_local_u32;
+        return local(ctx, q, PRIM_VARIANT, groups, gs, local_bytes, keys, n, bins, nbins);
     }
-    return magnus_launch(ctx, q, PRIM_VARIANT,
-                         wide ? "prim_histogram_global_u64" : "prim_histogram_global_u32",
-                         groups_for(ctx, n / gs + 1), gs, 0, 4, args);
+    magnus_k_prim_histogram_global_u32_fn *global =
+        wide ? magnus_k_prim_histogram_global_u64 : magnus_k_prim_histogram_global_u32;
+    return global(ctx, q, PRIM_VARIANT, groups_for(ctx, n / gs + 1), gs, 0, keys, n, bins, nbins);
 }
 
 magnus_status magnus_prim_histogram_u32(magnus_context ctx, magnus_queue_id q, magnus_dbuf *bins,
@@ -282,30 +271,38 @@ magnus_status magnus_prim_histogram_u64(magnus_context ctx, magnus_queue_id q, m
 
 /* ---- fill and gather -------------------------------------------------------------------- */
 
-static magnus_status fill(magnus_context ctx, magnus_queue_id q, magnus_dbuf *buf, uint64_t offset,
-                          uint64_t n, magnus_karg value, const char *kernel, const char *what) {
+/* The checks of a fill of n elements of `size` bytes from offset on; *gs is the work group
+ * size of its launch, 0 when there is nothing to launch (n == 0 or an error). */
+static magnus_status fill_check(magnus_context ctx, magnus_queue_id q, const magnus_dbuf *buf,
+                                uint64_t offset, uint64_t n, size_t size, const char *what,
+                                size_t *gs) {
     magnus_status s;
     uint64_t end;
-    size_t size = value.size;
+    *gs = 0;
     if ((s = magnus_queue_check(ctx, q, what))) return s;
     if (__builtin_add_overflow(offset, n, &end))
         return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT, "%s: offset + n overflows", what);
     if ((s = check_buffer(buf, n ? end : 0, size, what, "buf")) || n == 0) return s;
-    size_t gs = magnus_prim_group_size(ctx, 0);
-    magnus_karg args[] = {magnus_arg_mem(buf), magnus_arg_u64(offset), magnus_arg_u64(n), value};
-    return magnus_launch(ctx, q, PRIM_VARIANT, kernel, groups_for(ctx, n / gs + 1), gs, 0, 4, args);
+    *gs = magnus_prim_group_size(ctx, 0);
+    return MAGNUS_SUCCESS;
 }
 
 magnus_status magnus_prim_fill_u32(magnus_context ctx, magnus_queue_id q, magnus_dbuf *buf,
                                    uint64_t offset, uint64_t n, uint32_t value) {
-    return fill(ctx, q, buf, offset, n, magnus_arg_u32(value), "prim_fill_u32",
-                "magnus_prim_fill_u32");
+    size_t gs;
+    magnus_status s = fill_check(ctx, q, buf, offset, n, 4, "magnus_prim_fill_u32", &gs);
+    if (s || gs == 0) return s;
+    return magnus_k_prim_fill_u32(ctx, q, PRIM_VARIANT, groups_for(ctx, n / gs + 1), gs, 0, buf,
+                                  offset, n, value);
 }
 
 magnus_status magnus_prim_fill_u64(magnus_context ctx, magnus_queue_id q, magnus_dbuf *buf,
                                    uint64_t offset, uint64_t n, uint64_t value) {
-    return fill(ctx, q, buf, offset, n, magnus_arg_u64(value), "prim_fill_u64",
-                "magnus_prim_fill_u64");
+    size_t gs;
+    magnus_status s = fill_check(ctx, q, buf, offset, n, 8, "magnus_prim_fill_u64", &gs);
+    if (s || gs == 0) return s;
+    return magnus_k_prim_fill_u64(ctx, q, PRIM_VARIANT, groups_for(ctx, n / gs + 1), gs, 0, buf,
+                                  offset, n, value);
 }
 
 static magnus_status gather(magnus_context ctx, magnus_queue_id q, size_t size, magnus_dbuf *out,
@@ -321,10 +318,10 @@ static magnus_status gather(magnus_context ctx, magnus_queue_id q, size_t size, 
     /* A kernel needs a live buffer even when in_count == 0 (it is then never read). */
     const magnus_dbuf *source = in->mem ? in : idx;
     size_t gs = magnus_prim_group_size(ctx, 0);
-    magnus_karg args[] = {magnus_arg_mem(out), magnus_arg_mem(source), magnus_arg_u64(in_count),
-                          magnus_arg_mem(idx), magnus_arg_u64(n)};
-    return magnus_launch(ctx, q, PRIM_VARIANT, size == 8 ? "prim_gather_u64" : "prim_gather_u32",
-                         groups_for(ctx, n / gs + 1), gs, 0, 5, args);
+    magnus_k_prim_gather_u32_fn *kernel =
+        size == 8 ? magnus_k_prim_gather_u64 : magnus_k_prim_gather_u32;
+    return kernel(ctx, q, PRIM_VARIANT, groups_for(ctx, n / gs + 1), gs, 0, out, source, in_count,
+                  idx, n);
 }
 
 magnus_status magnus_prim_gather_u32(magnus_context ctx, magnus_queue_id q, magnus_dbuf *out,

@@ -23,6 +23,7 @@
 #define MAGNUS_PRIMITIVES_H
 
 #include "device_runtime.h"
+#include "shared/prim_layout.h"
 
 /*
  * out[i] = in[0] + ... + in[i-1] (exclusive), out[0] = 0, in wrap-around arithmetic of the
@@ -100,14 +101,15 @@ magnus_status magnus_prim_gather_values(magnus_context ctx, magnus_queue_id q,
                                         const magnus_dbuf *idx, uint64_t n);
 
 /*
- * Launch geometry, exposed for tests. A tile is PRIM_ITEMS (4) elements per work item.
+ * Launch geometry, exposed for tests. A tile is MAGNUS_PRIM_ITEMS (4) elements per work item
+ * (MG_PRIM_ITEMS, which the kernels use: kernels/shared/prim_layout.h).
  * magnus_prim_group_size: the power-of-two work group size (at most 256) whose local memory,
  * local_bytes_per_item per work item, fits the context's budget; 0 if none does.
  * magnus_prim_set_max_groups: caps the groups of one launch (0 restores the default, 32 per
  * compute unit, 64..65535); kernels stride over the tiles beyond the cap, so tests can take
  * that path with small inputs. Process-wide; for tests.
  */
-#define MAGNUS_PRIM_ITEMS 4
+#define MAGNUS_PRIM_ITEMS MG_PRIM_ITEMS
 size_t magnus_prim_group_size(const magnus_context_s *ctx, size_t local_bytes_per_item);
 void magnus_prim_set_max_groups(size_t groups);
 size_t magnus_prim_max_groups(const magnus_context_s *ctx);

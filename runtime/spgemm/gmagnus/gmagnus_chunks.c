@@ -18,6 +18,7 @@
 
 #include "gmagnus_internal.h"
 #include "hash_accumulate.h"
+#include "kernels.h"
 #include "primitives.h"
 
 static magnus_status check_local_only(const magnus_hash_stats *st) {
@@ -36,12 +37,6 @@ static magnus_hash_segments segments_of(const magnus_gm *g, const magnus_gm_stag
                                 .col_range = st->width,
                                 .type = g->C->type};
     return seg;
-}
-
-/* Dense accumulator geometry: bytes of the bitmap (8-aligned) and of the whole numeric
- * workspace, as kernels/gmagnus_dense.cl lays them out. */
-static size_t dense_bitmap_bytes(int64_t width) {
-    return (((size_t)(width + 31) / 32) * 4 + 7) & ~(size_t)7;
 }
 
 /* Which chunks each accumulator takes: the last stage splits by dense_min_elements (tau unless
@@ -89,25 +84,18 @@ static magnus_status counts_up(magnus_gm *g) {
         magnus_gm_stage *st = &g->stage[L];
         const magnus_gm_stage *next = L + 1 < g->nstages ? &g->stage[L + 1] : st;
         if ((s = magnus_gm_alloc(g, ((size_t)st->count + 1) * 8, &st->scan))) return s;
-        magnus_karg a[8] = {magnus_arg_i64(st->count),
-                            magnus_arg_i64(st->heavy),
-                            magnus_arg_u32((uint32_t)st->has_perm),
-                            magnus_arg_mem(st->has_perm ? &st->perm : &st->cnt),
-                            magnus_arg_mem(&st->cnt),
-                            magnus_arg_mem(&next->scan),
-                            magnus_arg_i64(next->nchunks),
-                            magnus_arg_mem(&st->scan)};
-        if ((s = magnus_launch(ctx, q, g->variant, "gmagnus_chunk_counts_up",
-                               magnus_gm_groups(st->count, 256), 256, 0, 8, a)) ||
+        /* without a permutation, cnt stands in for perm (unread) */
+        if ((s = magnus_k_gmagnus_chunk_counts_up(
+                 ctx, q, g->variant, magnus_gm_groups(st->count, 256), 256, 0, st->count,
+                 st->heavy, (uint32_t)st->has_perm, st->has_perm ? &st->perm : &st->cnt, &st->cnt,
+                 &next->scan, next->nchunks, &st->scan)) ||
             (s = magnus_prim_fill_u64(ctx, q, &st->scan, (uint64_t)st->count, 1, 0)) ||
             (s = magnus_prim_scan_u64(ctx, q, &st->scan, &st->scan, (uint64_t)st->count + 1, NULL)))
             return s;
     }
-    magnus_karg a[5] = {magnus_arg_i64(g->nheavy), magnus_arg_mem(&g->heavy_rows),
-                        magnus_arg_mem(&g->stage[0].scan), magnus_arg_i64(g->stage[0].nchunks),
-                        magnus_arg_mem(&g->C->row_ptr)};
-    return magnus_launch(ctx, q, g->variant, "gmagnus_heavy_row_counts",
-                         magnus_gm_groups(g->nheavy, 256), 256, 0, 5, a);
+    return magnus_k_gmagnus_heavy_row_counts(ctx, q, g->variant, magnus_gm_groups(g->nheavy, 256),
+                                             256, 0, g->nheavy, &g->heavy_rows, &g->stage[0].scan,
+                                             g->stage[0].nchunks, &g->C->row_ptr);
 }
 
 magnus_status magnus_gm_chunks_symbolic(magnus_gm *g) {
@@ -124,15 +112,11 @@ magnus_status magnus_gm_chunks_symbolic(magnus_gm *g) {
     magnus_gm_stage *last = &g->stage[g->nstages - 1];
     if (!s && last->dense_count > 0) {
         const size_t wg = (size_t)g->p.dense_group_size;
-        magnus_karg a[7] = {magnus_arg_i64(last->dense_count), magnus_arg_mem(&last->dense_ids),
-                            magnus_arg_i64(0),
-                            magnus_arg_mem(&last->ptr),
-                            magnus_arg_mem(&g->col[last->buffer]),
-                            magnus_arg_u32((uint32_t)last->width),
-                            magnus_arg_mem(&last->cnt)};
-        s = magnus_launch(ctx, q, g->variant, "gmagnus_dense_symbolic",
-                          magnus_gm_groups(last->dense_count, 1), wg,
-                          dense_bitmap_bytes(last->width) + wg * 4, 7, a);
+        s = magnus_k_gmagnus_dense_symbolic(
+            ctx, q, g->variant, magnus_gm_groups(last->dense_count, 1), wg,
+            (size_t)mg_gm_dense_symbolic_bytes(last->width, wg), last->dense_count,
+            &last->dense_ids, 0, &last->ptr, &g->col[last->buffer], (uint32_t)last->width,
+            &last->cnt);
     }
     magnus_hash_config cfg;
     magnus_hash_config_init(&cfg, q);
@@ -160,21 +144,14 @@ static magnus_status bases_down(magnus_gm *g) {
         if ((s = magnus_gm_alloc(g, (size_t)st->count * 8, &st->base)) ||
             (s = magnus_gm_alloc(g, (size_t)st->count * 4, &st->shift)))
             return s;
-        magnus_karg a[13] = {magnus_arg_i64(st->count),
-                             magnus_arg_u32((uint32_t)st->has_perm),
-                             magnus_arg_mem(st->has_perm ? &st->perm : &st->shift),
-                             magnus_arg_mem(&st->scan),
-                             magnus_arg_i64(st->nchunks),
-                             magnus_arg_i64(st->width),
-                             magnus_arg_u32(parent ? 0u : 1u),
-                             magnus_arg_mem(&g->heavy_rows),
-                             magnus_arg_mem(&g->C->row_ptr),
-                             magnus_arg_mem(parent ? &parent->base : &st->base),
-                             magnus_arg_mem(parent ? &parent->shift : &st->shift),
-                             magnus_arg_mem(&st->base),
-                             magnus_arg_mem(&st->shift)};
-        if ((s = magnus_launch(g->ctx, MAGNUS_QUEUE_HEAVY, g->variant, "gmagnus_chunk_bases_down",
-                               magnus_gm_groups(st->count, 256), 256, 0, 13, a)))
+        /* stand-ins where nothing is read: shift for perm, the stage's own base and shift
+         * for the parent's at level 0 */
+        if ((s = magnus_k_gmagnus_chunk_bases_down(
+                 g->ctx, MAGNUS_QUEUE_HEAVY, g->variant, magnus_gm_groups(st->count, 256), 256, 0,
+                 st->count, (uint32_t)st->has_perm, st->has_perm ? &st->perm : &st->shift,
+                 &st->scan, st->nchunks, st->width, parent ? 0u : 1u, &g->heavy_rows,
+                 &g->C->row_ptr, parent ? &parent->base : &st->base,
+                 parent ? &parent->shift : &st->shift, &st->base, &st->shift)))
             return s;
     }
     return MAGNUS_SUCCESS;
@@ -186,20 +163,11 @@ magnus_status magnus_gm_chunks_numeric_dense(magnus_gm *g) {
     magnus_gm_stage *last = &g->stage[g->nstages - 1];
     if (!s && last->dense_count > 0) {
         const size_t wg = (size_t)g->p.dense_group_size;
-        size_t values = ((size_t)last->width * g->value_bytes + 7) & ~(size_t)7;
-        magnus_karg a[11] = {magnus_arg_i64(last->dense_count), magnus_arg_mem(&last->dense_ids),
-                             magnus_arg_i64(0),
-                             magnus_arg_mem(&last->ptr),
-                             magnus_arg_mem(&g->col[last->buffer]),
-                             magnus_arg_mem(&g->val[last->buffer]),
-                             magnus_arg_u32((uint32_t)last->width),
-                             magnus_arg_mem(&last->base),
-                             magnus_arg_mem(&last->shift),
-                             magnus_arg_mem(&g->C->col_idx),
-                             magnus_arg_mem(&g->C->values)};
-        s = magnus_launch(g->ctx, MAGNUS_QUEUE_HEAVY, g->variant, "gmagnus_dense_numeric",
-                          magnus_gm_groups(last->dense_count, 1), wg,
-                          values + dense_bitmap_bytes(last->width) + wg * 4, 11, a);
+        s = magnus_k_gmagnus_dense_numeric(
+            g->ctx, MAGNUS_QUEUE_HEAVY, g->variant, magnus_gm_groups(last->dense_count, 1), wg,
+            (size_t)mg_gm_dense_numeric_bytes(last->width, wg, g->value_bytes), last->dense_count,
+            &last->dense_ids, 0, &last->ptr, &g->col[last->buffer], &g->val[last->buffer],
+            (uint32_t)last->width, &last->base, &last->shift, &g->C->col_idx, &g->C->values);
     }
     if (s) magnus_gm_drain(g, s);
     return s;

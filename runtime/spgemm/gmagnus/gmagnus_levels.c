@@ -12,6 +12,7 @@
  * leaves no heavy chunk.
  */
 #include "gmagnus_internal.h"
+#include "kernels.h"
 #include "primitives.h"
 
 /* The stage when no multisplit is needed: C-hat's rows are the chunks. */
@@ -58,10 +59,8 @@ static magnus_status lay_out_heavy_first(magnus_gm *g, magnus_gm_stage *st, magn
         (s = magnus_prim_fill_u64(ctx, q, &st->ptr, n, 1, 0)) ||
         (s = magnus_prim_scan_u64(ctx, q, &st->ptr, &st->ptr, n + 1, NULL)))
         goto done;
-    magnus_karg a[4] = {magnus_arg_i64((int64_t)n), magnus_arg_mem(&st->perm),
-                        magnus_arg_mem(&st->ptr), magnus_arg_mem(counts)};
-    s = magnus_launch(ctx, q, g->variant, "gmagnus_chunk_cursor",
-                      magnus_gm_groups((int64_t)n, 256), 256, 0, 4, a);
+    s = magnus_k_gmagnus_chunk_cursor(ctx, q, g->variant, magnus_gm_groups((int64_t)n, 256), 256,
+                                      0, n, &st->perm, &st->ptr, counts);
 done:
     if (s) {
         magnus_gm_drain(g, s);
@@ -116,7 +115,7 @@ static magnus_status run_level(magnus_gm *g, int level, int *stop) {
     const int64_t group_elems = g->p.multisplit_group_elems[level];
     const size_t wg = (size_t)g->p.multisplit_group_size;
     const int64_t groups = (elems + group_elems - 1) / group_elems;
-    const uint32_t nkeys = (uint32_t)(2 * st->nchunks * g->p.subgroups);
+    const uint64_t nkeys = mg_gm_ms_keys(st->nchunks, g->p.subgroups);
     magnus_dbuf counts = {0}, offsets = {0};
     magnus_timer *t_hist = &g->timers[MAGNUS_GM_T_HISTOGRAM + level];
     magnus_timer *t_ms = &g->timers[MAGNUS_GM_T_MULTISPLIT + level];
@@ -125,20 +124,11 @@ static magnus_status run_level(magnus_gm *g, int level, int *stop) {
         (s = magnus_timer_start(ctx, q, t_hist)) ||
         (s = magnus_prim_fill_u64(ctx, q, &counts, 0, (uint64_t)st->count + 1, 0)))
         goto done;
-    magnus_karg a[16];
-    int n = 0;
-    a[n++] = magnus_arg_i64(st->rows_in);
-    a[n++] = magnus_arg_i64(elems);
-    a[n++] = magnus_arg_i64(group_elems);
-    a[n++] = magnus_arg_mem(in_ptr);
-    a[n++] = magnus_arg_mem(&g->col[in_buf]);
-    a[n++] = magnus_arg_u32((uint32_t)st->nchunks);
-    a[n++] = magnus_arg_u32(shift);
-    a[n++] = magnus_arg_u32((uint32_t)g->p.subgroups);
-    a[n++] = magnus_arg_u32((uint32_t)g->p.subgroup_size);
-    a[n++] = magnus_arg_mem(&counts);
-    if ((s = magnus_launch(ctx, q, g->variant, "gmagnus_histogram", magnus_gm_groups(groups, 1),
-                           wg, ((size_t)nkeys + 3) * 4 + 8, n, a)) ||
+    if ((s = magnus_k_gmagnus_histogram(ctx, q, g->variant, magnus_gm_groups(groups, 1), wg,
+                                        (size_t)mg_gm_histogram_bytes(nkeys), st->rows_in, elems,
+                                        group_elems, in_ptr, &g->col[in_buf],
+                                        (uint32_t)st->nchunks, shift, (uint32_t)g->p.subgroups,
+                                        (uint32_t)g->p.subgroup_size, &counts)) ||
         (s = magnus_prim_scan_u64(ctx, q, &offsets, &counts, (uint64_t)st->count + 1, NULL)))
         goto done;
     if (!last) {
@@ -154,24 +144,14 @@ static magnus_status run_level(magnus_gm *g, int level, int *stop) {
     }
     if ((s = magnus_timer_stop(ctx, q, t_hist)) || (s = magnus_timer_start(ctx, q, t_ms)))
         goto done;
-    n = 0;
-    a[n++] = magnus_arg_i64(st->rows_in);
-    a[n++] = magnus_arg_i64(elems);
-    a[n++] = magnus_arg_i64(group_elems);
-    a[n++] = magnus_arg_mem(in_ptr);
-    a[n++] = magnus_arg_mem(&g->col[in_buf]);
-    a[n++] = magnus_arg_mem(&g->val[in_buf]);
-    a[n++] = magnus_arg_u32((uint32_t)st->nchunks);
-    a[n++] = magnus_arg_u32(shift);
-    a[n++] = magnus_arg_u32((uint32_t)g->p.subgroups);
-    a[n++] = magnus_arg_u32((uint32_t)g->p.subgroup_size);
-    a[n++] = magnus_arg_mem(&counts);
-    a[n++] = magnus_arg_mem(&g->col[st->buffer]);
-    a[n++] = magnus_arg_mem(&g->val[st->buffer]);
     uint64_t local = magnus_gmagnus_multisplit_local_bytes(st->nchunks, g->p.subgroups,
                                                            group_elems, g->value_bytes);
-    if ((s = magnus_launch(ctx, q, g->variant, "gmagnus_multisplit", magnus_gm_groups(groups, 1),
-                           wg, (size_t)local, n, a)) ||
+    if ((s = magnus_k_gmagnus_multisplit(ctx, q, g->variant, magnus_gm_groups(groups, 1), wg,
+                                         (size_t)local, st->rows_in, elems, group_elems, in_ptr,
+                                         &g->col[in_buf], &g->val[in_buf], (uint32_t)st->nchunks,
+                                         shift, (uint32_t)g->p.subgroups,
+                                         (uint32_t)g->p.subgroup_size, &counts,
+                                         &g->col[st->buffer], &g->val[st->buffer])) ||
         (s = magnus_timer_stop(ctx, q, t_ms)))
         goto done;
     g->nstages = level + 1;

@@ -11,6 +11,7 @@
  * frees them once idle: magnus_dbuf_free_deferred).
  */
 #include "gmagnus_internal.h"
+#include "kernels.h"
 #include "primitives.h"
 
 static magnus_status masked_csr2csc(magnus_gm *g, magnus_dbuf *csc_ptr, magnus_dbuf *csc_row,
@@ -29,28 +30,18 @@ static magnus_status masked_csr2csc(magnus_gm *g, magnus_dbuf *csc_ptr, magnus_d
         (s = magnus_gm_alloc(g, (ncols + 1) * 8, &cursor)) ||
         (s = magnus_prim_fill_u64(ctx, q, &count, 0, ncols + 1, 0)))
         goto done;
-    magnus_karg a[12];
-    a[0] = magnus_arg_i64(g->nheavy);
-    a[1] = magnus_arg_mem(&g->heavy_rows);
-    a[2] = magnus_arg_mem(&A->row_ptr);
-    a[3] = magnus_arg_mem(&A->col_idx);
-    a[4] = magnus_arg_mem(&B->row_ptr);
-    a[5] = magnus_arg_mem(&count);
-    if ((s = magnus_launch(ctx, q, g->variant, "gmagnus_csc_count",
-                           magnus_gm_groups(g->nheavy, 1), wg, 0, 6, a)) ||
+    if ((s = magnus_k_gmagnus_csc_count(ctx, q, g->variant, magnus_gm_groups(g->nheavy, 1), wg,
+                                        0, g->nheavy, &g->heavy_rows, &A->row_ptr, &A->col_idx,
+                                        &B->row_ptr, &count)) ||
         (s = magnus_prim_scan_u64(ctx, q, csc_ptr, &count, ncols + 1, &entries)) ||
         (s = magnus_dbuf_copy(ctx, q, &cursor, 0, csc_ptr, 0, (size_t)ncols * 8)) ||
         (s = magnus_gm_alloc(g, (size_t)entries * 4, csc_row)) ||
         (s = magnus_gm_alloc(g, (size_t)entries * g->value_bytes, csc_val)))
         goto done;
-    /* gmagnus_csc_scatter(nheavy, xheavy, a_ptr, a_col, a_val, b_ptr, cursor, row, val) */
-    a[4] = magnus_arg_mem(&A->values);
-    a[5] = magnus_arg_mem(&B->row_ptr);
-    a[6] = magnus_arg_mem(&cursor);
-    a[7] = magnus_arg_mem(csc_row);
-    a[8] = magnus_arg_mem(csc_val);
-    if ((s = magnus_launch(ctx, q, g->variant, "gmagnus_csc_scatter",
-                           magnus_gm_groups(g->nheavy, 1), wg, 0, 9, a)))
+    if ((s = magnus_k_gmagnus_csc_scatter(ctx, q, g->variant, magnus_gm_groups(g->nheavy, 1), wg,
+                                          0, g->nheavy, &g->heavy_rows, &A->row_ptr,
+                                          &A->col_idx, &A->values, &B->row_ptr, &cursor, csc_row,
+                                          csc_val)))
         goto done;
 
     /* slices: sizes, offsets over all columns, the non-empty ones compacted */
@@ -58,12 +49,8 @@ static magnus_status masked_csr2csc(magnus_gm *g, magnus_dbuf *csc_ptr, magnus_d
         (s = magnus_gm_alloc(g, (ncols + 1) * 8, &slice_full)) ||
         (s = magnus_prim_fill_u64(ctx, q, &slice_size, ncols, 1, 0)))
         goto done;
-    a[0] = magnus_arg_i64((int64_t)ncols);
-    a[1] = magnus_arg_mem(&count);
-    a[2] = magnus_arg_mem(&B->row_ptr);
-    a[3] = magnus_arg_mem(&slice_size);
-    if ((s = magnus_launch(ctx, q, g->variant, "gmagnus_slice_sizes",
-                           magnus_gm_groups((int64_t)ncols, wg), wg, 0, 4, a)) ||
+    if ((s = magnus_k_gmagnus_slice_sizes(ctx, q, g->variant, magnus_gm_groups((int64_t)ncols, wg),
+                                          wg, 0, ncols, &count, &B->row_ptr, &slice_size)) ||
         (s = magnus_prim_scan_u64(ctx, q, &slice_full, &slice_size, ncols + 1, &elements)))
         goto done;
     if ((int64_t)elements != g->products_heavy) {
@@ -76,12 +63,8 @@ static magnus_status masked_csr2csc(magnus_gm *g, magnus_dbuf *csc_ptr, magnus_d
                                              nslices, NULL)) ||
         (s = magnus_gm_alloc(g, ((size_t)*nslices + 1) * 8, slice_off)))
         goto done;
-    a[0] = magnus_arg_i64((int64_t)*nslices);
-    a[1] = magnus_arg_mem(slice_list);
-    a[2] = magnus_arg_mem(&slice_full);
-    a[3] = magnus_arg_mem(slice_off);
-    s = magnus_launch(ctx, q, g->variant, "gmagnus_slice_gather",
-                      magnus_gm_groups((int64_t)*nslices, wg), wg, 0, 4, a);
+    s = magnus_k_gmagnus_slice_gather(ctx, q, g->variant, magnus_gm_groups((int64_t)*nslices, wg),
+                                      wg, 0, *nslices, slice_list, &slice_full, slice_off);
 done:
     /* small work: wait for it, so the temporaries can go */
     if (!s) s = magnus_queue_finish(ctx, q);
@@ -110,26 +93,12 @@ magnus_status magnus_gm_outer_product(magnus_gm *g) {
         (s = magnus_timer_start(ctx, q, &g->timers[MAGNUS_GM_T_OUTER])))
         goto done;
     const int64_t elems = g->p.outer_group_elems;
-    magnus_karg a[16];
-    int n = 0;
-    a[n++] = magnus_arg_i64(g->chat_nnz);
-    a[n++] = magnus_arg_i64(elems);
-    a[n++] = magnus_arg_i64((int64_t)nslices);
-    a[n++] = magnus_arg_mem(&slice_list);
-    a[n++] = magnus_arg_mem(&slice_off);
-    a[n++] = magnus_arg_mem(&csc_ptr);
-    a[n++] = magnus_arg_mem(&csc_row);
-    a[n++] = magnus_arg_mem(&csc_val);
-    a[n++] = magnus_arg_mem(&g->B->row_ptr);
-    a[n++] = magnus_arg_mem(&g->B->col_idx);
-    a[n++] = magnus_arg_mem(&g->B->values);
-    a[n++] = magnus_arg_mem(&g->chat_ptr);
-    a[n++] = magnus_arg_mem(&g->col[0]);
-    a[n++] = magnus_arg_mem(&g->val[0]);
     int64_t groups = (g->chat_nnz + elems - 1) / elems;
-    if ((s = magnus_launch(ctx, q, g->variant, "gmagnus_outer_product",
-                           magnus_gm_groups(groups, 1), (size_t)g->p.outer_group_size,
-                           (size_t)elems * 8, n, a)) ||
+    if ((s = magnus_k_gmagnus_outer_product(
+             ctx, q, g->variant, magnus_gm_groups(groups, 1), (size_t)g->p.outer_group_size,
+             (size_t)mg_gm_outer_bytes(elems), g->chat_nnz, elems, nslices, &slice_list,
+             &slice_off, &csc_ptr, &csc_row, &csc_val, &g->B->row_ptr, &g->B->col_idx,
+             &g->B->values, &g->chat_ptr, &g->col[0], &g->val[0])) ||
         (s = magnus_timer_stop(ctx, q, &g->timers[MAGNUS_GM_T_OUTER])))
         goto done;
 done:

@@ -45,16 +45,10 @@ static int64_t floor_pow2(int64_t x) {
 
 uint64_t magnus_gmagnus_multisplit_local_bytes(int64_t nchunks, int subgroups,
                                                int64_t group_elems, size_t value_bytes) {
-    /* offsetsLocal: one histogram per subgroup and local row, +1 for the total, +2 slack so
-     * the same array serves the counting and the permute pass; 8-byte aligned so that
-     * offsetsGlobal (64-bit) can follow it. */
-    uint64_t histo = ((uint64_t)MAGNUS_GM_GROUP_ROWS * (uint64_t)nchunks * (uint64_t)subgroups + 3) *
-                     MAGNUS_GM_HISTO_BYTES;
-    histo = (histo + 7) & ~(uint64_t)7;
-    uint64_t global = (uint64_t)MAGNUS_GM_GROUP_ROWS * (uint64_t)nchunks * MAGNUS_GM_ROWPTR_BYTES;
-    uint64_t cols = (uint64_t)group_elems * MAGNUS_GM_COL_BYTES;
-    cols = (cols + 7) & ~(uint64_t)7;
-    return histo + global + cols + (uint64_t)group_elems * value_bytes;
+    /* offsetsLocal (one histogram per subgroup and local row, +1 for the total, +2 slack so
+     * the same array serves the counting and the permute pass), offsetsGlobal, colBuff and
+     * valBuff, where gmagnus_multisplit puts them */
+    return mg_gm_ms_bytes(mg_gm_ms_keys(nchunks, subgroups), nchunks, group_elems, value_bytes);
 }
 
 static magnus_status check_input(const magnus_gmagnus_params_input *in) {

@@ -11,12 +11,14 @@
 #include <stdint.h>
 
 #include "magnus/magnus.h"
+#include "shared/gmagnus_layout.h"
 
-/* Element sizes the kernels use (bytes). */
+/* Element sizes the kernels use (bytes); the kernels' local-memory layouts themselves are
+ * kernels/shared/gmagnus_layout.h. */
 #define MAGNUS_GM_COL_BYTES 4    /* sC.col, sChat.col: 32-bit column indices */
 #define MAGNUS_GM_HISTO_BYTES 4  /* shisto: one local histogram counter */
 #define MAGNUS_GM_ROWPTR_BYTES 8 /* sChat.rowPtr: 64-bit offsets */
-#define MAGNUS_GM_GROUP_ROWS 2   /* rows of C-hat one multisplit work group can touch */
+#define MAGNUS_GM_GROUP_ROWS MG_GM_GROUP_ROWS /* rows of C-hat one multisplit group can touch */
 #define MAGNUS_GM_HASH_LOAD 2    /* alpha: hash table slots per entry */
 /* Local memory the gMAGNUS kernels declare statically (MG_LOCAL_ARRAY: at most 3 words, plus
  * what a compiler may add), kept out of the dynamic share: a launch asking for the whole
@@ -59,8 +61,8 @@ static inline int magnus_gmagnus_level_shift(const magnus_gmagnus_params *p, int
     return shift;
 }
 
-/* Local memory bytes of one multisplit / histogram group for `nchunks` chunks and
- * `group_elems` elements (offsetsLocal, offsetsGlobal, colBuff, valBuff). */
+/* Local memory bytes of one multisplit group for `nchunks` chunks and `group_elems` elements
+ * (offsetsLocal, offsetsGlobal, colBuff, valBuff): mg_gm_ms_bytes of the kernel's layout. */
 uint64_t magnus_gmagnus_multisplit_local_bytes(int64_t nchunks, int subgroups,
                                                int64_t group_elems, size_t value_bytes);
 

@@ -21,6 +21,7 @@
 #include "device_csr.h"
 #include "gmagnus_internal.h"
 #include "hash_accumulate.h"
+#include "kernels.h"
 #include "primitives.h"
 #include "spgemm_algorithms.h"
 
@@ -48,9 +49,8 @@ magnus_status magnus_gm_iota(magnus_gm *g, magnus_queue_id q, int64_t n) {
     magnus_status s = magnus_gm_alloc(g, (size_t)n * 4, &g->iota);
     if (s) return s;
     g->iota_count = n;
-    magnus_karg a[3] = {magnus_arg_i64(n), magnus_arg_i32(0), magnus_arg_mem(&g->iota)};
-    return magnus_launch(g->ctx, q, g->variant, "gmagnus_iota", magnus_gm_groups(n, 256), 256, 0,
-                         3, a);
+    return magnus_k_gmagnus_iota(g->ctx, q, g->variant, magnus_gm_groups(n, 256), 256, 0, n, 0,
+                                 &g->iota);
 }
 
 void magnus_gm_release(magnus_gm *g) {

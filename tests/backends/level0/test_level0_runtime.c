@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "device_runtime.h"
+#include "kernels.h"
 
 /* ---- helpers ----------------------------------------------------------------------------- */
 
@@ -264,10 +265,8 @@ Test(level0_runtime, module_build_failure_carries_the_build_log) {
     magnus_context ctx = make_context(&dev);
     magnus_dbuf buf;
     cr_assert_eq(magnus_dbuf_alloc(ctx, 64, &buf), MAGNUS_SUCCESS);
-    magnus_karg args[4] = {magnus_arg_mem(&buf), magnus_arg_u64(0), magnus_arg_u64(16),
-                           magnus_arg_u32(7)};
-    magnus_status s = magnus_launch(ctx, MAGNUS_QUEUE_MAIN, MAGNUS_VARIANT_F32, "prim_fill_u32", 1,
-                                    64, 0, 4, args);
+    magnus_status s = magnus_k_prim_fill_u32(ctx, MAGNUS_QUEUE_MAIN, MAGNUS_VARIANT_F32, 1, 64, 0,
+                                             &buf, 0, 16, 7);
     skip_without_spirv(s, &ctx, &buf);
     cr_assert_eq(s, MAGNUS_ERROR_KERNEL_BUILD, "status %d: %s", s, magnus_last_error());
     const char *msg = magnus_last_error();
@@ -290,17 +289,13 @@ Test(level0_runtime, kernels_run_through_level_zero) {
     const uint32_t background = 0x5a5a5a5au;
     cr_assert_eq(magnus_dbuf_fill(ctx, MAGNUS_QUEUE_MAIN, &buf, 0, &background, 4, sizeof model),
                  MAGNUS_SUCCESS);
-    magnus_karg a1[4] = {magnus_arg_mem(&buf), magnus_arg_u64(3), magnus_arg_u64(1000),
-                         magnus_arg_u32(11)};
-    magnus_status s = magnus_launch(ctx, MAGNUS_QUEUE_MAIN, MAGNUS_VARIANT_F32, "prim_fill_u32",
-                                    2, 64, 0, 4, a1);
+    magnus_status s = magnus_k_prim_fill_u32(ctx, MAGNUS_QUEUE_MAIN, MAGNUS_VARIANT_F32, 2, 64, 0,
+                                             &buf, 3, 1000, 11);
     skip_without_spirv(s, &ctx, &buf);
     cr_assert_eq(s, MAGNUS_SUCCESS, "%s", magnus_last_error());
     cr_assert_eq(magnus_queue_depend(ctx, MAGNUS_QUEUE_HEAVY, MAGNUS_QUEUE_MAIN), MAGNUS_SUCCESS);
-    magnus_karg a2[4] = {magnus_arg_mem(&buf), magnus_arg_u64(2000), magnus_arg_u64(2999),
-                         magnus_arg_u32(22)};
-    cr_assert_eq(magnus_launch(ctx, MAGNUS_QUEUE_HEAVY, MAGNUS_VARIANT_F32, "prim_fill_u32", 7,
-                               128, 512, 4, a2),
+    cr_assert_eq(magnus_k_prim_fill_u32(ctx, MAGNUS_QUEUE_HEAVY, MAGNUS_VARIANT_F32, 7, 128, 512,
+                                        &buf, 2000, 2999, 22),
                  MAGNUS_SUCCESS, "%s", magnus_last_error());
     for (size_t i = 0; i < N; i++) model[i] = background;
     for (size_t i = 3; i < 1003; i++) model[i] = 11;
@@ -323,20 +318,18 @@ Test(level0_runtime, launches_beyond_local_memory_are_refused) {
     cr_assert_eq(magnus_dbuf_alloc(ctx, 4096, &buf), MAGNUS_SUCCESS);
     const uint32_t zero = 0;
     cr_assert_eq(magnus_dbuf_fill(ctx, MAGNUS_QUEUE_MAIN, &buf, 0, &zero, 4, 4096), MAGNUS_SUCCESS);
-    /* hash_bin_count(keys, key_offset, n, ..., bounds...): zero items, every pointer the same
-     * zeroed buffer; only the local memory matters here. */
-    magnus_karg args[11] = {magnus_arg_mem(&buf), magnus_arg_i64(0), magnus_arg_u32(0),
-                            magnus_arg_i64(0),    magnus_arg_mem(&buf), magnus_arg_u32(1),
-                            magnus_arg_i64(0),    magnus_arg_mem(&buf), magnus_arg_u32(1),
-                            magnus_arg_mem(&buf), magnus_arg_mem(&buf)};
-    magnus_status s = magnus_launch(ctx, MAGNUS_QUEUE_MAIN, MAGNUS_VARIANT_F32, "hash_bin_count", 1,
-                                    256, 2048, 11, args);
+    /* hash_bin_count with zero items, every buffer the same zeroed one; only the local memory
+     * matters here. Arguments: ids, ids_offset, has_ids, count, keys, key_is_ptr, key_cap,
+     * bounds, nbins, bin_sizes, key_sum. */
+    magnus_status s = magnus_k_hash_bin_count(ctx, MAGNUS_QUEUE_MAIN, MAGNUS_VARIANT_F32, 1, 256,
+                                              2048, &buf, 0, 0, 0, &buf, 1, 0, &buf, 1, &buf,
+                                              &buf);
     skip_without_spirv(s, &ctx, &buf);
     cr_assert_eq(s, MAGNUS_ERROR_KERNEL_LAUNCH, "status %d: %s", s, magnus_last_error());
     cr_assert(strstr(magnus_last_error(), "zeCommandListAppendLaunchKernel"), "%s",
               magnus_last_error());
-    cr_assert_eq(magnus_launch(ctx, MAGNUS_QUEUE_MAIN, MAGNUS_VARIANT_F32, "hash_bin_count", 1, 256,
-                               1024, 11, args),
+    cr_assert_eq(magnus_k_hash_bin_count(ctx, MAGNUS_QUEUE_MAIN, MAGNUS_VARIANT_F32, 1, 256, 1024,
+                                         &buf, 0, 0, 0, &buf, 1, 0, &buf, 1, &buf, &buf),
                  MAGNUS_SUCCESS, "%s", magnus_last_error());
     cr_assert_eq(magnus_context_finish(ctx), MAGNUS_SUCCESS, "%s", magnus_last_error());
     magnus_dbuf_free(ctx, &buf);
@@ -374,10 +367,8 @@ Test(level0_runtime, float64_kernels_need_fp64) {
     magnus_context ctx = make_context(&dev);
     magnus_dbuf buf;
     cr_assert_eq(magnus_dbuf_alloc(ctx, 64, &buf), MAGNUS_SUCCESS);
-    magnus_karg args[4] = {magnus_arg_mem(&buf), magnus_arg_u64(0), magnus_arg_u64(8),
-                           magnus_arg_u64(1)};
-    magnus_status s = magnus_launch(ctx, MAGNUS_QUEUE_MAIN, MAGNUS_VARIANT_F64, "prim_fill_u64", 1,
-                                    64, 0, 4, args);
+    magnus_status s = magnus_k_prim_fill_u64(ctx, MAGNUS_QUEUE_MAIN, MAGNUS_VARIANT_F64, 1, 64, 0,
+                                             &buf, 0, 8, 1);
     if (s == MAGNUS_ERROR_KERNEL_BUILD && strstr(magnus_last_error(), "built without SPIR-V")) {
         magnus_dbuf_free(ctx, &buf);
         free_context(&ctx);

@@ -113,7 +113,8 @@ Test(gmagnus_params, table5_examples) {
 /* Invariants over a sweep of budgets, types and column counts: the chunks multiply out, each
  * chunk of the last level fits the dense accumulator, widths cover C's columns, every
  * multisplit group fits local memory and touches at most 2 rows (elements <= tau + 2), and
- * the dense accumulator (values + bitmap + scratch) fits too. */
+ * the dense accumulator (values + bitmap + scratch) fits too, by the paper's sizes and by the
+ * kernels' own layouts. */
 Test(gmagnus_params, invariants) {
     const uint64_t budgets[] = {2048, 3000, 4096, 16384, 48 * 1024, 64 * 1024, 100000, 227 * 1024,
                                 1 << 20};
@@ -158,6 +159,17 @@ Test(gmagnus_params, invariants) {
                               (int64_t)budgets[b]);
                 cr_expect_leq(p.outer_group_elems * 8 + MAGNUS_GM_STATIC_LOCAL_BYTES,
                               (int64_t)budgets[b]);
+                /* the same with the layouts the kernels use (kernels/shared/gmagnus_layout.h),
+                 * alignment pads included: what the launches ask for */
+                const uint64_t dgs = (uint64_t)p.dense_group_size;
+                cr_expect_leq(mg_gm_dense_numeric_bytes(p.dense_width, dgs, p.value_bytes) +
+                                  MAGNUS_GM_STATIC_LOCAL_BYTES,
+                              budgets[b]);
+                cr_expect_leq(mg_gm_dense_symbolic_bytes(p.dense_width, dgs) +
+                                  MAGNUS_GM_STATIC_LOCAL_BYTES,
+                              budgets[b]);
+                cr_expect_leq(mg_gm_outer_bytes(p.outer_group_elems) + MAGNUS_GM_STATIC_LOCAL_BYTES,
+                              budgets[b]);
                 cr_expect_leq(p.dense_width, p.ndense_numeric);
                 if (p.levels > 0)
                     cr_expect_eq(p.chunk_width[p.levels - 1], p.dense_width);

@@ -1,0 +1,71 @@
+/*
+ * Constants and local-memory layouts of the hash accumulator's kernels (kernels/hash_binning.cl,
+ * hash_rows.cl, hash_chunks.cl), shared with its host side (runtime/accumulate/), which plans
+ * the bins and sizes every launch from them. Offsets and sizes in bytes; value_bytes is
+ * sizeof(mg_val) on the device, the value type's size on the host.
+ */
+#ifndef MAGNUS_SHARED_HASH_LAYOUT_H
+#define MAGNUS_SHARED_HASH_LAYOUT_H
+
+#include "mg_shared.h"
+
+/* Work items of every binning kernel's group (one item each): the kernels' static local
+ * arrays are this long. */
+#define MG_HASH_BIN_GROUP 256
+/* Bins at most: the binning kernels keep the bounds and counts in static local arrays. */
+#define MG_HASH_MAX_BINS 32
+
+/* A table slot's key (an mg_u32 column) and each item's counter beside its table (mg_u32:
+ * symbolic, the distinct columns found; numeric, the compaction's entry count). */
+#define MG_HASH_KEY_BYTES 4
+#define MG_HASH_COUNTER_BYTES 4
+
+/* Bytes of one slot of a table: its key, and its value when numeric. */
+MG_SHARED_FN mg_u64 mg_hash_slot_bytes(mg_u32 numeric, mg_u64 value_bytes) {
+    return numeric ? MG_HASH_KEY_BYTES + value_bytes : MG_HASH_KEY_BYTES;
+}
+
+/*
+ * A _local bin kernel's work group holds per_group items, item `sub` with a table of
+ * table_size slots:
+ *   symbolic  keys of every item (item sub's at mg_hash_symbolic_keys_at), then the counters
+ *   numeric   values of every item first (so their offsets stay multiples of 8 for double),
+ *             then keys, then the counters
+ * mg_hash_*_bytes is the whole group's dynamic local memory.
+ */
+MG_SHARED_FN mg_u64 mg_hash_symbolic_keys_at(mg_u64 sub, mg_u64 table_size) {
+    return sub * table_size * MG_HASH_KEY_BYTES;
+}
+MG_SHARED_FN mg_u64 mg_hash_symbolic_counter_at(mg_u64 per_group, mg_u64 sub, mg_u64 table_size) {
+    return per_group * table_size * MG_HASH_KEY_BYTES + sub * MG_HASH_COUNTER_BYTES;
+}
+MG_SHARED_FN mg_u64 mg_hash_symbolic_bytes(mg_u64 per_group, mg_u64 table_size) {
+    return mg_hash_symbolic_counter_at(per_group, per_group, table_size);
+}
+MG_SHARED_FN mg_u64 mg_hash_numeric_vals_at(mg_u64 sub, mg_u64 table_size, mg_u64 value_bytes) {
+    return sub * table_size * value_bytes;
+}
+MG_SHARED_FN mg_u64 mg_hash_numeric_keys_at(mg_u64 per_group, mg_u64 sub, mg_u64 table_size,
+                                            mg_u64 value_bytes) {
+    return per_group * table_size * value_bytes + sub * table_size * MG_HASH_KEY_BYTES;
+}
+MG_SHARED_FN mg_u64 mg_hash_numeric_counter_at(mg_u64 per_group, mg_u64 sub, mg_u64 table_size,
+                                               mg_u64 value_bytes) {
+    return per_group * table_size * (value_bytes + MG_HASH_KEY_BYTES) +
+           sub * MG_HASH_COUNTER_BYTES;
+}
+MG_SHARED_FN mg_u64 mg_hash_numeric_bytes(mg_u64 per_group, mg_u64 table_size,
+                                          mg_u64 value_bytes) {
+    return mg_hash_numeric_counter_at(per_group, per_group, table_size, value_bytes);
+}
+
+/* The numeric _global kernels stage blocks of sort_block entries of their sort through local
+ * memory: values at 0, then keys. */
+MG_SHARED_FN mg_u64 mg_hash_sort_keys_at(mg_u64 sort_block, mg_u64 value_bytes) {
+    return sort_block * value_bytes;
+}
+MG_SHARED_FN mg_u64 mg_hash_sort_bytes(mg_u64 sort_block, mg_u64 value_bytes) {
+    return mg_hash_sort_keys_at(sort_block, value_bytes) + sort_block * MG_HASH_KEY_BYTES;
+}
+
+#endif /* MAGNUS_SHARED_HASH_LAYOUT_H */
