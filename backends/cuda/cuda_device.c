@@ -74,6 +74,9 @@ magnus_status magnus_cuda_device_info(int index, magnus_device_info *info) {
     info->subgroup_sizes[0] = warp;
     info->num_subgroup_sizes = 1;
     info->max_work_group_size = (uint64_t)(max_threads > 0 ? max_threads : 0);
+    /* nvcc -Xptxas -v: every hash kernel uses at most 32 registers per thread on sm_90, so
+     * 1024 threads fit an SM's 64K registers (docs/performance.md, "Numeric phase") */
+    info->wide_group_size = info->max_work_group_size < 1024 ? info->max_work_group_size : 1024;
     /* Every device the embedded kernels can run on (sm_60 and newer: atomicAdd on double)
      * has native fp64 and 64-bit atomics on global and shared memory. */
     info->fp64 = 1;

@@ -93,6 +93,7 @@ static magnus_status describe_device(ze_driver_handle_t driver, const char *driv
     for (uint32_t i = 0; i < nsub; i++) info->subgroup_sizes[i] = (int)compute.subGroupSizes[i];
     info->num_subgroup_sizes = (int)nsub;
     info->max_work_group_size = compute.maxTotalGroupSize;
+    info->wide_group_size = 256; /* a kernel's own limit is known only once it is built */
     info->fp64 = (module.flags & ZE_DEVICE_MODULE_FLAG_FP64) != 0;
     info->atomic64 = (module.flags & ZE_DEVICE_MODULE_FLAG_INT64_ATOMICS) != 0;
     info->is_cpu = 0;

@@ -266,6 +266,9 @@ magnus_status magnus_cl_device_info(int index, magnus_device_info *info) {
     info->max_alloc_bytes = max_alloc;
     info->compute_units = (int)units;
     info->max_work_group_size = max_wg;
+    /* a kernel's own limit (registers) is known only once it is built: NVIDIA's OpenCL refused
+     * the numeric hash kernel at 512 work items with CL_OUT_OF_RESOURCES */
+    info->wide_group_size = 256;
     char *ext;
     if ((s = magnus_cl_device_extensions(device, &ext))) return s;
     info->fp64 = fp64_config != 0 || magnus_cl_extension_listed(ext, "cl_khr_fp64");

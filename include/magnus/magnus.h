@@ -324,6 +324,12 @@ typedef struct magnus_device_info {
     int is_cpu;                  /* a CPU device (PoCL): the last choice for "best" */
     uint64_t max_alloc_bytes;    /* largest single buffer the device allows (OpenCL's
                                     CL_DEVICE_MAX_MEM_ALLOC_SIZE); 0: global_mem_bytes */
+    uint64_t wide_group_size;    /* the widest work group the backend vouches for, before a
+                                    kernel is built, for kernels of few registers: 1024 through
+                                    CUDA (an SM holds 1024 threads of up to 64 registers), 256
+                                    through OpenCL and Level Zero (a kernel's own limit is known
+                                    only once it is built); 0: 256. Launches stay within each
+                                    kernel's own limit too (magnus_kernel_limits_get) */
 } magnus_device_info;
 
 /*

@@ -7,6 +7,28 @@
 
 #include <string.h>
 
+/* The phase's work-group cap: the context's (magnus_hash_group_cap), within the largest group
+ * its local kernel accepts on this device (the backend's kernel_limits), which must hold the
+ * shared groups of small tables. */
+static magnus_status phase_group_cap(const hash_phase *ph, uint32_t *cap) {
+    static const char *const local_kernel[2][2] = {
+        {"hash_rows_symbolic_local", "hash_rows_numeric_local"},
+        {"hash_chunks_symbolic_local", "hash_chunks_numeric_local"}};
+    *cap = magnus_hash_group_cap(ph->ctx);
+    magnus_kernel_limits lim;
+    const char *name = local_kernel[ph->source == HASH_SOURCE_CHUNKS][ph->numeric != 0];
+    magnus_status s = magnus_kernel_limits_get(&lim, ph->ctx, ph->variant, name);
+    if (s) return s;
+    if (lim.max_group_size == 0) return MAGNUS_SUCCESS; /* not reported */
+    if (lim.max_group_size < HASH_SMALL_GROUP)
+        return magnus_error(MAGNUS_ERROR_FEATURE_UNSUPPORTED,
+                            "%s: %s accepts work groups of %llu items on this device, the hash "
+                            "accumulator needs %d", ph->what, name,
+                            (unsigned long long)lim.max_group_size, HASH_SMALL_GROUP);
+    while (*cap > lim.max_group_size) *cap /= 2;
+    return MAGNUS_SUCCESS;
+}
+
 magnus_status magnus_hash_run_phase_sync(const hash_phase *ph, magnus_hash_stats *stats) {
     magnus_context ctx = ph->ctx;
     magnus_hash_stats local_stats = {0};
@@ -24,7 +46,9 @@ magnus_status magnus_hash_run_phase_sync(const hash_phase *ph, magnus_hash_stats
 
     magnus_status s = MAGNUS_SUCCESS;
     hash_plan plan;
-    magnus_hash_plan_build(&plan, ctx, ph->numeric, ph->value_bytes, magnus_hash_group_cap(ctx));
+    uint32_t cap;
+    if ((s = phase_group_cap(ph, &cap))) return s;
+    magnus_hash_plan_build(&plan, ctx, ph->numeric, ph->value_bytes, cap);
     if (ph->empty_items_need_work) plan.bin[0].max_key = -1;
     hash_work w;
     memset(&w, 0, sizeof w);

@@ -8,10 +8,12 @@
 #include <string.h>
 
 /* The largest work group of the bin kernels (see HASH_MAX_GROUP), within the device's: the
- * context's hash_group_max (validated when the context was created) or the backend's cap. */
+ * context's hash_group_max (validated when the context was created), else the widest group the
+ * backend vouches for (magnus_device_info.wide_group_size). A phase keeps it within its
+ * kernels' own limits too (hash_phase.c). */
 uint32_t magnus_hash_group_cap(const magnus_context_s *ctx) {
     uint64_t device = ctx->device.max_work_group_size ? ctx->device.max_work_group_size : 256;
-    uint64_t cap = ctx->device.backend == MAGNUS_BACKEND_CUDA ? HASH_MAX_GROUP_CUDA : HASH_MAX_GROUP;
+    uint64_t cap = ctx->device.wide_group_size ? ctx->device.wide_group_size : HASH_MAX_GROUP;
     if (ctx->hash_group_max) cap = ctx->hash_group_max;
     if (cap > device) cap = device;
     return (uint32_t)pow2_floor(cap);

@@ -24,18 +24,17 @@
 /* Smallest local table; smaller rows share a work group with others. */
 #define HASH_MIN_TABLE 32
 /* Work items per group: tiny-row groups, the cap on any group, the global-table kernels.
- * The cap is 256 although devices allow 1024: a kernel's own limit can be lower than the
- * device's (registers; NVIDIA's OpenCL refused the numeric kernel at 512 with
- * CL_OUT_OF_RESOURCES) and the backends do not report it. Through CUDA it is 1024: nvcc
- * -Xptxas -v gives every hash kernel at most 32 registers per work item on sm_90 (64 would
- * still fit 1024 items in an SM's 64K registers), and the largest tables, one work group per
- * SM, then keep 1024 work items resident instead of 256 (docs/performance.md, "Numeric
- * phase"). The context's hash_group_max (the option or MAGNUS_HASH_GROUP_MAX, read once when
- * the context is created: a power of two, 8 .. the device's work-group limit) overrides the
- * cap, for tuning and tests. */
+ * The cap is the widest group the backend vouches for before a kernel is built
+ * (magnus_device_info.wide_group_size: 1024 through CUDA, whose hash kernels use at most 32
+ * registers per work item on sm_90, so the largest tables, one work group per SM, keep 1024
+ * work items resident; 256 through OpenCL and Level Zero, where a kernel's own limit can be
+ * below the device's: NVIDIA's OpenCL refused the numeric kernel at 512), and each phase keeps
+ * it within its local kernel's own limit (the backend's kernel_limits; hash_phase.c). The
+ * context's hash_group_max (the option or MAGNUS_HASH_GROUP_MAX, read once when the context
+ * is created: a power of two, 8 .. the device's work-group limit) overrides it, for tuning
+ * and tests (docs/performance.md, "Numeric phase"). */
 #define HASH_SMALL_GROUP 256
 #define HASH_MAX_GROUP 256
-#define HASH_MAX_GROUP_CUDA 1024
 #define HASH_GLOBAL_GROUP 256
 /* Bytes of the budget left unused: NVIDIA's OpenCL refuses a launch whose dynamic local
  * memory reaches CL_DEVICE_LOCAL_MEM_SIZE (49152 fails, 49144 runs on an H200). */

@@ -37,6 +37,8 @@ static magnus_context_s fake_context(magnus_backend_kind backend, uint64_t budge
     c.device.backend = backend;
     c.device.local_mem_bytes = budget;
     c.device.max_work_group_size = 1024;
+    /* what the backends report (magnus_device_info.wide_group_size) */
+    c.device.wide_group_size = backend == MAGNUS_BACKEND_CUDA ? 1024 : 256;
     return c;
 }
 
