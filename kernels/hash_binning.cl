@@ -1,5 +1,5 @@
 /*
- * Setup and binning of the hash accumulator (runtime/hash_accumulate.c, OpSparse §5.1):
+ * Setup and binning of the hash accumulator (runtime/accumulate/, OpSparse §5.1):
  * products per row, then items grouped by key into bins. An "item" is a row of A·B or a
  * chunk of an intermediate matrix; `ids` lists them (has_ids == 0: ids 0..count-1) and an
  * item's key is keys[id] (key_is_ptr == 0) or keys[id+1] - keys[id] (key_is_ptr != 0),

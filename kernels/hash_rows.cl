@@ -1,5 +1,5 @@
 /*
- * Symbolic and numeric hash kernels for rows of C = A·B (runtime/hash_accumulate.c).
+ * Symbolic and numeric hash kernels for rows of C = A·B (runtime/accumulate/).
  *
  * _local kernels: a bin's rows, `lanes` work items per row and local_size / lanes rows per
  * work group (tiny rows share a group), each row with its own table of table_size slots in

@@ -27,7 +27,7 @@
  *      adds are CAS loops with explicit address space: mg_atomic_add_f32_global,
  *      mg_atomic_add_f64_global (and _local). Atomics return the old value.
  *   9. Values: `mg_val` is float or double, chosen at build time by MG_VALUE_F64 (every
- *      backend builds each module twice, see runtime/backend.h magnus_kernel_variant).
+ *      backend builds each module twice, see magnus_kernel_variant in runtime/core/device_handles.h).
  *  10. No subgroup intrinsics, no warp shuffles, no printf, no recursion, no function
  *      pointers: only what OpenCL 1.2 guarantees. "Subgroups" in the algorithm are ranges of
  *      local ids of size MG_SUBGROUP (a launch parameter), used to split local histograms.

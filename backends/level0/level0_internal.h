@@ -2,7 +2,7 @@
  * Shared state of the Level Zero backend: the device list built by load() and the structs
  * behind the opaque backend handles. Private to backends/level0/.
  *
- * Design (the simplest one that keeps runtime/backend.h's rules):
+ * Design (the simplest one that keeps runtime/backend/backend.h's rules):
  *   - A queue is one IMMEDIATE command list (asynchronous mode) on the device's first compute
  *     queue group: commands start as they are appended, with no command-queue/fence
  *     bookkeeping. Level Zero only orders the START of commands in a list, so every appended

@@ -1,5 +1,5 @@
 /*
- * The Level Zero backend's ops table (runtime/backend.h). Intel GPUs through the oneAPI Level
+ * The Level Zero backend's ops table (runtime/backend/backend.h). Intel GPUs through the oneAPI Level
  * Zero loader, dlopened at run time; kernels are the SPIR-V embedded at build time.
  * The design (immediate command lists, events instead of fences) is described in
  * level0_internal.h; each group of ops lives in its own file:

@@ -2,7 +2,7 @@
  * Building the kernel module of one variant: from the embedded OpenCL C source (default), or
  * from the embedded SPIR 1.2 bitcode when MAGNUS_OPENCL_PROGRAM=spir (a test mode that runs
  * the Level Zero backend's kernels, translated back from SPIR-V, on any OpenCL device with
- * cl_khr_spir). Built programs go to the on-disk kernel cache (runtime/kernel_cache.h), keyed
+ * cl_khr_spir). Built programs go to the on-disk kernel cache (runtime/backend/kernel_cache.h), keyed
  * by the input, the build options and the device/driver identity.
  *
  * Kernels are the cl_kernel handles themselves. The dynamic local memory argument is given at

@@ -13,7 +13,7 @@
  * (B "=" means B = A; rmat:SCALE:PER_ROW:SEED as `magnus bench` draws its pairs.) Per budget
  * and design it prints one line: resident threads per SM of the work (a histogram over
  * 256 .. 2048 threads, as fractions of the work), total local-memory operations, and the
- * sorting-network comparators alone. The bins mirror runtime/hash_accumulate.c (tables of
+ * sorting-network comparators alone. The bins mirror runtime/accumulate/hash_plan.c (tables of
  * 32, 64, ... slots, T/8 work items, 256-item groups for small tables; numeric tables hold 2
  * slots per entry, symbolic ones 4/3); the chunks mirror gMAGNUS's levels (runtime/
  * gmagnus_params.c). Residency: 228 KiB of shared memory per SM with 1 KiB reserved per

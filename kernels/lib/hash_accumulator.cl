@@ -1,7 +1,7 @@
 /*
  * The hash accumulator (OpSparse-style; docs/algorithm.md §6): device functions shared
  * by the hash SpGEMM kernels (kernels/hash_*.cl) and gMAGNUS's light rows and chunks.
- * Interface summary: runtime/hash_accumulate.h, end of file.
+ * Interface summary: runtime/accumulate/hash_accumulate.h, end of file.
  *
  * A table is an array of mg_u32 keys (column indices; MG_HASH_EMPTY marks a free slot) and,
  * for the numeric phase, a parallel array of values. Probing is linear from a multiplicative

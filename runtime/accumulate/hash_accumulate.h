@@ -4,7 +4,7 @@
  *   (a) a row i of C = A·B (its products are A[i,k]·B[k,:]), or
  *   (b) a chunk: a segment of an intermediate matrix (64-bit segment pointers, 32-bit local
  *       columns, values), accumulated into one sorted piece of C.
- * The hash algorithm (runtime/hash_spgemm.c) runs (a) on every row; gMAGNUS runs (a) on its
+ * The hash algorithm (runtime/spgemm/hash/hash_spgemm.c) runs (a) on every row; gMAGNUS runs (a) on its
  * light rows and (b) on its light chunks.
  *
  * How a phase runs (every function below):
@@ -184,7 +184,7 @@ magnus_status magnus_hash_chunks_numeric_sync(magnus_context ctx, const magnus_h
 /* ---- the hash algorithm ----------------------------------------------------------------- */
 
 /*
- * MAGNUS_ALGORITHM_HASH with its knobs (runtime/hash_spgemm.c; magnus_hash_spgemm passes
+ * MAGNUS_ALGORITHM_HASH with its knobs (runtime/spgemm/hash/hash_spgemm.c; magnus_hash_spgemm passes
  * NULLs): config NULL means binning on MAIN, heavy bins on HEAVY, the rest on LIGHT and the
  * default scratch bound. Each phase's stats are stored when the pointer is non-NULL, so tests
  * can see that the global-table path ran. Report fields it fills: times of setup, symbolic

@@ -1,7 +1,7 @@
 /*
  * Internal helpers for device-resident CSR matrices (struct magnus_device_csr_s in
  * device_runtime.h; public face in magnus.h). Used by the SpGEMM algorithms to build C and by
- * runtime/spgemm.c for the host round trip. None of these clear the detail message.
+ * runtime/spgemm/spgemm.c for the host round trip. None of these clear the detail message.
  */
 #ifndef MAGNUS_DEVICE_CSR_H
 #define MAGNUS_DEVICE_CSR_H

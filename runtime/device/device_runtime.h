@@ -1,7 +1,7 @@
 /*
  * The backend-agnostic device runtime used by the scheduler (runtime/spgemm_*.c) and the
  * primitives: contexts with several queues, accounted device buffers, kernel lookup and
- * launch by name. Internal; built on runtime/backend.h.
+ * launch by name. Internal; built on runtime/backend/backend.h.
  */
 #ifndef MAGNUS_DEVICE_RUNTIME_H
 #define MAGNUS_DEVICE_RUNTIME_H
@@ -77,7 +77,7 @@ struct magnus_context_s {
 
 /* NULL -> MAGNUS_ERROR_NULL_POINTER, freed or foreign -> MAGNUS_ERROR_INVALID_HANDLE. */
 magnus_status magnus_context_check(const magnus_context_s *ctx);
-/* The ops of the backend `kind`, loading its vendor library if needed (runtime/device.c). */
+/* The ops of the backend `kind`, loading its vendor library if needed (runtime/device/device.c). */
 magnus_status magnus_backend_get(magnus_backend_kind kind, const magnus_backend_ops **ops);
 /* Index of the best of `count` devices (of backend `backend` only, unless 0): GPUs before CPUs,
  * then the lower backend_rank (position in MAGNUS_BACKENDS), then the larger local memory,

@@ -1,7 +1,7 @@
 /*
  * The SpGEMM algorithms behind magnus_spgemm_device(): each takes validated device matrices
  * of one value type (A.cols == B.rows already checked), builds C on the same context, and
- * fills the report fields it knows. runtime/spgemm.c does validation, transfers, the total
+ * fills the report fields it knows. runtime/spgemm/spgemm.c does validation, transfers, the total
  * time and the dispatch; the algorithms never touch host CSR matrices.
  */
 #ifndef MAGNUS_SPGEMM_ALGORITHMS_H
@@ -18,11 +18,11 @@ static inline double magnus_now_ms(void) {
     return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
 }
 
-/* OpSparse-style binned hash Gustavson (runtime/hash_spgemm.c). */
+/* OpSparse-style binned hash Gustavson (runtime/spgemm/hash/hash_spgemm.c). */
 magnus_status magnus_hash_spgemm(magnus_device_csr *C, magnus_context ctx,
                                  const struct magnus_device_csr_s *A,
                                  const struct magnus_device_csr_s *B, magnus_report *report);
-/* gMAGNUS (runtime/gmagnus_spgemm.c). */
+/* gMAGNUS (runtime/spgemm/gmagnus/gmagnus_spgemm.c). */
 magnus_status magnus_gmagnus_spgemm(magnus_device_csr *C, magnus_context ctx,
                                     const struct magnus_device_csr_s *A,
                                     const struct magnus_device_csr_s *B, magnus_report *report);

@@ -1,5 +1,5 @@
 /*
- * How the hash accumulator shares out its work (runtime/hash_accumulate.c, docs/performance.md
+ * How the hash accumulator shares out its work (runtime/accumulate/hash_plan.c, docs/performance.md
  * "Numeric phase"): bin shapes (table, work items, local bytes) for every key up to gMAGNUS's
  * tau on CUDA- and OpenCL-shaped contexts; the hash_group_max knob (MAGNUS_HASH_GROUP_MAX, read
  * when a context is created); and products whose

@@ -1,5 +1,5 @@
 /*
- * magnus_device_copy_bandwidth (runtime/copy_bandwidth.c), the ceiling `magnus bench` divides
+ * magnus_device_copy_bandwidth (runtime/device/copy_bandwidth.c), the ceiling `magnus bench` divides
  * its kernels' byte floors by: argument checks, that it allocates exactly the two buffers it
  * documents and frees them, and that a device-memory limit makes it fail cleanly. One
  * executable per backend (tests/tools/bench/bench.cmake); no timing is asserted beyond "a positive,

@@ -1,4 +1,4 @@
-/* The hand-written number parser of runtime/text_number.h against strtod / strtof: random
+/* The hand-written number parser of runtime/io/text_number.h against strtod / strtof: random
  * decimal strings of every shape, hard rounding cases, and the index parser. */
 #include <criterion/criterion.h>
 #include <math.h>

@@ -1,5 +1,5 @@
 /*
- * Device primitives (runtime/primitives.h) against host computations, on whichever backend
+ * Device primitives (runtime/primitives/primitives.h) against host computations, on whichever backend
  * the environment selects (tests/device/device.cmake registers this file once per backend).
  * Inputs are random from a fixed seed (MAGNUS_TEST_SEED overrides); every failure message
  * names the seed, the size and the first wrong element.

@@ -2,7 +2,7 @@
  * gMAGNUS accumulation of the heavy rows' chunks (paper Alg. 3 lines 21 and 26), on the
  * heavy queue. Every stage's chunks that are not split again are accumulated in local
  * memory: those with at most tau elements by the shared hash accumulator
- * (runtime/hash_accumulate.h, chunk items), the last stage's larger ones (more than
+ * (runtime/accumulate/hash_accumulate.h, chunk items), the last stage's larger ones (more than
  * dense_min_elements, tau by default) by the dense accumulator (kernels/gmagnus_dense.cl),
  * whose width the parameters fit in local memory.
  *

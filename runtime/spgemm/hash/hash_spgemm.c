@@ -7,7 +7,7 @@
  *   alloc     C.col, C.val
  *   numeric   bin rows by nnz, accumulate in local hash tables (global for rows too large),
  *             sort each row in local memory, write
- * The binned phases are runtime/hash_accumulate.c; this file strings them together and
+ * The binned phases are runtime/accumulate/; this file strings them together and
  * fills the report. Heavy bins run on the HEAVY queue, the others on LIGHT, both after MAIN.
  */
 #include "device_csr.h"
