@@ -14,7 +14,9 @@
 # summary.txt: per input, the median time of each run of each build, the spread of the old
 # build's runs (noise) and new/old.
 # Overrides: CMP_OLD (.carry/old), CMP_NEW (build-gpu), CMP_ROUNDS (2), CMP_RUNS (5),
-# CMP_DEVICE (cuda:0), CMP_FILES, CMP_SCALES (16-18), CMP_BUDGET_S (300), CMP_MATRICES.
+# CMP_DEVICE (the bench's --systems: cuda:0; "cuda:0,opencl:0" adds NVIDIA's OpenCL, which
+# gpu_libs.sh makes the only OpenCL device), CMP_FILES, CMP_SCALES (16-18), CMP_BUDGET_S (300),
+# CMP_MATRICES.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root" || exit 2
@@ -76,25 +78,25 @@ for path in sorted(glob.glob(os.path.join(out, "*-*.csv"))):
     for row in csv.DictReader(open(path)):
         if row.get("status") != "ok":
             continue
-        key = row["input"]
+        key = row["input"] + " " + row["system"]
         rows.setdefault(key, {"old": [], "new": [], "verified": set()})
         rows[key][which].append(float(row["time_median_ms"]))
         rows[key]["verified"].add(row.get("verified", ""))
-print(f"{'input':32} {'old medians (ms)':>24} {'new medians (ms)':>24} {'old spread':>10} {'new/old':>8} verified")
+print(f"{'input system':44} {'old medians (ms)':>24} {'new medians (ms)':>24} {'old spread':>10} {'new/old':>8} verified")
 ratios = []
 for key, d in rows.items():
     o, n = d["old"], d["new"]
     if not o or not n:
-        print(f"{key:32} incomplete"); continue
+        print(f"{key:44} incomplete"); continue
     spread = (max(o) - min(o)) / statistics.median(o) if len(o) > 1 else float("nan")
     ratio = statistics.median(n) / statistics.median(o)
     ratios.append(ratio)
-    print(f"{key:32} {' '.join(f'{x:.3f}' for x in o):>24} {' '.join(f'{x:.3f}' for x in n):>24} "
+    print(f"{key:44} {' '.join(f'{x:.3f}' for x in o):>24} {' '.join(f'{x:.3f}' for x in n):>24} "
           f"{spread * 100:9.1f}% {ratio:8.3f} {','.join(sorted(d['verified']))}")
 if ratios:
     g = 1.0
     for x in ratios: g *= x
-    print(f"geometric mean new/old over {len(ratios)} inputs: {g ** (1 / len(ratios)):.3f}")
+    print(f"geometric mean new/old over {len(ratios)} input-system pairs: {g ** (1 / len(ratios)):.3f}")
 PY
 cat "$out/summary.txt" | tee -a "$log"
 exit $failed
