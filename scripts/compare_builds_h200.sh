@@ -33,6 +33,7 @@ out=${OUT:-$root/compare-out}
 mkdir -p "$out"
 log=$out/compare.log
 : >"$log"
+rm -f "$out"/old-*.csv "$out"/new-*.csv
 say() { echo "$*" | tee -a "$log"; }
 start=$SECONDS
 
