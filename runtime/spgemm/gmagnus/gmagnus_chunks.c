@@ -3,8 +3,8 @@
  * heavy queue. Every stage's chunks that are not split again are accumulated in local
  * memory: those with at most tau elements by the shared hash accumulator
  * (runtime/accumulate/hash_accumulate.h, chunk items), the last stage's larger ones (more than
- * dense_min_elements, tau by default) by the dense accumulator (kernels/gmagnus_dense.cl),
- * whose width the parameters fit in local memory.
+ * dense_min_elements, min(tau, dense_width / 16) by default) by the dense accumulator
+ * (kernels/gmagnus_dense.cl), whose width the parameters fit in local memory.
  *
  * Symbolic: each accumulated chunk's count, then counts go up the stages (a split chunk
  * counts its children; kernels/gmagnus_chunks.cl) into C.row_ptr at the heavy rows.
@@ -39,9 +39,9 @@ static magnus_hash_segments segments_of(const magnus_gm *g, const magnus_gm_stag
     return seg;
 }
 
-/* Which chunks each accumulator takes: the last stage splits by dense_min_elements (tau unless
- * tuned lower: the dense accumulator then also takes the larger light chunks, whose hash
- * table would need a long sort), the others send their light chunks (laid out after the
+/* Which chunks each accumulator takes: the last stage splits by dense_min_elements (below tau
+ * by default: the dense accumulator also takes the larger light chunks, whose hash table
+ * would need a long sort), the others send their light chunks (laid out after the
  * heavy ones) to the hash accumulator. */
 static magnus_status choose_accumulators(magnus_gm *g, int L) {
     magnus_gm_stage *st = &g->stage[L];

@@ -14,9 +14,10 @@
  *                  / (nGroupRows*nSubGroups*shisto + sChat.rowPtr), floored to a power of two.
  *   - levels = ceil(log2 chunks_required / log2 chunks_max); all levels but the last split by
  *     chunks_max, the last by what remains, so the product over levels is chunks_required.
- * Not from the paper: dense_min_elements, the last level's split between the accumulators (tau,
- * the paper's rule, unless the knob lowers it: a multiply passes its context's
- * dense_min_elements, magnus_gmagnus_params_compute reads MAGNUS_DENSE_MIN_ELEMENTS).
+ * Not from the paper: dense_min_elements, the last level's split between the accumulators
+ * (the paper's rule is tau: only heavy chunks dense; the default here is dense_width /
+ * MAGNUS_GM_DENSE_SHARE, at most tau, measured faster; the knob sets it: a multiply passes its
+ * context's dense_min_elements, magnus_gmagnus_params_compute reads MAGNUS_DENSE_MIN_ELEMENTS).
  */
 #include "gmagnus_params.h"
 
@@ -162,10 +163,6 @@ magnus_status magnus_gmagnus_params_from_input(magnus_gmagnus_params *out,
                             "gMAGNUS parameters: a %llu-byte local memory budget holds no hash "
                             "table entry", (unsigned long long)slm);
 
-    p->dense_min_elements = in->dense_min_elements > 0 && in->dense_min_elements < p->tau
-                                ? in->dense_min_elements
-                                : p->tau;
-
     /* Dense accumulator: values + 1 bit each (the paper's ndenseNumeric), and the power-of-two
      * width that fits after the dense kernel's scan scratch (one 32-bit word per item). */
     p->ndense_numeric = (int64_t)(slm * 8 / (8 * in->value_bytes + 1));
@@ -176,6 +173,13 @@ magnus_status magnus_gmagnus_params_from_input(magnus_gmagnus_params *out,
         return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
                             "gMAGNUS parameters: a %llu-byte local memory budget holds no dense "
                             "accumulator", (unsigned long long)slm);
+
+    /* The last level's split: the knob, else a share of the dense width; never above tau
+     * (a chunk of more than tau elements fits no hash table). */
+    int64_t by_width = p->dense_width / MAGNUS_GM_DENSE_SHARE;
+    if (by_width < 1) by_width = 1;
+    int64_t dense_min = in->dense_min_elements > 0 ? in->dense_min_elements : by_width;
+    p->dense_min_elements = dense_min < p->tau ? dense_min : p->tau;
 
     /* Eq. 5-6: chunks one multisplit pass can hold with half of local memory for elements. */
     uint64_t min_group_elems = slm / (2 * elem);

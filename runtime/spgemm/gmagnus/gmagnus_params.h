@@ -20,6 +20,12 @@
 #define MAGNUS_GM_ROWPTR_BYTES 8 /* sChat.rowPtr: 64-bit offsets */
 #define MAGNUS_GM_GROUP_ROWS MG_GM_GROUP_ROWS /* rows of C-hat one multisplit group can touch */
 #define MAGNUS_GM_HASH_LOAD 2    /* alpha: hash table slots per entry */
+/* The default split of the last level between the accumulators: chunks of more than
+ * dense_width / MAGNUS_GM_DENSE_SHARE elements go to the dense accumulator (at most tau).
+ * Measured on the H200 at 48 KiB (dense width 8192): 16, i.e. 512 elements, was the fastest
+ * or within 2 % of it among tau (3072), 1024, 512 and 256 on all six perf inputs, 8-21 % below
+ * tau on five (docs/performance.md, "Dense threshold from the chunk width"). */
+#define MAGNUS_GM_DENSE_SHARE 16
 /* Local memory the gMAGNUS kernels declare statically (MG_LOCAL_ARRAY: at most 3 words, plus
  * what a compiler may add), kept out of the dynamic share: a launch asking for the whole
  * budget dynamically fails on CUDA and NVIDIA's OpenCL. */
