@@ -46,12 +46,8 @@ base_ld=$LD_LIBRARY_PATH
 say "compare: $(date -u +%FT%TZ) on $(hostname); old $old, new $new; $rounds rounds of $runs runs on $device"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv >>"$log" 2>&1
 
-inputs=()
-for f in $files; do
-  for cand in "$matrices/$f.mtx.gz" "$matrices/$f.mtx"; do
-    if [ -e "$cand" ]; then inputs+=("$cand"); break; fi
-  done
-done
+# shellcheck disable=SC2086 # $files is a list of names
+gpu_find_matrices "$matrices" $files
 args=("${inputs[@]}" --rmat-sweep --scales "$scales" --a-per-row 4 --b-per-row 8 --runs "$runs"
       --runs-large "$runs" --verify-limit 2e7 --no-bandwidth --systems "$device")
 failed=0

@@ -15,6 +15,8 @@
 #   gpu_find_cusparse            MAGNUS_CUSPARSE_LIBRARY (and its directory, plus a Python
 #                wheel's lib/ directories for libnvJitLink, on LD_LIBRARY_PATH) when the loader
 #                cannot find libcusparse.so.12 or .13 by name: the toolkit's or a wheel's copy.
+#   gpu_find_matrices DIR NAME...  the array `inputs` gets DIR/NAME.mtx.gz (else DIR/NAME.mtx)
+#                for each NAME found; the missing are left out (the scripts run what is there).
 # shellcheck shell=bash
 
 # The loader cache (ldconfig -p), captured: a `| grep -q` on it under pipefail can fail when
@@ -77,4 +79,17 @@ gpu_find_cusparse() {
   [ -n "$py_nvidia" ] && for d in "$py_nvidia"/*/lib; do extra="$extra:$d"; done
   export LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$extra"
   "${GPU_LIBS_SAY:-echo}" "gpu_libs: libcusparse at $found"
+}
+
+# gpu_find_matrices DIR NAME...: sets `inputs` (an array) to the files of the NAMEs found in DIR,
+# the compressed copy first.
+gpu_find_matrices() {
+  local dir=$1 f cand
+  shift
+  inputs=()
+  for f in "$@"; do
+    for cand in "$dir/$f.mtx.gz" "$dir/$f.mtx"; do
+      if [ -e "$cand" ]; then inputs+=("$cand"); break; fi
+    done
+  done
 }

@@ -74,12 +74,8 @@ say "perf_h200: $(date -u +%FT%TZ) on $(hostname), budget ${budget}s, build $bui
 say "perf_h200: OCL_ICD_FILENAMES=${OCL_ICD_FILENAMES:-} MAGNUS_CUSPARSE_LIBRARY=${MAGNUS_CUSPARSE_LIBRARY:-}"
 { nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv 2>&1; "$magnus" probe 2>&1; } >>"$log"
 
-inputs=()
-for f in $files; do
-  for cand in "$matrices/$f.mtx.gz" "$matrices/$f.mtx"; do
-    if [ -e "$cand" ]; then inputs+=("$cand"); break; fi
-  done
-done
+# shellcheck disable=SC2086 # $files is a list of names
+gpu_find_matrices "$matrices" $files
 say "perf_h200: ${#inputs[@]} matrices, R-MAT scales $scales (A ${PERF_A:-4}, B ${PERF_B:-8} per row)"
 common=(--rmat-sweep --scales "$scales" --a-per-row "${PERF_A:-4}" --b-per-row "${PERF_B:-8}"
         --runs "$runs" --runs-large "$runs" --verify-limit 2e7 --max-timed-seconds 4)

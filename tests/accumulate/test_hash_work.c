@@ -111,26 +111,33 @@ Test(hash_work, largest_tables_on_an_h200) {
     cr_assert_eq(sh.lanes, 0);
 }
 
+/* Sets MAGNUS_HASH_GROUP_MAX to `value` (unset when NULL), reads the knob as a context creation
+ * does, stores it in `c` and checks the knob and the lanes of a bin's shape on `c`. */
+static uint32_t apply_group_knob(magnus_context_s *c, const char *value, uint32_t want_knob,
+                                 uint32_t want_lanes) {
+    const char *shown = value ? value : "(unset)";
+    if (value)
+        setenv("MAGNUS_HASH_GROUP_MAX", value, 1);
+    else
+        unsetenv("MAGNUS_HASH_GROUP_MAX");
+    uint32_t knob = 0;
+    ASSERT_OK(magnus_knob_hash_group_max(0, c->device.max_work_group_size, &knob));
+    cr_assert_eq(knob, want_knob, "MAGNUS_HASH_GROUP_MAX=%s: knob %u", shown, knob);
+    c->hash_group_max = knob;
+    magnus_hash_bin_shape sh;
+    ASSERT_OK(magnus_hash_bin_shape_of(&sh, c, MAGNUS_FLOAT32, 1, 3000));
+    cr_assert_eq(sh.lanes, want_lanes, "MAGNUS_HASH_GROUP_MAX=%s: %u lanes", shown, sh.lanes);
+    return knob;
+}
+
 /* The knob as a context holds it (magnus_context_create reads MAGNUS_HASH_GROUP_MAX into
  * hash_group_max, below), and the variable's values as the context creation takes them, on the
  * fake device's limit of 1024 work items. */
 Test(hash_work, group_knob_from_environment) {
     magnus_context_s c = fake_context(MAGNUS_BACKEND_OPENCL, 232448);
-    magnus_hash_bin_shape sh;
-    uint32_t knob = 0;
-    setenv("MAGNUS_HASH_GROUP_MAX", "512", 1);
-    ASSERT_OK(magnus_knob_hash_group_max(0, c.device.max_work_group_size, &knob));
-    cr_assert_eq(knob, 512);
-    c.hash_group_max = knob;
-    ASSERT_OK(magnus_hash_bin_shape_of(&sh, &c, MAGNUS_FLOAT32, 1, 3000));
-    cr_assert_eq(sh.lanes, 512);
+    uint32_t knob = apply_group_knob(&c, "512", 512, 512);
     check_shapes(MAGNUS_BACKEND_OPENCL, 49152, MAGNUS_FLOAT32, knob, 512);
-    setenv("MAGNUS_HASH_GROUP_MAX", "64", 1);
-    ASSERT_OK(magnus_knob_hash_group_max(0, c.device.max_work_group_size, &knob));
-    cr_assert_eq(knob, 64);
-    c.hash_group_max = knob;
-    ASSERT_OK(magnus_hash_bin_shape_of(&sh, &c, MAGNUS_FLOAT32, 1, 3000));
-    cr_assert_eq(sh.lanes, 64);
+    knob = apply_group_knob(&c, "64", 64, 64);
     check_shapes(MAGNUS_BACKEND_CUDA, 65536, MAGNUS_FLOAT64, knob, 64);
     const char *bad[] = {"1000", "4", "2048", "abc", "256x", "-256"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -140,12 +147,7 @@ Test(hash_work, group_knob_from_environment) {
                      magnus_status_string(s));
         cr_assert(strstr(magnus_last_error(), "MAGNUS_HASH_GROUP_MAX") != NULL);
     }
-    unsetenv("MAGNUS_HASH_GROUP_MAX");
-    ASSERT_OK(magnus_knob_hash_group_max(0, c.device.max_work_group_size, &knob));
-    cr_assert_eq(knob, 0);
-    c.hash_group_max = knob;
-    ASSERT_OK(magnus_hash_bin_shape_of(&sh, &c, MAGNUS_FLOAT32, 1, 3000));
-    cr_assert_eq(sh.lanes, 256);
+    apply_group_knob(&c, NULL, 0, 256);
 }
 
 /* ---- products on the device --------------------------------------------------------------- */

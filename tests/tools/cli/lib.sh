@@ -1,5 +1,8 @@
 # Helpers of the `magnus` CLI tests (sourced by test_cli.sh and test_cli_device.sh). The caller
-# sets $magnus (the binary), $work (a scratch directory) and $here (this directory) first.
+# sets $magnus (the binary), $work (a scratch directory) and $here (this directory) first;
+# sourcing empties $work, so that each run starts from nothing.
+rm -rf "$work"
+mkdir -p "$work"
 failures=0
 checks=0
 

@@ -8,8 +8,6 @@ magnus=$1
 shared=$2
 work=$3
 here=$(cd "$(dirname "$0")" && pwd)
-rm -rf "$work"
-mkdir -p "$work"
 # shellcheck source=lib.sh
 . "$here/lib.sh"
 

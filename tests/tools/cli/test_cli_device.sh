@@ -11,8 +11,6 @@ set -u
 magnus=$1
 work=$2
 here=$(cd "$(dirname "$0")" && pwd)
-rm -rf "$work"
-mkdir -p "$work"
 # shellcheck source=lib.sh
 . "$here/lib.sh"
 
