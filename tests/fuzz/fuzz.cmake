@@ -25,13 +25,14 @@ if(MAGNUS_FUZZ)
   # The reader's own sources, compiled again with coverage for libFuzzer: the fuzz build
   # needs nothing else of the library (so a device source that does not build here cannot
   # stop it), and coverage outside the reader would only dilute libFuzzer's feedback.
-  set(_fuzz_reader_sources mm_read.c mm_build.c file_input.c text_number.c csr.c status.c
-                           host_alloc.c)
+  set(_fuzz_reader_sources io/mm_read.c io/mm_build.c io/file_input.c io/text_number.c
+                           host/csr.c host/csr_products.c core/status.c core/host_alloc.c)
   list(TRANSFORM _fuzz_reader_sources PREPEND ${PROJECT_SOURCE_DIR}/runtime/)
   add_executable(fuzz_mm_read ${_fuzz_dir}/fuzz_mm_read.c ${_fuzz_dir}/mm_read_check.c
                               ${_fuzz_reader_sources})
   target_include_directories(fuzz_mm_read PRIVATE ${PROJECT_SOURCE_DIR}/include
-                                                  ${PROJECT_SOURCE_DIR}/runtime)
+                             ${PROJECT_SOURCE_DIR}/runtime/core ${PROJECT_SOURCE_DIR}/runtime/io
+                             ${PROJECT_SOURCE_DIR}/runtime/host)
   target_compile_definitions(fuzz_mm_read PRIVATE _GNU_SOURCE MAGNUS_BUILDING_LIBRARY)
   target_compile_options(fuzz_mm_read PRIVATE -fsanitize=fuzzer-no-link)
   target_link_options(fuzz_mm_read PRIVATE -fsanitize=fuzzer)
