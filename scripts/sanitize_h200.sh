@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# compute-sanitizer (memcheck, racecheck, synccheck) on multiplies that reach every gMAGNUS
+# and hash kernel through CUDA, ON the H200 (device tool), after scripts/gpu_bundle.sh:
+#   run(command="bash scripts/sanitize_h200.sh", carry=["build-gpu", ".carry"])
+# Cases: a 4 KiB budget (heavy rows, two multisplit levels), the default 48 KiB budget on a
+# larger R-MAT pair (one level, light and dense chunks), every chunk dense
+# (MAGNUS_DENSE_MIN_ELEMENTS=1), and the hash algorithm with a 4 KiB budget (global tables).
+# Every product is verified. Output: $OUT/sanitize.log; exit 1 if any tool reports an error.
+set -u
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root" || exit 2
+out=${OUT:-$root/sanitize-out}
+mkdir -p "$out"
+log=$out/sanitize.log
+: >"$log"
+# shellcheck source=scripts/gpu_libs.sh
+. "$root/scripts/gpu_libs.sh"
+gpu_libs_setup "$root/build-gpu" "$root/.carry" >>"$log"
+cs=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+magnus=$root/build-gpu/tools/magnus
+failed=0
+run_case() { # NAME TOOL ENV... -- ARGS...
+  local name=$1 tool=$2 envs=()
+  shift 2
+  while [ "$1" != -- ]; do envs+=("$1"); shift; done
+  shift
+  echo "== $name ($tool)" | tee -a "$log"
+  if env "${envs[@]}" timeout 120 "$cs" --tool "$tool" --error-exitcode 3 "$magnus" multiply "$@" \
+       --device cuda:0 --verify >>"$log" 2>&1; then
+    grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|verified' "$log" | tail -2 | sed 's/^/   /'
+  else
+    echo "   FAILED (exit $?)" | tee -a "$log"; failed=1
+  fi
+}
+for tool in memcheck racecheck synccheck; do
+  run_case small-budget "$tool" MAGNUS_BACKENDS=cuda -- rmat:12:4:1 rmat:12:8:2 --local-mem 4096
+  run_case default "$tool" MAGNUS_BACKENDS=cuda -- rmat:13:8:1 rmat:13:8:2
+  run_case all-dense "$tool" MAGNUS_BACKENDS=cuda MAGNUS_DENSE_MIN_ELEMENTS=1 -- rmat:13:8:1 rmat:13:8:2
+  run_case hash-global "$tool" MAGNUS_BACKENDS=cuda -- rmat:12:8:1 rmat:12:8:2 --algorithm hash --local-mem 4096
+done
+echo "sanitize: $([ $failed -eq 0 ] && echo 'no errors reported' || echo 'ERRORS (see sanitize.log)')" | tee -a "$log"
+exit $failed
