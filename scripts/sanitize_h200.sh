@@ -2,8 +2,9 @@
 # compute-sanitizer (memcheck, racecheck, synccheck) on multiplies that reach every gMAGNUS
 # and hash kernel through CUDA, ON the H200 (device tool), after scripts/gpu_bundle.sh:
 #   run(command="bash scripts/sanitize_h200.sh", carry=["build-gpu", ".carry"])
-# Cases: a 4 KiB budget (heavy rows, two multisplit levels), the default 48 KiB budget on a
-# larger R-MAT pair (one level, light and dense chunks), every chunk dense
+# Cases: a 4 KiB budget (heavy rows, one multisplit level through CUDA's subgroups of 32), a
+# 1 KiB budget on scale 14 (three levels: the heavy-first layout between levels), the default
+# 48 KiB budget (C narrow enough for one dense accumulator: no multisplit), every chunk dense
 # (MAGNUS_DENSE_MIN_ELEMENTS=1), and the hash algorithm with a 4 KiB budget (global tables).
 # Every product is verified. Output: $OUT/sanitize.log; exit 1 if any tool reports an error.
 set -u
@@ -34,6 +35,7 @@ run_case() { # NAME TOOL ENV... -- ARGS...
 }
 for tool in memcheck racecheck synccheck; do
   run_case small-budget "$tool" MAGNUS_BACKENDS=cuda -- rmat:12:4:1 rmat:12:8:2 --local-mem 4096
+  run_case three-levels "$tool" MAGNUS_BACKENDS=cuda -- rmat:14:4:1 rmat:14:8:2 --local-mem 1024
   run_case default "$tool" MAGNUS_BACKENDS=cuda -- rmat:13:8:1 rmat:13:8:2
   run_case all-dense "$tool" MAGNUS_BACKENDS=cuda MAGNUS_DENSE_MIN_ELEMENTS=1 -- rmat:13:8:1 rmat:13:8:2
   run_case hash-global "$tool" MAGNUS_BACKENDS=cuda -- rmat:12:8:1 rmat:12:8:2 --algorithm hash --local-mem 4096
