@@ -48,6 +48,7 @@ static void context_release(magnus_context c) {
     /* the caller has waited for the queues (or none was created) */
     (void)magnus_context_release_deferred(c);
     magnus_host_free(c->deferred);
+    magnus_pool_release(c);
     for (int i = 0; i < c->nkernels; i++) {
         c->ops->kernel_release(c->kernels[i].kernel);
         magnus_host_free(c->kernels[i].name);

@@ -1,10 +1,44 @@
 /*
  * Accounted device buffers. Every byte the device runtime allocates goes through
  * magnus_dbuf_alloc, so the context knows what is in use, its peak, and can refuse to go past
- * a limit (MAGNUS_DEVICE_MEMORY_LIMIT) before the device does.
+ * a limit (MAGNUS_DEVICE_MEMORY_LIMIT) before the device does. Blocks come from the context's
+ * cache of freed ones when it has one of the size class (device_pool.c), else the driver;
+ * the limit and the peak count cached blocks too, since the device memory is held.
  */
+#include <stdio.h>
+
 #include "backend.h"
 #include "device_runtime.h"
+
+/* Held device memory: buffers in use plus cached blocks. */
+static uint64_t held(const magnus_context_s *ctx) { return ctx->memory_in_use + ctx->memory_pooled; }
+
+/* Gives every cached block back to the device: the ready ones at once, the pending ones
+ * after waiting for every queue (memory pressure is worth a wait). */
+static magnus_status reclaim_pool(magnus_context ctx) {
+    magnus_pool_evict_ready(ctx);
+    if (!ctx->memory_pooled) return MAGNUS_SUCCESS;
+    for (int q = 0; q < MAGNUS_QUEUE_COUNT; q++) {
+        magnus_status s = ctx->ops->queue_finish(ctx->queues[q]);
+        if (s) return s;
+    }
+    magnus_pool_idle(ctx);
+    magnus_pool_evict_ready(ctx);
+    return MAGNUS_SUCCESS;
+}
+
+/* Makes room for `bytes` more under the limit, giving cached blocks back if needed. */
+static magnus_status fit_under_limit(magnus_context ctx, uint64_t bytes) {
+    if (!ctx->memory_limit || held(ctx) + bytes <= ctx->memory_limit) return MAGNUS_SUCCESS;
+    magnus_status s = reclaim_pool(ctx);
+    if (s) return s;
+    if (held(ctx) + bytes <= ctx->memory_limit) return MAGNUS_SUCCESS;
+    return magnus_error(MAGNUS_ERROR_OUT_OF_DEVICE_MEMORY,
+                        "device memory limit: %llu bytes requested, %llu in use, limit %llu "
+                        "(MAGNUS_DEVICE_MEMORY_LIMIT or the context option)",
+                        (unsigned long long)bytes, (unsigned long long)ctx->memory_in_use,
+                        (unsigned long long)ctx->memory_limit);
+}
 
 magnus_status magnus_dbuf_alloc(magnus_context ctx, size_t bytes, magnus_dbuf *out) {
     magnus_status s = magnus_context_check(ctx);
@@ -13,37 +47,45 @@ magnus_status magnus_dbuf_alloc(magnus_context ctx, size_t bytes, magnus_dbuf *o
     out->mem = NULL;
     out->bytes = 0;
     uint64_t after;
-    if (__builtin_add_overflow(ctx->memory_in_use, (uint64_t)bytes, &after))
+    if (__builtin_add_overflow(held(ctx), (uint64_t)bytes, &after))
         return magnus_error(MAGNUS_ERROR_SIZE_OVERFLOW, "device allocation of %zu bytes", bytes);
-    if (ctx->memory_limit && after > ctx->memory_limit)
-        return magnus_error(MAGNUS_ERROR_OUT_OF_DEVICE_MEMORY,
-                            "device memory limit: %zu bytes requested, %llu in use, limit %llu "
-                            "(MAGNUS_DEVICE_MEMORY_LIMIT or the context option)",
-                            bytes, (unsigned long long)ctx->memory_in_use,
-                            (unsigned long long)ctx->memory_limit);
-    if ((s = ctx->ops->mem_alloc(ctx->bctx, bytes ? bytes : 1, &out->mem))) {
-        if (s == MAGNUS_ERROR_OUT_OF_DEVICE_MEMORY)
-            magnus_error_prefix("%zu bytes requested, %llu in use: ", bytes,
-                                (unsigned long long)ctx->memory_in_use);
-        out->mem = NULL;
-        return s;
+    out->mem = magnus_pool_take(ctx, bytes);
+    if (!out->mem) {
+        if ((s = fit_under_limit(ctx, bytes))) return s;
+        s = ctx->ops->mem_alloc(ctx->bctx, bytes ? bytes : 1, &out->mem);
+        if (s == MAGNUS_ERROR_OUT_OF_DEVICE_MEMORY && ctx->memory_pooled) {
+            /* the cache is worth less than the request */
+            char why[512];
+            snprintf(why, sizeof why, "%s", magnus_last_error());
+            magnus_status r = reclaim_pool(ctx);
+            s = r ? r : ctx->ops->mem_alloc(ctx->bctx, bytes ? bytes : 1, &out->mem);
+            if (s == MAGNUS_ERROR_OUT_OF_DEVICE_MEMORY && !r) magnus_error(s, "%s", why);
+        }
+        if (s) {
+            if (s == MAGNUS_ERROR_OUT_OF_DEVICE_MEMORY)
+                magnus_error_prefix("%zu bytes requested, %llu in use: ", bytes,
+                                    (unsigned long long)ctx->memory_in_use);
+            out->mem = NULL;
+            return s;
+        }
     }
     out->bytes = bytes;
-    ctx->memory_in_use = after;
-    if (after > ctx->memory_peak) ctx->memory_peak = after;
+    ctx->memory_in_use += bytes;
+    if (held(ctx) > ctx->memory_peak) ctx->memory_peak = held(ctx);
     return MAGNUS_SUCCESS;
 }
 
 void magnus_dbuf_free(magnus_context ctx, magnus_dbuf *buf) {
     if (!buf || !buf->mem || magnus_context_check(ctx)) return;
-    ctx->ops->mem_free(ctx->bctx, buf->mem);
-    ctx->memory_in_use -= buf->bytes <= ctx->memory_in_use ? buf->bytes : ctx->memory_in_use;
+    const size_t bytes = buf->bytes;
+    ctx->memory_in_use -= bytes <= ctx->memory_in_use ? bytes : ctx->memory_in_use;
+    if (!magnus_pool_put(ctx, buf->mem, bytes)) ctx->ops->mem_free(ctx->bctx, buf->mem);
     buf->mem = NULL;
     buf->bytes = 0;
 }
 
 void magnus_context_reset_peak(magnus_context ctx) {
-    if (!magnus_context_check(ctx)) ctx->memory_peak = ctx->memory_in_use;
+    if (!magnus_context_check(ctx)) ctx->memory_peak = held(ctx);
 }
 
 /* Context, queue, buffer and range [offset, offset+bytes) all valid. */

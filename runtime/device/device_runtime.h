@@ -45,6 +45,18 @@ typedef struct magnus_dbuf {
 
 #define MAGNUS_MAX_KERNELS 128
 
+/* A device block the context holds for reuse (runtime/device/device_pool.c). */
+typedef struct magnus_pool_block {
+    magnus_bmem *mem;
+    size_t bytes;
+} magnus_pool_block;
+/* Blocks up to this size are cached when freed; larger ones go back to the driver. */
+#define MAGNUS_POOL_MAX_BLOCK ((size_t)64 << 20)
+/* Most bytes, and blocks, kept ready when the context goes idle (the oldest beyond go back;
+ * the block cap keeps each lookup, a scan of the list, cheap). */
+#define MAGNUS_POOL_CACHE_BYTES ((uint64_t)512 << 20)
+#define MAGNUS_POOL_CACHE_BLOCKS 1024
+
 struct magnus_context_s {
     uint64_t magic;
     const magnus_backend_ops *ops;
@@ -73,6 +85,12 @@ struct magnus_context_s {
     magnus_dbuf *deferred;
     size_t ndeferred, deferred_capacity;
     uint64_t deferred_bytes;
+    /* Freed blocks kept for reuse (runtime/device/device_pool.c): pending until every queue
+     * has been waited for, then ready. memory_pooled = their bytes (held, not in use). */
+    magnus_pool_block *pool_ready, *pool_pending;
+    size_t pool_nready, pool_ready_capacity, pool_npending, pool_pending_capacity;
+    uint64_t pool_ready_bytes;
+    uint64_t memory_pooled;
 };
 
 /* NULL -> MAGNUS_ERROR_NULL_POINTER, freed or foreign -> MAGNUS_ERROR_INVALID_HANDLE. */
@@ -133,8 +151,27 @@ magnus_status magnus_dbuf_copy(magnus_context ctx, magnus_queue_id q, magnus_dbu
 magnus_status magnus_dbuf_fill(magnus_context ctx, magnus_queue_id q, magnus_dbuf *dst,
                                size_t offset, const void *pattern, size_t pattern_bytes,
                                size_t bytes);
-/* Resets the peak counter to what is in use now (per-multiply peak reports). */
+/* Resets the peak counter to what is held now (per-multiply peak reports). The peak counts
+ * what the context holds from the device: buffers in use and cached blocks. */
 void magnus_context_reset_peak(magnus_context ctx);
+
+/*
+ * The block cache behind magnus_dbuf_alloc and magnus_dbuf_free (runtime/device/device_pool.c).
+ *   magnus_pool_take         a ready block of exactly `bytes`, or NULL (always NULL above
+ *                            MAGNUS_POOL_MAX_BLOCK, which is never cached)
+ *   magnus_pool_put          caches a freed block of `bytes` as pending (0: not cacheable, or
+ *                            no host memory for the list: the caller frees it)
+ *   magnus_pool_idle         pending -> ready, then ready trimmed to MAGNUS_POOL_CACHE_BYTES;
+ *                            only when no queued work can read a pending block (every queue
+ *                            waited for: magnus_context_finish calls it)
+ *   magnus_pool_evict_ready  frees every ready block (under memory pressure)
+ *   magnus_pool_release      frees everything (context teardown, queues idle)
+ */
+magnus_bmem *magnus_pool_take(magnus_context ctx, size_t bytes);
+int magnus_pool_put(magnus_context ctx, magnus_bmem *mem, size_t bytes);
+void magnus_pool_idle(magnus_context ctx);
+void magnus_pool_evict_ready(magnus_context ctx);
+void magnus_pool_release(magnus_context ctx);
 
 /* Kernel arguments. */
 static inline magnus_karg magnus_arg_mem(const magnus_dbuf *b) {

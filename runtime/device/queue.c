@@ -21,8 +21,9 @@ magnus_status magnus_queue_finish(magnus_context ctx, magnus_queue_id q) {
 magnus_status magnus_context_finish(magnus_context ctx) {
     magnus_status s = magnus_context_check(ctx);
     for (int q = 0; q < MAGNUS_QUEUE_COUNT && !s; q++) s = ctx->ops->queue_finish(ctx->queues[q]);
-    /* idle: nothing queued can read a deferred buffer any more */
+    /* idle: nothing queued can read a deferred buffer or a cached block any more */
     if (!s) s = magnus_context_release_deferred(ctx);
+    if (!s) magnus_pool_idle(ctx);
     return s;
 }
 

@@ -62,6 +62,10 @@ static magnus_status dispatch(magnus_device_csr *C, magnus_context ctx,
     magnus_algorithm algorithm = opt ? opt->algorithm : MAGNUS_ALGORITHM_MAGNUS;
     rep->algorithm = algorithm;
     rep->local_mem_bytes = ctx->device.local_mem_bytes;
+    /* The API is synchronous, so the queues are idle here: saying so lets the blocks freed
+     * since the last multiply (C's, the caller's) be reused by this one. */
+    magnus_status s = magnus_context_finish(ctx);
+    if (s) return s;
     if (algorithm == MAGNUS_ALGORITHM_HASH) return magnus_hash_spgemm(C, ctx, A, B, rep);
     return magnus_gmagnus_spgemm(C, ctx, A, B, rep);
 }

@@ -5,7 +5,7 @@
  *   heavy   masked CSR->CSC, outer product (queued)
  *   light   symbolic of the light rows (hash; runs while the outer product does)
  *   heavy   multisplit levels, symbolic of the chunks (dense + hash), counts up into C
- *   main    C.row_ptr = exclusive scan; allocate C's entries                     [sync]
+ *   main    C.row_ptr = exclusive scan; free C-hat's dead buffer; allocate C      [sync]
  *   heavy   chunk positions, dense numeric (queued)
  *   light   numeric of the light rows (hash; runs while the dense numeric does)
  *   heavy   numeric of the light chunks (hash)                                   [sync]
@@ -147,8 +147,15 @@ static magnus_status symbolic(magnus_gm *g, const magnus_hash_config *light, mag
     r->time_symbolic_ms += magnus_now_ms() - t;
     /* the chunks' partition would wait for the levels anyway: wait here, so the levels'
      * device time is not counted as symbolic */
-    if ((s = magnus_gm_levels(g)) || (s = magnus_queue_finish(g->ctx, MAGNUS_QUEUE_HEAVY)))
-        return s;
+    if ((s = magnus_gm_levels(g))) return s;
+    /* After one level every chunk lives in buffer 1 (gmagnus_levels.c): C-hat itself, in
+     * buffer 0, is dead once the multisplit has read it. Freed before C is allocated, it
+     * keeps the peak at one copy of C-hat plus C instead of two plus C. */
+    if (g->levels_run == 1) {
+        magnus_dbuf_free_deferred(g->ctx, &g->col[0]);
+        magnus_dbuf_free_deferred(g->ctx, &g->val[0]);
+    }
+    if ((s = magnus_queue_finish(g->ctx, MAGNUS_QUEUE_HEAVY))) return s;
     t = magnus_now_ms();
     if ((s = magnus_gm_chunks_symbolic(g))) return s;
     r->time_symbolic_ms += magnus_now_ms() - t;
@@ -194,6 +201,9 @@ static magnus_status run(magnus_gm *g, magnus_report *r) {
                                   (uint64_t)g->A->rows + 1, &nnz)))
         return s;
     r->time_symbolic_ms += magnus_now_ms() - t;
+    /* every queue's work so far is behind the scan: what was deferred (C-hat's first buffer
+     * among it) can go before C takes its place */
+    if ((s = magnus_context_release_deferred(ctx))) return s;
 
     double ta = magnus_now_ms();
     s = magnus_device_csr_alloc_entries(g->C, (int64_t)nnz);

@@ -1,0 +1,113 @@
+/*
+ * The context's cache of freed device blocks (part of test_probe; runtime/device/device_pool.c):
+ * a freed block is reused only after every queue has been waited for, only for the same size,
+ * never above MAGNUS_POOL_MAX_BLOCK; cached bytes count against the limit and in the peak,
+ * and go back to the device under the limit rather than failing an allocation. Skipped
+ * without a device.
+ */
+#include <criterion/criterion.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "device_runtime.h"
+#include "probe_test_util.h"
+#include "status_test_util.h"
+
+/* A buffer with a fill queued on HEAVY, so that freeing it happens while work may run. */
+static magnus_dbuf busy(magnus_context ctx, size_t bytes) {
+    magnus_dbuf b;
+    ASSERT_OK(magnus_dbuf_alloc(ctx, bytes, &b));
+    uint32_t pattern = 0x01020304;
+    ASSERT_OK(magnus_dbuf_fill(ctx, MAGNUS_QUEUE_HEAVY, &b, 0, &pattern, 4, bytes & ~(size_t)3));
+    return b;
+}
+
+Test(device_pool, reuse_only_after_the_context_is_idle) {
+    magnus_device_info d = need_device();
+    magnus_context ctx = new_context(&d, 0, 0);
+    magnus_dbuf a = busy(ctx, 40000), b, c;
+    magnus_bmem *first = a.mem;
+    magnus_dbuf_free(ctx, &a);
+    cr_assert_null(a.mem);
+    cr_assert_eq(ctx->memory_in_use, 0u);
+    cr_assert_eq(ctx->memory_pooled, 40000u, "a freed block is held until it goes back");
+    cr_assert_eq(ctx->pool_npending, 1u);
+    /* the fill may still run: the same size must get another block */
+    b = busy(ctx, 40000);
+    cr_assert_neq(b.mem, first, "a pending block was handed out before the queues were idle");
+    ASSERT_OK(magnus_context_finish(ctx));
+    cr_assert_eq(ctx->pool_npending, 0u);
+    cr_assert_eq(ctx->pool_nready, 1u);
+    /* another size does not take it; the same size does */
+    ASSERT_OK(magnus_dbuf_alloc(ctx, 40004, &c));
+    cr_assert_neq(c.mem, first);
+    magnus_dbuf_free(ctx, &c);
+    ASSERT_OK(magnus_dbuf_alloc(ctx, 40000, &a));
+    cr_assert_eq(a.mem, first, "the idle context did not reuse its cached block");
+    cr_assert_eq(ctx->memory_in_use, 80000u);
+    cr_assert_eq(ctx->memory_pooled, 40004u);
+    /* a reused block is a working buffer: write, read back */
+    uint32_t in[4] = {1, 2, 3, 4}, out[4] = {0};
+    ASSERT_OK(magnus_dbuf_write(ctx, MAGNUS_QUEUE_MAIN, &a, 100, in, sizeof in));
+    ASSERT_OK(magnus_dbuf_read(ctx, MAGNUS_QUEUE_MAIN, out, &a, 100, sizeof out));
+    cr_assert_arr_eq(in, out, sizeof in);
+    magnus_dbuf_free(ctx, &a);
+    magnus_dbuf_free(ctx, &b);
+    ASSERT_OK(magnus_context_free(&ctx)); /* frees the cache (the ASan build checks leaks) */
+}
+
+Test(device_pool, large_blocks_are_not_cached) {
+    magnus_device_info d = need_device();
+    if (d.global_mem_bytes < 4 * (uint64_t)MAGNUS_POOL_MAX_BLOCK)
+        cr_skip_test("%s has %llu bytes of global memory, too few for a block above %zu", d.name,
+                     (unsigned long long)d.global_mem_bytes, MAGNUS_POOL_MAX_BLOCK);
+    magnus_context ctx = new_context(&d, 0, 0);
+    magnus_dbuf a, b;
+    ASSERT_OK(magnus_dbuf_alloc(ctx, MAGNUS_POOL_MAX_BLOCK + 1, &a));
+    ASSERT_OK(magnus_dbuf_alloc(ctx, MAGNUS_POOL_MAX_BLOCK, &b));
+    magnus_dbuf_free(ctx, &a);
+    cr_assert_eq(ctx->memory_pooled, 0u, "a block above the pool's limit was kept");
+    magnus_dbuf_free(ctx, &b);
+    cr_assert_eq(ctx->memory_pooled, MAGNUS_POOL_MAX_BLOCK);
+    ASSERT_OK(magnus_context_free(&ctx));
+}
+
+Test(device_pool, cache_is_trimmed_when_idle) {
+    magnus_device_info d = need_device();
+    magnus_context ctx = new_context(&d, 0, 0);
+    enum { N = MAGNUS_POOL_CACHE_BLOCKS + 50 };
+    for (int i = 0; i < N; i++) {
+        magnus_dbuf b;
+        ASSERT_OK(magnus_dbuf_alloc(ctx, 64 + 8 * (size_t)i, &b)); /* distinct sizes: no reuse */
+        magnus_dbuf_free(ctx, &b);
+    }
+    cr_assert_eq(ctx->pool_npending, (size_t)N);
+    ASSERT_OK(magnus_context_finish(ctx));
+    cr_assert_eq(ctx->pool_nready, (size_t)MAGNUS_POOL_CACHE_BLOCKS, "the cap was not applied");
+    /* the oldest went: the first size is gone, the last one is still there */
+    uint64_t kept = 0;
+    for (size_t i = 0; i < ctx->pool_nready; i++) kept += ctx->pool_ready[i].bytes;
+    cr_assert_eq(ctx->memory_pooled, kept);
+    cr_assert_eq(ctx->pool_ready[0].bytes, 64 + 8 * 50u);
+    cr_assert_eq(ctx->pool_ready[ctx->pool_nready - 1].bytes, 64 + 8 * (size_t)(N - 1));
+    ASSERT_OK(magnus_context_free(&ctx));
+}
+
+Test(device_pool, counted_against_the_limit_and_given_back_under_it) {
+    magnus_device_info d = need_device();
+    magnus_context ctx = new_context(&d, 0, 1 << 20);
+    magnus_dbuf a = busy(ctx, 700 << 10), b;
+    magnus_dbuf_free(ctx, &a); /* pending: may still be read */
+    cr_assert_eq(ctx->memory_peak, 700u << 10);
+    magnus_context_reset_peak(ctx);
+    cr_assert_eq(ctx->memory_peak, 700u << 10, "cached bytes are held: they count in the peak");
+    /* 700 K held + 500 K > 1 M: the cache is given back (after waiting) instead of failing */
+    ASSERT_OK(magnus_dbuf_alloc(ctx, 500 << 10, &b));
+    cr_assert_eq(ctx->memory_pooled, 0u);
+    cr_assert_eq(ctx->memory_in_use, 500u << 10);
+    /* what is in use still cannot be exceeded */
+    cr_assert_eq(magnus_dbuf_alloc(ctx, 600 << 10, &a), MAGNUS_ERROR_OUT_OF_DEVICE_MEMORY);
+    cr_assert_null(a.mem);
+    magnus_dbuf_free(ctx, &b);
+    ASSERT_OK(magnus_context_free(&ctx));
+}
