@@ -24,21 +24,33 @@
 
 /* Counts each element of [start, end) into the group's local histograms. Items take
  * elements start + t, start + t + wg, ... in both kernels, so an element always lands in
- * the same subgroup's histogram. */
+ * the same subgroup's histogram; MG_GM_BATCH of an item's columns are loaded before any is
+ * counted. */
 MG_DEVICE void mg_gm_ms_count(MG_LOCAL mg_u32 *hist, mg_u64 start, mg_u64 end, mg_u64 row0,
                               MG_GLOBAL const mg_u64 *row_ptr, MG_GLOBAL const mg_i32 *col,
                               mg_u32 nchunks, mg_u32 shift, mg_u32 nsub, mg_u32 sub_size) {
     const mg_u32 t = mg_local_id();
+    const mg_u32 wg = mg_local_size();
     const mg_u32 sub = t / sub_size;
     mg_u64 r = row0;
-    for (mg_u64 i = start + t; i < end; i += mg_local_size()) {
-        while (i >= row_ptr[r + 1]) r++;
-        mg_u64 lr = r - row0;
-        /* excluded by the parameters; never write outside */
-        if (lr >= MG_GM_GROUP_ROWS) continue;
-        mg_u32 chunk = (mg_u32)col[i] >> shift;
-        mg_u32 key = ((mg_u32)lr * nchunks + chunk) * nsub + sub;
-        mg_atomic_add_u32(&hist[key + 2u], 1u);
+    for (mg_u64 base = start + t; base < end; base += (mg_u64)MG_GM_BATCH * wg) {
+        mg_u32 c[MG_GM_BATCH];
+        MG_UNROLL
+        for (mg_u32 j = 0; j < MG_GM_BATCH; j++) {
+            const mg_u64 i = base + (mg_u64)j * wg;
+            c[j] = i < end ? (mg_u32)col[i] : 0u;
+        }
+        MG_UNROLL
+        for (mg_u32 j = 0; j < MG_GM_BATCH; j++) {
+            const mg_u64 i = base + (mg_u64)j * wg;
+            if (i >= end) break;
+            while (i >= row_ptr[r + 1]) r++;
+            mg_u64 lr = r - row0;
+            /* excluded by the parameters; never write outside */
+            if (lr >= MG_GM_GROUP_ROWS) continue;
+            mg_u32 key = ((mg_u32)lr * nchunks + (c[j] >> shift)) * nsub + sub;
+            mg_atomic_add_u32(&hist[key + 2u], 1u);
+        }
     }
 }
 
@@ -121,18 +133,37 @@ MG_KERNEL void gmagnus_multisplit(mg_u64 nrows, mg_u64 total, mg_u64 group_elems
         }
         mg_barrier();
 
-        /* 4. local permute; afterwards hist[k] = local start of key k */
+        /* 4. local permute; afterwards hist[k] = local start of key k. A batch's columns and
+         * values are loaded, then their places taken, then stored. */
         const mg_u32 sub = t / sub_size;
         mg_u64 r = row0;
-        for (mg_u64 i = start + t; i < end; i += wg) {
-            while (i >= row_ptr[r + 1]) r++;
-            mg_u64 lr = r - row0;
-            if (lr >= MG_GM_GROUP_ROWS) continue;
-            mg_i32 c = in_col[i];
-            mg_u32 key = ((mg_u32)lr * nchunks + ((mg_u32)c >> shift)) * nsub + sub;
-            mg_u32 pos = mg_atomic_add_u32(&hist[key + 1u], 1u);
-            col_buff[pos] = c;
-            val_buff[pos] = in_val[i];
+        for (mg_u64 base = start + t; base < end; base += (mg_u64)MG_GM_BATCH * wg) {
+            mg_i32 c[MG_GM_BATCH];
+            mg_val v[MG_GM_BATCH];
+            mg_u32 pos[MG_GM_BATCH];
+            MG_UNROLL
+            for (mg_u32 j = 0; j < MG_GM_BATCH; j++) {
+                const mg_u64 i = base + (mg_u64)j * wg;
+                c[j] = i < end ? in_col[i] : 0;
+                v[j] = i < end ? in_val[i] : (mg_val)0;
+            }
+            MG_UNROLL
+            for (mg_u32 j = 0; j < MG_GM_BATCH; j++) {
+                const mg_u64 i = base + (mg_u64)j * wg;
+                pos[j] = ~0u;
+                if (i >= end) continue;
+                while (i >= row_ptr[r + 1]) r++;
+                mg_u64 lr = r - row0;
+                if (lr >= MG_GM_GROUP_ROWS) continue;
+                mg_u32 key = ((mg_u32)lr * nchunks + ((mg_u32)c[j] >> shift)) * nsub + sub;
+                pos[j] = mg_atomic_add_u32(&hist[key + 1u], 1u);
+            }
+            MG_UNROLL
+            for (mg_u32 j = 0; j < MG_GM_BATCH; j++) {
+                if (pos[j] == ~0u) continue;
+                col_buff[pos[j]] = c[j];
+                val_buff[pos[j]] = v[j];
+            }
         }
         mg_barrier();
 

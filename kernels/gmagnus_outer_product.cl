@@ -30,6 +30,7 @@
  * advance of (p, b) for wg elements, computed on the second element of a slice. */
 typedef struct mg_gm_walk {
     mg_u64 s, seen, p, b, lenb, step_p, step_b;
+    mg_i64 bstart; /* the B row's first entry */
     mg_i32 k;
     mg_u32 have_step;
 } mg_gm_walk;
@@ -39,6 +40,7 @@ MG_DEVICE void mg_gm_walk_init(mg_gm_walk *w, mg_u64 s0) {
     w->seen = ~(mg_u64)0;
     w->p = w->b = w->step_p = w->step_b = 0;
     w->lenb = 1;
+    w->bstart = 0;
     w->k = 0;
     w->have_step = 0u;
 }
@@ -51,7 +53,8 @@ MG_DEVICE void mg_gm_walk_to(mg_gm_walk *w, mg_u64 i, mg_u32 wg,
     if (w->s != w->seen) {
         w->seen = w->s;
         w->k = slice_col[w->s];
-        w->lenb = (mg_u64)(b_ptr[w->k + 1] - b_ptr[w->k]);
+        w->bstart = b_ptr[w->k];
+        w->lenb = (mg_u64)(b_ptr[w->k + 1] - w->bstart);
         const mg_u64 within = i - slice_off[w->s];
         const mg_u64 a = mg_gm_div_u64(within, w->lenb);
         w->p = csc_ptr[w->k] + a;
@@ -102,26 +105,69 @@ MG_KERNEL void gmagnus_outer_product(mg_u64 total, mg_u64 group_elems, mg_u64 ns
         mg_barrier();
         const mg_u64 s0 = first[0], pa0 = first[1], b0 = first[2];
 
-        /* Step 1: the item owning the first element of each A entry's run reserves the run. */
+        /* Step 1: the item owning the first element of each A entry's run reserves the run.
+         * In batches of MG_GM_BATCH elements: walk, then load the runs' rows, then reserve
+         * (the atomics all in flight), then record the reservations. */
         mg_gm_walk w;
         mg_gm_walk_init(&w, s0);
-        for (mg_u64 i = start + t; i < end; i += wg) {
-            mg_gm_walk_to(&w, i, wg, slice_off, slice_col, csc_ptr, b_ptr);
-            if (w.b == 0 || i == start) {
-                mg_u64 n = MG_MIN(w.lenb - w.b, end - i);
-                offsets_local[w.p - pa0] = mg_atomic_add_u64(&chat_ptr[csc_row[w.p] + 1], n);
+        for (mg_u64 base = start + t; base < end; base += (mg_u64)MG_GM_BATCH * wg) {
+            mg_u64 lp[MG_GM_BATCH], n[MG_GM_BATCH], at[MG_GM_BATCH];
+            MG_UNROLL
+            for (mg_u32 j = 0; j < MG_GM_BATCH; j++) {
+                const mg_u64 i = base + (mg_u64)j * wg;
+                n[j] = 0;
+                lp[j] = 0;
+                if (i >= end) continue;
+                mg_gm_walk_to(&w, i, wg, slice_off, slice_col, csc_ptr, b_ptr);
+                if (w.b == 0 || i == start) {
+                    n[j] = MG_MIN(w.lenb - w.b, end - i);
+                    lp[j] = w.p;
+                }
             }
+            MG_UNROLL
+            for (mg_u32 j = 0; j < MG_GM_BATCH; j++)
+                at[j] = n[j] ? (mg_u64)csc_row[lp[j]] : 0;
+            MG_UNROLL
+            for (mg_u32 j = 0; j < MG_GM_BATCH; j++)
+                if (n[j]) at[j] = mg_atomic_add_u64(&chat_ptr[at[j] + 1], n[j]);
+            MG_UNROLL
+            for (mg_u32 j = 0; j < MG_GM_BATCH; j++)
+                if (n[j]) offsets_local[lp[j] - pa0] = at[j];
         }
         mg_barrier();
 
-        /* Step 2: coalesced writes of the products. */
+        /* Step 2: coalesced writes of the products, in batches: walk and find each element's
+         * destination, then load the batch's B entries and A values, then store. */
         mg_gm_walk_init(&w, s0);
-        for (mg_u64 i = start + t; i < end; i += wg) {
-            mg_gm_walk_to(&w, i, wg, slice_off, slice_col, csc_ptr, b_ptr);
-            mg_u64 dest = offsets_local[w.p - pa0] + (w.b - (w.p == pa0 ? b0 : 0));
-            mg_i64 q = b_ptr[w.k] + (mg_i64)w.b;
-            chat_col[dest] = b_col[q];
-            chat_val[dest] = csc_val[w.p] * b_val[q];
+        for (mg_u64 base = start + t; base < end; base += (mg_u64)MG_GM_BATCH * wg) {
+            mg_u64 dest[MG_GM_BATCH], p[MG_GM_BATCH];
+            mg_i64 q[MG_GM_BATCH];
+            MG_UNROLL
+            for (mg_u32 j = 0; j < MG_GM_BATCH; j++) {
+                const mg_u64 i = base + (mg_u64)j * wg;
+                dest[j] = ~(mg_u64)0;
+                p[j] = 0;
+                q[j] = 0;
+                if (i >= end) continue;
+                mg_gm_walk_to(&w, i, wg, slice_off, slice_col, csc_ptr, b_ptr);
+                dest[j] = offsets_local[w.p - pa0] + (w.b - (w.p == pa0 ? b0 : 0));
+                p[j] = w.p;
+                q[j] = w.bstart + (mg_i64)w.b;
+            }
+            mg_i32 c[MG_GM_BATCH];
+            mg_val v[MG_GM_BATCH];
+            MG_UNROLL
+            for (mg_u32 j = 0; j < MG_GM_BATCH; j++) {
+                const int live = dest[j] != ~(mg_u64)0;
+                c[j] = live ? b_col[q[j]] : 0;
+                v[j] = live ? csc_val[p[j]] * b_val[q[j]] : (mg_val)0;
+            }
+            MG_UNROLL
+            for (mg_u32 j = 0; j < MG_GM_BATCH; j++) {
+                if (dest[j] == ~(mg_u64)0) continue;
+                chat_col[dest[j]] = c[j];
+                chat_val[dest[j]] = v[j];
+            }
         }
         mg_barrier(); /* first[] and offsets_local are reused by the next range */
     }

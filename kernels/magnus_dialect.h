@@ -162,5 +162,7 @@ typedef float mg_val;
 
 #define MG_MIN(a, b) ((a) < (b) ? (a) : (b))
 #define MG_MAX(a, b) ((a) > (b) ? (a) : (b))
+/* Unrolls the next loop of constant trip count (so its private arrays live in registers). */
+#define MG_UNROLL _Pragma("unroll")
 
 #endif /* MAGNUS_DIALECT_H */

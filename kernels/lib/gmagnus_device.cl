@@ -9,6 +9,13 @@
 
 #include "magnus_dialect.h"
 
+/* Elements an item loads before it uses any of them in the reordering kernels' loops. A
+ * group of those kernels handles a few thousand elements, a dozen per item: one load at a
+ * time would leave each item waiting a whole memory latency per element, with too few bytes
+ * in flight to approach the bandwidth. Loading a batch first, into registers, puts them all
+ * in flight at once. */
+#define MG_GM_BATCH 4
+
 /* The segment holding flattened element x: the largest s < n with off[s] <= x, for a
  * non-decreasing off[0..n] with off[0] = 0 <= x < off[n]. Empty segments before the answer
  * are skipped because the answer is the LAST s whose start is <= x. */

@@ -1,6 +1,6 @@
 /*
- * The tuning knobs of a context (magnus_context_options.hash_group_max and
- * dense_min_elements): the option when nonzero, else the environment variable, validated.
+ * The tuning knobs of a context (magnus_context_options.hash_group_max, multisplit_group_max
+ * and dense_min_elements): the option when nonzero, else the environment variable, validated.
  * magnus_context_create reads them once, so a multiply does not look at the environment;
  * magnus_gmagnus_params_compute, which has no context, reads MAGNUS_DENSE_MIN_ELEMENTS here
  * too, so both apply the variable alike.
@@ -14,28 +14,41 @@ static bool power_of_two_in(uint64_t v, uint64_t device_limit) {
     return v >= 8 && v <= device_limit && (v & (v - 1)) == 0;
 }
 
-magnus_status magnus_knob_hash_group_max(uint64_t option, uint64_t device_limit, uint32_t *out) {
+/* A power of two from 8 to device_limit: the option when nonzero, else the variable. */
+static magnus_status pow2_knob(uint64_t option, const char *option_name, const char *variable,
+                               uint64_t device_limit, uint32_t *out) {
     *out = 0;
     if (option) {
         if (!power_of_two_in(option, device_limit))
             return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
-                                "hash_group_max=%llu: expected a power of two from 8 to %llu "
+                                "%s=%llu: expected a power of two from 8 to %llu "
                                 "(the device's work-group limit)",
-                                (unsigned long long)option, (unsigned long long)device_limit);
+                                option_name, (unsigned long long)option,
+                                (unsigned long long)device_limit);
         *out = (uint32_t)option;
         return MAGNUS_SUCCESS;
     }
-    const char *env = getenv("MAGNUS_HASH_GROUP_MAX");
+    const char *env = getenv(variable);
     if (!env || !*env) return MAGNUS_SUCCESS;
     char *end = NULL;
     unsigned long long v = strtoull(env, &end, 10);
     if (*end != 0 || !power_of_two_in(v, device_limit))
         return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
-                            "MAGNUS_HASH_GROUP_MAX=%s: expected a power of two from 8 to %llu "
+                            "%s=%s: expected a power of two from 8 to %llu "
                             "(the device's work-group limit)",
-                            env, (unsigned long long)device_limit);
+                            variable, env, (unsigned long long)device_limit);
     *out = (uint32_t)v;
     return MAGNUS_SUCCESS;
+}
+
+magnus_status magnus_knob_hash_group_max(uint64_t option, uint64_t device_limit, uint32_t *out) {
+    return pow2_knob(option, "hash_group_max", "MAGNUS_HASH_GROUP_MAX", device_limit, out);
+}
+
+magnus_status magnus_knob_multisplit_group_max(uint64_t option, uint64_t device_limit,
+                                               uint32_t *out) {
+    return pow2_knob(option, "multisplit_group_max", "MAGNUS_MULTISPLIT_GROUP_MAX", device_limit,
+                     out);
 }
 
 magnus_status magnus_knob_dense_min_elements(int64_t option, int64_t *out) {

@@ -255,6 +255,13 @@ magnus_status magnus_gmagnus_params_input_for_device(magnus_gmagnus_params_input
     return MAGNUS_SUCCESS;
 }
 
+void magnus_gmagnus_params_input_cap_multisplit(magnus_gmagnus_params_input *in,
+                                                uint32_t max_items) {
+    if (!max_items || (uint32_t)in->multisplit_group_size <= max_items) return;
+    in->multisplit_group_size = (int)max_items;
+    if ((uint32_t)in->subgroup_size > max_items) in->subgroup_size = (int)max_items;
+}
+
 magnus_status magnus_gmagnus_params_compute(magnus_gmagnus_params *out,
                                             const magnus_device_info *device, int64_t c_cols,
                                             magnus_value_type type) {
@@ -266,8 +273,13 @@ magnus_status magnus_gmagnus_params_compute(magnus_gmagnus_params *out,
         return magnus_error(MAGNUS_ERROR_NULL_POINTER, "magnus_gmagnus_params_compute: device is NULL");
     magnus_gmagnus_params_input in;
     magnus_status s = magnus_gmagnus_params_input_for_device(&in, device, c_cols, type);
-    /* no context here: the variable as a context would read it now */
+    /* no context here: the variables as a context would read them now */
+    uint32_t ms_max = 0;
     if (!s) s = magnus_knob_dense_min_elements(0, &in.dense_min_elements);
+    if (!s)
+        s = magnus_knob_multisplit_group_max(
+            0, device->max_work_group_size ? device->max_work_group_size : 256, &ms_max);
     if (s) return s;
+    magnus_gmagnus_params_input_cap_multisplit(&in, ms_max);
     return magnus_gmagnus_params_from_input(out, &in);
 }

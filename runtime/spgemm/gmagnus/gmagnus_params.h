@@ -53,6 +53,11 @@ typedef struct magnus_gmagnus_params_input {
 magnus_status magnus_gmagnus_params_from_input(magnus_gmagnus_params *out,
                                                const magnus_gmagnus_params_input *in);
 
+/* Caps the input's histogram / multisplit group at `max_items` (0: no cap; the knob
+ * multisplit_group_max), its subgroups with it. */
+void magnus_gmagnus_params_input_cap_multisplit(magnus_gmagnus_params_input *in,
+                                                uint32_t max_items);
+
 /* The input a device implies: sLM from device->local_mem_bytes (the budget in effect),
  * group sizes capped by the device, subgroup size its smallest (32 when it reports none);
  * dense_min_elements 0 (the caller sets the knob: a context's, or the environment's). */

@@ -7,6 +7,9 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
+#include <stdlib.h>
+
+#include "device_runtime.h"
 #include "gmagnus_params.h"
 #include "internal.h"
 #include "magnus/magnus.h"
@@ -220,6 +223,41 @@ Test(gmagnus_params, device_defaults) {
                  MAGNUS_ERROR_NULL_POINTER);
     cr_expect_eq(magnus_gmagnus_params_compute(&p, &dev, 10, (magnus_value_type)7),
                  MAGNUS_ERROR_UNSUPPORTED_TYPE);
+}
+
+/* The multisplit group knob: caps the group and its subgroups, refuses what is no power of
+ * two from 8 to the device's limit, as an option and as MAGNUS_MULTISPLIT_GROUP_MAX. */
+Test(gmagnus_params, multisplit_group_knob) {
+    magnus_device_info dev;
+    memset(&dev, 0, sizeof dev);
+    dev.local_mem_bytes = 48 * 1024;
+    dev.max_work_group_size = 1024;
+    dev.subgroup_sizes[0] = 32;
+    dev.num_subgroup_sizes = 1;
+    magnus_gmagnus_params p;
+    setenv("MAGNUS_MULTISPLIT_GROUP_MAX", "256", 1);
+    ASSERT_OK(magnus_gmagnus_params_compute(&p, &dev, 1 << 18, MAGNUS_FLOAT32));
+    cr_expect_eq(p.multisplit_group_size, 256);
+    cr_expect_eq(p.subgroups, 8);
+    cr_expect_eq(p.multisplit_group_elems[0] % 256, 0);
+    setenv("MAGNUS_MULTISPLIT_GROUP_MAX", "16", 1); /* below the subgroup: one subgroup */
+    ASSERT_OK(magnus_gmagnus_params_compute(&p, &dev, 1 << 18, MAGNUS_FLOAT32));
+    cr_expect_eq(p.multisplit_group_size, 16);
+    cr_expect_eq(p.subgroups, 1);
+    const char *bad[] = {"300", "4", "2048", "x", "-8"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        setenv("MAGNUS_MULTISPLIT_GROUP_MAX", bad[i], 1);
+        cr_expect_eq(magnus_gmagnus_params_compute(&p, &dev, 1 << 18, MAGNUS_FLOAT32),
+                     MAGNUS_ERROR_INVALID_ARGUMENT, "%s accepted", bad[i]);
+        cr_expect(strstr(magnus_last_error(), "MAGNUS_MULTISPLIT_GROUP_MAX"), "%s",
+                  magnus_last_error());
+    }
+    unsetenv("MAGNUS_MULTISPLIT_GROUP_MAX");
+    uint32_t v = 0;
+    cr_expect_eq(magnus_knob_multisplit_group_max(12, 1024, &v), MAGNUS_ERROR_INVALID_ARGUMENT);
+    cr_expect(strstr(magnus_last_error(), "multisplit_group_max=12"), "%s", magnus_last_error());
+    ASSERT_OK(magnus_knob_multisplit_group_max(512, 1024, &v));
+    cr_expect_eq(v, 512u);
 }
 
 /* The plan's heavy split against a count by hand: A has one row hitting a dense row of B. */
