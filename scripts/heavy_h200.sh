@@ -3,7 +3,7 @@
 # new build, build-gpu/) and an old build's tools/magnus + libmagnus.so.0.1 in .carry/old/:
 #   run(command="bash scripts/heavy_h200.sh", carry=["build-gpu", ".carry"], timeout_s=600)
 # Steps (HEAVY_STEPS, default all, in this order; each bounded, the whole by HEAVY_BUDGET_S):
-#   check     CUDA tests of what the change touches: test_probe (the block cache),
+#   check     CUDA tests of what the change touches (every multiply goes through the block cache):
 #             spgemm_gmagnus, gmagnus_dense_chunks, and spgemm_gmagnus with
 #             MAGNUS_MULTISPLIT_GROUP_MAX=256, every product against the CPU reference
 #   ncu       Nsight Compute, kernel by kernel (time, DRAM bytes) of one multiply of
@@ -57,7 +57,7 @@ bounded() { # LIMIT LOG CMD...: runs CMD within LIMIT (and the budget), appendin
 
 if want check; then
   say "== check"
-  for t in test_probe spgemm_gmagnus gmagnus_dense_chunks; do
+  for t in spgemm_gmagnus gmagnus_dense_chunks; do
     bounded 120 "$work/check.log" env MAGNUS_BACKENDS=cuda "$new/tests/$t" --jobs 1
     say "  $t: exit $?"
   done
