@@ -5,12 +5,12 @@
 # Steps (HEAVY_STEPS, default all, in this order; each bounded, the whole by HEAVY_BUDGET_S):
 #   check     CUDA tests of what the change touches (every multiply goes through the block cache):
 #             spgemm_gmagnus, gmagnus_dense_chunks, and spgemm_gmagnus with
-#             MAGNUS_MULTISPLIT_GROUP_MAX=256, every product against the CPU reference
+#             MAGNUS_MULTISPLIT_GROUP=256, every product against the CPU reference
 #   ncu       Nsight Compute, kernel by kernel (time, DRAM bytes) of one multiply of
 #             rmat-s18-a4-b8 (new build, old build) and rmat-s19-a8-b8 (new build), with the
 #             multiply's own wall time from the same binary outside ncu (MAGNUS_REPORT text)
 #   compare   `magnus bench` on the perf_h200.sh inputs, rounds of: old build, new build, new
-#             build with MAGNUS_MULTISPLIT_GROUP_MAX=256 (cuSPARSE in the first new run),
+#             build with MAGNUS_MULTISPLIT_GROUP=256 (cuSPARSE in the first new run),
 #             HEAVY_ROUNDS (2) rounds, so that noise and change are measured in the same minutes
 #   sanitize  scripts/sanitize_h200.sh (memcheck, racecheck, synccheck)
 # Here, besides: ../shared/tools/ncu_kernels.py copied to .carry/ (the GPU machine has no ../shared).
@@ -61,7 +61,7 @@ if want check; then
     bounded 120 "$work/check.log" env MAGNUS_BACKENDS=cuda "$new/tests/$t" --jobs 1
     say "  $t: exit $?"
   done
-  bounded 120 "$work/check.log" env MAGNUS_BACKENDS=cuda MAGNUS_MULTISPLIT_GROUP_MAX=256 \
+  bounded 120 "$work/check.log" env MAGNUS_BACKENDS=cuda MAGNUS_MULTISPLIT_GROUP=256 \
     "$new/tests/spgemm_gmagnus" --jobs 1
   say "  spgemm_gmagnus (multisplit groups of 256): exit $?"
 fi
@@ -110,7 +110,7 @@ if want compare; then
     bounded 90 "$work/compare.log" "$new/tools/magnus" "${common[@]}" --systems "$sys" \
       --csv "$work/new-$r.csv"
     say "  round $r new: exit $?"
-    bounded 90 "$work/compare.log" env MAGNUS_MULTISPLIT_GROUP_MAX=256 "$new/tools/magnus" \
+    bounded 90 "$work/compare.log" env MAGNUS_MULTISPLIT_GROUP=256 "$new/tools/magnus" \
       "${common[@]}" --systems "$dev" --csv "$work/ms256-$r.csv"
     say "  round $r ms256: exit $?"
   done

@@ -372,10 +372,11 @@ typedef struct magnus_context_options {
                                      the dense accumulator (>= 1; values above tau mean tau);
                                      0: MAGNUS_DENSE_MIN_ELEMENTS if set, else
                                      min(tau, dense width / 16) */
-    uint64_t multisplit_group_max; /* gMAGNUS: most work items of a histogram / multisplit
-                                     group, a power of two from 8 to the device's limit; 0:
-                                     MAGNUS_MULTISPLIT_GROUP_MAX if set, else the paper's
-                                     1024 (fewer where tau or the device is smaller) */
+    uint64_t multisplit_group;    /* gMAGNUS: work items of a histogram / multisplit group, a
+                                     power of two from 8 to the device's limit (fewer where
+                                     tau is smaller; 1024 is the paper's); 0:
+                                     MAGNUS_MULTISPLIT_GROUP if set, else 256 (measured
+                                     faster on the H200, docs/performance.md) */
 } magnus_context_options;
 
 MAGNUS_API magnus_status magnus_context_options_init(magnus_context_options *opt);

@@ -95,13 +95,13 @@ magnus_status magnus_context_create(magnus_context *ctx, const magnus_device_inf
                             "local memory budget of %llu bytes exceeds the %llu bytes of %s",
                             (unsigned long long)local_budget,
                             (unsigned long long)info.local_mem_bytes, info.name);
-    uint32_t hash_group_max, multisplit_group_max;
+    uint32_t hash_group_max, multisplit_group;
     int64_t dense_min_elements;
     uint64_t work_group_limit = info.max_work_group_size ? info.max_work_group_size : 256;
     if ((s = magnus_knob_hash_group_max(opt->hash_group_max, work_group_limit,
                                         &hash_group_max)) ||
-        (s = magnus_knob_multisplit_group_max(opt->multisplit_group_max, work_group_limit,
-                                              &multisplit_group_max)) ||
+        (s = magnus_knob_multisplit_group(opt->multisplit_group, work_group_limit,
+                                              &multisplit_group)) ||
         (s = magnus_knob_dense_min_elements(opt->dense_min_elements, &dense_min_elements)))
         return s;
 
@@ -116,7 +116,7 @@ magnus_status magnus_context_create(magnus_context *ctx, const magnus_device_inf
     c->memory_limit = memory_limit;
     c->hash_group_max = hash_group_max;
     c->dense_min_elements = dense_min_elements;
-    c->multisplit_group_max = multisplit_group_max;
+    c->multisplit_group = multisplit_group;
     if ((s = ops->context_create(info.index, &c->bctx))) {
         context_release(c);
         return s;

@@ -1,5 +1,5 @@
 /*
- * The tuning knobs of a context (magnus_context_options.hash_group_max, multisplit_group_max
+ * The tuning knobs of a context (magnus_context_options.hash_group_max, multisplit_group
  * and dense_min_elements): the option when nonzero, else the environment variable, validated.
  * magnus_context_create reads them once, so a multiply does not look at the environment;
  * magnus_gmagnus_params_compute, which has no context, reads MAGNUS_DENSE_MIN_ELEMENTS here
@@ -45,9 +45,9 @@ magnus_status magnus_knob_hash_group_max(uint64_t option, uint64_t device_limit,
     return pow2_knob(option, "hash_group_max", "MAGNUS_HASH_GROUP_MAX", device_limit, out);
 }
 
-magnus_status magnus_knob_multisplit_group_max(uint64_t option, uint64_t device_limit,
+magnus_status magnus_knob_multisplit_group(uint64_t option, uint64_t device_limit,
                                                uint32_t *out) {
-    return pow2_knob(option, "multisplit_group_max", "MAGNUS_MULTISPLIT_GROUP_MAX", device_limit,
+    return pow2_knob(option, "multisplit_group", "MAGNUS_MULTISPLIT_GROUP", device_limit,
                      out);
 }
 

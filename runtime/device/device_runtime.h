@@ -80,7 +80,7 @@ struct magnus_context_s {
     uint32_t hash_group_max;          /* most work items per hash table; 0: the backend's
                                          default (runtime/accumulate/hash_private.h) */
     int64_t dense_min_elements;       /* gMAGNUS's last-level split; 0: tau */
-    uint32_t multisplit_group_max;    /* most work items per multisplit group; 0: default */
+    uint32_t multisplit_group;        /* work items per multisplit group; 0: the default */
     /* Buffers freed at the next idle point (magnus_dbuf_free_deferred); their bytes are
      * still in memory_in_use. */
     magnus_dbuf *deferred;
@@ -114,8 +114,8 @@ uint64_t magnus_default_local_budget(uint64_t device_local_mem_bytes);
  * (dense_min_elements; a negative option). */
 magnus_status magnus_knob_hash_group_max(uint64_t option, uint64_t device_limit, uint32_t *out);
 magnus_status magnus_knob_dense_min_elements(int64_t option, int64_t *out);
-/* gMAGNUS's histogram and multisplit groups: like hash_group_max, MAGNUS_MULTISPLIT_GROUP_MAX. */
-magnus_status magnus_knob_multisplit_group_max(uint64_t option, uint64_t device_limit,
+/* gMAGNUS's histogram and multisplit groups: like hash_group_max, MAGNUS_MULTISPLIT_GROUP. */
+magnus_status magnus_knob_multisplit_group(uint64_t option, uint64_t device_limit,
                                                uint32_t *out);
 
 /* Device memory, accounted against the context's limit (MAGNUS_ERROR_OUT_OF_DEVICE_MEMORY,

@@ -219,6 +219,28 @@ static int largest_pow2_at_most(uint64_t x, int cap) {
     return v;
 }
 
+/* Histogram / multisplit groups of `items` work items (a power of two), fewer when tau is
+ * small (a group must own at least one element per item and at most tau + 2) or the device's
+ * limit is; subgroups of the device's smallest size (32 when it reports none), at most the
+ * group. */
+static void multisplit_shape(const magnus_device_info *device, uint64_t tau, uint64_t items,
+                             int *ms_out, int *sub_out) {
+    uint64_t max_wg = device->max_work_group_size ? device->max_work_group_size : 256;
+    int sub = 0;
+    for (int i = 0; i < device->num_subgroup_sizes && i < 8; i++)
+        if (device->subgroup_sizes[i] > 0 && (sub == 0 || device->subgroup_sizes[i] < sub))
+            sub = device->subgroup_sizes[i];
+    if (sub == 0) sub = 32;
+    int ms = largest_pow2_at_most(tau ? tau : 1, items);
+    ms = largest_pow2_at_most(max_wg, ms);
+    *ms_out = ms;
+    *sub_out = sub > ms ? ms : sub;
+}
+
+static uint64_t tau_of(uint64_t slm, size_t vbytes) {
+    return slm / (MAGNUS_GM_HASH_LOAD * (MAGNUS_GM_COL_BYTES + vbytes));
+}
+
 magnus_status magnus_gmagnus_params_input_for_device(magnus_gmagnus_params_input *out,
                                                      const magnus_device_info *device,
                                                      int64_t c_cols, magnus_value_type type) {
@@ -230,18 +252,9 @@ magnus_status magnus_gmagnus_params_input_for_device(magnus_gmagnus_params_input
         return magnus_error(MAGNUS_ERROR_UNSUPPORTED_TYPE, "gMAGNUS parameters: value type %d",
                             (int)type);
     uint64_t max_wg = device->max_work_group_size ? device->max_work_group_size : 256;
-    int sub = 0;
-    for (int i = 0; i < device->num_subgroup_sizes && i < 8; i++)
-        if (device->subgroup_sizes[i] > 0 && (sub == 0 || device->subgroup_sizes[i] < sub))
-            sub = device->subgroup_sizes[i];
-    if (sub == 0) sub = 32;
     uint64_t slm = device->local_mem_bytes;
-    uint64_t tau = slm / (MAGNUS_GM_HASH_LOAD * (MAGNUS_GM_COL_BYTES + vbytes));
-    /* The paper's 1024-item multisplit groups, smaller when tau is small: a group must own at
-     * least one element per item and at most tau + 2 elements. */
-    int ms = largest_pow2_at_most(tau ? tau : 1, 1024);
-    ms = largest_pow2_at_most(max_wg, ms);
-    if (sub > ms) sub = ms;
+    int ms, sub;
+    multisplit_shape(device, tau_of(slm, vbytes), MAGNUS_GM_MULTISPLIT_GROUP, &ms, &sub);
     /* The dense accumulator's scan scratch (4 bytes per item) stays a small part of sLM. */
     int dense = largest_pow2_at_most(max_wg, 256);
     dense = largest_pow2_at_most(slm / 32 ? slm / 32 : 1, dense);
@@ -255,11 +268,12 @@ magnus_status magnus_gmagnus_params_input_for_device(magnus_gmagnus_params_input
     return MAGNUS_SUCCESS;
 }
 
-void magnus_gmagnus_params_input_cap_multisplit(magnus_gmagnus_params_input *in,
-                                                uint32_t max_items) {
-    if (!max_items || (uint32_t)in->multisplit_group_size <= max_items) return;
-    in->multisplit_group_size = (int)max_items;
-    if ((uint32_t)in->subgroup_size > max_items) in->subgroup_size = (int)max_items;
+void magnus_gmagnus_params_input_set_multisplit(magnus_gmagnus_params_input *in,
+                                                const magnus_device_info *device,
+                                                uint32_t items) {
+    if (!items) return;
+    multisplit_shape(device, tau_of(in->local_mem_bytes, in->value_bytes), items,
+                     &in->multisplit_group_size, &in->subgroup_size);
 }
 
 magnus_status magnus_gmagnus_params_compute(magnus_gmagnus_params *out,
@@ -274,12 +288,12 @@ magnus_status magnus_gmagnus_params_compute(magnus_gmagnus_params *out,
     magnus_gmagnus_params_input in;
     magnus_status s = magnus_gmagnus_params_input_for_device(&in, device, c_cols, type);
     /* no context here: the variables as a context would read them now */
-    uint32_t ms_max = 0;
+    uint32_t ms_items = 0;
     if (!s) s = magnus_knob_dense_min_elements(0, &in.dense_min_elements);
     if (!s)
-        s = magnus_knob_multisplit_group_max(
-            0, device->max_work_group_size ? device->max_work_group_size : 256, &ms_max);
+        s = magnus_knob_multisplit_group(
+            0, device->max_work_group_size ? device->max_work_group_size : 256, &ms_items);
     if (s) return s;
-    magnus_gmagnus_params_input_cap_multisplit(&in, ms_max);
+    magnus_gmagnus_params_input_set_multisplit(&in, device, ms_items);
     return magnus_gmagnus_params_from_input(out, &in);
 }

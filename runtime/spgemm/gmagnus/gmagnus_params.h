@@ -26,6 +26,13 @@
  * or within 2 % of it among tau (3072), 1024, 512 and 256 on all six perf inputs, 8-21 % below
  * tau on five (docs/performance.md, "Dense threshold from the chunk width"). */
 #define MAGNUS_GM_DENSE_SHARE 16
+/* Work items of a histogram / multisplit group by default (fewer where tau or the device is
+ * smaller; the knob multisplit_group sets another size). The paper uses 1024; on the H200
+ * through CUDA at 48 KiB, groups of 256 (each of 3072 elements, 12 per item) ran the
+ * histogram 3.1 -> 1.0 ms and the multisplit 6.3 -> 3.0 ms on rmat-s18-a4-b8, faster on all six
+ * perf inputs: eight groups share an SM instead of two, so one group's barriers and scans
+ * no longer idle it (docs/performance.md, "Heavy path I"). */
+#define MAGNUS_GM_MULTISPLIT_GROUP 256
 /* Local memory the gMAGNUS kernels declare statically (MG_LOCAL_ARRAY: at most 3 words, plus
  * what a compiler may add), kept out of the dynamic share: a launch asking for the whole
  * budget dynamically fails on CUDA and NVIDIA's OpenCL. */
@@ -53,10 +60,12 @@ typedef struct magnus_gmagnus_params_input {
 magnus_status magnus_gmagnus_params_from_input(magnus_gmagnus_params *out,
                                                const magnus_gmagnus_params_input *in);
 
-/* Caps the input's histogram / multisplit group at `max_items` (0: no cap; the knob
- * multisplit_group_max), its subgroups with it. */
-void magnus_gmagnus_params_input_cap_multisplit(magnus_gmagnus_params_input *in,
-                                                uint32_t max_items);
+/* Histogram / multisplit groups of `items` work items instead of MAGNUS_GM_MULTISPLIT_GROUP
+ * (0: unchanged; the knob multisplit_group), fewer where tau or the device's limit allows
+ * fewer, subgroups at most the group. */
+void magnus_gmagnus_params_input_set_multisplit(magnus_gmagnus_params_input *in,
+                                                const magnus_device_info *device,
+                                                uint32_t items);
 
 /* The input a device implies: sLM from device->local_mem_bytes (the budget in effect),
  * group sizes capped by the device, subgroup size its smallest (32 when it reports none);

@@ -238,7 +238,7 @@ magnus_status magnus_gmagnus_spgemm(magnus_device_csr *C, magnus_context ctx,
     magnus_status s = magnus_gmagnus_params_input_for_device(&in, &ctx->device, B->cols, A->type);
     if (!s) {
         in.dense_min_elements = ctx->dense_min_elements;
-        magnus_gmagnus_params_input_cap_multisplit(&in, ctx->multisplit_group_max);
+        magnus_gmagnus_params_input_set_multisplit(&in, &ctx->device, ctx->multisplit_group);
         s = magnus_gmagnus_params_from_input(&g->p, &in);
     }
     if (s) {

@@ -14,7 +14,10 @@
  * The device's own 128 KiB, asked for explicitly, halves every count (docs/level0.md explains
  * the difference); the default budget, min(device, 48 KiB), is 48 KiB here.
  * Finally a multiply at a small budget runs two multisplit levels through Level Zero and is
- * checked against the CPU reference and the host-side plan.
+ * checked against the CPU reference and the host-side plan. The paper's counts assume its
+ * 1024-item multisplit groups (the number of local histograms per chunk sets the chunks per
+ * pass), so every test here asks for them (MAGNUS_MULTISPLIT_GROUP=1024; magnus's default is
+ * 256, which parameters_follow_the_device also checks).
  */
 #include <criterion/criterion.h>
 #include <stdlib.h>
@@ -31,6 +34,7 @@ static magnus_device_info pvc_device(void) {
         cr_skip_test("ZE_ENABLE_ALT_DRIVERS does not name the fake driver (run under ctest)");
     setenv("MAGNUS_BACKENDS", "level0", 1);
     unsetenv("MAGNUS_LOCAL_MEM_BYTES");
+    setenv("MAGNUS_MULTISPLIT_GROUP", "1024", 1); /* the paper's groups */
     magnus_device_info dev;
     magnus_status s = magnus_device_select(&dev);
     cr_assert_eq(s, MAGNUS_SUCCESS, "%s; probe: %s", magnus_last_error(), magnus_probe_diagnostics());
@@ -102,6 +106,11 @@ Test(level0_pvc, parameters_follow_the_device) {
     cr_assert_eq(p.multisplit_group_size, 1024);
     cr_assert_eq(p.subgroup_size, 16);
     cr_assert_eq(p.subgroups, 64);
+    unsetenv("MAGNUS_MULTISPLIT_GROUP"); /* magnus's default: 256 items, 16 subgroups of 16 */
+    p = params_at(&dev, whole, 15, MAGNUS_FLOAT64);
+    cr_assert_eq(p.multisplit_group_size, 256);
+    cr_assert_eq(p.subgroups, 16);
+    setenv("MAGNUS_MULTISPLIT_GROUP", "1024", 1);
     p = params_at(&dev, whole, 15, MAGNUS_FLOAT32);
     cr_assert_eq(p.tau, 131072 / (2 * (4 + 4)));
     /* the device's full 128 KiB: a dense accumulator twice as wide as at 64 KiB, so half the

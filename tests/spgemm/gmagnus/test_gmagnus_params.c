@@ -209,10 +209,13 @@ Test(gmagnus_params, device_defaults) {
     dev.num_subgroup_sizes = 1;
     magnus_gmagnus_params p;
     ASSERT_OK(magnus_gmagnus_params_compute(&p, &dev, 1 << 20, MAGNUS_FLOAT32));
-    cr_expect_eq(p.multisplit_group_size, 1024);
-    cr_expect_eq(p.subgroups, 32);
+    cr_expect_eq(p.multisplit_group_size, MAGNUS_GM_MULTISPLIT_GROUP); /* 256, not the paper's 1024 */
+    cr_expect_eq(p.subgroups, MAGNUS_GM_MULTISPLIT_GROUP / 32);
     cr_expect_eq(p.chunks_required, 128);
-    cr_expect_eq(p.levels, 2);
+    /* 8 local histograms per chunk instead of the paper's 32 leave room for 256 chunks a
+     * pass: one level where the paper's groups need two (64, 2) */
+    cr_expect_eq(p.chunks_max, 256);
+    cr_expect_eq(p.levels, 1);
     dev.local_mem_bytes = 2048; /* tau = 128: groups of 128 items, 4 subgroups */
     ASSERT_OK(magnus_gmagnus_params_compute(&p, &dev, 1 << 16, MAGNUS_FLOAT32));
     cr_expect_eq(p.tau, 128);
@@ -225,8 +228,9 @@ Test(gmagnus_params, device_defaults) {
                  MAGNUS_ERROR_UNSUPPORTED_TYPE);
 }
 
-/* The multisplit group knob: caps the group and its subgroups, refuses what is no power of
- * two from 8 to the device's limit, as an option and as MAGNUS_MULTISPLIT_GROUP_MAX. */
+/* The multisplit group knob: sets the group (the paper's 1024, or fewer items than the
+ * default 256) and its subgroups with it, refuses what is no power of two from 8 to the
+ * device's limit, as an option and as MAGNUS_MULTISPLIT_GROUP. */
 Test(gmagnus_params, multisplit_group_knob) {
     magnus_device_info dev;
     memset(&dev, 0, sizeof dev);
@@ -235,28 +239,32 @@ Test(gmagnus_params, multisplit_group_knob) {
     dev.subgroup_sizes[0] = 32;
     dev.num_subgroup_sizes = 1;
     magnus_gmagnus_params p;
-    setenv("MAGNUS_MULTISPLIT_GROUP_MAX", "256", 1);
+    setenv("MAGNUS_MULTISPLIT_GROUP", "1024", 1);
+    ASSERT_OK(magnus_gmagnus_params_compute(&p, &dev, 1 << 18, MAGNUS_FLOAT32));
+    cr_expect_eq(p.multisplit_group_size, 1024);
+    cr_expect_eq(p.subgroups, 32);
+    cr_expect_eq(p.multisplit_group_elems[0] % 1024, 0);
+    dev.local_mem_bytes = 4096; /* tau 256: the group cannot pass it */
     ASSERT_OK(magnus_gmagnus_params_compute(&p, &dev, 1 << 18, MAGNUS_FLOAT32));
     cr_expect_eq(p.multisplit_group_size, 256);
-    cr_expect_eq(p.subgroups, 8);
-    cr_expect_eq(p.multisplit_group_elems[0] % 256, 0);
-    setenv("MAGNUS_MULTISPLIT_GROUP_MAX", "16", 1); /* below the subgroup: one subgroup */
+    dev.local_mem_bytes = 48 * 1024;
+    setenv("MAGNUS_MULTISPLIT_GROUP", "16", 1); /* below the subgroup: one subgroup */
     ASSERT_OK(magnus_gmagnus_params_compute(&p, &dev, 1 << 18, MAGNUS_FLOAT32));
     cr_expect_eq(p.multisplit_group_size, 16);
     cr_expect_eq(p.subgroups, 1);
     const char *bad[] = {"300", "4", "2048", "x", "-8"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-        setenv("MAGNUS_MULTISPLIT_GROUP_MAX", bad[i], 1);
+        setenv("MAGNUS_MULTISPLIT_GROUP", bad[i], 1);
         cr_expect_eq(magnus_gmagnus_params_compute(&p, &dev, 1 << 18, MAGNUS_FLOAT32),
                      MAGNUS_ERROR_INVALID_ARGUMENT, "%s accepted", bad[i]);
-        cr_expect(strstr(magnus_last_error(), "MAGNUS_MULTISPLIT_GROUP_MAX"), "%s",
+        cr_expect(strstr(magnus_last_error(), "MAGNUS_MULTISPLIT_GROUP"), "%s",
                   magnus_last_error());
     }
-    unsetenv("MAGNUS_MULTISPLIT_GROUP_MAX");
+    unsetenv("MAGNUS_MULTISPLIT_GROUP");
     uint32_t v = 0;
-    cr_expect_eq(magnus_knob_multisplit_group_max(12, 1024, &v), MAGNUS_ERROR_INVALID_ARGUMENT);
-    cr_expect(strstr(magnus_last_error(), "multisplit_group_max=12"), "%s", magnus_last_error());
-    ASSERT_OK(magnus_knob_multisplit_group_max(512, 1024, &v));
+    cr_expect_eq(magnus_knob_multisplit_group(12, 1024, &v), MAGNUS_ERROR_INVALID_ARGUMENT);
+    cr_expect(strstr(magnus_last_error(), "multisplit_group=12"), "%s", magnus_last_error());
+    ASSERT_OK(magnus_knob_multisplit_group(512, 1024, &v));
     cr_expect_eq(v, 512u);
 }
 
