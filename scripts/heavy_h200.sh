@@ -1,18 +1,23 @@
 #!/usr/bin/env bash
 # The heavy-path measurement of issue 12 in ONE device call, after scripts/gpu_bundle.sh (the
-# new build, build-gpu/) and an old build's tools/magnus + libmagnus.so.0.1 in .carry/old/:
+# new build, build-gpu/) and another build's tools/magnus + libmagnus.so* in .carry/old/ (any
+# Release build with -DMAGNUS_CUDA_KERNELS=ON: the landed commit, or a kernel variant):
 #   run(command="bash scripts/heavy_h200.sh", carry=["build-gpu", ".carry"], timeout_s=600)
 # Steps (HEAVY_STEPS, default all, in this order; each bounded, the whole by HEAVY_BUDGET_S):
 #   check     CUDA tests of what the change touches (every multiply goes through the block cache):
-#             spgemm_gmagnus, gmagnus_dense_chunks, and spgemm_gmagnus with
-#             MAGNUS_MULTISPLIT_GROUP=256, every product against the CPU reference
+#             spgemm_gmagnus, gmagnus_dense_chunks, and spgemm_gmagnus with the variant's
+#             environment, every product against the CPU reference
 #   ncu       Nsight Compute, kernel by kernel (time, DRAM bytes) of one multiply of
-#             rmat-s18-a4-b8 (new build, old build) and rmat-s19-a8-b8 (new build), with the
-#             multiply's own wall time from the same binary outside ncu (MAGNUS_REPORT text)
+#             rmat-s18-a4-b8 (new build, old build) and rmat-s19-a8-b8 (new build), each beside
+#             the same pair's wall time from `magnus bench` (5 runs) outside ncu
+#   detail    Nsight Compute sections (speed of light, occupancy, launch, warp states,
+#             scheduler, memory) of the heavy path's kernels in one s18 multiply (new build)
 #   compare   `magnus bench` on the perf_h200.sh inputs, rounds of: old build, new build, new
-#             build with MAGNUS_MULTISPLIT_GROUP=256 (cuSPARSE in the first new run),
-#             HEAVY_ROUNDS (2) rounds, so that noise and change are measured in the same minutes
+#             build with HEAVY_VARIANT_ENV (cuSPARSE in the first new run), HEAVY_ROUNDS (2)
+#             rounds, so that noise and change are measured in the same minutes
 #   sanitize  scripts/sanitize_h200.sh (memcheck, racecheck, synccheck)
+# HEAVY_OLD (.carry/old) names the other build, HEAVY_VARIANT_ENV (MAGNUS_MULTISPLIT_GROUP=1024)
+# the third configuration (VAR=value, one).
 # Here, besides: ../shared/tools/ncu_kernels.py copied to .carry/ (the GPU machine has no ../shared).
 # Output: $OUT/summary.txt and $OUT/heavy.tgz (every CSV and log; the device tool returns at
 # most 8 files).
@@ -20,8 +25,9 @@ set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root" || exit 2
 new=$root/build-gpu
-old=$root/.carry/old
-steps=${HEAVY_STEPS:-check,ncu,compare,sanitize}
+old=$root/${HEAVY_OLD:-.carry/old}
+variant=${HEAVY_VARIANT_ENV:-MAGNUS_MULTISPLIT_GROUP=1024}
+steps=${HEAVY_STEPS:-check,ncu,detail,compare,sanitize}
 budget=${HEAVY_BUDGET_S:-560}
 rounds=${HEAVY_ROUNDS:-2}
 dev=${HEAVY_DEVICE:-cuda:0}            # overrides to try the script on PoCL with tiny inputs
@@ -61,9 +67,9 @@ if want check; then
     bounded 120 "$work/check.log" env MAGNUS_BACKENDS=cuda "$new/tests/$t" --jobs 1
     say "  $t: exit $?"
   done
-  bounded 120 "$work/check.log" env MAGNUS_BACKENDS=cuda MAGNUS_MULTISPLIT_GROUP=256 \
+  bounded 120 "$work/check.log" env MAGNUS_BACKENDS=cuda "$variant" \
     "$new/tests/spgemm_gmagnus" --jobs 1
-  say "  spgemm_gmagnus (multisplit groups of 256): exit $?"
+  say "  spgemm_gmagnus ($variant): exit $?"
 fi
 
 if want ncu; then
@@ -95,6 +101,17 @@ for r in csv.DictReader(open(sys.argv[1])):
   one s19-new "$new/tools/magnus" 19 8 -- rmat:19:8:1 rmat:19:8:2
 fi
 
+if want detail; then
+  say "== detail"
+  ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+  bounded 200 "$work/ncu-detail.txt" "$ncu" --clock-control none --section SpeedOfLight \
+    --section Occupancy --section LaunchStats --section WarpStateStats --section SchedulerStats \
+    --section MemoryWorkloadAnalysis \
+    -k 'regex:gmagnus_outer_product|gmagnus_histogram|gmagnus_multisplit|gmagnus_dense_numeric|hash_chunks_numeric_local' \
+    -c 10 "$new/tools/magnus" multiply rmat:18:4:1 rmat:18:8:2 --device "$dev"
+  say "  detail: exit $?"
+fi
+
 if want compare; then
   say "== compare"
   # shellcheck disable=SC2086 # a list of names
@@ -110,35 +127,35 @@ if want compare; then
     bounded 90 "$work/compare.log" "$new/tools/magnus" "${common[@]}" --systems "$sys" \
       --csv "$work/new-$r.csv"
     say "  round $r new: exit $?"
-    bounded 90 "$work/compare.log" env MAGNUS_MULTISPLIT_GROUP=256 "$new/tools/magnus" \
-      "${common[@]}" --systems "$dev" --csv "$work/ms256-$r.csv"
-    say "  round $r ms256: exit $?"
+    bounded 90 "$work/compare.log" env "$variant" "$new/tools/magnus" \
+      "${common[@]}" --systems "$dev" --csv "$work/variant-$r.csv"
+    say "  round $r variant ($variant): exit $?"
   done
   python3 - "$work" >>"$summary" <<'EOF'
 import csv, glob, math, os, sys
 w = sys.argv[1]
 rows = {}
-for f in sorted(glob.glob(os.path.join(w, "*-*.csv"))):
+for f in sorted(glob.glob(os.path.join(w, "*-[0-9].csv"))):
     kind = os.path.basename(f).rsplit("-", 1)[0]
     for r in csv.DictReader(open(f)):
         if r["status"] != "ok": continue
         key = (r["input"], "cusparse" if r["system"].startswith("cusparse") else kind)
         rows.setdefault(key, []).append((float(r["time_mean_ms"]), r))
 inputs = sorted({k[0] for k in rows})
-print("%-26s %9s %9s %9s %9s %8s %8s %7s %7s" % ("input", "old", "new", "ms256", "cusparse",
+print("%-26s %9s %9s %9s %9s %8s %8s %7s %7s" % ("input", "old", "new", "variant", "cusparse",
       "new/old", "x_cusp", "verif", "peakGB"))
-gm = {"new": [], "ms256": [], "cn": []}
+gm = {"new": [], "variant": [], "cn": []}
 for i in inputs:
     med = {}
-    for k in ("old", "new", "ms256", "cusparse"):
+    for k in ("old", "new", "variant", "cusparse"):
         v = sorted(t for t, _ in rows.get((i, k), []))
         med[k] = v[len(v) // 2] if v else float("nan")
     last = rows.get((i, "new"), [(0, {})])[-1][1]
     print("%-26s %9.2f %9.2f %9.2f %9.2f %8.3f %8.3f %7s %7.2f" % (i, med["old"], med["new"],
-          med["ms256"], med["cusparse"], med["new"] / med["old"], med["cusparse"] / med["new"],
+          med["variant"], med["cusparse"], med["new"] / med["old"], med["cusparse"] / med["new"],
           last.get("verified", "?"), float(last.get("peak_device_bytes") or 0) / 1e9))
     if med["old"] == med["old"] and med["new"] == med["new"]:
-        gm["new"].append(med["new"] / med["old"]); gm["ms256"].append(med["ms256"] / med["old"])
+        gm["new"].append(med["new"] / med["old"]); gm["variant"].append(med["variant"] / med["old"])
         gm["cn"].append(med["cusparse"] / med["new"])
 for k, v in gm.items():
     v = [x for x in v if x == x]
