@@ -69,6 +69,7 @@ int cmd_bench(int argc, char **argv) {
     bool rmat_sweep = false, no_fit_check = false, progress_forced = false, list_columns = false;
     bool cusparse_all = false;
     uint64_t seed = 1;
+    const char *seed_list = NULL;
     int64_t runs = 20, runs_large = 5;
     double large_products = 1e9, min_products = 0, max_products = 0, verify_limit = 1e8;
     double rtol = 0, max_timed = 0, time_limit = 0;
@@ -81,6 +82,8 @@ int cmd_bench(int argc, char **argv) {
         {"--a-per-row", NULL, CLI_STRING, &a_list, "LIST", "sweep A densities (default 4,8,16,32)"},
         {"--b-per-row", NULL, CLI_STRING, &b_list, "LIST", "sweep B densities (default 4,8,16)"},
         {"--seed", NULL, CLI_UINT, &seed, "S", "sweep seed of A; B uses S+1 (default 1)"},
+        {"--seeds", NULL, CLI_STRING, &seed_list, "LIST",
+         "several sweep seeds (1,2): every pair once per seed, named -seedS beyond seed 1"},
         {"--min-products", NULL, CLI_REAL, &min_products, "P",
          "leave out inputs with fewer intermediate products (e.g. 1e7)"},
         {"--max-products", NULL, CLI_REAL, &max_products, "P",
@@ -167,15 +170,16 @@ int cmd_bench(int argc, char **argv) {
         ok = bench_inputs_add_source(&inputs, positional[i], why, sizeof why);
     if (ok && matrices) ok = bench_inputs_add_dir(&inputs, matrices, why, sizeof why);
     if (ok && rmat_sweep) {
-        int lo, hi, na, nb;
-        int64_t a[MAX_PER_ROW], b[MAX_PER_ROW];
+        int lo, hi, na, nb, nseeds = 1;
+        int64_t a[MAX_PER_ROW], b[MAX_PER_ROW], seeds[MAX_PER_ROW] = {(int64_t)seed};
         if (!parse_scales(scales, &lo, &hi) || !parse_counts(a_list, a, &na) ||
-            !parse_counts(b_list, b, &nb)) {
+            !parse_counts(b_list, b, &nb) || (seed_list && !parse_counts(seed_list, seeds, &nseeds))) {
             bench_inputs_free(&inputs);
-            return cli_usage_error(&spec, "--scales LO-HI (1..30), --a-per-row and --b-per-row "
-                                          "lists of positive counts (4,8,16)");
+            return cli_usage_error(&spec, "--scales LO-HI (1..30), --a-per-row, --b-per-row and "
+                                          "--seeds lists of positive counts (4,8,16)");
         }
-        ok = bench_inputs_add_rmat_sweep(&inputs, lo, hi, a, na, b, nb, seed, why, sizeof why);
+        ok = bench_inputs_add_rmat_sweep(&inputs, lo, hi, a, na, b, nb, seeds, nseeds, why,
+                                         sizeof why);
     }
     if (!ok) {
         bench_inputs_free(&inputs);

@@ -106,9 +106,11 @@ typedef struct bench_input_list {
 bool bench_inputs_add_source(bench_input_list *list, const char *arg, char *why, size_t n);
 /* Every *.mtx / *.mtx.gz of dir, in name order, squared. */
 bool bench_inputs_add_dir(bench_input_list *list, const char *dir, char *why, size_t n);
+/* The R-MAT sweep: for each scale (ascending), seed S, A density and B density, the pair
+ * A (seed S) x B (seed S + 1), named rmat-sSCALE-aA-bB (and -seedS unless S is 1). */
 bool bench_inputs_add_rmat_sweep(bench_input_list *list, int scale_lo, int scale_hi,
                                  const int64_t *a_per_row, int na, const int64_t *b_per_row,
-                                 int nb, uint64_t seed, char *why, size_t n);
+                                 int nb, const int64_t *seeds, int nseeds, char *why, size_t n);
 void bench_inputs_free(bench_input_list *list);
 
 /* An input in memory, with what every system needs to know about it. */

@@ -122,27 +122,32 @@ bool bench_inputs_add_dir(bench_input_list *list, const char *dir, char *why, si
 
 bool bench_inputs_add_rmat_sweep(bench_input_list *list, int scale_lo, int scale_hi,
                                  const int64_t *a_per_row, int na, const int64_t *b_per_row,
-                                 int nb, uint64_t seed, char *why, size_t n) {
+                                 int nb, const int64_t *seeds, int nseeds, char *why, size_t n) {
     /* Scales ascending, so a time limit cuts the largest products, not the small ones. */
     for (int s = scale_lo; s <= scale_hi; s++)
-        for (int i = 0; i < na; i++)
-            for (int j = 0; j < nb; j++) {
-                if (!grow(list, why, n)) return false;
-                bench_input *in = &list->items[list->count++];
-                memset(in, 0, sizeof *in);
-                in->kind = BENCH_INPUT_RMAT;
-                in->scale = s;
-                in->a_per_row = a_per_row[i];
-                in->b_per_row = b_per_row[j];
-                in->seed_a = seed;
-                in->seed_b = seed + 1;
-                snprintf(in->name, sizeof in->name, "rmat-s%d-a%lld-b%lld", s,
-                         (long long)a_per_row[i], (long long)b_per_row[j]);
-                snprintf(in->a_source, sizeof in->a_source, "rmat:%d:%lld:%llu", s,
-                         (long long)a_per_row[i], (unsigned long long)seed);
-                snprintf(in->b_source, sizeof in->b_source, "rmat:%d:%lld:%llu", s,
-                         (long long)b_per_row[j], (unsigned long long)(seed + 1));
-            }
+        for (int k = 0; k < nseeds; k++)
+            for (int i = 0; i < na; i++)
+                for (int j = 0; j < nb; j++) {
+                    if (!grow(list, why, n)) return false;
+                    const uint64_t seed = (uint64_t)seeds[k];
+                    bench_input *in = &list->items[list->count++];
+                    memset(in, 0, sizeof *in);
+                    in->kind = BENCH_INPUT_RMAT;
+                    in->scale = s;
+                    in->a_per_row = a_per_row[i];
+                    in->b_per_row = b_per_row[j];
+                    in->seed_a = seed;
+                    in->seed_b = seed + 1;
+                    /* seed 1's pairs keep the names of every earlier result */
+                    char suffix[32] = "";
+                    if (seed != 1) snprintf(suffix, sizeof suffix, "-seed%llu", (unsigned long long)seed);
+                    snprintf(in->name, sizeof in->name, "rmat-s%d-a%lld-b%lld%s", s,
+                             (long long)a_per_row[i], (long long)b_per_row[j], suffix);
+                    snprintf(in->a_source, sizeof in->a_source, "rmat:%d:%lld:%llu", s,
+                             (long long)a_per_row[i], (unsigned long long)seed);
+                    snprintf(in->b_source, sizeof in->b_source, "rmat:%d:%lld:%llu", s,
+                             (long long)b_per_row[j], (unsigned long long)(seed + 1));
+                }
     return true;
 }
 

@@ -59,4 +59,14 @@ if [ "$mode" = fake-wrong ] && ! grep -q "MISMATCH: cusparse@cuda:0" "$out.log";
   echo "test_bench: the wrong baseline C was not reported as a MISMATCH"
   exit 1
 fi
-"${check[@]}"
+"${check[@]}" || exit 1
+if [ "$mode" = pocl ]; then
+  # --seeds: every pair once per seed, beyond seed 1 named -seedS, B drawn with seed S + 1
+  "$magnus" bench --rmat-sweep --scales 7 --a-per-row 4 --b-per-row 8 --seeds 1,3 --runs 1 \
+    --systems "$device" --no-bandwidth --csv "$out-seeds.csv" >"$out-seeds.log" 2>&1 ||
+    { cat "$out-seeds.log"; echo "test_bench: --seeds run failed"; exit 1; }
+  for want in 'rmat-s7-a4-b8,.*rmat:7:4:1,rmat:7:8:2' 'rmat-s7-a4-b8-seed3,.*rmat:7:4:3,rmat:7:8:4'; do
+    grep -q "^$want" "$out-seeds.csv" || { cat "$out-seeds.csv"; echo "test_bench: no row $want"; exit 1; }
+  done
+  [ "$(grep -c '^rmat-' "$out-seeds.csv")" = 2 ] || { echo "test_bench: --seeds 1,3 gave not 2 rows"; exit 1; }
+fi
