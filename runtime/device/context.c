@@ -49,6 +49,7 @@ static void context_release(magnus_context c) {
     (void)magnus_context_release_deferred(c);
     magnus_host_free(c->deferred);
     magnus_pool_release(c);
+    magnus_trace_close(c);
     for (int i = 0; i < c->nkernels; i++) {
         c->ops->kernel_release(c->kernels[i].kernel);
         magnus_host_free(c->kernels[i].name);
@@ -117,6 +118,7 @@ magnus_status magnus_context_create(magnus_context *ctx, const magnus_device_inf
     c->hash_group_max = hash_group_max;
     c->dense_min_elements = dense_min_elements;
     c->multisplit_group = multisplit_group;
+    magnus_trace_open(c);
     if ((s = ops->context_create(info.index, &c->bctx))) {
         context_release(c);
         return s;

@@ -52,7 +52,9 @@ magnus_status magnus_dbuf_alloc(magnus_context ctx, size_t bytes, magnus_dbuf *o
     out->mem = magnus_pool_take(ctx, bytes);
     if (!out->mem) {
         if ((s = fit_under_limit(ctx, bytes))) return s;
+        const double t = MAGNUS_TRACE_START(ctx);
         s = ctx->ops->mem_alloc(ctx->bctx, bytes ? bytes : 1, &out->mem);
+        magnus_trace_event(ctx, "alloc", s ? "failed" : "driver", t, bytes);
         if (s == MAGNUS_ERROR_OUT_OF_DEVICE_MEMORY && ctx->memory_pooled) {
             /* the cache is worth less than the request */
             char why[512];
@@ -79,7 +81,11 @@ void magnus_dbuf_free(magnus_context ctx, magnus_dbuf *buf) {
     if (!buf || !buf->mem || magnus_context_check(ctx)) return;
     const size_t bytes = buf->bytes;
     ctx->memory_in_use -= bytes <= ctx->memory_in_use ? bytes : ctx->memory_in_use;
-    if (!magnus_pool_put(ctx, buf->mem, bytes)) ctx->ops->mem_free(ctx->bctx, buf->mem);
+    if (!magnus_pool_put(ctx, buf->mem, bytes)) {
+        const double t = MAGNUS_TRACE_START(ctx);
+        ctx->ops->mem_free(ctx->bctx, buf->mem);
+        magnus_trace_event(ctx, "free", "driver", t, bytes);
+    }
     buf->mem = NULL;
     buf->bytes = 0;
 }
@@ -108,7 +114,10 @@ magnus_status magnus_dbuf_write(magnus_context ctx, magnus_queue_id q, magnus_db
     magnus_status s = check_range(ctx, q, dst, dst_offset, bytes, "magnus_dbuf_write");
     if (s || bytes == 0) return s;
     if (!src) return magnus_error(MAGNUS_ERROR_NULL_POINTER, "magnus_dbuf_write: src is NULL");
-    return ctx->ops->mem_write(ctx->queues[q], dst->mem, dst_offset, src, bytes);
+    const double t = MAGNUS_TRACE_START(ctx);
+    s = ctx->ops->mem_write(ctx->queues[q], dst->mem, dst_offset, src, bytes);
+    magnus_trace_event(ctx, "write", "", t, bytes);
+    return s;
 }
 
 magnus_status magnus_dbuf_read(magnus_context ctx, magnus_queue_id q, void *dst,
@@ -116,7 +125,10 @@ magnus_status magnus_dbuf_read(magnus_context ctx, magnus_queue_id q, void *dst,
     magnus_status s = check_range(ctx, q, src, src_offset, bytes, "magnus_dbuf_read");
     if (s || bytes == 0) return s;
     if (!dst) return magnus_error(MAGNUS_ERROR_NULL_POINTER, "magnus_dbuf_read: dst is NULL");
-    return ctx->ops->mem_read(ctx->queues[q], dst, src->mem, src_offset, bytes);
+    const double t = MAGNUS_TRACE_START(ctx);
+    s = ctx->ops->mem_read(ctx->queues[q], dst, src->mem, src_offset, bytes);
+    magnus_trace_event(ctx, "read", "", t, bytes);
+    return s;
 }
 
 magnus_status magnus_dbuf_copy(magnus_context ctx, magnus_queue_id q, magnus_dbuf *dst,

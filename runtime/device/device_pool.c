@@ -69,7 +69,9 @@ static void trim_ready(magnus_context ctx, uint64_t keep_bytes, size_t keep_bloc
     while (drop < ctx->pool_nready &&
            (ctx->pool_ready_bytes > keep_bytes || ctx->pool_nready - drop > keep_blocks)) {
         magnus_pool_block b = ctx->pool_ready[drop++];
+        const double t = MAGNUS_TRACE_START(ctx);
         ctx->ops->mem_free(ctx->bctx, b.mem);
+        magnus_trace_event(ctx, "free", "cached", t, b.bytes);
         ctx->pool_ready_bytes -= b.bytes;
         ctx->memory_pooled -= b.bytes;
     }

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "device_handles.h"
 #include "internal.h"
@@ -92,7 +93,26 @@ struct magnus_context_s {
     size_t pool_nready, pool_ready_capacity, pool_npending, pool_pending_capacity;
     uint64_t pool_ready_bytes;
     uint64_t memory_pooled;
+    /* MAGNUS_TRACE's timeline (runtime/device/trace.c); NULL: off */
+    FILE *trace;
+    int trace_owned;
+    double trace_t0;
 };
+
+/*
+ * The host timeline of MAGNUS_TRACE (runtime/device/trace.c): opened by magnus_context_create,
+ * closed by magnus_context_free; magnus_trace_mark restarts the clock (each multiply);
+ * magnus_trace_event writes one event that began at start_ms (magnus_trace_now_ms) and ends
+ * now. MAGNUS_TRACE_START gives the start time only when tracing, so that untraced calls
+ * read no clock.
+ */
+double magnus_trace_now_ms(void);
+void magnus_trace_open(magnus_context ctx);
+void magnus_trace_close(magnus_context ctx);
+void magnus_trace_mark(magnus_context ctx, const char *what);
+void magnus_trace_event(magnus_context ctx, const char *kind, const char *what, double start_ms,
+                        uint64_t bytes);
+#define MAGNUS_TRACE_START(ctx) ((ctx)->trace ? magnus_trace_now_ms() : 0.0)
 
 /* NULL -> MAGNUS_ERROR_NULL_POINTER, freed or foreign -> MAGNUS_ERROR_INVALID_HANDLE. */
 magnus_status magnus_context_check(const magnus_context_s *ctx);

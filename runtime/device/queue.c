@@ -15,12 +15,20 @@ magnus_status magnus_queue_check(magnus_context ctx, magnus_queue_id q, const ch
 magnus_status magnus_queue_finish(magnus_context ctx, magnus_queue_id q) {
     magnus_status s = magnus_queue_check(ctx, q, "magnus_queue_finish");
     if (s) return s;
-    return ctx->ops->queue_finish(ctx->queues[q]);
+    const double t = MAGNUS_TRACE_START(ctx);
+    s = ctx->ops->queue_finish(ctx->queues[q]);
+    magnus_trace_event(ctx, "wait",
+                       q == MAGNUS_QUEUE_HEAVY ? "heavy" : q == MAGNUS_QUEUE_LIGHT ? "light" : "main",
+                       t, 0);
+    return s;
 }
 
 magnus_status magnus_context_finish(magnus_context ctx) {
     magnus_status s = magnus_context_check(ctx);
+    if (s) return s;
+    const double t = MAGNUS_TRACE_START(ctx);
     for (int q = 0; q < MAGNUS_QUEUE_COUNT && !s; q++) s = ctx->ops->queue_finish(ctx->queues[q]);
+    magnus_trace_event(ctx, "wait", "all", t, 0);
     /* idle: nothing queued can read a deferred buffer or a cached block any more */
     if (!s) s = magnus_context_release_deferred(ctx);
     if (!s) magnus_pool_idle(ctx);

@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""Sums a MAGNUS_TRACE timeline (runtime/device/trace.c) per multiply.
+
+    MAGNUS_TRACE=trace.txt magnus bench ... ; python3 scripts/trace_summary.py trace.txt [--last N]
+
+For each multiply (from one "mark multiply" to its "mark end"): wall time, then per kind of
+event (alloc, free, wait, read, write, launch) the count and the host milliseconds, and the
+device idle time the host exposes: from the end of each wait (a finish, or a read, which
+waits for its queue) to the next launch or copy that gives the device work again. The
+largest single events follow.
+"""
+import argparse
+import collections
+import sys
+
+
+def multiplies(lines):
+    cur = None
+    for line in lines:
+        f = line.rstrip("\n").split(" ", 5)
+        if len(f) < 5 or f[0] != "trace":
+            continue
+        start, dur, kind, nbytes = float(f[1]), float(f[2]), f[3], int(f[4])
+        what = f[5].strip() if len(f) > 5 else ""
+        if kind == "mark" and what.startswith("multiply"):
+            cur = {"what": what, "events": []}
+            continue
+        if cur is None:
+            continue
+        if kind == "mark" and what == "end":
+            cur["wall"] = start
+            yield cur
+            cur = None
+            continue
+        cur["events"].append((start, dur, kind, nbytes, what))
+
+
+def summarize(m, top):
+    ev = m["events"]
+    by = collections.defaultdict(lambda: [0, 0.0])
+    for s, d, k, b, w in ev:
+        by[k][0] += 1
+        by[k][1] += d
+    idle = 0.0
+    idle_list = []
+    for i, (s, d, k, b, w) in enumerate(ev):
+        if k not in ("wait", "read"):
+            continue
+        end = s + d
+        nxt = next((e for e in ev[i + 1:] if e[2] in ("launch", "write")), None)
+        if nxt is None:
+            continue
+        gap = max(0.0, nxt[0] - end)
+        idle += gap
+        idle_list.append((gap, "%s %s -> %s %s" % (k, w, nxt[2], nxt[4])))
+    print("%s: wall %.3f ms" % (m["what"], m.get("wall", 0.0)))
+    for k in sorted(by):
+        print("  %-7s %5d events %9.3f ms" % (k, by[k][0], by[k][1]))
+    print("  host time from a wait to the next launch (device idle at most): %.3f ms" % idle)
+    for gap, what in sorted(idle_list, reverse=True)[:top]:
+        print("    %8.3f ms  %s" % (gap, what))
+    print("  largest events:")
+    for s, d, k, b, w in sorted(ev, key=lambda e: -e[1])[:top]:
+        print("    %8.3f ms at %8.3f  %-6s %12d  %s" % (d, s, k, b, w))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("trace")
+    ap.add_argument("--last", type=int, default=1, help="multiplies to show, the last ones")
+    ap.add_argument("--top", type=int, default=12)
+    a = ap.parse_args()
+    ms = list(multiplies(open(a.trace, errors="replace")))
+    if not ms:
+        sys.exit(a.trace + ": no complete multiply in the trace")
+    for m in ms[-a.last:]:
+        summarize(m, a.top)
+
+
+if __name__ == "__main__":
+    main()
