@@ -8,7 +8,11 @@
  *   entryA = (i - slice_off[s]) / nnz(B[k,:]),  entryB = (i - slice_off[s]) % nnz(B[k,:]).
  * The division is done once per slice an item enters; further elements of the same slice,
  * wg apart, advance (entryA, entryB) by wg = q*nnz(B[k,:]) + r with an add and a compare
- * (mg_gm_walk below), and divisions whose operands fit 32 bits use 32-bit arithmetic.
+ * (mg_gm_walk below). Within a group everything the walk steps is 32-bit: element indices
+ * relative to the group's start (< group_elems), A entries relative to its first one, B
+ * indices (a B row has at most 2^31 - 1 entries: sorted, unique, 32-bit columns); 64-bit
+ * arithmetic is left to entering a slice and to addresses. (The kernel is instruction-bound:
+ * ncu put the SM at 74 % busy and DRAM at 22 % with the 64-bit walk.)
  * Step 1 reserves, for each A entry the group touches, room for the B elements this group
  * writes with one atomic on chat_ptr[row + 1] (updated in place: before the kernel
  * chat_ptr[h + 1] holds row h's start, after it row h's end = row h+1's start, i.e. the
@@ -25,53 +29,61 @@
 #include "lib/gmagnus_device.cl"
 #include "shared/gmagnus_layout.h"
 
-/* An item's position in the flattened slices: slice s (column k of A-tilde, B row k of lenb
- * entries), CSC position p of the A entry and index b in the B row; step_p/step_b: the
- * advance of (p, b) for wg elements, computed on the second element of a slice. */
+/* An item's position in the flattened slices of its group: slice s (column k of A-tilde, B
+ * row k of lenb entries from bstart), A entry lp (CSC position - the group's first) and index
+ * b in the B row; `next` is the local index where slice s ends (clamped to 32 bits);
+ * step_lp/step_b: the advance of (lp, b) for wg elements, computed on the second element of a
+ * slice. */
 typedef struct mg_gm_walk {
-    mg_u64 s, seen, p, b, lenb, step_p, step_b;
-    mg_i64 bstart; /* the B row's first entry */
-    mg_i32 k;
-    mg_u32 have_step;
+    mg_u64 s;
+    mg_i64 bstart;
+    mg_u32 next, lp, b, lenb, step_lp, step_b, have_step;
 } mg_gm_walk;
 
+/* Before the first element: s0 - 1 (wrapping for s0 = 0), so the first call enters s0. */
 MG_DEVICE void mg_gm_walk_init(mg_gm_walk *w, mg_u64 s0) {
-    w->s = s0;
-    w->seen = ~(mg_u64)0;
-    w->p = w->b = w->step_p = w->step_b = 0;
-    w->lenb = 1;
+    w->s = s0 - 1u;
     w->bstart = 0;
-    w->k = 0;
-    w->have_step = 0u;
+    w->next = 0u;
+    w->lp = w->b = w->step_lp = w->step_b = w->have_step = 0u;
+    w->lenb = 1u;
 }
 
-/* Moves the walk to element i (i grows by wg between calls). */
-MG_DEVICE void mg_gm_walk_to(mg_gm_walk *w, mg_u64 i, mg_u32 wg,
+/* Local index of the end of slice s, as seen from a group starting at `start`. */
+MG_DEVICE mg_u32 mg_gm_walk_end(MG_GLOBAL const mg_u64 *slice_off, mg_u64 s, mg_u64 start) {
+    const mg_u64 rel = slice_off[s + 1] - start;
+    return rel > 0xffffffffu ? 0xffffffffu : (mg_u32)rel;
+}
+
+/* Moves the walk to local element li (li grows by wg between calls). */
+MG_DEVICE void mg_gm_walk_to(mg_gm_walk *w, mg_u32 li, mg_u32 wg, mg_u64 start, mg_u64 pa0,
                              MG_GLOBAL const mg_u64 *slice_off, MG_GLOBAL const mg_i32 *slice_col,
                              MG_GLOBAL const mg_u64 *csc_ptr, MG_GLOBAL const mg_i64 *b_ptr) {
-    while (i >= slice_off[w->s + 1]) w->s++;
-    if (w->s != w->seen) {
-        w->seen = w->s;
-        w->k = slice_col[w->s];
-        w->bstart = b_ptr[w->k];
-        w->lenb = (mg_u64)(b_ptr[w->k + 1] - w->bstart);
-        const mg_u64 within = i - slice_off[w->s];
+    if (li >= w->next) { /* another slice */
+        do {
+            w->s++;
+            w->next = mg_gm_walk_end(slice_off, w->s, start);
+        } while (li >= w->next);
+        const mg_i32 k = slice_col[w->s];
+        w->bstart = b_ptr[k];
+        w->lenb = (mg_u32)(b_ptr[k + 1] - w->bstart);
+        const mg_u64 within = start + li - slice_off[w->s];
         const mg_u64 a = mg_gm_div_u64(within, w->lenb);
-        w->p = csc_ptr[w->k] + a;
-        w->b = within - a * w->lenb;
+        w->lp = (mg_u32)(csc_ptr[k] + a - pa0);
+        w->b = (mg_u32)(within - a * w->lenb);
         w->have_step = 0u;
         return;
     }
     if (!w->have_step) {
-        w->step_p = mg_gm_div_u64((mg_u64)wg, w->lenb);
-        w->step_b = (mg_u64)wg - w->step_p * w->lenb;
+        w->step_lp = wg / w->lenb;
+        w->step_b = wg - w->step_lp * w->lenb;
         w->have_step = 1u;
     }
-    w->p += w->step_p;
+    w->lp += w->step_lp;
     w->b += w->step_b;
     if (w->b >= w->lenb) {
         w->b -= w->lenb;
-        w->p++;
+        w->lp++;
     }
 }
 
@@ -91,7 +103,7 @@ MG_KERNEL void gmagnus_outer_product(mg_u64 total, mg_u64 group_elems, mg_u64 ns
     const mg_u32 wg = mg_local_size();
     for (mg_u64 g = mg_group_id(); g * group_elems < total; g += mg_num_groups()) {
         const mg_u64 start = g * group_elems;
-        const mg_u64 end = MG_MIN(start + group_elems, total);
+        const mg_u32 nlocal = (mg_u32)(MG_MIN(start + group_elems, total) - start);
         if (t == 0) {
             mg_u64 s = mg_gm_find_segment(slice_off, nslices, start);
             mg_i32 k = slice_col[s];
@@ -103,55 +115,58 @@ MG_KERNEL void gmagnus_outer_product(mg_u64 total, mg_u64 group_elems, mg_u64 ns
             first[2] = within - a * lenb;
         }
         mg_barrier();
-        const mg_u64 s0 = first[0], pa0 = first[1], b0 = first[2];
+        const mg_u64 s0 = first[0], pa0 = first[1];
+        const mg_u32 b0 = (mg_u32)first[2];
 
         /* Step 1: the item owning the first element of each A entry's run reserves the run.
          * In batches of MG_GM_BATCH elements: walk, then load the runs' rows, then reserve
          * (the atomics all in flight), then record the reservations. */
         mg_gm_walk w;
         mg_gm_walk_init(&w, s0);
-        for (mg_u64 base = start + t; base < end; base += (mg_u64)MG_GM_BATCH * wg) {
-            mg_u64 lp[MG_GM_BATCH], n[MG_GM_BATCH], at[MG_GM_BATCH];
+        for (mg_u32 base = t; base < nlocal; base += MG_GM_BATCH * wg) {
+            mg_u32 lp[MG_GM_BATCH], n[MG_GM_BATCH];
+            mg_u64 at[MG_GM_BATCH];
             MG_UNROLL
             for (mg_u32 j = 0; j < MG_GM_BATCH; j++) {
-                const mg_u64 i = base + (mg_u64)j * wg;
-                n[j] = 0;
-                lp[j] = 0;
-                if (i >= end) continue;
-                mg_gm_walk_to(&w, i, wg, slice_off, slice_col, csc_ptr, b_ptr);
-                if (w.b == 0 || i == start) {
-                    n[j] = MG_MIN(w.lenb - w.b, end - i);
-                    lp[j] = w.p;
+                const mg_u32 li = base + j * wg;
+                n[j] = 0u;
+                lp[j] = 0u;
+                if (li >= nlocal) continue;
+                mg_gm_walk_to(&w, li, wg, start, pa0, slice_off, slice_col, csc_ptr, b_ptr);
+                if (w.b == 0u || li == 0u) {
+                    n[j] = MG_MIN(w.lenb - w.b, nlocal - li);
+                    lp[j] = w.lp;
                 }
             }
             MG_UNROLL
             for (mg_u32 j = 0; j < MG_GM_BATCH; j++)
-                at[j] = n[j] ? (mg_u64)csc_row[lp[j]] : 0;
+                at[j] = n[j] ? (mg_u64)csc_row[pa0 + lp[j]] : 0;
             MG_UNROLL
             for (mg_u32 j = 0; j < MG_GM_BATCH; j++)
-                if (n[j]) at[j] = mg_atomic_add_u64(&chat_ptr[at[j] + 1], n[j]);
+                if (n[j]) at[j] = mg_atomic_add_u64(&chat_ptr[at[j] + 1], (mg_u64)n[j]);
             MG_UNROLL
             for (mg_u32 j = 0; j < MG_GM_BATCH; j++)
-                if (n[j]) offsets_local[lp[j] - pa0] = at[j];
+                if (n[j]) offsets_local[lp[j]] = at[j];
         }
         mg_barrier();
 
         /* Step 2: coalesced writes of the products, in batches: walk and find each element's
          * destination, then load the batch's B entries and A values, then store. */
         mg_gm_walk_init(&w, s0);
-        for (mg_u64 base = start + t; base < end; base += (mg_u64)MG_GM_BATCH * wg) {
-            mg_u64 dest[MG_GM_BATCH], p[MG_GM_BATCH];
+        for (mg_u32 base = t; base < nlocal; base += MG_GM_BATCH * wg) {
+            mg_u64 dest[MG_GM_BATCH];
             mg_i64 q[MG_GM_BATCH];
+            mg_u32 lp[MG_GM_BATCH];
             MG_UNROLL
             for (mg_u32 j = 0; j < MG_GM_BATCH; j++) {
-                const mg_u64 i = base + (mg_u64)j * wg;
+                const mg_u32 li = base + j * wg;
                 dest[j] = ~(mg_u64)0;
-                p[j] = 0;
+                lp[j] = 0u;
                 q[j] = 0;
-                if (i >= end) continue;
-                mg_gm_walk_to(&w, i, wg, slice_off, slice_col, csc_ptr, b_ptr);
-                dest[j] = offsets_local[w.p - pa0] + (w.b - (w.p == pa0 ? b0 : 0));
-                p[j] = w.p;
+                if (li >= nlocal) continue;
+                mg_gm_walk_to(&w, li, wg, start, pa0, slice_off, slice_col, csc_ptr, b_ptr);
+                dest[j] = offsets_local[w.lp] + (mg_u64)(w.b - (w.lp == 0u ? b0 : 0u));
+                lp[j] = w.lp;
                 q[j] = w.bstart + (mg_i64)w.b;
             }
             mg_i32 c[MG_GM_BATCH];
@@ -160,7 +175,7 @@ MG_KERNEL void gmagnus_outer_product(mg_u64 total, mg_u64 group_elems, mg_u64 ns
             for (mg_u32 j = 0; j < MG_GM_BATCH; j++) {
                 const int live = dest[j] != ~(mg_u64)0;
                 c[j] = live ? b_col[q[j]] : 0;
-                v[j] = live ? csc_val[p[j]] * b_val[q[j]] : (mg_val)0;
+                v[j] = live ? csc_val[pa0 + lp[j]] * b_val[q[j]] : (mg_val)0;
             }
             MG_UNROLL
             for (mg_u32 j = 0; j < MG_GM_BATCH; j++) {
