@@ -15,6 +15,9 @@
 #   compare   `magnus bench` on the perf_h200.sh inputs, rounds of: old build, new build, new
 #             build with HEAVY_VARIANT_ENV (cuSPARSE in the first new run), HEAVY_ROUNDS (2)
 #             rounds, so that noise and change are measured in the same minutes
+#   trace     MAGNUS_TRACE timelines of rmat-s18-a4-b8 and rmat-s19-a8-b8 (new build, bench
+#             with 3 runs), summed by scripts/trace_summary.py (waits, allocations, frees, and
+#             the host time from each wait to the next launch)
 #   sanitize  scripts/sanitize_h200.sh (memcheck, racecheck, synccheck)
 # HEAVY_OLD (.carry/old) names the other build, HEAVY_VARIANT_ENV (MAGNUS_MULTISPLIT_GROUP=1024)
 # the third configuration (VAR=value, one).
@@ -27,7 +30,7 @@ cd "$root" || exit 2
 new=$root/build-gpu
 old=$root/${HEAVY_OLD:-.carry/old}
 variant=${HEAVY_VARIANT_ENV:-MAGNUS_MULTISPLIT_GROUP=1024}
-steps=${HEAVY_STEPS:-check,ncu,detail,compare,sanitize}
+steps=${HEAVY_STEPS:-check,ncu,detail,compare,trace,sanitize}
 budget=${HEAVY_BUDGET_S:-560}
 rounds=${HEAVY_ROUNDS:-2}
 dev=${HEAVY_DEVICE:-cuda:0}            # overrides to try the script on PoCL with tiny inputs
@@ -161,6 +164,18 @@ for k, v in gm.items():
     v = [x for x in v if x == x]
     if v: print("geomean %s: %.3f" % (k, math.exp(sum(map(math.log, v)) / len(v))))
 EOF
+fi
+
+if want trace; then
+  say "== trace"
+  for pair in "18 4" "19 8"; do
+    set -- $pair
+    rm -f "$work/trace-s$1.txt"
+    bounded 90 "$work/trace-s$1.log" env MAGNUS_TRACE="$work/trace-s$1.txt" "$new/tools/magnus" \
+      bench --rmat-sweep --scales "$1" --a-per-row "$2" --b-per-row 8 --runs 3 --runs-large 3 \
+      --systems "$dev" --no-bandwidth --verify-limit 0
+    python3 "$root/scripts/trace_summary.py" "$work/trace-s$1.txt" --top 14 >>"$summary" 2>&1
+  done
 fi
 
 if want sanitize; then
