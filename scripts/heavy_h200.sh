@@ -11,7 +11,8 @@
 #             rmat-s18-a4-b8 (new build, old build) and rmat-s19-a8-b8 (new build), each beside
 #             the same pair's wall time from `magnus bench` (5 runs) outside ncu
 #   detail    Nsight Compute sections (speed of light, occupancy, launch, warp states,
-#             scheduler, memory) of the heavy path's kernels in one s18 multiply (new build)
+#             scheduler, memory, instructions, compute) of HEAVY_DETAIL_KERNELS (a regex; the
+#             first HEAVY_DETAIL_COUNT launches) in one s18 multiply (new build)
 #   compare   `magnus bench` on the perf_h200.sh inputs, rounds of: old build, new build, new
 #             build with HEAVY_VARIANT_ENV (cuSPARSE in the first new run), HEAVY_ROUNDS (2)
 #             rounds, so that noise and change are measured in the same minutes
@@ -109,9 +110,9 @@ if want detail; then
   ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
   bounded 200 "$work/ncu-detail.txt" "$ncu" --clock-control none --section SpeedOfLight \
     --section Occupancy --section LaunchStats --section WarpStateStats --section SchedulerStats \
-    --section MemoryWorkloadAnalysis \
-    -k 'regex:gmagnus_outer_product|gmagnus_histogram|gmagnus_multisplit|gmagnus_dense_numeric|hash_chunks_numeric_local' \
-    -c 10 "$new/tools/magnus" multiply rmat:18:4:1 rmat:18:8:2 --device "$dev"
+    --section MemoryWorkloadAnalysis --section InstructionStats --section ComputeWorkloadAnalysis \
+    -k "regex:${HEAVY_DETAIL_KERNELS:-gmagnus_outer_product|gmagnus_dense_numeric|hash_chunks_numeric_local}" \
+    -c "${HEAVY_DETAIL_COUNT:-4}" "$new/tools/magnus" multiply rmat:18:4:1 rmat:18:8:2 --device "$dev"
   say "  detail: exit $?"
 fi
 
