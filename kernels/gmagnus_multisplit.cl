@@ -22,33 +22,41 @@
 #include "lib/gmagnus_device.cl"
 #include "shared/gmagnus_layout.h"
 
-/* Counts each element of [start, end) into the group's local histograms. Items take
- * elements start + t, start + t + wg, ... in both kernels, so an element always lands in
- * the same subgroup's histogram; MG_GM_BATCH of an item's columns are loaded before any is
- * counted. */
-MG_DEVICE void mg_gm_ms_count(MG_LOCAL mg_u32 *hist, mg_u64 start, mg_u64 end, mg_u64 row0,
-                              MG_GLOBAL const mg_u64 *row_ptr, MG_GLOBAL const mg_i32 *col,
-                              mg_u32 nchunks, mg_u32 shift, mg_u32 nsub, mg_u32 sub_size) {
+/* Where a group's rows end, as local element indices (clamped to 32 bits): the group's
+ * elements [0, split) belong to its first row, [split, split2) to the second, and the
+ * parameters make split2 >= the group's size (at most MG_GM_GROUP_ROWS = 2 rows); elements at
+ * or past split2 are never counted or written, whatever the input. One lookup per group
+ * instead of a row-pointer walk per element (the kernels are instruction-bound). */
+MG_DEVICE mg_u32 mg_gm_ms_row_end(MG_GLOBAL const mg_u64 *row_ptr, mg_u64 nrows, mg_u64 row,
+                                  mg_u64 start) {
+    if (row >= nrows) return 0xffffffffu;
+    const mg_u64 rel = row_ptr[row + 1] - start;
+    return rel > 0xffffffffu ? 0xffffffffu : (mg_u32)rel;
+}
+
+/* Counts each of the group's nlocal elements into its local histograms. Items take local
+ * elements t, t + wg, ... in both kernels, so an element always lands in the same subgroup's
+ * histogram; MG_GM_BATCH of an item's columns are loaded before any is counted. */
+MG_DEVICE void mg_gm_ms_count(MG_LOCAL mg_u32 *hist, mg_u64 start, mg_u32 nlocal, mg_u32 split,
+                              mg_u32 split2, MG_GLOBAL const mg_i32 *col, mg_u32 nchunks,
+                              mg_u32 shift, mg_u32 nsub, mg_u32 sub_size) {
     const mg_u32 t = mg_local_id();
     const mg_u32 wg = mg_local_size();
     const mg_u32 sub = t / sub_size;
-    mg_u64 r = row0;
-    for (mg_u64 base = start + t; base < end; base += (mg_u64)MG_GM_BATCH * wg) {
+    for (mg_u32 base = t; base < nlocal; base += MG_GM_BATCH * wg) {
         mg_u32 c[MG_GM_BATCH];
         MG_UNROLL
         for (mg_u32 j = 0; j < MG_GM_BATCH; j++) {
-            const mg_u64 i = base + (mg_u64)j * wg;
-            c[j] = i < end ? (mg_u32)col[i] : 0u;
+            const mg_u32 li = base + j * wg;
+            c[j] = li < nlocal ? (mg_u32)col[start + li] : 0u;
         }
         MG_UNROLL
         for (mg_u32 j = 0; j < MG_GM_BATCH; j++) {
-            const mg_u64 i = base + (mg_u64)j * wg;
-            if (i >= end) break;
-            while (i >= row_ptr[r + 1]) r++;
-            mg_u64 lr = r - row0;
-            /* excluded by the parameters; never write outside */
-            if (lr >= MG_GM_GROUP_ROWS) continue;
-            mg_u32 key = ((mg_u32)lr * nchunks + (c[j] >> shift)) * nsub + sub;
+            const mg_u32 li = base + j * wg;
+            /* past the group, or past its second row (excluded by the parameters) */
+            if (li >= nlocal || li >= split2) continue;
+            const mg_u32 lr = li >= split ? 1u : 0u;
+            mg_u32 key = (lr * nchunks + (c[j] >> shift)) * nsub + sub;
             mg_atomic_add_u32(&hist[key + 2u], 1u);
         }
     }
@@ -77,7 +85,10 @@ MG_KERNEL void gmagnus_histogram(mg_u64 nrows, mg_u64 total, mg_u64 group_elems,
         const mg_u64 end = MG_MIN(start + group_elems, total);
         for (mg_u32 k = t; k < mg_gm_ms_hist_entries(nkeys); k += wg) hist[k] = 0u;
         const mg_u64 row0 = mg_gm_ms_first_row(row0_slot, row_ptr, nrows, start);
-        mg_gm_ms_count(hist, start, end, row0, row_ptr, col, nchunks, shift, nsub, sub_size);
+        const mg_u32 split = mg_gm_ms_row_end(row_ptr, nrows, row0, start);
+        const mg_u32 split2 = mg_gm_ms_row_end(row_ptr, nrows, row0 + 1, start);
+        mg_gm_ms_count(hist, start, (mg_u32)(end - start), split, split2, col, nchunks, shift,
+                       nsub, sub_size);
         mg_barrier();
         /* one global atomic per (local row, chunk) pair, not per element */
         for (mg_u32 pair = t; pair < MG_GM_GROUP_ROWS * nchunks; pair += wg) {
@@ -120,7 +131,10 @@ MG_KERNEL void gmagnus_multisplit(mg_u64 nrows, mg_u64 total, mg_u64 group_elems
         const mg_u64 row0 = mg_gm_ms_first_row(row0_slot, row_ptr, nrows, start);
 
         /* 1. local histograms */
-        mg_gm_ms_count(hist, start, end, row0, row_ptr, in_col, nchunks, shift, nsub, sub_size);
+        const mg_u32 split = mg_gm_ms_row_end(row_ptr, nrows, row0, start);
+        const mg_u32 split2 = mg_gm_ms_row_end(row_ptr, nrows, row0 + 1, start);
+        mg_gm_ms_count(hist, start, nlocal, split, split2, in_col, nchunks, shift, nsub,
+                       sub_size);
         /* 3. local scan: afterwards hist[k + 1] = local start of key k (hist[0..1] = 0) */
         mg_gm_scan_inclusive_u32_local(hist + 2, nkeys, (MG_LOCAL mg_u32 *)col_buff, t, wg);
         /* 2. global reservation: one atomic per non-empty (local row, chunk) pair */
@@ -136,26 +150,23 @@ MG_KERNEL void gmagnus_multisplit(mg_u64 nrows, mg_u64 total, mg_u64 group_elems
         /* 4. local permute; afterwards hist[k] = local start of key k. A batch's columns and
          * values are loaded, then their places taken, then stored. */
         const mg_u32 sub = t / sub_size;
-        mg_u64 r = row0;
-        for (mg_u64 base = start + t; base < end; base += (mg_u64)MG_GM_BATCH * wg) {
+        for (mg_u32 base = t; base < nlocal; base += MG_GM_BATCH * wg) {
             mg_i32 c[MG_GM_BATCH];
             mg_val v[MG_GM_BATCH];
             mg_u32 pos[MG_GM_BATCH];
             MG_UNROLL
             for (mg_u32 j = 0; j < MG_GM_BATCH; j++) {
-                const mg_u64 i = base + (mg_u64)j * wg;
-                c[j] = i < end ? in_col[i] : 0;
-                v[j] = i < end ? in_val[i] : (mg_val)0;
+                const mg_u32 li = base + j * wg;
+                c[j] = li < nlocal ? in_col[start + li] : 0;
+                v[j] = li < nlocal ? in_val[start + li] : (mg_val)0;
             }
             MG_UNROLL
             for (mg_u32 j = 0; j < MG_GM_BATCH; j++) {
-                const mg_u64 i = base + (mg_u64)j * wg;
+                const mg_u32 li = base + j * wg;
                 pos[j] = ~0u;
-                if (i >= end) continue;
-                while (i >= row_ptr[r + 1]) r++;
-                mg_u64 lr = r - row0;
-                if (lr >= MG_GM_GROUP_ROWS) continue;
-                mg_u32 key = ((mg_u32)lr * nchunks + ((mg_u32)c[j] >> shift)) * nsub + sub;
+                if (li >= nlocal || li >= split2) continue;
+                const mg_u32 lr = li >= split ? 1u : 0u;
+                mg_u32 key = (lr * nchunks + ((mg_u32)c[j] >> shift)) * nsub + sub;
                 pos[j] = mg_atomic_add_u32(&hist[key + 1u], 1u);
             }
             MG_UNROLL
