@@ -43,8 +43,9 @@ magnus_bmem *magnus_pool_take(magnus_context ctx, size_t bytes) {
     for (size_t i = ctx->pool_nready; i-- > 0;) {
         if (ctx->pool_ready[i].bytes != bytes) continue;
         magnus_bmem *mem = ctx->pool_ready[i].mem;
-        memmove(&ctx->pool_ready[i], &ctx->pool_ready[i + 1],
-                (ctx->pool_nready - i - 1) * sizeof *ctx->pool_ready);
+        if (i + 1 < ctx->pool_nready)
+            memmove(&ctx->pool_ready[i], &ctx->pool_ready[i + 1],
+                    (ctx->pool_nready - i - 1) * sizeof *ctx->pool_ready);
         ctx->pool_nready--;
         ctx->pool_ready_bytes -= bytes;
         ctx->memory_pooled -= bytes;
@@ -75,6 +76,7 @@ static void trim_ready(magnus_context ctx, uint64_t keep_bytes, size_t keep_bloc
         ctx->pool_ready_bytes -= b.bytes;
         ctx->memory_pooled -= b.bytes;
     }
+    if (drop == 0) return; /* (also: no list yet, and memmove takes no NULL) */
     memmove(ctx->pool_ready, ctx->pool_ready + drop,
             (ctx->pool_nready - drop) * sizeof *ctx->pool_ready);
     ctx->pool_nready -= drop;
