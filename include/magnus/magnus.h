@@ -132,7 +132,9 @@ typedef struct magnus_csr_s {
 } magnus_csr_s, *magnus_csr;
 
 /* New matrix with arrays allocated for nnz entries; row_ptr is zeroed (an empty matrix when
- * nnz == 0), col_idx and values are left for the caller to fill. */
+ * nnz == 0), col_idx and values are left for the caller to fill. Arrays beyond the host
+ * memory limit (MAGNUS_HOST_MEMORY_LIMIT, default half the machine's memory) are refused with
+ * MAGNUS_ERROR_OUT_OF_HOST_MEMORY before anything is allocated. */
 MAGNUS_API magnus_status magnus_csr_new(magnus_csr *out, int64_t rows, int64_t cols, int64_t nnz,
                                         magnus_value_type type);
 /* Deep copy of `in`, keeping its value type. */
@@ -188,7 +190,10 @@ typedef int (*magnus_progress_fn)(void *user, double fraction, const char *what)
  *     early is also MAGNUS_ERROR_MM_TRUNCATED; a corrupt one MAGNUS_ERROR_FILE_READ;
  *   - progress is called with 0 first, about every 64 MB of text, and with 1 when the text is
  *     read (before the CSR is assembled), labelled "reading"; if it returns 0 the read stops
- *     with MAGNUS_ERROR_CANCELLED and the detail "path:line: cancelled ...".
+ *     with MAGNUS_ERROR_CANCELLED and the detail "path:line: cancelled ...";
+ *   - what the sizes imply (row pointer, entries) is checked against the host memory limit
+ *     before it is allocated: MAGNUS_ERROR_OUT_OF_HOST_MEMORY naming the file, the sizes and
+ *     MAGNUS_HOST_MEMORY_LIMIT (a size such as 8G; default half the machine's memory).
  * Numbers are read in the "C" locale whatever the application's locale (also when writing).
  */
 MAGNUS_API magnus_status magnus_mm_read(magnus_csr *out, const char *path, magnus_value_type type,

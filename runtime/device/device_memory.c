@@ -11,7 +11,9 @@
 #include "device_runtime.h"
 
 /* Held device memory: buffers in use plus cached blocks. */
-static uint64_t held(const magnus_context_s *ctx) { return ctx->memory_in_use + ctx->memory_pooled; }
+static uint64_t held(const magnus_context_s *ctx) {
+    return ctx->memory_in_use + ctx->memory_pooled;
+}
 
 /* Gives every cached block back to the device: the ready ones at once, the pending ones
  * after waiting for every queue (memory pressure is worth a wait). */

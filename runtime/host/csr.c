@@ -1,8 +1,10 @@
 /* Host CSR matrices: creation, copy, conversion, free, validation and row statistics. */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "csr_products.h"
+#include "host_limit.h"
 #include "internal.h"
 
 size_t magnus_value_size(magnus_value_type type) {
@@ -43,6 +45,12 @@ magnus_status magnus_csr_new(magnus_csr *out, int64_t rows, int64_t cols, int64_
         !magnus_mul_size((size_t)nnz, vsize, &val_bytes))
         return magnus_error(MAGNUS_ERROR_SIZE_OVERFLOW, "magnus_csr_new: %lld entries overflow",
                             (long long)nnz);
+    char what[160];
+    snprintf(what, sizeof what, "a %lld x %lld CSR matrix with %lld entries", (long long)rows,
+             (long long)cols, (long long)nnz);
+    magnus_status limit = magnus_host_memory_check(
+        (uint64_t)ptr_bytes + (uint64_t)col_bytes + (uint64_t)val_bytes, what);
+    if (limit) return limit;
     magnus_csr A = magnus_host_calloc(1, sizeof *A);
     if (!A) goto oom;
     A->row_ptr = magnus_host_calloc((size_t)rows + 1, sizeof(int64_t));

@@ -4,9 +4,11 @@
  * usual order) give rows that are already sorted after the scatter, so each row is checked
  * before it is sorted.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "internal.h"
+#include "host_limit.h"
 #include "mm_internal.h"
 
 /* Rows up to this length are insertion-sorted; longer ones merge-sorted from runs this long. */
@@ -164,12 +166,31 @@ magnus_status magnus_mm_build_csr(magnus_csr *out, mm_triplets *t, int64_t rows,
     void *values = NULL;
     magnus_csr A = NULL;
 
-    row_ptr = magnus_host_calloc((size_t)rows + 1, sizeof *row_ptr);
-    if (!row_ptr) goto oom;
     int64_t expanded = t->count;
     if (symmetry != MM_GENERAL)
         for (int64_t k = 0; k < t->count; k++) expanded += t->row[k] != t->col[k];
     bool pattern = t->val == NULL;
+    /* What the sizes imply, checked before it is asked for: the row pointer, the entries as
+     * read (still held) and as scattered, in doubles (the header's rows alone can ask for
+     * 16 GiB). */
+    {
+        const double entry = pattern ? 4.0 : 12.0, triplet = pattern ? 8.0 : 16.0;
+        const double need = ((double)rows + 1) * 8 + (double)t->count * triplet +
+                            (double)expanded * entry;
+        char what[600];
+        snprintf(what, sizeof what,
+                 "%s: reading a %lld x %lld matrix with %lld entries (its size line)",
+                 path ? path : "Matrix Market input", (long long)rows, (long long)cols,
+                 (long long)expanded);
+        magnus_status s =
+            magnus_host_memory_check(need > 1.8e19 ? UINT64_MAX : (uint64_t)need, what);
+        if (s) {
+            magnus_mm_triplets_free(t);
+            return s;
+        }
+    }
+    row_ptr = magnus_host_calloc((size_t)rows + 1, sizeof *row_ptr);
+    if (!row_ptr) goto oom;
     col = magnus_host_malloc((size_t)expanded * sizeof *col);
     if (!col) goto oom;
     if (!pattern) {

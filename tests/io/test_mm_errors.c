@@ -3,6 +3,10 @@
  * which must never crash or leak. */
 #include <stdint.h>
 
+#include <stdlib.h>
+#include <string.h>
+
+#include "host_limit.h"
 #include "mm_test_util.h"
 #include "xorshift_test_util.h"
 
@@ -325,4 +329,60 @@ Test(mm_errors, random_mutations_never_crash) {
         magnus_csr_free(&A);
     }
     cr_assert_gt(successes, 0);
+}
+
+/* Sizes a header declares are checked against the host memory limit before they are
+ * allocated: a 3-line file declaring 2^31 - 1 rows fails at once, naming file, sizes and the
+ * knob, instead of allocating a 16 GiB row pointer. */
+Test(mm_errors, declared_sizes_checked_against_the_host_memory_limit) {
+    char path[512];
+    mm_write_text("huge.mtx",
+                  "%%MatrixMarket matrix coordinate real general\n2147483647 2147483647 1\n1 1 1\n",
+                  path, sizeof path);
+    setenv("MAGNUS_HOST_MEMORY_LIMIT", "1G", 1);
+    magnus_csr A = NULL;
+    cr_assert_eq(magnus_mm_read(&A, path, MAGNUS_FLOAT64, NULL, NULL),
+                 MAGNUS_ERROR_OUT_OF_HOST_MEMORY, "%s", magnus_last_error());
+    cr_assert_null(A);
+    const char *m = magnus_last_error();
+    cr_assert(strstr(m, path) && strstr(m, "2147483647 x 2147483647") && strstr(m, "16.0 GiB") &&
+                  strstr(m, "1.0 GiB") && strstr(m, "MAGNUS_HOST_MEMORY_LIMIT"),
+              "%s", m);
+    /* a modest file under a tiny limit fails the same way, under a larger one it is read */
+    mm_write_text("rows.mtx",
+                  "%%MatrixMarket matrix coordinate real general\n1000000 3 1\n1 1 1\n", path,
+                  sizeof path);
+    setenv("MAGNUS_HOST_MEMORY_LIMIT", "1M", 1);
+    cr_assert_eq(magnus_mm_read(&A, path, MAGNUS_FLOAT32, NULL, NULL),
+                 MAGNUS_ERROR_OUT_OF_HOST_MEMORY, "%s", magnus_last_error());
+    setenv("MAGNUS_HOST_MEMORY_LIMIT", "64M", 1);
+    cr_assert_eq(magnus_mm_read(&A, path, MAGNUS_FLOAT32, NULL, NULL), MAGNUS_SUCCESS, "%s",
+                 magnus_last_error());
+    cr_assert_eq(A->rows, 1000000);
+    magnus_csr_free(&A);
+    /* the same limit guards CSRs made in memory */
+    cr_assert_eq(magnus_csr_new(&A, 10000000, 10, 10, MAGNUS_FLOAT32), /* 80 MB > 64M */
+                 MAGNUS_ERROR_OUT_OF_HOST_MEMORY, "%s", magnus_last_error());
+    cr_assert(strstr(magnus_last_error(), "10000000 x 10"), "%s", magnus_last_error());
+    cr_assert_null(A);
+    /* a bad value is refused by name */
+    setenv("MAGNUS_HOST_MEMORY_LIMIT", "lots", 1);
+    cr_assert_eq(magnus_csr_new(&A, 10, 10, 10, MAGNUS_FLOAT32), MAGNUS_ERROR_INVALID_ARGUMENT);
+    cr_assert(strstr(magnus_last_error(), "MAGNUS_HOST_MEMORY_LIMIT=lots"), "%s",
+              magnus_last_error());
+    unsetenv("MAGNUS_HOST_MEMORY_LIMIT");
+    /* by default, half the machine's memory: the 3-line file fails on any machine with less
+     * than 32 GiB and is read (1 entry) on larger ones */
+    mm_write_text("huge.mtx",
+                  "%%MatrixMarket matrix coordinate real general\n2147483647 2147483647 1\n1 1 1\n",
+                  path, sizeof path);
+    uint64_t limit = 0;
+    cr_assert_eq(magnus_host_memory_limit(&limit), MAGNUS_SUCCESS);
+    cr_assert_gt(limit, 0u);
+    if (limit < (16ull << 30) + 64) {
+        cr_assert_eq(magnus_mm_read(&A, path, MAGNUS_FLOAT64, NULL, NULL),
+                     MAGNUS_ERROR_OUT_OF_HOST_MEMORY, "%s", magnus_last_error());
+        cr_assert(strstr(magnus_last_error(), "half the machine's memory"), "%s",
+                  magnus_last_error());
+    }
 }
