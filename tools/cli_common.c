@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -215,26 +216,55 @@ int cli_parse(const cli_spec *spec, int argc, char **argv, const char **position
 /* errors                                                                                   */
 /* ======================================================================================== */
 
+/* The last failure reported, for a --json object's "error" field. */
+static char last_failure[1024];
+
+const char *cli_last_failure(void) { return last_failure; }
+
 int cli_fail(magnus_status status) {
     /* Read the detail before anything else can replace it. */
     const char *detail = magnus_last_error();
     cli_progress_done(visible_progress);
     if (detail && *detail)
-        fprintf(stderr, "magnus: %s: %s\n", magnus_status_string(status), detail);
+        snprintf(last_failure, sizeof last_failure, "%s: %s", magnus_status_string(status),
+                 detail);
     else
-        fprintf(stderr, "magnus: %s\n", magnus_status_string(status));
+        snprintf(last_failure, sizeof last_failure, "%s", magnus_status_string(status));
+    fprintf(stderr, "magnus: %s\n", last_failure);
     return CLI_EXIT_FAILURE;
 }
 
 int cli_failf(const char *fmt, ...) {
     cli_progress_done(visible_progress);
-    fputs("magnus: ", stderr);
     va_list ap;
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vsnprintf(last_failure, sizeof last_failure, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
+    fprintf(stderr, "magnus: %s\n", last_failure);
     return CLI_EXIT_FAILURE;
+}
+
+int cli_output_check(const char *path) {
+    struct stat st;
+    if (stat(path, &st) == 0) {
+        if (S_ISDIR(st.st_mode)) return cli_failf("cannot write %s: it is a directory", path);
+        if (access(path, W_OK) != 0)
+            return cli_failf("cannot write %s: %s", path, strerror(errno));
+        return 0;
+    }
+    /* the directory it would be created in */
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (!slash) snprintf(dir, sizeof dir, ".");
+    else if (slash == dir) dir[1] = 0;
+    else *slash = 0;
+    if (stat(dir, &st) != 0)
+        return cli_failf("cannot write %s: directory %s: %s", path, dir, strerror(errno));
+    if (!S_ISDIR(st.st_mode)) return cli_failf("cannot write %s: %s is not a directory", path, dir);
+    if (access(dir, W_OK | X_OK) != 0)
+        return cli_failf("cannot write %s: directory %s: %s", path, dir, strerror(errno));
+    return 0;
 }
 
 /* ======================================================================================== */

@@ -95,6 +95,12 @@ const char *cli_type_name(magnus_value_type type); /* "f32", "f64", "?" */
 int cli_fail(magnus_status status);
 /* Prints "magnus: <message>" to stderr; returns CLI_EXIT_FAILURE. */
 int cli_failf(const char *fmt, ...) CLI_PRINTF(1, 2);
+/* The message of the last cli_fail / cli_failf ("" before any), for a --json "error" field. */
+const char *cli_last_failure(void);
+/* 0 when `path` can be written (an existing writable file, or a new one in a writable
+ * directory); else reports why (cli_failf) and returns CLI_EXIT_FAILURE. Checked before any
+ * work, so that a bad -o does not cost a whole multiply. */
+int cli_output_check(const char *path);
 
 /* ---- numbers -------------------------------------------------------------------------- */
 typedef struct cli_text {

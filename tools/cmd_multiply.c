@@ -60,10 +60,13 @@ int cmd_multiply(int argc, char **argv) {
     magnus_csr A = NULL, B = NULL;
     double seconds_a = 0, seconds_b = 0, write_seconds = 0;
     product_run run = {0};
-    rc = cli_matrix_load(&A, &seconds_a, source_a, type, &progress);
+    /* the output first: a path that cannot be written fails before any work */
+    rc = output ? cli_output_check(output) : 0;
+    if (!rc) rc = cli_matrix_load(&A, &seconds_a, source_a, type, &progress);
     if (!rc && source_b) rc = cli_matrix_load(&B, &seconds_b, source_b, type, &progress);
-    if (rc) goto done;
-    rc = product_run_execute(&run, A, B ? B : A, &how, verify.mode ? &vopt : NULL, &progress);
+    if (!rc)
+        rc = product_run_execute(&run, A, B ? B : A, &how, verify.mode ? &vopt : NULL,
+                                 &progress);
     if (!rc && output) {
         cli_progress_update(&progress, -1, "writing C");
         double start = cli_now();
@@ -72,24 +75,24 @@ int cmd_multiply(int argc, char **argv) {
         cli_progress_done(&progress);
         if (s) rc = cli_fail(s);
     }
-    if (!run.C) goto done; /* nothing to report */
-
     if (json) {
+        /* always one object: what is known, and "error" when something failed */
         cli_json j;
         cli_json_begin(&j, stdout);
         cli_json_string(&j, "type", cli_type_name(type));
-        cli_matrix_json(&j, "A", A, source_a, seconds_a);
+        if (A) cli_matrix_json(&j, "A", A, source_a, seconds_a);
         if (B)
             cli_matrix_json(&j, "B", B, source_b, seconds_b);
-        else
+        else if (A && !source_b)
             cli_json_string(&j, "B", "A");
-        product_run_json(&run, &j);
+        if (run.C) product_run_json(&run, &j);
         if (output && !rc) {
             cli_json_string(&j, "output", output);
             cli_json_real(&j, "write_seconds", write_seconds);
         }
+        cli_json_string(&j, "error", rc ? cli_last_failure() : NULL);
         cli_json_end(&j);
-    } else {
+    } else if (run.C) {
         const char *how_a = cli_is_generator_spec(source_a) ? "generated" : "read";
         cli_matrix_print(stdout, "A", A, source_a, how_a, seconds_a);
         if (B)
@@ -101,7 +104,6 @@ int cmd_multiply(int argc, char **argv) {
         if (output && !rc)
             printf("%-10s%s (in %s)\n", "wrote:", output, cli_duration(write_seconds).s);
     }
-done:
     cli_progress_done(&progress);
     product_run_free(&run);
     magnus_csr_free(&A);

@@ -172,5 +172,21 @@ else
     echo "note: $shared/wiki-Vote.mtx.gz absent, real-matrix check skipped"
 fi
 
+# ---- the output checked before any work; --json always one object ---------------------------
+expect 1 "$magnus" multiply rmat:9:4:1 rmat:9:8:2 -o "$work/no-such-dir/C.mtx"
+contains err "cannot write $work/no-such-dir/C.mtx: directory $work/no-such-dir"
+checks=$((checks + 1))
+[ ! -s "$work/out" ] || fail "a failed -o check printed a report"
+expect 1 "$magnus" multiply rmat:9:4:1 rmat:9:8:2 -o "$work" --json
+valid_json
+holds "-o DIRECTORY --json: an error, no product" \
+    "'it is a directory' in d['error'] and 'C' not in d and 'A' not in d"
+expect 1 "$magnus" multiply "$work/no-such.mtx" --json
+valid_json
+holds "missing input --json: the error names the file" "'no-such.mtx' in d['error']"
+expect 0 "$magnus" multiply rmat:8:4:1 --json -o "$work/ok.mtx"
+valid_json
+holds "success --json: error null, output named" "d['error'] is None and d['output'].endswith('ok.mtx')"
+
 echo "cli: $checks checks, $failures failures"
 [ "$failures" -eq 0 ]
