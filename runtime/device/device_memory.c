@@ -2,7 +2,7 @@
  * Accounted device buffers. Every byte the device runtime allocates goes through
  * magnus_dbuf_alloc, so the context knows what is in use, its peak, and can refuse to go past
  * a limit (MAGNUS_DEVICE_MEMORY_LIMIT) before the device does. Blocks come from the context's
- * cache of freed ones when it has one of the size class (device_pool.c), else the driver;
+ * cache of freed ones when it has one of exactly that size (device_pool.c), else the driver;
  * the limit and the peak count cached blocks too, since the device memory is held.
  */
 #include <stdio.h>

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <time.h>
 
 #include "device_handles.h"
 #include "internal.h"
@@ -99,20 +100,27 @@ struct magnus_context_s {
     double trace_t0;
 };
 
+/* The host clock of the report's times and the trace, in milliseconds (monotonic; only
+ * differences count). */
+static inline double magnus_now_ms(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+}
+
 /*
  * The host timeline of MAGNUS_TRACE (runtime/device/trace.c): opened by magnus_context_create,
  * closed by magnus_context_free; magnus_trace_mark restarts the clock (each multiply);
- * magnus_trace_event writes one event that began at start_ms (magnus_trace_now_ms) and ends
- * now. MAGNUS_TRACE_START gives the start time only when tracing, so that untraced calls
- * read no clock.
+ * magnus_trace_event writes one event that began at start_ms (magnus_now_ms) and ends now.
+ * MAGNUS_TRACE_START gives the start time only when tracing, so that untraced calls read no
+ * clock.
  */
-double magnus_trace_now_ms(void);
 void magnus_trace_open(magnus_context ctx);
 void magnus_trace_close(magnus_context ctx);
 void magnus_trace_mark(magnus_context ctx, const char *what);
 void magnus_trace_event(magnus_context ctx, const char *kind, const char *what, double start_ms,
                         uint64_t bytes);
-#define MAGNUS_TRACE_START(ctx) ((ctx)->trace ? magnus_trace_now_ms() : 0.0)
+#define MAGNUS_TRACE_START(ctx) ((ctx)->trace ? magnus_now_ms() : 0.0)
 
 /* NULL -> MAGNUS_ERROR_NULL_POINTER, freed or foreign -> MAGNUS_ERROR_INVALID_HANDLE. */
 magnus_status magnus_context_check(const magnus_context_s *ctx);

@@ -16,20 +16,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "device_runtime.h"
-
-double magnus_trace_now_ms(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
-}
 
 void magnus_trace_open(magnus_context ctx) {
     ctx->trace = NULL;
     ctx->trace_owned = 0;
-    ctx->trace_t0 = magnus_trace_now_ms();
+    ctx->trace_t0 = magnus_now_ms();
     const char *where = getenv("MAGNUS_TRACE");
     if (!where || !*where || strcmp(where, "0") == 0) return;
     if (strcmp(where, "stderr") == 0 || strcmp(where, "1") == 0) {
@@ -53,14 +46,14 @@ void magnus_trace_close(magnus_context ctx) {
 
 void magnus_trace_mark(magnus_context ctx, const char *what) {
     if (!ctx->trace) return;
-    ctx->trace_t0 = magnus_trace_now_ms();
+    ctx->trace_t0 = magnus_now_ms();
     fprintf(ctx->trace, "trace 0.000 0.000 mark 0 %s\n", what);
 }
 
 void magnus_trace_event(magnus_context ctx, const char *kind, const char *what, double start_ms,
                         uint64_t bytes) {
     if (!ctx->trace) return;
-    double end = magnus_trace_now_ms();
+    double end = magnus_now_ms();
     fprintf(ctx->trace, "trace %.3f %.3f %s %llu %s\n", start_ms - ctx->trace_t0, end - start_ms,
             kind, (unsigned long long)bytes, what ? what : "-");
 }

@@ -62,14 +62,15 @@ static magnus_status dispatch(magnus_device_csr *C, magnus_context ctx,
     magnus_algorithm algorithm = opt ? opt->algorithm : MAGNUS_ALGORITHM_MAGNUS;
     rep->algorithm = algorithm;
     rep->local_mem_bytes = ctx->device.local_mem_bytes;
-    magnus_trace_mark(ctx, algorithm == MAGNUS_ALGORITHM_HASH ? "multiply hash" : "multiply gmagnus");
+    magnus_trace_mark(ctx,
+                      algorithm == MAGNUS_ALGORITHM_HASH ? "multiply hash" : "multiply gmagnus");
     /* The API is synchronous, so the queues are idle here: saying so lets the blocks freed
      * since the last multiply (C's, the caller's) be reused by this one. */
     magnus_status s = magnus_context_finish(ctx);
     if (s) return s;
     if (algorithm == MAGNUS_ALGORITHM_HASH) s = magnus_hash_spgemm(C, ctx, A, B, rep);
     else s = magnus_gmagnus_spgemm(C, ctx, A, B, rep);
-    magnus_trace_event(ctx, "mark", "end", magnus_trace_now_ms(), 0);
+    magnus_trace_event(ctx, "mark", "end", magnus_now_ms(), 0);
     return s;
 }
 

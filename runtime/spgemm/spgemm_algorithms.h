@@ -7,16 +7,7 @@
 #ifndef MAGNUS_SPGEMM_ALGORITHMS_H
 #define MAGNUS_SPGEMM_ALGORITHMS_H
 
-#include <time.h>
-
 #include "device_runtime.h"
-
-/* The host clock of the report's times, in milliseconds (monotonic; only differences count). */
-static inline double magnus_now_ms(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
-}
 
 /* OpSparse-style binned hash Gustavson (runtime/spgemm/hash/hash_spgemm.c). */
 magnus_status magnus_hash_spgemm(magnus_device_csr *C, magnus_context ctx,

@@ -13,15 +13,6 @@
 
 /* ---- deferred freeing ------------------------------------------------------------------- */
 
-/* A buffer of `bytes` with a fill queued on HEAVY (work that reads and writes it). */
-static magnus_dbuf busy_buffer(magnus_context ctx, size_t bytes) {
-    magnus_dbuf b;
-    ASSERT_OK(magnus_dbuf_alloc(ctx, bytes, &b));
-    uint32_t pattern = 0x5a5a5a5a;
-    ASSERT_OK(magnus_dbuf_fill(ctx, MAGNUS_QUEUE_HEAVY, &b, 0, &pattern, 4, bytes & ~(size_t)3));
-    return b;
-}
-
 Test(context, deferred_buffers_counted_until_finish) {
     magnus_device_info d = need_device();
     magnus_context ctx = new_context(&d, 0, 8192);

@@ -13,19 +13,10 @@
 #include "probe_test_util.h"
 #include "status_test_util.h"
 
-/* A buffer with a fill queued on HEAVY, so that freeing it happens while work may run. */
-static magnus_dbuf busy(magnus_context ctx, size_t bytes) {
-    magnus_dbuf b;
-    ASSERT_OK(magnus_dbuf_alloc(ctx, bytes, &b));
-    uint32_t pattern = 0x01020304;
-    ASSERT_OK(magnus_dbuf_fill(ctx, MAGNUS_QUEUE_HEAVY, &b, 0, &pattern, 4, bytes & ~(size_t)3));
-    return b;
-}
-
 Test(device_pool, reuse_only_after_the_context_is_idle) {
     magnus_device_info d = need_device();
     magnus_context ctx = new_context(&d, 0, 0);
-    magnus_dbuf a = busy(ctx, 40000), b, c;
+    magnus_dbuf a = busy_buffer(ctx, 40000), b, c;
     magnus_bmem *first = a.mem;
     magnus_dbuf_free(ctx, &a);
     cr_assert_null(a.mem);
@@ -33,7 +24,7 @@ Test(device_pool, reuse_only_after_the_context_is_idle) {
     cr_assert_eq(ctx->memory_pooled, 40000u, "a freed block is held until it goes back");
     cr_assert_eq(ctx->pool_npending, 1u);
     /* the fill may still run: the same size must get another block */
-    b = busy(ctx, 40000);
+    b = busy_buffer(ctx, 40000);
     cr_assert_neq(b.mem, first, "a pending block was handed out before the queues were idle");
     ASSERT_OK(magnus_context_finish(ctx));
     cr_assert_eq(ctx->pool_npending, 0u);
@@ -96,7 +87,7 @@ Test(device_pool, cache_is_trimmed_when_idle) {
 Test(device_pool, counted_against_the_limit_and_given_back_under_it) {
     magnus_device_info d = need_device();
     magnus_context ctx = new_context(&d, 0, 1 << 20);
-    magnus_dbuf a = busy(ctx, 700 << 10), b;
+    magnus_dbuf a = busy_buffer(ctx, 700 << 10), b;
     magnus_dbuf_free(ctx, &a); /* pending: may still be read */
     cr_assert_eq(ctx->memory_peak, 700u << 10);
     magnus_context_reset_peak(ctx);
