@@ -4,9 +4,9 @@
 # Release build with -DMAGNUS_CUDA_KERNELS=ON: the landed commit, or a kernel variant):
 #   run(command="bash scripts/heavy_h200.sh", carry=["build-gpu", ".carry"], timeout_s=600)
 # Steps (HEAVY_STEPS, default all, in this order; each bounded, the whole by HEAVY_BUDGET_S):
-#   check     CUDA tests of what the change touches (every multiply goes through the block cache):
-#             spgemm_gmagnus, gmagnus_dense_chunks, and spgemm_gmagnus with the variant's
-#             environment, every product against the CPU reference
+#   check     CUDA tests of what the change touches: HEAVY_CHECK_TESTS (default spgemm_gmagnus
+#             gmagnus_dense_chunks), and spgemm_gmagnus with the variant's environment, every
+#             product against the CPU reference
 #   ncu       Nsight Compute, kernel by kernel (time, DRAM bytes) of one multiply of
 #             rmat-s18-a4-b8 (new build, old build) and rmat-s19-a8-b8 (new build), each beside
 #             the same pair's wall time from `magnus bench` (5 runs) outside ncu
@@ -67,7 +67,7 @@ bounded() { # LIMIT LOG CMD...: runs CMD within LIMIT (and the budget), appendin
 
 if want check; then
   say "== check"
-  for t in spgemm_gmagnus gmagnus_dense_chunks; do
+  for t in ${HEAVY_CHECK_TESTS:-spgemm_gmagnus gmagnus_dense_chunks}; do
     bounded 120 "$work/check.log" env MAGNUS_BACKENDS=cuda "$new/tests/$t" --jobs 1
     say "  $t: exit $?"
   done

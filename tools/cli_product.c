@@ -82,6 +82,17 @@ static double sum(const double *v, int n) {
     return s;
 }
 
+/* ", the allocator held 7.10 GB" when the backend's pool held more than the buffers. */
+typedef struct reserved_text {
+    char s[sizeof(cli_text) + 32];
+} reserved_text;
+static reserved_text reserved_note(const magnus_report *r) {
+    reserved_text t = {{0}};
+    if (r->reserved_device_bytes > r->peak_device_bytes)
+        snprintf(t.s, sizeof t.s, ", the allocator held %s", cli_bytes(r->reserved_device_bytes).s);
+    return t;
+}
+
 static void print_device_report(const compute_report *c, FILE *out) {
     const magnus_device_info *d = &c->device;
     const magnus_report *r = &c->report;
@@ -135,14 +146,14 @@ static void print_device_report(const compute_report *c, FILE *out) {
                 cli_count(r->rows_heavy).s, cli_count(r->rows_total).s,
                 percent(r->rows_heavy, r->rows_total), cli_count(r->products_heavy).s,
                 cli_count(r->products_total).s, percent(r->products_heavy, r->products_total));
-        fprintf(out, "%-10sC-hat %s (%s bytes), peak device memory %s\n", "memory:",
+        fprintf(out, "%-10sC-hat %s (%s bytes), peak device memory %s%s\n", "memory:",
                 cli_bytes(r->chat_bytes).s, cli_count((int64_t)r->chat_bytes).s,
-                cli_bytes(r->peak_device_bytes).s);
+                cli_bytes(r->peak_device_bytes).s, reserved_note(r).s);
     } else {
         fprintf(out, "%-10slocal tables hold up to %s products; rows in global tables: %s\n",
                 "hash:", cli_count(r->tau).s, cli_count(r->rows_heavy).s);
-        fprintf(out, "%-10speak device memory %s\n", "memory:",
-                cli_bytes(r->peak_device_bytes).s);
+        fprintf(out, "%-10speak device memory %s%s\n", "memory:",
+                cli_bytes(r->peak_device_bytes).s, reserved_note(r).s);
     }
 }
 
@@ -247,6 +258,7 @@ static void device_report_json(const compute_report *c, cli_json *j) {
     cli_json_int(j, "nnz_c", r->nnz_c);
     cli_json_int(j, "chat_bytes", (int64_t)r->chat_bytes);
     cli_json_int(j, "peak_device_bytes", (int64_t)r->peak_device_bytes);
+    cli_json_int(j, "reserved_device_bytes", (int64_t)r->reserved_device_bytes);
     cli_json_close(j);
 }
 

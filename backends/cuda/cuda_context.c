@@ -39,6 +39,11 @@ magnus_status magnus_cuda_context_create(int index, magnus_bctx **out) {
         s = magnus_error(MAGNUS_ERROR_INTERNAL, "CUDA context %d: pthread_mutex_init failed", index);
         goto fail;
     }
+    if ((s = magnus_cuda_memory_init(ctx))) {
+        pthread_mutex_destroy(&ctx->fill_lock);
+        magnus_cuda.DevicePrimaryCtxRelease(ctx->device);
+        goto fail;
+    }
     *out = ctx;
     return MAGNUS_SUCCESS;
 fail:
@@ -48,8 +53,10 @@ fail:
 
 void magnus_cuda_context_destroy(magnus_bctx *ctx) {
     if (!ctx) return;
-    if (magnus_cuda_make_current(ctx) == MAGNUS_SUCCESS && ctx->fill_module)
-        magnus_cuda.ModuleUnload(ctx->fill_module);
+    if (magnus_cuda_make_current(ctx) == MAGNUS_SUCCESS) {
+        if (ctx->fill_module) magnus_cuda.ModuleUnload(ctx->fill_module);
+        magnus_cuda_memory_release(ctx);
+    }
     magnus_cuda.DevicePrimaryCtxRelease(ctx->device);
     pthread_mutex_destroy(&ctx->fill_lock);
     magnus_host_free(ctx);
@@ -72,6 +79,11 @@ magnus_status magnus_cuda_queue_create(magnus_bctx *ctx, magnus_bqueue **out) {
         magnus_host_free(q);
         return s;
     }
+    if ((s = magnus_cuda_memory_add_queue(ctx, q))) {
+        magnus_cuda.StreamDestroy(q->stream);
+        magnus_host_free(q);
+        return s;
+    }
     *out = q;
     return MAGNUS_SUCCESS;
 }
@@ -79,7 +91,10 @@ magnus_status magnus_cuda_queue_create(magnus_bctx *ctx, magnus_bqueue **out) {
 void magnus_cuda_queue_destroy(magnus_bqueue *q) {
     if (!q) return;
     /* cuStreamDestroy returns at once; work still queued completes first. */
-    if (magnus_cuda_make_current(q->ctx) == MAGNUS_SUCCESS) magnus_cuda.StreamDestroy(q->stream);
+    if (magnus_cuda_make_current(q->ctx) == MAGNUS_SUCCESS) {
+        magnus_cuda_memory_remove_queue(q->ctx, q);
+        magnus_cuda.StreamDestroy(q->stream);
+    }
     magnus_host_free(q);
 }
 

@@ -17,6 +17,8 @@
 
 /* Shared memory (static + dynamic) a block may use without opting in: CUDA's fixed 48 KiB. */
 #define MAGNUS_CUDA_DEFAULT_SHARED ((size_t)48 * 1024)
+/* Queues a context may have at once (the runtime creates a handful). */
+#define MAGNUS_CUDA_MAX_QUEUES 16
 
 struct magnus_bctx {
     int index;
@@ -26,11 +28,21 @@ struct magnus_bctx {
     pthread_mutex_t fill_lock;
     CUmodule fill_module; /* fill_u64.ptx, JIT-compiled on the first 8-byte pattern fill */
     CUfunction fill_kernel;
+    /* Stream-ordered memory (cuda_memory.c): buffers come from the context's own pool, which
+     * keeps freed memory mapped for the next allocation, on one memory stream. pool NULL: the
+     * device has no memory pools or MAGNUS_CUDA_POOL=0, and cuMemAlloc/cuMemFree are used. */
+    CUmemoryPool pool;
+    CUstream mem_stream;
+    CUevent mem_event;        /* recorded after each allocation; every queue waits for it */
+    pthread_mutex_t mem_lock; /* the memory stream and the queue list */
+    magnus_bqueue *queues[MAGNUS_CUDA_MAX_QUEUES];
+    int nqueues;
 };
 
 struct magnus_bqueue {
     magnus_bctx *ctx;
-    CUstream stream; /* non-blocking: never waits for the legacy NULL stream */
+    CUstream stream;  /* non-blocking: never waits for the legacy NULL stream */
+    CUevent recorded; /* pool frees: the memory stream waits for the queue's work so far */
 };
 
 struct magnus_bmem {
@@ -81,6 +93,15 @@ void magnus_cuda_queue_destroy(magnus_bqueue *queue);
 magnus_status magnus_cuda_queue_finish(magnus_bqueue *queue);
 
 /* memory (cuda_memory.c) */
+/* The context's pool and memory stream (nothing when the device has no pools or
+ * MAGNUS_CUDA_POOL=0), and their release; queues join and leave the list the pool orders
+ * allocations and frees against. */
+magnus_status magnus_cuda_memory_init(magnus_bctx *ctx);
+void magnus_cuda_memory_release(magnus_bctx *ctx);
+magnus_status magnus_cuda_memory_add_queue(magnus_bctx *ctx, magnus_bqueue *q);
+void magnus_cuda_memory_remove_queue(magnus_bctx *ctx, magnus_bqueue *q);
+magnus_status magnus_cuda_mem_reserved(magnus_bctx *ctx, uint64_t *bytes);
+magnus_status magnus_cuda_mem_trim(magnus_bctx *ctx);
 magnus_status magnus_cuda_mem_alloc(magnus_bctx *ctx, size_t bytes, magnus_bmem **mem);
 void magnus_cuda_mem_free(magnus_bctx *ctx, magnus_bmem *mem);
 magnus_status magnus_cuda_mem_write(magnus_bqueue *q, magnus_bmem *dst, size_t dst_offset,

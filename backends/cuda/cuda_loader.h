@@ -61,6 +61,14 @@ void magnus_cuda_unload(void);
     X(StreamWaitEvent, "cuStreamWaitEvent", PFN_cuStreamWaitEvent_v3020)              \
     X(MemAlloc, "cuMemAlloc", PFN_cuMemAlloc_v3020)                                   \
     X(MemFree, "cuMemFree", PFN_cuMemFree_v3020)                                      \
+    X(MemPoolCreate, "cuMemPoolCreate", PFN_cuMemPoolCreate_v11020)                   \
+    X(MemPoolDestroy, "cuMemPoolDestroy", PFN_cuMemPoolDestroy_v11020)                \
+    X(MemPoolSetAttribute, "cuMemPoolSetAttribute", PFN_cuMemPoolSetAttribute_v11020) \
+    X(MemPoolGetAttribute, "cuMemPoolGetAttribute", PFN_cuMemPoolGetAttribute_v11020) \
+    X(MemPoolTrimTo, "cuMemPoolTrimTo", PFN_cuMemPoolTrimTo_v11020)                   \
+    X(MemAllocFromPoolAsync, "cuMemAllocFromPoolAsync",                               \
+      PFN_cuMemAllocFromPoolAsync_v11020)                                             \
+    X(MemFreeAsync, "cuMemFreeAsync", PFN_cuMemFreeAsync_v11020)                      \
     X(MemcpyHtoDAsync, "cuMemcpyHtoDAsync", PFN_cuMemcpyHtoDAsync_v3020)              \
     X(MemcpyDtoHAsync, "cuMemcpyDtoHAsync", PFN_cuMemcpyDtoHAsync_v3020)              \
     X(MemcpyDtoDAsync, "cuMemcpyDtoDAsync", PFN_cuMemcpyDtoDAsync_v3020)              \

@@ -3,9 +3,22 @@
  * Every transfer goes on the queue's stream (the plain cuMemcpyHtoD would run on the legacy
  * NULL stream, which does not order with non-blocking streams); write and read then wait
  * for the stream, as backend.h says they block.
+ *
+ * Buffers come from a stream-ordered pool per context (cuMemAllocFromPoolAsync /
+ * cuMemFreeAsync on one memory stream), because cuMemFree waits for the whole device and
+ * unmaps, and cuMemAlloc maps, every time: on a multiply whose C-hat takes 8.6 GB the four
+ * frees of its blocks took 19.5 ms of 131 (docs/performance.md). The pool keeps freed memory
+ * mapped (release threshold: never) and hands it to the next allocation, within one multiply
+ * (C inside C-hat's dead buffer) and across multiplies; mem_reserved reports what it holds,
+ * so the runtime's peak and limit count it, and mem_trim gives it back. Order: an allocation
+ * is followed by an event every queue waits for (so any queue may use the buffer at once), a
+ * free is preceded by the memory stream waiting for every queue's work so far (so queued
+ * kernels still using the buffer finish first); the host waits for neither.
  */
 #ifdef MAGNUS_HAVE_CUDA_H
 
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cuda_internal.h"
@@ -23,6 +36,157 @@ static magnus_status check_range(const magnus_bmem *mem, size_t offset, size_t b
     return MAGNUS_SUCCESS;
 }
 
+magnus_status magnus_cuda_memory_init(magnus_bctx *ctx) {
+    ctx->pool = NULL;
+    ctx->nqueues = 0;
+    if (pthread_mutex_init(&ctx->mem_lock, NULL) != 0)
+        return magnus_error(MAGNUS_ERROR_INTERNAL, "CUDA context %d: pthread_mutex_init failed",
+                            ctx->index);
+    const char *knob = getenv("MAGNUS_CUDA_POOL");
+    if (knob && strcmp(knob, "0") == 0) return MAGNUS_SUCCESS; /* cuMemAlloc, for comparison */
+    int supported = 0;
+    if (magnus_cuda.DeviceGetAttribute(&supported, CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED,
+                                       ctx->device) != CUDA_SUCCESS ||
+        !supported)
+        return MAGNUS_SUCCESS;
+    CUmemPoolProps props;
+    memset(&props, 0, sizeof props);
+    props.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+    props.handleTypes = CU_MEM_HANDLE_TYPE_NONE;
+    props.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    props.location.id = (int)ctx->device;
+    magnus_status s = magnus_cuda_check(magnus_cuda.MemPoolCreate(&ctx->pool, &props),
+                                        MAGNUS_ERROR_DEVICE, "cuMemPoolCreate on CUDA device %d",
+                                        ctx->index);
+    if (s) {
+        ctx->pool = NULL;
+        goto fail;
+    }
+    cuuint64_t keep_all = UINT64_MAX; /* freed memory stays mapped until mem_trim */
+    if ((s = magnus_cuda_check(magnus_cuda.MemPoolSetAttribute(
+                                   ctx->pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &keep_all),
+                               MAGNUS_ERROR_DEVICE,
+                               "cuMemPoolSetAttribute(RELEASE_THRESHOLD) on CUDA device %d",
+                               ctx->index)) ||
+        (s = magnus_cuda_check(
+             magnus_cuda.StreamCreate(&ctx->mem_stream, CU_STREAM_NON_BLOCKING),
+             MAGNUS_ERROR_DEVICE, "cuStreamCreate (memory stream) on CUDA device %d",
+             ctx->index))) {
+        magnus_cuda.MemPoolDestroy(ctx->pool);
+        ctx->pool = NULL;
+        goto fail;
+    }
+    if ((s = magnus_cuda_check(magnus_cuda.EventCreate(&ctx->mem_event, CU_EVENT_DISABLE_TIMING),
+                               MAGNUS_ERROR_DEVICE, "cuEventCreate (memory) on CUDA device %d",
+                               ctx->index))) {
+        magnus_cuda.StreamDestroy(ctx->mem_stream);
+        magnus_cuda.MemPoolDestroy(ctx->pool);
+        ctx->pool = NULL;
+        goto fail;
+    }
+    return MAGNUS_SUCCESS;
+fail:
+    pthread_mutex_destroy(&ctx->mem_lock);
+    return s;
+}
+
+void magnus_cuda_memory_release(magnus_bctx *ctx) {
+    if (ctx->pool) {
+        /* frees still queued on the memory stream complete first; a pool with buffers
+         * outstanding is released once they are freed (cuMemPoolDestroy) */
+        magnus_cuda.StreamSynchronize(ctx->mem_stream);
+        magnus_cuda.EventDestroy(ctx->mem_event);
+        magnus_cuda.StreamDestroy(ctx->mem_stream);
+        magnus_cuda.MemPoolDestroy(ctx->pool);
+        ctx->pool = NULL;
+    }
+    pthread_mutex_destroy(&ctx->mem_lock);
+}
+
+magnus_status magnus_cuda_memory_add_queue(magnus_bctx *ctx, magnus_bqueue *q) {
+    if (!ctx->pool) return MAGNUS_SUCCESS;
+    magnus_status s = magnus_cuda_check(
+        magnus_cuda.EventCreate(&q->recorded, CU_EVENT_DISABLE_TIMING), MAGNUS_ERROR_DEVICE,
+        "cuEventCreate (queue) on CUDA device %d", ctx->index);
+    if (s) return s;
+    pthread_mutex_lock(&ctx->mem_lock);
+    if (ctx->nqueues == MAGNUS_CUDA_MAX_QUEUES) {
+        pthread_mutex_unlock(&ctx->mem_lock);
+        magnus_cuda.EventDestroy(q->recorded);
+        return magnus_error(MAGNUS_ERROR_INTERNAL, "CUDA device %d: more than %d queues",
+                            ctx->index, MAGNUS_CUDA_MAX_QUEUES);
+    }
+    /* buffers allocated before the queue existed are ready for it too */
+    CUresult r = magnus_cuda.StreamWaitEvent(q->stream, ctx->mem_event, 0);
+    if (r == CUDA_SUCCESS) ctx->queues[ctx->nqueues++] = q;
+    pthread_mutex_unlock(&ctx->mem_lock);
+    if ((s = magnus_cuda_check(r, MAGNUS_ERROR_DEVICE, "cuStreamWaitEvent on CUDA device %d",
+                               ctx->index)))
+        magnus_cuda.EventDestroy(q->recorded);
+    return s;
+}
+
+void magnus_cuda_memory_remove_queue(magnus_bctx *ctx, magnus_bqueue *q) {
+    if (!ctx->pool) return;
+    pthread_mutex_lock(&ctx->mem_lock);
+    for (int i = 0; i < ctx->nqueues; i++)
+        if (ctx->queues[i] == q) {
+            ctx->queues[i] = ctx->queues[--ctx->nqueues];
+            break;
+        }
+    pthread_mutex_unlock(&ctx->mem_lock);
+    magnus_cuda.EventDestroy(q->recorded);
+}
+
+magnus_status magnus_cuda_mem_reserved(magnus_bctx *ctx, uint64_t *bytes) {
+    *bytes = 0;
+    if (!ctx->pool) return MAGNUS_SUCCESS;
+    magnus_status s = magnus_cuda_make_current(ctx);
+    if (s) return s;
+    cuuint64_t reserved = 0;
+    if ((s = magnus_cuda_check(magnus_cuda.MemPoolGetAttribute(
+                                   ctx->pool, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT, &reserved),
+                               MAGNUS_ERROR_DEVICE,
+                               "cuMemPoolGetAttribute(RESERVED_MEM_CURRENT) on CUDA device %d",
+                               ctx->index)))
+        return s;
+    *bytes = (uint64_t)reserved;
+    return MAGNUS_SUCCESS;
+}
+
+magnus_status magnus_cuda_mem_trim(magnus_bctx *ctx) {
+    if (!ctx->pool) return MAGNUS_SUCCESS;
+    magnus_status s = magnus_cuda_make_current(ctx);
+    if (s) return s;
+    pthread_mutex_lock(&ctx->mem_lock);
+    /* frees still queued on the memory stream would keep their memory in use */
+    CUresult r = magnus_cuda.StreamSynchronize(ctx->mem_stream);
+    if (r == CUDA_SUCCESS) r = magnus_cuda.MemPoolTrimTo(ctx->pool, 0);
+    pthread_mutex_unlock(&ctx->mem_lock);
+    return magnus_cuda_check(r, MAGNUS_ERROR_DEVICE, "cuMemPoolTrimTo on CUDA device %d",
+                             ctx->index);
+}
+
+/* Under mem_lock: a pool allocation, then the event every queue waits for. */
+static CUresult pool_alloc(magnus_bctx *ctx, magnus_bmem *mem) {
+    CUresult r = magnus_cuda.MemAllocFromPoolAsync(&mem->ptr, mem->bytes, ctx->pool,
+                                                   ctx->mem_stream);
+    if (r == CUDA_ERROR_OUT_OF_MEMORY) {
+        /* memory the pool keeps but cannot carve this block from (or that others need):
+         * give it back and try once more */
+        if (magnus_cuda.StreamSynchronize(ctx->mem_stream) == CUDA_SUCCESS &&
+            magnus_cuda.MemPoolTrimTo(ctx->pool, 0) == CUDA_SUCCESS)
+            r = magnus_cuda.MemAllocFromPoolAsync(&mem->ptr, mem->bytes, ctx->pool,
+                                                  ctx->mem_stream);
+    }
+    if (r != CUDA_SUCCESS) return r;
+    r = magnus_cuda.EventRecord(ctx->mem_event, ctx->mem_stream);
+    for (int i = 0; r == CUDA_SUCCESS && i < ctx->nqueues; i++)
+        r = magnus_cuda.StreamWaitEvent(ctx->queues[i]->stream, ctx->mem_event, 0);
+    if (r != CUDA_SUCCESS) magnus_cuda.MemFreeAsync(mem->ptr, ctx->mem_stream);
+    return r;
+}
+
 magnus_status magnus_cuda_mem_alloc(magnus_bctx *ctx, size_t bytes, magnus_bmem **out) {
     *out = NULL;
     magnus_status s = magnus_cuda_make_current(ctx);
@@ -30,9 +194,18 @@ magnus_status magnus_cuda_mem_alloc(magnus_bctx *ctx, size_t bytes, magnus_bmem 
     magnus_bmem *mem = magnus_host_calloc(1, sizeof *mem);
     if (!mem) return magnus_error(MAGNUS_ERROR_OUT_OF_HOST_MEMORY, "CUDA buffer handle");
     mem->bytes = bytes ? bytes : 1; /* cuMemAlloc refuses 0 bytes */
-    if ((s = magnus_cuda_check(magnus_cuda.MemAlloc(&mem->ptr, mem->bytes), MAGNUS_ERROR_DEVICE,
-                               "cuMemAlloc(%zu bytes) on CUDA device %d", mem->bytes,
-                               ctx->index))) {
+    if (ctx->pool) {
+        pthread_mutex_lock(&ctx->mem_lock);
+        CUresult r = pool_alloc(ctx, mem);
+        pthread_mutex_unlock(&ctx->mem_lock);
+        s = magnus_cuda_check(r, MAGNUS_ERROR_DEVICE,
+                              "cuMemAllocFromPoolAsync(%zu bytes) on CUDA device %d", mem->bytes,
+                              ctx->index);
+    } else {
+        s = magnus_cuda_check(magnus_cuda.MemAlloc(&mem->ptr, mem->bytes), MAGNUS_ERROR_DEVICE,
+                              "cuMemAlloc(%zu bytes) on CUDA device %d", mem->bytes, ctx->index);
+    }
+    if (s) {
         magnus_host_free(mem);
         return s;
     }
@@ -42,13 +215,28 @@ magnus_status magnus_cuda_mem_alloc(magnus_bctx *ctx, size_t bytes, magnus_bmem 
 
 void magnus_cuda_mem_free(magnus_bctx *ctx, magnus_bmem *mem) {
     if (!mem) return;
-    /* Queued work may still use the buffer (backend.h). cuMemFree "may perform implicit
-     * synchronization" (and in practice does), but only waiting for the context makes it
-     * certain; it costs nothing beyond what cuMemFree already does. A failed wait (a sticky
-     * error from earlier work) leaves the context unusable anyway, so the memory is freed. */
     if (magnus_cuda_make_current(ctx) == MAGNUS_SUCCESS) {
-        magnus_cuda.CtxSynchronize();
-        magnus_cuda.MemFree(mem->ptr);
+        if (ctx->pool) {
+            /* after every queue's work so far: the host does not wait */
+            pthread_mutex_lock(&ctx->mem_lock);
+            CUresult r = CUDA_SUCCESS;
+            for (int i = 0; r == CUDA_SUCCESS && i < ctx->nqueues; i++) {
+                r = magnus_cuda.EventRecord(ctx->queues[i]->recorded, ctx->queues[i]->stream);
+                if (r == CUDA_SUCCESS)
+                    r = magnus_cuda.StreamWaitEvent(ctx->mem_stream, ctx->queues[i]->recorded, 0);
+            }
+            /* a failed wait (a sticky error) leaves the context unusable: synchronise */
+            if (r != CUDA_SUCCESS) magnus_cuda.CtxSynchronize();
+            magnus_cuda.MemFreeAsync(mem->ptr, ctx->mem_stream);
+            pthread_mutex_unlock(&ctx->mem_lock);
+        } else {
+            /* Queued work may still use the buffer (backend.h). cuMemFree "may perform
+             * implicit synchronization" (and in practice does), but only waiting for the
+             * context makes it certain. A failed wait (a sticky error from earlier work)
+             * leaves the context unusable anyway, so the memory is freed. */
+            magnus_cuda.CtxSynchronize();
+            magnus_cuda.MemFree(mem->ptr);
+        }
     }
     magnus_host_free(mem);
 }

@@ -35,6 +35,8 @@ static const magnus_backend_ops cuda_ops = {
 
     .mem_alloc = magnus_cuda_mem_alloc,
     .mem_free = magnus_cuda_mem_free,
+    .mem_reserved = magnus_cuda_mem_reserved,
+    .mem_trim = magnus_cuda_mem_trim,
     .mem_write = magnus_cuda_mem_write,
     .mem_read = magnus_cuda_mem_read,
     .mem_copy = magnus_cuda_mem_copy,

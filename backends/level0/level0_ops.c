@@ -34,6 +34,8 @@ static const magnus_backend_ops level0_ops = {
 
     .mem_alloc = level0_mem_alloc,
     .mem_free = level0_mem_free,
+    .mem_reserved = level0_mem_reserved,
+    .mem_trim = level0_mem_trim,
     .mem_write = level0_mem_write,
     .mem_read = level0_mem_read,
     .mem_copy = level0_mem_copy,

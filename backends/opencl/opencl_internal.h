@@ -68,6 +68,8 @@ magnus_status magnus_cl_queue_finish(magnus_bqueue *queue);
 /* ---- memory (opencl_memory.c) ---- */
 magnus_status magnus_cl_mem_alloc(magnus_bctx *ctx, size_t bytes, magnus_bmem **mem);
 void magnus_cl_mem_free(magnus_bctx *ctx, magnus_bmem *mem);
+magnus_status magnus_cl_mem_reserved(magnus_bctx *ctx, uint64_t *bytes);
+magnus_status magnus_cl_mem_trim(magnus_bctx *ctx);
 magnus_status magnus_cl_mem_write(magnus_bqueue *q, magnus_bmem *dst, size_t dst_offset,
                                   const void *src, size_t bytes);
 magnus_status magnus_cl_mem_read(magnus_bqueue *q, void *dst, magnus_bmem *src,

@@ -30,6 +30,8 @@ static const magnus_backend_ops opencl_ops = {
 
     .mem_alloc = magnus_cl_mem_alloc,
     .mem_free = magnus_cl_mem_free,
+    .mem_reserved = magnus_cl_mem_reserved,
+    .mem_trim = magnus_cl_mem_trim,
     .mem_write = magnus_cl_mem_write,
     .mem_read = magnus_cl_mem_read,
     .mem_copy = magnus_cl_mem_copy,

@@ -389,6 +389,12 @@ MAGNUS_API magnus_status magnus_context_options_init(magnus_context_options *opt
 MAGNUS_API magnus_status magnus_context_create(magnus_context *ctx, const magnus_device_info *device,
                                                const magnus_context_options *opt);
 MAGNUS_API magnus_status magnus_context_free(magnus_context *ctx);
+/* Gives back to the device the memory the context keeps between multiplies for reuse (freed
+ * blocks of up to 64 MiB, and through CUDA the stream-ordered pool's mapped memory), e.g.
+ * before other code in the process needs the device's memory. Waits for the context's
+ * queued work. The kept memory counts in every report's peak and against the context's
+ * memory limit, and is given back by itself when an allocation would fail without it. */
+MAGNUS_API magnus_status magnus_context_trim(magnus_context ctx);
 /* The device the context runs on, with local_mem_bytes set to the budget in effect (the
  * probe's magnus_device_info has the device's maximum). */
 MAGNUS_API magnus_status magnus_context_device(magnus_device_info *out, const magnus_context_s *ctx);
@@ -438,7 +444,14 @@ typedef struct magnus_report {
     int64_t products_total, products_heavy;
     int64_t nnz_c;
     uint64_t chat_bytes;         /* bytes of the intermediate matrix C-hat */
-    uint64_t peak_device_bytes;  /* peak device memory held during the multiply */
+    uint64_t peak_device_bytes;  /* peak device memory held during the multiply: buffers in
+                                    use and blocks kept for reuse (what a memory limit
+                                    governs) */
+    uint64_t reserved_device_bytes; /* the most the backend's allocator held for the context
+                                    during the multiply, when it keeps freed memory mapped for
+                                    reuse (CUDA's stream-ordered pool; its rounding and kept
+                                    memory included); 0 when it keeps nothing of its own. The
+                                    device footprint is the larger of the two. */
 } magnus_report;
 
 /*

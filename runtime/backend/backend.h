@@ -55,11 +55,20 @@ typedef struct magnus_backend_ops {
     void (*queue_destroy)(magnus_bqueue *queue);
     magnus_status (*queue_finish)(magnus_bqueue *queue);
 
-    /* memory: alloc/free are synchronous; write/read block until done; copy/fill are queued.
-     * mem_free may be called while queued work still uses the buffer: the backend makes that
-     * safe (OpenCL defers the release, cuMemFree synchronises, Level Zero drains first). */
+    /* memory: alloc/free return at once; write/read block until done; copy/fill are queued.
+     * A buffer from mem_alloc may be used on every queue of the context right away, and
+     * mem_free may be called while queued work still uses the buffer: the backend makes both
+     * safe (OpenCL defers the release; CUDA orders a stream-ordered pool's allocation before,
+     * and its free after, the work of every queue, or cuMemFree synchronises; Level Zero
+     * drains first). */
     magnus_status (*mem_alloc)(magnus_bctx *ctx, size_t bytes, magnus_bmem **mem);
     void (*mem_free)(magnus_bctx *ctx, magnus_bmem *mem);
+    /* Device memory the backend's allocator holds for the context: its live buffers plus
+     * freed memory it keeps mapped for reuse (CUDA's stream-ordered pool). 0 when the
+     * allocator keeps nothing (the runtime then counts its own buffers). mem_trim gives the
+     * kept memory back to the device. */
+    magnus_status (*mem_reserved)(magnus_bctx *ctx, uint64_t *bytes);
+    magnus_status (*mem_trim)(magnus_bctx *ctx);
     magnus_status (*mem_write)(magnus_bqueue *q, magnus_bmem *dst, size_t dst_offset,
                                const void *src, size_t bytes);
     magnus_status (*mem_read)(magnus_bqueue *q, void *dst, magnus_bmem *src, size_t src_offset,

@@ -3,7 +3,9 @@
  * magnus_dbuf_alloc, so the context knows what is in use, its peak, and can refuse to go past
  * a limit (MAGNUS_DEVICE_MEMORY_LIMIT) before the device does. Blocks come from the context's
  * cache of freed ones when it has one of exactly that size (device_pool.c), else the driver;
- * the limit and the peak count cached blocks too, since the device memory is held.
+ * the limit and the peak count cached blocks too, since the device memory is held, and so
+ * does what the backend's own allocator keeps mapped for reuse (ops->mem_reserved: CUDA's
+ * stream-ordered pool), when that is more.
  */
 #include <stdio.h>
 
@@ -15,23 +17,43 @@ static uint64_t held(const magnus_context_s *ctx) {
     return ctx->memory_in_use + ctx->memory_pooled;
 }
 
+/* What the backend's allocator holds for the context (0: it keeps nothing of its own, or the
+ * query failed: the context's own count stays right either way). */
+static uint64_t reserved(const magnus_context_s *ctx) {
+    uint64_t bytes = 0;
+    return ctx->ops->mem_reserved(ctx->bctx, &bytes) == MAGNUS_SUCCESS ? bytes : 0;
+}
+
 /* Gives every cached block back to the device: the ready ones at once, the pending ones
  * after waiting for every queue (memory pressure is worth a wait). */
 static magnus_status reclaim_pool(magnus_context ctx) {
     magnus_pool_evict_ready(ctx);
-    if (!ctx->memory_pooled) return MAGNUS_SUCCESS;
-    for (int q = 0; q < MAGNUS_QUEUE_COUNT; q++) {
-        magnus_status s = ctx->ops->queue_finish(ctx->queues[q]);
-        if (s) return s;
+    if (ctx->memory_pooled) {
+        for (int q = 0; q < MAGNUS_QUEUE_COUNT; q++) {
+            magnus_status s = ctx->ops->queue_finish(ctx->queues[q]);
+            if (s) return s;
+        }
+        magnus_pool_idle(ctx);
+        magnus_pool_evict_ready(ctx);
     }
-    magnus_pool_idle(ctx);
-    magnus_pool_evict_ready(ctx);
-    return MAGNUS_SUCCESS;
+    /* and what the backend's allocator keeps */
+    return ctx->ops->mem_trim(ctx->bctx);
 }
 
-/* Makes room for `bytes` more under the limit, giving cached blocks back if needed. */
+magnus_status magnus_context_trim(magnus_context ctx) {
+    magnus_status s = magnus_context_check(ctx);
+    if (s) return s;
+    return reclaim_pool(ctx);
+}
+
+/* Makes room for `bytes` more under the limit, giving cached blocks back if needed. The
+ * limit governs the context's own count; what the backend's allocator keeps beyond it
+ * (rounding, freed memory kept mapped) is given back once it would pass the limit too. */
 static magnus_status fit_under_limit(magnus_context ctx, uint64_t bytes) {
-    if (!ctx->memory_limit || held(ctx) + bytes <= ctx->memory_limit) return MAGNUS_SUCCESS;
+    if (!ctx->memory_limit) return MAGNUS_SUCCESS;
+    if (reserved(ctx) + bytes > ctx->memory_limit && reserved(ctx) > held(ctx))
+        (void)ctx->ops->mem_trim(ctx->bctx); /* best effort: the count below decides */
+    if (held(ctx) + bytes <= ctx->memory_limit) return MAGNUS_SUCCESS;
     magnus_status s = reclaim_pool(ctx);
     if (s) return s;
     if (held(ctx) + bytes <= ctx->memory_limit) return MAGNUS_SUCCESS;
@@ -57,7 +79,8 @@ magnus_status magnus_dbuf_alloc(magnus_context ctx, size_t bytes, magnus_dbuf *o
         const double t = MAGNUS_TRACE_START(ctx);
         s = ctx->ops->mem_alloc(ctx->bctx, bytes ? bytes : 1, &out->mem);
         magnus_trace_event(ctx, "alloc", s ? "failed" : "driver", t, bytes);
-        if (s == MAGNUS_ERROR_OUT_OF_DEVICE_MEMORY && ctx->memory_pooled) {
+        if (s == MAGNUS_ERROR_OUT_OF_DEVICE_MEMORY &&
+            (ctx->memory_pooled || reserved(ctx) > ctx->memory_in_use)) {
             /* the cache is worth less than the request */
             char why[512];
             snprintf(why, sizeof why, "%s", magnus_last_error());
@@ -72,6 +95,8 @@ magnus_status magnus_dbuf_alloc(magnus_context ctx, size_t bytes, magnus_dbuf *o
             out->mem = NULL;
             return s;
         }
+        const uint64_t r = reserved(ctx); /* the allocator grows only when it allocates */
+        if (r > ctx->memory_reserved_peak) ctx->memory_reserved_peak = r;
     }
     out->bytes = bytes;
     ctx->memory_in_use += bytes;
@@ -92,8 +117,14 @@ void magnus_dbuf_free(magnus_context ctx, magnus_dbuf *buf) {
     buf->bytes = 0;
 }
 
+uint64_t magnus_context_reserved_bytes(const magnus_context_s *ctx) {
+    return magnus_context_check(ctx) ? 0 : reserved(ctx);
+}
+
 void magnus_context_reset_peak(magnus_context ctx) {
-    if (!magnus_context_check(ctx)) ctx->memory_peak = held(ctx);
+    if (magnus_context_check(ctx)) return;
+    ctx->memory_peak = held(ctx);
+    ctx->memory_reserved_peak = reserved(ctx);
 }
 
 /* Context, queue, buffer and range [offset, offset+bytes) all valid. */

@@ -78,6 +78,8 @@ struct magnus_context_s {
     uint64_t memory_limit;            /* 0: none */
     uint64_t memory_in_use;
     uint64_t memory_peak;
+    uint64_t memory_reserved_peak;    /* most the backend's allocator held (ops->mem_reserved),
+                                         since the last magnus_context_reset_peak */
     /* Tuning knobs, read once by magnus_context_create (magnus_knob_*): */
     uint32_t hash_group_max;          /* most work items per hash table; 0: the backend's
                                          default (runtime/accumulate/hash_private.h) */
@@ -186,6 +188,9 @@ magnus_status magnus_dbuf_fill(magnus_context ctx, magnus_queue_id q, magnus_dbu
 /* Resets the peak counter to what is held now (per-multiply peak reports). The peak counts
  * what the context holds from the device: buffers in use and cached blocks. */
 void magnus_context_reset_peak(magnus_context ctx);
+/* What the backend's allocator holds for the context now (ops->mem_reserved; 0 when it keeps
+ * nothing of its own or the query fails). */
+uint64_t magnus_context_reserved_bytes(const magnus_context_s *ctx);
 
 /*
  * The block cache behind magnus_dbuf_alloc and magnus_dbuf_free (runtime/device/device_pool.c).

@@ -102,3 +102,30 @@ Test(device_pool, counted_against_the_limit_and_given_back_under_it) {
     magnus_dbuf_free(ctx, &b);
     ASSERT_OK(magnus_context_free(&ctx));
 }
+
+/* magnus_context_trim gives everything kept back: the cache (ready and pending blocks) and
+ * what the backend's allocator keeps mapped (CUDA's pool; nothing on other backends). */
+Test(device_pool, trim_gives_everything_kept_back) {
+    magnus_device_info d = need_device();
+    magnus_context ctx = new_context(&d, 0, 0);
+    magnus_dbuf a = busy_buffer(ctx, 3 << 20), b;
+    ASSERT_OK(magnus_dbuf_alloc(ctx, 5000, &b));
+    cr_assert(ctx->memory_reserved_peak == 0 || ctx->memory_reserved_peak >= (3u << 20) + 5000,
+              "the allocator reports %llu bytes held with %u in use",
+              (unsigned long long)ctx->memory_reserved_peak, (3u << 20) + 5000);
+    magnus_dbuf_free(ctx, &b);
+    ASSERT_OK(magnus_context_finish(ctx)); /* b's block is ready, a's still pending */
+    magnus_dbuf_free(ctx, &a);
+    cr_assert_eq(ctx->memory_pooled, (3u << 20) + 5000);
+    ASSERT_OK(magnus_context_trim(ctx));
+    cr_assert_eq(ctx->memory_pooled, 0u, "cached bytes left after trim");
+    cr_assert_eq(ctx->pool_nready + ctx->pool_npending, 0u);
+    const uint64_t kept = magnus_context_reserved_bytes(ctx);
+    cr_assert_eq(kept, 0u, "the backend's allocator still holds %llu bytes",
+                 (unsigned long long)kept);
+    /* the context still works */
+    magnus_dbuf c = busy_buffer(ctx, 4096);
+    magnus_dbuf_free(ctx, &c);
+    ASSERT_OK(magnus_context_free(&ctx));
+    cr_assert_eq(magnus_context_trim(NULL), MAGNUS_ERROR_NULL_POINTER);
+}

@@ -44,6 +44,9 @@ static void accumulate(magnus_report *sum, const magnus_report *r) {
     sum->time_alloc_ms += t.time_alloc_ms;
     sum->peak_device_bytes = r->peak_device_bytes > t.peak_device_bytes ? r->peak_device_bytes
                                                                          : t.peak_device_bytes;
+    sum->reserved_device_bytes = r->reserved_device_bytes > t.reserved_device_bytes
+                                     ? r->reserved_device_bytes
+                                     : t.reserved_device_bytes;
 }
 
 static void divide(magnus_report *r, int runs) {
@@ -132,7 +135,10 @@ void bench_magnus_run(bench_row *row, bench_system *sys, const bench_data *d,
     if (row->runs > 0) divide(&sum, row->runs);
     row->report = sum;
     row->has_report = row->runs > 0;
-    row->peak_device_bytes = sum.peak_device_bytes;
+    /* the device footprint: what the allocator held, when it kept more than the buffers */
+    row->peak_device_bytes = sum.peak_device_bytes > sum.reserved_device_bytes
+                                 ? sum.peak_device_bytes
+                                 : sum.reserved_device_bytes;
     row->gflops = row->time.mean > 0 ? 2.0 * (double)d->products / (row->time.mean * 1e6) : NAN;
     row->status = "ok";
     row->failure[0] = 0;
@@ -142,5 +148,9 @@ done:
     magnus_device_csr_free(&dC);
     if (dB != dA) magnus_device_csr_free(&dB);
     magnus_device_csr_free(&dA);
+    /* the memory kept for reuse goes back before the next system (cuSPARSE in the same
+     * process, or the next input) runs; its bytes were in this system's peak */
+    if ((s = magnus_context_trim(sys->ctx)) && row->status && !strcmp(row->status, "ok"))
+        fail(row, "giving back kept device memory", s);
     bench_samples_free(&samples);
 }

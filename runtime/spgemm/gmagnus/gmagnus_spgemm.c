@@ -115,6 +115,7 @@ static void fill_report(const magnus_gm *g, magnus_report *r) {
                                         ((uint64_t)g->nheavy + 1) * 8
                                   : 0;
     r->peak_device_bytes = g->ctx->memory_peak;
+    r->reserved_device_bytes = g->ctx->memory_reserved_peak;
 }
 
 /* Light rows have at most tau products, which the hash accumulator holds in local memory;

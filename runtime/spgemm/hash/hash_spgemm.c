@@ -78,6 +78,7 @@ magnus_status magnus_hash_spgemm_ex(magnus_device_csr *C, magnus_context ctx,
     rep->products_total = sym.key_total;
     rep->rows_heavy = sym.items_global > num.items_global ? sym.items_global : num.items_global;
     rep->peak_device_bytes = ctx->memory_peak;
+    rep->reserved_device_bytes = ctx->memory_reserved_peak;
     if (symbolic_stats) *symbolic_stats = sym;
     if (numeric_stats) *numeric_stats = num;
     *C = dC;
