@@ -350,11 +350,39 @@ MAGNUS_API magnus_status magnus_device_probe(magnus_device_info *devices, size_t
  * next probe. */
 MAGNUS_API const char *magnus_probe_diagnostics(void);
 /*
- * The device to use: MAGNUS_DEVICE if set ("opencl:1", "cuda:0", or a plain index into the
- * probe list), else the best device (GPUs before CPUs, then backend order, then the largest
- * local memory). MAGNUS_ERROR_NO_DEVICE if none.
+ * Device specs: how MAGNUS_DEVICE, magnus_device_find and magnus_device_match (and the tool's
+ * --device) name a device. Words are case-insensitive; blanks around them are ignored.
+ *   N              the N-th device of the probe list ("0")
+ *   gpu | cpu      the best device of that type (a "GPU" is any device that is not a CPU)
+ *   BACKEND        the best device of that backend: cuda, level0 or opencl
+ *   BACKEND:N      device N in that backend's own numbering ("opencl:1")
+ *   BACKEND:gpu    the best device of that backend and type ("opencl:cpu")
+ *   BACKEND:TEXT   a device of that backend whose name or vendor contains TEXT ("opencl:nvidia")
+ *   TEXT           the same over every backend ("h200", "pthread")
+ * Indices follow the vendor's enumeration, which can change between environments (OpenCL's ICD
+ * order); a name or a type is stable. Where several devices match, the best of them is used
+ * (as for the default device: GPUs before CPUs, then backend order, then the largest local
+ * memory) provided they share one device name; matches of different names are ambiguous.
+ * Errors: MAGNUS_ERROR_INVALID_ARGUMENT for a malformed spec ("", "gpu:0": a word before ':'
+ * must be a backend, "opencl:" with nothing after it); MAGNUS_ERROR_NO_DEVICE when nothing
+ * matches or the match is ambiguous, the detail listing the devices (`magnus probe` shows the
+ * specs each device answers to).
+ */
+/*
+ * The device to use: MAGNUS_DEVICE if set (a device spec, above; its errors are prefixed
+ * "MAGNUS_DEVICE: "), else the best device (GPUs before CPUs, then backend order, then the
+ * largest local memory). MAGNUS_ERROR_NO_DEVICE if none.
  */
 MAGNUS_API magnus_status magnus_device_select(magnus_device_info *out);
+/* Probes and gives the device `spec` names, ignoring MAGNUS_DEVICE (a program's own choice,
+ * e.g. from its command line). A malformed spec fails before anything is probed. */
+MAGNUS_API magnus_status magnus_device_find(magnus_device_info *out, const char *spec);
+/* The same over a given list without probing: *index is the position in devices[0..count)
+ * of the device `spec` names (backend order is the order in which backends first appear in
+ * the list, as a probe lists them). With count 0 it checks only the spec's syntax:
+ * MAGNUS_ERROR_INVALID_ARGUMENT if malformed, else MAGNUS_ERROR_NO_DEVICE. */
+MAGNUS_API magnus_status magnus_device_match(size_t *index, const magnus_device_info *devices,
+                                             size_t count, const char *spec);
 
 typedef struct magnus_context_s magnus_context_s, *magnus_context;
 
