@@ -113,13 +113,13 @@ static magnus_status parse(device_spec *out, const char *spec) {
     out->backend = backend_named(head);
     if (!out->backend)
         return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
-                            "device \"%s\": \"%s\" is not a backend (before ':' comes cuda, "
-                            "level0 or opencl)",
+                            "\"%s\": \"%s\" is not a backend (before ':' comes cuda, level0 "
+                            "or opencl)",
                             whole, head);
     if (!tail[0])
         return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
-                            "device \"%s\": nothing after ':' (expected an index, gpu, cpu or "
-                            "part of a device name)",
+                            "\"%s\": nothing after ':' (expected an index, gpu, cpu or part "
+                            "of a device name)",
                             whole);
     parse_selector(out, tail);
     return MAGNUS_SUCCESS;
