@@ -4,12 +4,16 @@
  * Conventions (after SuiteSparse:GraphBLAS and Level Zero):
  *   - every call returns a magnus_status: 0 is success, negative values are errors;
  *   - outputs come first: magnus_csr_new(&A, rows, cols, nnz, type);
+ *   - an output handle (magnus_csr *C, magnus_context *ctx, ...) is written, never read: it is
+ *     set to NULL first and to the new object on success, so it may be uninitialized; a matrix
+ *     it held before is NOT freed (free it first, or it leaks), as with any C output argument;
  *   - objects are freed with magnus_X_free(&h), which sets the handle to NULL and accepts a
  *     NULL handle (or a pointer to NULL) as a no-op;
  *   - every handle carries a magic number, so a freed or foreign pointer is reported as
  *     MAGNUS_ERROR_INVALID_HANDLE rather than read;
  *   - when a call fails, magnus_last_error() gives a one-line detail message (file and line of
- *     a parse error, the first invalid entry of a matrix, the vendor's own error text...).
+ *     a parse error, the first invalid entry of a matrix, the vendor's own error text...); a
+ *     call that succeeds leaves it empty.
  *
  * Thread safety: the detail message is thread-local. Calls on distinct objects may run
  * concurrently from different threads; one object must not be used by two threads at once
@@ -96,8 +100,11 @@ MAGNUS_API const char *magnus_version(void);
 MAGNUS_API magnus_status magnus_version_numbers(int *major, int *minor, int *patch);
 /* Short constant text for a status ("invalid CSR: column out of range"); never NULL. */
 MAGNUS_API const char *magnus_status_string(magnus_status status);
-/* Detail message of the last failing call on this thread ("" if none); valid until the next
- * magnus call on this thread. */
+/* Detail message of this thread's last call when it failed; "" after a call that succeeded.
+ * The magnus_*_free functions and the constant queries (magnus_version, magnus_version_numbers,
+ * magnus_status_string, magnus_backend_name, magnus_value_size, magnus_probe_diagnostics)
+ * leave it as it was, so cleaning up after a failure keeps the failure's detail. Valid until
+ * the next magnus call on this thread. */
 MAGNUS_API const char *magnus_last_error(void);
 
 /* ------------------------------------------------------------------------------------------
@@ -471,7 +478,10 @@ typedef struct magnus_report {
 
 /*
  * C = A·B on the context's device. A and B are validated (magnus_csr_validate) and must have
- * the same value type; C gets it too. report and opt may be NULL.
+ * the same value type; C gets it too. report and opt may be NULL. *C is an output only (see
+ * the conventions at the top): set to NULL first, then to a new matrix; a matrix *C held
+ * before is neither read nor freed, so `magnus_spgemm(&C, ...)` in a loop must free C between
+ * calls. On failure *C is NULL.
  */
 MAGNUS_API magnus_status magnus_spgemm(magnus_csr *C, magnus_context ctx, const magnus_csr_s *A,
                                        const magnus_csr_s *B, const magnus_spgemm_options *opt,
