@@ -166,13 +166,11 @@ static int list_devices(void) {
 }
 
 static int run(const options *o) {
-    if (o->device && setenv("MAGNUS_DEVICE", o->device, 1) != 0) {
-        perror("setenv");
-        return 1;
-    }
+    /* --device is a device spec (magnus.h), resolved without MAGNUS_DEVICE so that an
+     * error names the option */
     magnus_device_info dev;
-    magnus_status s = magnus_device_select(&dev);
-    if (s) return fail("selecting a device", s);
+    magnus_status s = o->device ? magnus_device_find(&dev, o->device) : magnus_device_select(&dev);
+    if (s) return fail(o->device ? "--device" : "selecting a device", s);
     magnus_context ctx = NULL;
     if ((s = magnus_context_create(&ctx, &dev, NULL))) return fail("creating a context", s);
 

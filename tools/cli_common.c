@@ -163,9 +163,25 @@ static bool store_option(const cli_option *o, const char *value) {
     return false;
 }
 
+/* The targets of the options the last cli_parse was given. */
+#define MAX_GIVEN 128
+static const void *given_targets[MAX_GIVEN];
+static int ngiven;
+
+static void remember_given(const void *target) {
+    if (ngiven < MAX_GIVEN) given_targets[ngiven++] = target;
+}
+
+bool cli_option_given(const void *target) {
+    for (int i = 0; i < ngiven; i++)
+        if (given_targets[i] == target) return true;
+    return false;
+}
+
 int cli_parse(const cli_spec *spec, int argc, char **argv, const char **positional,
               int *npositional) {
     int count = 0;
+    ngiven = 0;
     bool options_done = false;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
@@ -205,6 +221,7 @@ int cli_parse(const cli_spec *spec, int argc, char **argv, const char **position
         if (!store_option(o, value))
             return cli_usage_error(spec, "invalid value '%s' for %s (expected %s)", value,
                                    o->name, kind_expectation(o->kind));
+        remember_given(o->target);
     }
     if (count < spec->min_positional)
         return cli_usage_error(spec, "missing argument%s", spec->min_positional - count > 1 ? "s" : "");
@@ -218,21 +235,32 @@ int cli_parse(const cli_spec *spec, int argc, char **argv, const char **position
 
 /* The last failure reported, for a --json object's "error" field. */
 static char last_failure[1024];
+static char prefix[80] = "magnus";
 
 const char *cli_last_failure(void) { return last_failure; }
 
-int cli_fail(magnus_status status) {
+void cli_set_command(const char *name) {
+    snprintf(prefix, sizeof prefix, "magnus%s%s", name ? " " : "", name ? name : "");
+}
+
+const char *cli_prefix(void) { return prefix; }
+
+int cli_fail_in(magnus_status status, const char *context) {
     /* Read the detail before anything else can replace it. */
     const char *detail = magnus_last_error();
     cli_progress_done(visible_progress);
+    bool in = context && *context;
     if (detail && *detail)
-        snprintf(last_failure, sizeof last_failure, "%s: %s", magnus_status_string(status),
-                 detail);
+        snprintf(last_failure, sizeof last_failure, "%s%s%s: %s", in ? context : "",
+                 in ? ": " : "", magnus_status_string(status), detail);
     else
-        snprintf(last_failure, sizeof last_failure, "%s", magnus_status_string(status));
-    fprintf(stderr, "magnus: %s\n", last_failure);
+        snprintf(last_failure, sizeof last_failure, "%s%s%s", in ? context : "", in ? ": " : "",
+                 magnus_status_string(status));
+    fprintf(stderr, "%s: %s\n", prefix, last_failure);
     return CLI_EXIT_FAILURE;
 }
+
+int cli_fail(magnus_status status) { return cli_fail_in(status, NULL); }
 
 int cli_failf(const char *fmt, ...) {
     cli_progress_done(visible_progress);
@@ -240,8 +268,18 @@ int cli_failf(const char *fmt, ...) {
     va_start(ap, fmt);
     vsnprintf(last_failure, sizeof last_failure, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "magnus: %s\n", last_failure);
+    fprintf(stderr, "%s: %s\n", prefix, last_failure);
     return CLI_EXIT_FAILURE;
+}
+
+void cli_note(const char *fmt, ...) {
+    cli_progress_done(visible_progress);
+    fprintf(stderr, "%s: note: ", prefix);
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
 }
 
 int cli_output_check(const char *path) {

@@ -68,6 +68,9 @@ typedef struct cli_spec {
  */
 int cli_parse(const cli_spec *spec, int argc, char **argv, const char **positional,
               int *npositional);
+/* Whether the last cli_parse was given the option whose target is `target`: for an option
+ * whose default is also a value a user could give (--local-mem 0, --verify-limit). */
+bool cli_option_given(const void *target);
 /* The option rows that several commands share word for word, so that their --help stays the
  * same everywhere: --json (a bool: one JSON object on stdout) and --progress (a bool). */
 #define CLI_JSON_OPTION(flag) \
@@ -90,11 +93,23 @@ bool cli_to_type(const char *text, magnus_value_type *out);
 const char *cli_type_name(magnus_value_type type); /* "f32", "f64", "?" */
 
 /* ---- errors --------------------------------------------------------------------------- */
-/* Prints "magnus: <status string>: <magnus_last_error()>" to stderr; returns CLI_EXIT_FAILURE.
- * Call it right after the failing call, before any other magnus call replaces the detail. */
+/* Every message of the tool begins "magnus <command>: " (usage errors too), so a script's
+ * log says which command complained; main() names the command before running it. */
+void cli_set_command(const char *name);
+/* "magnus <command>" ("magnus" before a command is known), the prefix without ": ". */
+const char *cli_prefix(void);
+/* Prints "magnus <command>: <status string>: <magnus_last_error()>" to stderr; returns
+ * CLI_EXIT_FAILURE. Call it right after the failing call, before any other magnus call
+ * replaces the detail. */
 int cli_fail(magnus_status status);
-/* Prints "magnus: <message>" to stderr; returns CLI_EXIT_FAILURE. */
+/* The same with what failed first, in the user's terms ("--device gpu: no usable device: ...");
+ * context "" or NULL is cli_fail. */
+int cli_fail_in(magnus_status status, const char *context);
+/* Prints "magnus <command>: <message>" to stderr; returns CLI_EXIT_FAILURE. */
 int cli_failf(const char *fmt, ...) CLI_PRINTF(1, 2);
+/* Prints "magnus <command>: note: <message>" to stderr: something the user should know that
+ * is no error. */
+void cli_note(const char *fmt, ...) CLI_PRINTF(1, 2);
 /* The message of the last cli_fail / cli_failf ("" before any), for a --json "error" field. */
 const char *cli_last_failure(void);
 /* 0 when `path` can be written (an existing writable file, or a new one in a writable

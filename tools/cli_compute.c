@@ -1,7 +1,6 @@
 /* compute_product(): magnus_spgemm on the chosen device, or the CPU reference, timed. */
 #include "cli_compute.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 static bool parse_algorithm(const char *name, magnus_algorithm *out) {
@@ -16,8 +15,12 @@ static bool parse_algorithm(const char *name, magnus_algorithm *out) {
     return false;
 }
 
-static bool known_backend(const char *name) {
-    return !strcmp(name, "cuda") || !strcmp(name, "level0") || !strcmp(name, "opencl");
+const char *cli_local_mem_problem(int64_t bytes, bool given) {
+    if (bytes < 0) return "--local-mem must be positive";
+    /* 0 would silently mean "the default": say so rather than ignore it */
+    if (given && bytes == 0)
+        return "--local-mem 0: a budget is at least 1 byte (leave the option out for the default)";
+    return NULL;
 }
 
 bool compute_options_check(const compute_options *opt, char *why, size_t why_size) {
@@ -26,16 +29,15 @@ bool compute_options_check(const compute_options *opt, char *why, size_t why_siz
         snprintf(why, why_size, "unknown algorithm '%s' (expected magnus or hash)", opt->algorithm);
         return false;
     }
-    if (opt->backend && !known_backend(opt->backend)) {
-        snprintf(why, why_size, "unknown backend '%s' (expected cuda, level0 or opencl)",
-                 opt->backend);
+    if (!cli_device_check(opt->backend, opt->device, why, why_size)) return false;
+    const char *problem =
+        cli_local_mem_problem(opt->local_mem_bytes, cli_option_given(&opt->local_mem_bytes));
+    if (problem) {
+        snprintf(why, why_size, "%s", problem);
         return false;
     }
-    if (opt->local_mem_bytes < 0) {
-        snprintf(why, why_size, "--local-mem must be positive");
-        return false;
-    }
-    if (opt->cpu && (opt->backend || opt->device || opt->algorithm || opt->local_mem_bytes)) {
+    if (opt->cpu && (opt->backend || opt->device || opt->algorithm ||
+                     cli_option_given(&opt->local_mem_bytes))) {
         snprintf(why, why_size, "--cpu takes no device options (--backend, --device, "
                                 "--algorithm, --local-mem)");
         return false;
@@ -52,19 +54,6 @@ static magnus_status compute_on_cpu(magnus_csr *C, compute_report *report, const
     report->seconds = cli_now() - start;
     cli_progress_done(progress);
     return s;
-}
-
-/* The device the options name, through the library's own selection: --backend restricts the
- * probe to that backend (MAGNUS_BACKENDS) and, without --device, picks its best device;
- * --device is MAGNUS_DEVICE. */
-static magnus_status choose_device(magnus_device_info *out, const compute_options *opt) {
-    if (opt->backend &&
-        (setenv("MAGNUS_BACKENDS", opt->backend, 1) != 0 ||
-         (!opt->device && setenv("MAGNUS_DEVICE", opt->backend, 1) != 0)))
-        return MAGNUS_ERROR_OUT_OF_HOST_MEMORY;
-    if (opt->device && setenv("MAGNUS_DEVICE", opt->device, 1) != 0)
-        return MAGNUS_ERROR_OUT_OF_HOST_MEMORY;
-    return magnus_device_select(out);
 }
 
 /* A 1x1 product: makes the context build or load its kernels (PoCL builds them for tens of
@@ -101,7 +90,9 @@ static magnus_status compute_on_device(magnus_csr *C, compute_report *report,
     report->on_device = true;
 
     magnus_device_info chosen;
-    if ((s = choose_device(&chosen, opt))) return s;
+    if ((s = cli_device_choose(&chosen, opt->backend, opt->device, report->device_flags,
+                               sizeof report->device_flags)))
+        return s;
     report->device_local_mem_bytes = chosen.local_mem_bytes; /* the probe's: the maximum */
     magnus_context_options copt;
     if ((s = magnus_context_options_init(&copt))) return s;

@@ -7,12 +7,13 @@
 #define MAGNUS_CLI_COMPUTE_H
 
 #include "cli_common.h"
+#include "cli_device.h"
 
 /* Where and how to multiply (the options of `multiply` and `demo`). */
 typedef struct compute_options {
     bool cpu;                  /* --cpu: the CPU reference, no device */
     const char *backend;       /* --backend: "cuda", "level0", "opencl" (NULL: any) */
-    const char *device;        /* --device: MAGNUS_DEVICE syntax ("cuda:0", "opencl:1", "2") */
+    const char *device;        /* --device: a device spec (magnus.h; with --backend, within it) */
     const char *algorithm;     /* --algorithm: "magnus" (default) or "hash" */
     int64_t local_mem_bytes;   /* --local-mem: budget per work group (0: MAGNUS_LOCAL_MEM_BYTES,
                                   else the default min(device, 48 KiB)) */
@@ -20,16 +21,20 @@ typedef struct compute_options {
 
 /* The option table entries for compute_options, to put in a command's cli_option list. */
 #define CLI_COMPUTE_OPTIONS(o)                                                                  \
-    {"--backend", NULL, CLI_STRING, &(o)->backend, "NAME",                                      \
-     "multiply on this backend's best device: cuda, level0 or opencl"},                         \
-    {"--device", "-d", CLI_STRING, &(o)->device, "D",                                           \
-     "device as in MAGNUS_DEVICE (\"cuda:0\", \"opencl:1\", an index); default: the best"},      \
+    CLI_BACKEND_OPTION(&(o)->backend),                                                          \
+    CLI_DEVICE_OPTION(&(o)->device),                                                            \
     {"--algorithm", NULL, CLI_STRING, &(o)->algorithm, "magnus|hash",                           \
      "gMAGNUS (default) or the hash baseline"},                                                 \
-    {"--local-mem", NULL, CLI_BYTES, &(o)->local_mem_bytes, "BYTES",                              \
-     "local memory budget per work group, up to the device's (default: "                        \
-     "MAGNUS_LOCAL_MEM_BYTES, else min(device, 48 KiB))"},                                      \
+    CLI_LOCAL_MEM_OPTION(&(o)->local_mem_bytes),                                                \
     {"--cpu", NULL, CLI_FLAG, &(o)->cpu, NULL, "multiply with the CPU reference instead"}
+
+/* --local-mem as `multiply`, `demo` and `params` take it. */
+#define CLI_LOCAL_MEM_OPTION(bytes)                                                             \
+    {"--local-mem", NULL, CLI_BYTES, (bytes), "BYTES",                                          \
+     "local memory budget per work group, 1 byte up to the device's (default: "                 \
+     "MAGNUS_LOCAL_MEM_BYTES, else min(device, 48 KiB))"}
+/* The usage problem of a --local-mem value (given: the option was), or NULL when it is fine. */
+const char *cli_local_mem_problem(int64_t bytes, bool given);
 
 /* Checks the option values that need no device; on a problem writes the reason to why and
  * returns false (a usage error). */
@@ -46,6 +51,8 @@ typedef struct compute_report {
     uint64_t device_local_mem_bytes; /* the device's own maximum per work group */
     double setup_seconds;      /* context creation and kernel build or load (a first tiny
                                   multiply), kept out of `seconds` */
+    char device_flags[256];    /* when choosing the device failed: the flags that chose it
+                                  ("--device"; "" when none was given) */
     magnus_report report;      /* magnus_spgemm's report */
 } compute_report;
 

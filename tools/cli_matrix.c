@@ -1,6 +1,8 @@
 /* Loading a matrix from a Matrix Market file or from a generator spec. */
 #include "cli_matrix.h"
 
+#include "cli_gen_limits.h"
+
 #include <string.h>
 
 typedef struct generator_info {
@@ -56,7 +58,7 @@ bool cli_gen_parse(cli_gen_request *req, const char *kind, int nargs, const char
                  args[g->nargs]);
         return false;
     }
-    return true;
+    return cli_gen_check_limits(req, why, why_size);
 }
 
 magnus_status cli_gen_run(magnus_csr *out, const cli_gen_request *req, cli_progress *progress) {
@@ -143,8 +145,8 @@ int cli_matrix_load(magnus_csr *out, double *seconds, const char *source, magnus
         if (nparts > 6 ||
             !cli_gen_parse(&req, parts[0], nparts - 1, parts + 1, true, why, sizeof why)) {
             if (nparts > 6) snprintf(why, sizeof why, "too many fields");
-            fprintf(stderr, "magnus: bad matrix spec '%s': %s\nspecs:\n%s\n", source, why,
-                    CLI_GENERATOR_SPECS);
+            fprintf(stderr, "%s: bad matrix spec '%s': %s\nspecs:\n%s\n", cli_prefix(), source,
+                    why, CLI_GENERATOR_SPECS);
             return CLI_EXIT_USAGE;
         }
         s = cli_gen_run(out, &req, progress);

@@ -11,6 +11,7 @@ void cli_verify_choice_init(cli_verify_choice *v) {
     verify_options d;
     verify_options_init(&d);
     v->mode = NULL;
+    v->always = false;
     v->exact_limit = d.exact_limit;
     v->vectors_option = d.vectors;
     v->seed = d.seed;
@@ -40,11 +41,33 @@ bool cli_verify_choice_get(verify_options *out, const cli_verify_choice *v, char
 
 int product_options_check(verify_options *verify, const cli_spec *spec,
                           const compute_options *how, const cli_verify_choice *choice) {
-    char why[256];
+    char why[512];
     if (!compute_options_check(how, why, sizeof why) ||
         !cli_verify_choice_get(verify, choice, why, sizeof why))
         return cli_usage_error(spec, "%s", why);
+    /* without --verify nothing is checked: an option of the check would be ignored */
+    const struct {
+        const void *target;
+        const char *name;
+    } checks[] = {{&choice->exact_limit, "--verify-limit"},
+                  {&choice->vectors_option, "--verify-vectors"},
+                  {&choice->seed, "--verify-seed"}};
+    for (size_t i = 0; i < sizeof checks / sizeof checks[0] && !choice->always && !choice->mode;
+         i++)
+        if (cli_option_given(checks[i].target))
+            return cli_usage_error(spec, "%s needs --verify (without it C is not checked)",
+                                   checks[i].name);
     return CLI_CONTINUE;
+}
+
+const char *product_cpu_note(const compute_report *c) {
+    static char note[512];
+    if (!c->on_device || !c->device.is_cpu) return NULL;
+    snprintf(note, sizeof note,
+             "%s:%d (%s) is a CPU OpenCL device: a functional stand-in for a GPU, not a fast "
+             "CPU SpGEMM (--cpu multiplies with the CPU reference)",
+             magnus_backend_name(c->device.backend), c->device.index, c->device.name);
+    return note;
 }
 
 int product_run_execute(product_run *run, const magnus_csr_s *A, const magnus_csr_s *B,
@@ -56,12 +79,17 @@ int product_run_execute(product_run *run, const magnus_csr_s *A, const magnus_cs
     if (s) return cli_fail(s);
     s = compute_product(&run->C, &run->compute, A, B, how, progress);
     if (s) {
-        int rc = cli_fail(s);
+        int rc = cli_fail_in(s, run->compute.device_flags);
         if (s == MAGNUS_ERROR_NO_DEVICE || s == MAGNUS_ERROR_BACKEND_UNAVAILABLE)
-            fprintf(stderr, "magnus: 'magnus probe' lists the devices; --cpu multiplies with the "
-                            "CPU reference\n");
+            fprintf(stderr, "%s: 'magnus probe' lists the devices; --cpu multiplies with the "
+                            "CPU reference\n",
+                    cli_prefix());
         return rc;
     }
+    /* PoCL's CPU device runs the GPU algorithm to be correct everywhere, not to be fast:
+     * the user comparing its time with a CPU SpGEMM should know */
+    if (run->compute.on_device && run->compute.device.is_cpu)
+        cli_note("%s", product_cpu_note(&run->compute));
     if (!verify) return CLI_EXIT_OK;
     s = verify_product(&run->verify, run->C, A, B, run->stats.products, verify, progress);
     run->verified = s == MAGNUS_SUCCESS || s == MAGNUS_ERROR_MISMATCH;
@@ -203,8 +231,12 @@ void product_run_print(const product_run *run, FILE *out) {
         fprintf(out, " (%.2f per entry of C)", (double)run->stats.products / (double)run->C->nnz);
     fputc('\n', out);
     if (run->compute.on_device) print_device_report(&run->compute, out);
-    fprintf(out, "%-10s%s by %s, %.3f GFLOP/s\n", "compute:", cli_duration(run->compute.seconds).s,
+    fprintf(out, "%-10s%s by %s, %.3f GFLOP/s", "compute:", cli_duration(run->compute.seconds).s,
             run->compute.engine, cli_gflops(run->stats.products, run->compute.seconds));
+    /* beside a device's time, the CPU reference's, when the exact check measured it */
+    if (run->compute.on_device && run->verified && run->verify.method == VERIFY_EXACT)
+        fprintf(out, " (CPU reference: %s)", cli_duration(run->verify.reference_seconds).s);
+    fputc('\n', out);
     if (run->verify_requested) print_verification(run, out);
 }
 
@@ -300,6 +332,7 @@ void product_run_json(const product_run *run, cli_json *j) {
     cli_json_int(j, "products", run->stats.products);
     cli_json_int(j, "row_products_max", run->stats.row_products_max);
     cli_json_string(j, "engine", run->compute.engine);
+    if (product_cpu_note(&run->compute)) cli_json_string(j, "note", product_cpu_note(&run->compute));
     if (run->compute.on_device) device_report_json(&run->compute, j);
     cli_json_real(j, "compute_seconds", run->compute.seconds);
     cli_json_real(j, "gflops", cli_gflops(run->stats.products, run->compute.seconds));
@@ -314,6 +347,8 @@ void product_run_json(const product_run *run, cli_json *j) {
     else
         cli_json_real(j, "rel_error", run->verify.rel_error);
     cli_json_real(j, "verify_seconds", run->verify.seconds);
+    if (run->verify.method == VERIFY_EXACT)
+        cli_json_real(j, "reference_seconds", run->verify.reference_seconds);
     verification_json(&run->verify, j);
     if (run->verify.method == VERIFY_EXACT && !run->verify.matched) {
         cli_json_object(j, "first_mismatch");

@@ -32,6 +32,8 @@ void product_run_print(const product_run *run, FILE *out);
 /* The same as members of the open JSON object. */
 void product_run_json(const product_run *run, cli_json *j);
 void product_run_free(product_run *run);
+/* The note that the device is a CPU OpenCL device (stderr, JSON "note"), or NULL. */
+const char *product_cpu_note(const compute_report *c);
 
 /* 2 * products / seconds in GFLOP/s (0 when the time is 0). */
 double cli_gflops(int64_t products, double seconds);
@@ -47,6 +49,8 @@ double cli_gflops(int64_t products, double seconds);
 /* verify_options plus the int64 the option table writes the vector count to. */
 typedef struct cli_verify_choice {
     const char *mode;       /* --verify[=MODE]: NULL when absent */
+    bool always;            /* the command always verifies (demo): the --verify-* options
+                               apply without --verify */
     int64_t exact_limit;
     int64_t vectors_option;
     uint64_t seed;

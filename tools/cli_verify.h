@@ -48,6 +48,8 @@ typedef struct verify_report {
     verify_mode method; /* what ran: VERIFY_EXACT or VERIFY_RANDOM */
     bool matched;       /* every check passed */
     double seconds;     /* the whole verification */
+    double reference_seconds; /* exact: the CPU reference's multiply alone (with |A|·|B|,
+                                 which it forms alongside), to set beside the device's time */
     /* exact */
     magnus_compare_result compare; /* first mismatch (row -1 when none) and max relative error */
     /* random */

@@ -89,7 +89,8 @@ int cmd_bench(int argc, char **argv) {
         {"--max-products", NULL, CLI_REAL, &max_products, "P",
          "skip inputs with more products (default: no limit)"},
         {"--systems", NULL, CLI_STRING, &req.systems, "LIST",
-         "exactly these: DEVICE (cuda:0, opencl:1), ALGO@DEVICE (hash@cuda:0), cusparse[@cuda:N]"},
+         "exactly these: DEVICE (a spec as --device takes it: cuda:0, gpu, opencl:nvidia), "
+         "ALGO@DEVICE (hash@cuda:0), cusparse[@cuda:N]"},
         {"--exclude", NULL, CLI_STRING, &req.exclude, "LIST", "leave out devices or systems"},
         {"--algorithms", NULL, CLI_STRING, &req.algorithms, "LIST",
          "magnus algorithms on each device: magnus, hash (default magnus)"},

@@ -18,6 +18,7 @@ int cmd_demo(int argc, char **argv) {
     compute_options how = {0};
     cli_verify_choice verify;
     cli_verify_choice_init(&verify);
+    verify.always = true;
     const cli_option options[] = {
         {"--scale", NULL, CLI_INT, &scale, "S", "2^S rows (1..24, default 14)"},
         {"--seed", NULL, CLI_UINT, &seed, "SEED", "seed of A; B uses SEED+1 (default 1)"},
@@ -33,7 +34,7 @@ int cmd_demo(int argc, char **argv) {
     };
     const cli_spec spec = {
         .command = "demo",
-        .synopsis = "[--scale S] [--seed SEED] [--type f32|f64] [--backend NAME | --device D | --cpu]\n"
+        .synopsis = "[--scale S] [--seed SEED] [--type f32|f64] [--backend NAME] [--device SPEC | --cpu]\n"
                     "       [--algorithm magnus|hash] [--local-mem BYTES] [--verify=MODE] [--json]",
         .description = "Generates an R-MAT pair (A: 4 per row, B: 8 per row, distinct seeds),\n"
                        "multiplies C = A*B with gMAGNUS on the best device found (a GPU through CUDA,\n"

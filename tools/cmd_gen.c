@@ -3,6 +3,7 @@
 
 #include "cli_commands.h"
 #include "cli_common.h"
+#include "cli_gen_limits.h"
 #include "cli_matrix.h"
 
 /* The end of both commands: generates req's matrix, writes it to path and reports the matrix
@@ -63,15 +64,21 @@ int cmd_rmat(int argc, char **argv) {
         .command = "rmat",
         .synopsis = "--scale S --per-row N [--a P --b P --c P] [--seed SEED] [--pattern]\n"
                     "                   [--type f32|f64] -o FILE",
-        .description = "Generates an R-MAT (Graph500 Kronecker) matrix and writes it in Matrix\n"
-                       "Market format, gzip-compressed when FILE ends in .gz. The same seed gives\n"
-                       "the same matrix on every machine.",
+        .description = "Generates a plain R-MAT matrix, as PaRMAT draws it (the gMAGNUS paper's\n"
+                       "generator): Graph500's default probabilities a, b, c, but none of Graph500's\n"
+                       "per-level noise or vertex permutation, so low indices are the dense ones;\n"
+                       "duplicate edges are merged. Writes it in Matrix Market format, gzip-\n"
+                       "compressed when FILE ends in .gz. The same seed gives the same matrix on\n"
+                       "every machine.",
         .options = options,
     };
     int npositional;
     int rc = cli_parse(&spec, argc, argv, NULL, &npositional);
     if (rc != CLI_CONTINUE) return rc;
-    if (scale < 0) return cli_usage_error(&spec, "--scale is required");
+    if (!cli_option_given(&scale)) return cli_usage_error(&spec, "--scale is required");
+    if (scale < 1 || scale > CLI_RMAT_SCALE_MAX)
+        return cli_usage_error(&spec, "--scale %lld outside 1..%d", (long long)scale,
+                               CLI_RMAT_SCALE_MAX);
     if (per_row < 0) return cli_usage_error(&spec, "--per-row is required");
     if (!output) return cli_usage_error(&spec, "-o FILE is required");
     opt.pattern = pattern;
@@ -96,8 +103,8 @@ int cmd_gen(int argc, char **argv) {
     const cli_spec spec = {
         .command = "gen",
         .synopsis = "{laplace2d NX NY | laplace3d NX NY NZ | banded N LOWER UPPER |\n"
-                    "                  uniform ROWS COLS PER_ROW} [--seed SEED] [--type f32|f64] "
-                    "-o FILE",
+                    "                  uniform ROWS COLS PER_ROW | rmat SCALE PER_ROW} [--seed SEED]\n"
+                    "                  [--type f32|f64] -o FILE",
         .description =
             "Generates a matrix and writes it in Matrix Market format (gzip-compressed when\n"
             "FILE ends in .gz):\n"

@@ -108,7 +108,8 @@ int cmd_info(int argc, char **argv) {
         .description =
             "Reads a Matrix Market file (.mtx or .mtx.gz; a generator spec such as rmat:12:8\n"
             "works too) and reports its shape, row-length statistics, the intermediate\n"
-            "products of A*A and the largest row of them, and the read time.",
+            "products of A*A and the largest row of them, and the read time. It uses no\n"
+            "device (--square multiplies with the CPU reference), so it has no --device.",
         .options = options,
         .min_positional = 1,
         .max_positional = 1,

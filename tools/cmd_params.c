@@ -11,6 +11,8 @@
 
 #include "cli_commands.h"
 #include "cli_common.h"
+#include "cli_compute.h"
+#include "cli_device.h"
 #include "cli_matrix.h"
 
 /* "128: 64, 2", or "4" for one level, "1" without levels. */
@@ -117,15 +119,14 @@ static void print_json(const magnus_device_info *dev, uint64_t device_local_mem,
            (unsigned long long)plan->chat_bytes, (double)plan->chat_bytes / 1e9);
 }
 
-/* The device (MAGNUS_DEVICE syntax, or the best one) with the budget a context would use, and
- * the device's own local memory per work group. */
-static int open_device(magnus_device_info *dev, uint64_t *device_local_mem, const char *device,
-                       uint64_t local_mem) {
-    if (device && setenv("MAGNUS_DEVICE", device, 1) != 0)
-        return cli_failf("cannot set MAGNUS_DEVICE");
+/* The device the flags name (or MAGNUS_DEVICE's, or the best one) with the budget a context
+ * would use, and the device's own local memory per work group. */
+static int open_device(magnus_device_info *dev, uint64_t *device_local_mem, const char *backend,
+                       const char *device, uint64_t local_mem) {
     magnus_device_info chosen;
-    magnus_status s = magnus_device_select(&chosen);
-    if (s) return cli_fail(s);
+    char flags[256];
+    magnus_status s = cli_device_choose(&chosen, backend, device, flags, sizeof flags);
+    if (s) return cli_fail_in(s, flags);
     *device_local_mem = chosen.local_mem_bytes;
     magnus_context_options opt;
     magnus_context ctx = NULL;
@@ -139,29 +140,30 @@ static int open_device(magnus_device_info *dev, uint64_t *device_local_mem, cons
 
 int cmd_params(int argc, char **argv) {
     bool json = false;
-    const char *device = NULL;
+    const char *device = NULL, *backend = NULL;
     int64_t local_mem = 0;
     magnus_value_type type = MAGNUS_FLOAT32;
     const cli_option options[] = {
-        {"--device", "-d", CLI_STRING, &device, "D",
-         "device as in MAGNUS_DEVICE (\"opencl:0\", \"cuda:1\", an index); default: the best"},
-        {"--local-mem", NULL, CLI_BYTES, &local_mem, "BYTES",
-         "local memory budget per work group, up to the device's (default: "
-         "MAGNUS_LOCAL_MEM_BYTES, else min(device, 48 KiB))"},
+        CLI_BACKEND_OPTION(&backend),
+        CLI_DEVICE_OPTION(&device),
+        CLI_LOCAL_MEM_OPTION(&local_mem),
         {"--type", NULL, CLI_TYPE, &type, "f32|f64", "value type of A, B and C (default f32)"},
         CLI_JSON_OPTION(&json),
         {0},
     };
     const cli_spec spec = {
         .command = "params",
-        .synopsis = "[--device D] [--local-mem BYTES] [--type f32|f64] [--json] A [B]",
+        .synopsis = "[--backend NAME | --device SPEC] [--local-mem BYTES] [--type f32|f64] [--json]\n"
+                    "       A [B]",
         .description =
             "Prints the gMAGNUS parameters for C = A*B (B = A when omitted) on a device: the\n"
             "heavy threshold tau, chunks per heavy row and their split over multisplit\n"
             "levels (\"required: level 0, level 1, ...\", as in the paper's Tables V and VI),\n"
             "elements per work group, and the heavy/light split of the input: C-hat size,\n"
             "fraction of intermediate products and of rows that are heavy. Nothing is\n"
-            "multiplied. A and B are Matrix Market files or generator specs:\n" CLI_GENERATOR_SPECS,
+            "multiplied, so there is no --algorithm: these are gMAGNUS's parameters (the hash\n"
+            "algorithm has none). A and B are Matrix Market files or generator specs:\n"
+            CLI_GENERATOR_SPECS,
         .options = options,
         .min_positional = 1,
         .max_positional = 2,
@@ -170,13 +172,18 @@ int cmd_params(int argc, char **argv) {
     int npositional;
     int rc = cli_parse(&spec, argc, argv, positional, &npositional);
     if (rc != CLI_CONTINUE) return rc;
-    if (local_mem < 0) return cli_usage_error(&spec, "--local-mem must be positive");
+    const char *problem = cli_local_mem_problem(local_mem, cli_option_given(&local_mem));
+    if (problem) return cli_usage_error(&spec, "%s", problem);
+    char why[512];
+    if (!cli_device_check(backend, device, why, sizeof why))
+        return cli_usage_error(&spec, "%s", why);
     const char *source_a = positional[0];
     const char *source_b = npositional > 1 ? positional[1] : NULL;
 
     magnus_device_info dev;
     uint64_t device_local_mem = 0;
-    if ((rc = open_device(&dev, &device_local_mem, device, (uint64_t)local_mem))) return rc;
+    if ((rc = open_device(&dev, &device_local_mem, backend, device, (uint64_t)local_mem)))
+        return rc;
     cli_progress progress;
     cli_progress_init(&progress, false);
     magnus_csr A = NULL, B = NULL;

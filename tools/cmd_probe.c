@@ -16,6 +16,36 @@ typedef struct probe_result {
     char select_error[512]; /* why no device is selected */
 } probe_result;
 
+/* The specs that name device i of the list, most precise first: BACKEND:INDEX, then the
+ * stable ones (by name, backend or type) that resolve to it, as magnus_device_match says. */
+#define PROBE_MAX_SPECS 6
+typedef struct device_specs {
+    char spec[PROBE_MAX_SPECS][300];
+    int count;
+} device_specs;
+
+static void specs_of(device_specs *out, const probe_result *r, size_t i) {
+    const magnus_device_info *d = &r->devices[i];
+    const char *backend = magnus_backend_name(d->backend);
+    char candidates[PROBE_MAX_SPECS][300];
+    snprintf(candidates[0], sizeof candidates[0], "%s:%d", backend, d->index);
+    snprintf(candidates[1], sizeof candidates[1], "%s:%s", backend, d->name);
+    snprintf(candidates[2], sizeof candidates[2], "%s", d->name);
+    snprintf(candidates[3], sizeof candidates[3], "%s:%s", backend, d->is_cpu ? "cpu" : "gpu");
+    snprintf(candidates[4], sizeof candidates[4], "%s", backend);
+    snprintf(candidates[5], sizeof candidates[5], "%s", d->is_cpu ? "cpu" : "gpu");
+    size_t shown = r->count < PROBE_MAX_DEVICES ? r->count : PROBE_MAX_DEVICES;
+    out->count = 0;
+    for (int k = 0; k < PROBE_MAX_SPECS; k++) {
+        size_t at;
+        if (!candidates[k][0] ||
+            magnus_device_match(&at, r->devices, shown, candidates[k]) != MAGNUS_SUCCESS ||
+            at != i)
+            continue;
+        memcpy(out->spec[out->count++], candidates[k], sizeof out->spec[0]);
+    }
+}
+
 static bool is_selected(const probe_result *r, const magnus_device_info *d) {
     return r->select_status == MAGNUS_SUCCESS && r->selected.backend == d->backend &&
            r->selected.index == d->index;
@@ -28,6 +58,11 @@ static void print_text(const probe_result *r) {
         const magnus_device_info *d = &r->devices[i];
         printf("%s:%d  %s%s\n", magnus_backend_name(d->backend), d->index, d->name,
                is_selected(r, d) ? "  [selected]" : "");
+        device_specs specs;
+        specs_of(&specs, r, i);
+        printf("  %-18s", "--device");
+        for (int k = 0; k < specs.count; k++) printf("%s%s", k ? " | " : "", specs.spec[k]);
+        printf("\n");
         printf("  %-18s%s\n", "vendor", d->vendor);
         printf("  %-18s%s\n", "driver", d->driver_version);
         printf("  %-18s%s\n", "type", d->is_cpu ? "CPU" : "GPU or accelerator");
@@ -68,7 +103,14 @@ static void print_json(const probe_result *r) {
                i ? "," : "", magnus_backend_name(d->backend), d->index,
                magnus_backend_name(d->backend), d->index);
         cli_json_write_string(stdout, d->name);
-        printf(", \"vendor\": ");
+        device_specs specs;
+        specs_of(&specs, r, i);
+        printf(", \"specs\": [");
+        for (int k = 0; k < specs.count; k++) {
+            if (k) printf(", ");
+            cli_json_write_string(stdout, specs.spec[k]);
+        }
+        printf("], \"vendor\": ");
         cli_json_write_string(stdout, d->vendor);
         printf(", \"driver_version\": ");
         cli_json_write_string(stdout, d->driver_version);
@@ -119,8 +161,20 @@ int cmd_probe(int argc, char **argv) {
             "Lists every device of every backend whose vendor library loads (CUDA, Level Zero,\n"
             "OpenCL), with what magnus uses of each, marks the device a multiply would run on,\n"
             "and says for each backend why it was used or skipped. MAGNUS_BACKENDS (e.g.\n"
-            "\"opencl\" or \"cuda,opencl\") selects and orders the backends; MAGNUS_DEVICE (e.g.\n"
-            "\"cuda:1\", \"opencl\", or an index into this list) picks the device.",
+            "\"opencl\" or \"cuda,opencl\") selects and orders the backends; MAGNUS_DEVICE, or\n"
+            "--device of the commands that multiply, picks the device by a spec:\n"
+            "  N               the N-th device of this list\n"
+            "  gpu | cpu       the best device of that type\n"
+            "  BACKEND         the best device of cuda, level0 or opencl\n"
+            "  BACKEND:N       device N in that backend's own numbering (opencl:1)\n"
+            "  BACKEND:gpu     the best device of that backend and type (opencl:cpu)\n"
+            "  BACKEND:TEXT    a device of that backend whose name or vendor contains TEXT,\n"
+            "                  in any case (opencl:nvidia)\n"
+            "  TEXT            the same over every backend (h200, pthread)\n"
+            "Indices follow the vendor's enumeration, which may change between environments\n"
+            "(OpenCL's ICD order): names and types are stable. Several matches of one name give\n"
+            "the best of them; matches of different names are refused as ambiguous. Each\n"
+            "device's '--device' line lists the specs that name it.",
         .options = options,
         .min_positional = 0,
         .max_positional = 0,

@@ -71,6 +71,7 @@ int main(int argc, char **argv) {
             return CLI_EXIT_USAGE;
         }
         char *help_argv[] = {argv[2], "--help", NULL};
+        cli_set_command(c->name);
         return c->run(2, help_argv);
     }
     const cli_command *c = find_command(first);
@@ -81,6 +82,7 @@ int main(int argc, char **argv) {
         return CLI_EXIT_USAGE;
     }
     fflush(stdout);
+    cli_set_command(c->name);
     int rc = c->run(argc - 1, argv + 1);
     if (fflush(stdout) != 0 && rc == CLI_EXIT_OK) {
         perror("magnus: writing standard output");

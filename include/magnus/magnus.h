@@ -4,12 +4,16 @@
  * Conventions (after SuiteSparse:GraphBLAS and Level Zero):
  *   - every call returns a magnus_status: 0 is success, negative values are errors;
  *   - outputs come first: magnus_csr_new(&A, rows, cols, nnz, type);
+ *   - an output handle (magnus_csr *C, magnus_context *ctx, ...) is written, never read: it is
+ *     set to NULL first and to the new object on success, so it may be uninitialized; a matrix
+ *     it held before is NOT freed (free it first, or it leaks), as with any C output argument;
  *   - objects are freed with magnus_X_free(&h), which sets the handle to NULL and accepts a
  *     NULL handle (or a pointer to NULL) as a no-op;
  *   - every handle carries a magic number, so a freed or foreign pointer is reported as
  *     MAGNUS_ERROR_INVALID_HANDLE rather than read;
  *   - when a call fails, magnus_last_error() gives a one-line detail message (file and line of
- *     a parse error, the first invalid entry of a matrix, the vendor's own error text...).
+ *     a parse error, the first invalid entry of a matrix, the vendor's own error text...); a
+ *     call that succeeds leaves it empty.
  *
  * Thread safety: the detail message is thread-local. Calls on distinct objects may run
  * concurrently from different threads; one object must not be used by two threads at once
@@ -96,8 +100,11 @@ MAGNUS_API const char *magnus_version(void);
 MAGNUS_API magnus_status magnus_version_numbers(int *major, int *minor, int *patch);
 /* Short constant text for a status ("invalid CSR: column out of range"); never NULL. */
 MAGNUS_API const char *magnus_status_string(magnus_status status);
-/* Detail message of the last failing call on this thread ("" if none); valid until the next
- * magnus call on this thread. */
+/* Detail message of this thread's last call when it failed; "" after a call that succeeded.
+ * The magnus_*_free functions and the constant queries (magnus_version, magnus_version_numbers,
+ * magnus_status_string, magnus_backend_name, magnus_value_size, magnus_probe_diagnostics)
+ * leave it as it was, so cleaning up after a failure keeps the failure's detail. Valid until
+ * the next magnus call on this thread. */
 MAGNUS_API const char *magnus_last_error(void);
 
 /* ------------------------------------------------------------------------------------------
@@ -350,11 +357,39 @@ MAGNUS_API magnus_status magnus_device_probe(magnus_device_info *devices, size_t
  * next probe. */
 MAGNUS_API const char *magnus_probe_diagnostics(void);
 /*
- * The device to use: MAGNUS_DEVICE if set ("opencl:1", "cuda:0", or a plain index into the
- * probe list), else the best device (GPUs before CPUs, then backend order, then the largest
- * local memory). MAGNUS_ERROR_NO_DEVICE if none.
+ * Device specs: how MAGNUS_DEVICE, magnus_device_find and magnus_device_match (and the tool's
+ * --device) name a device. Words are case-insensitive; blanks around them are ignored.
+ *   N              the N-th device of the probe list ("0")
+ *   gpu | cpu      the best device of that type (a "GPU" is any device that is not a CPU)
+ *   BACKEND        the best device of that backend: cuda, level0 or opencl
+ *   BACKEND:N      device N in that backend's own numbering ("opencl:1")
+ *   BACKEND:gpu    the best device of that backend and type ("opencl:cpu")
+ *   BACKEND:TEXT   a device of that backend whose name or vendor contains TEXT ("opencl:nvidia")
+ *   TEXT           the same over every backend ("h200", "pthread")
+ * Indices follow the vendor's enumeration, which can change between environments (OpenCL's ICD
+ * order); a name or a type is stable. Where several devices match, the best of them is used
+ * (as for the default device: GPUs before CPUs, then backend order, then the largest local
+ * memory) provided they share one device name; matches of different names are ambiguous.
+ * Errors: MAGNUS_ERROR_INVALID_ARGUMENT for a malformed spec ("", "gpu:0": a word before ':'
+ * must be a backend, "opencl:" with nothing after it); MAGNUS_ERROR_NO_DEVICE when nothing
+ * matches or the match is ambiguous, the detail listing the devices (`magnus probe` shows the
+ * specs each device answers to).
+ */
+/*
+ * The device to use: MAGNUS_DEVICE if set (a device spec, above; its errors are prefixed
+ * "MAGNUS_DEVICE: "), else the best device (GPUs before CPUs, then backend order, then the
+ * largest local memory). MAGNUS_ERROR_NO_DEVICE if none.
  */
 MAGNUS_API magnus_status magnus_device_select(magnus_device_info *out);
+/* Probes and gives the device `spec` names, ignoring MAGNUS_DEVICE (a program's own choice,
+ * e.g. from its command line). A malformed spec fails before anything is probed. */
+MAGNUS_API magnus_status magnus_device_find(magnus_device_info *out, const char *spec);
+/* The same over a given list without probing: *index is the position in devices[0..count)
+ * of the device `spec` names (backend order is the order in which backends first appear in
+ * the list, as a probe lists them). With count 0 it checks only the spec's syntax:
+ * MAGNUS_ERROR_INVALID_ARGUMENT if malformed, else MAGNUS_ERROR_NO_DEVICE. */
+MAGNUS_API magnus_status magnus_device_match(size_t *index, const magnus_device_info *devices,
+                                             size_t count, const char *spec);
 
 typedef struct magnus_context_s magnus_context_s, *magnus_context;
 
@@ -456,7 +491,10 @@ typedef struct magnus_report {
 
 /*
  * C = A·B on the context's device. A and B are validated (magnus_csr_validate) and must have
- * the same value type; C gets it too. report and opt may be NULL.
+ * the same value type; C gets it too. report and opt may be NULL. *C is an output only (see
+ * the conventions at the top): set to NULL first, then to a new matrix; a matrix *C held
+ * before is neither read nor freed, so `magnus_spgemm(&C, ...)` in a loop must free C between
+ * calls. On failure *C is NULL.
  */
 MAGNUS_API magnus_status magnus_spgemm(magnus_csr *C, magnus_context ctx, const magnus_csr_s *A,
                                        const magnus_csr_s *B, const magnus_spgemm_options *opt,

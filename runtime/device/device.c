@@ -1,7 +1,7 @@
 /*
  * The backend registry: which backends exist in this build, probing their devices in the
  * order MAGNUS_BACKENDS gives, the diagnostics of the last probe, and device selection
- * (MAGNUS_DEVICE, or the best device).
+ * (MAGNUS_DEVICE or magnus_device_find's spec, parsed by device_spec.c; else the best device).
  *
  * Backends are loaded on first probe and stay loaded for the life of the process (unloading a
  * vendor library that may have started threads is not safe). A backend that failed to load is
@@ -225,9 +225,13 @@ const char *magnus_probe_diagnostics(void) { return diagnostics; }
 magnus_status magnus_backend_get(magnus_backend_kind kind, const magnus_backend_ops **ops) {
     *ops = NULL;
     pthread_mutex_lock(&registry_lock);
-    magnus_status s = magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT, "unknown backend %d", (int)kind);
+    /* The message is written only when no backend has the kind: a success leaves none. */
+    int found = -1;
     for (int i = 0; i < NBACKENDS; i++)
-        if (registry[i].kind == kind) s = load_entry(&registry[i], ops);
+        if (registry[i].kind == kind) found = i;
+    magnus_status s = found < 0 ? magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
+                                               "unknown backend %d", (int)kind)
+                                : load_entry(&registry[found], ops);
     pthread_mutex_unlock(&registry_lock);
     return s;
 }
@@ -251,63 +255,16 @@ long magnus_device_pick_best(const magnus_device_info *devices, const int *backe
     return best;
 }
 
-/* Index into `probed` of the best device of `want` (NULL: of any backend). */
-static long best_device(const registry_entry *want) {
-    return magnus_device_pick_best(probed, probed_rank, nprobed, want ? (int)want->kind : 0);
-}
-
-/* Parses MAGNUS_DEVICE into an index of `probed`: "3", "opencl", "opencl:1". */
-static magnus_status device_from_env(const char *text, long *index) {
-    *index = -1;
-    char *end;
-    while (isspace((unsigned char)*text)) text++;
-    if (isdigit((unsigned char)*text)) {
-        long i = strtol(text, &end, 10);
-        while (isspace((unsigned char)*end)) end++;
-        if (*end)
-            return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
-                                "MAGNUS_DEVICE=%s: expected an index, a backend, or backend:index",
-                                text);
-        if (i < 0 || (size_t)i >= nprobed)
-            return magnus_error(MAGNUS_ERROR_NO_DEVICE,
-                                "MAGNUS_DEVICE=%s: the probe found %zu device%s", text, nprobed,
-                                nprobed == 1 ? "" : "s");
-        *index = i;
-        return MAGNUS_SUCCESS;
+/* Index into `probed` of the device `spec` names; the detail of a failure ends with the
+ * probe's diagnostics, since a backend that did not load is often why nothing matched. */
+static magnus_status find_locked(const char *spec, long *index) {
+    magnus_status s = magnus_device_spec_match(index, probed, probed_rank, nprobed, spec);
+    if (s == MAGNUS_ERROR_NO_DEVICE) {
+        char reason[1024];
+        snprintf(reason, sizeof reason, "%s", magnus_last_error());
+        s = magnus_error(s, "%s; backends: %s", reason, diagnostics_line());
     }
-    size_t len = strcspn(text, ":");
-    while (len > 0 && isspace((unsigned char)text[len - 1])) len--;
-    const registry_entry *backend = NULL;
-    for (int i = 0; i < NBACKENDS; i++)
-        if (strlen(registry[i].name) == len && strncmp(registry[i].name, text, len) == 0)
-            backend = &registry[i];
-    const char *colon = strchr(text, ':');
-    long within = -1;
-    bool ok = backend != NULL;
-    if (ok && colon) {
-        within = strtol(colon + 1, &end, 10);
-        while (isspace((unsigned char)*end)) end++;
-        ok = end != colon + 1 && *end == '\0' && within >= 0;
-    } else if (ok) {
-        const char *rest = text + len;
-        while (isspace((unsigned char)*rest)) rest++;
-        ok = *rest == '\0';
-    }
-    if (!ok)
-        return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
-                            "MAGNUS_DEVICE=%s: expected an index (\"0\"), a backend (\"opencl\") "
-                            "or backend:index (\"cuda:1\")",
-                            text);
-    if (within < 0) {
-        *index = best_device(backend);
-    } else {
-        for (size_t i = 0; i < nprobed; i++)
-            if (probed[i].backend == backend->kind && probed[i].index == within) *index = (long)i;
-    }
-    if (*index < 0)
-        return magnus_error(MAGNUS_ERROR_NO_DEVICE, "MAGNUS_DEVICE=%s: no such device; probe: %s",
-                            text, diagnostics_line());
-    return MAGNUS_SUCCESS;
+    return s;
 }
 
 magnus_status magnus_device_select(magnus_device_info *out) {
@@ -320,13 +277,33 @@ magnus_status magnus_device_select(magnus_device_info *out) {
         magnus_error_clear();
         const char *env = getenv("MAGNUS_DEVICE");
         if (env && *env) {
-            s = device_from_env(env, &index);
+            if ((s = find_locked(env, &index))) magnus_error_prefix("MAGNUS_DEVICE: ");
         } else {
-            index = best_device(NULL);
+            index = magnus_device_pick_best(probed, probed_rank, nprobed, 0);
             if (index < 0)
                 s = magnus_error(MAGNUS_ERROR_NO_DEVICE, "no device found; probe: %s",
                                  diagnostics_line());
         }
+    }
+    if (!s) *out = probed[index];
+    pthread_mutex_unlock(&registry_lock);
+    return s;
+}
+
+magnus_status magnus_device_find(magnus_device_info *out, const char *spec) {
+    magnus_error_clear();
+    if (!out) return magnus_error(MAGNUS_ERROR_NULL_POINTER, "device find: out is NULL");
+    if (!spec) return magnus_error(MAGNUS_ERROR_NULL_POINTER, "device find: spec is NULL");
+    /* A malformed spec fails before anything is probed. */
+    long index = -1;
+    magnus_status s = magnus_device_spec_match(&index, NULL, NULL, 0, spec);
+    if (s == MAGNUS_ERROR_INVALID_ARGUMENT) return s;
+    magnus_error_clear();
+    pthread_mutex_lock(&registry_lock);
+    s = probe_locked();
+    if (!s) {
+        magnus_error_clear();
+        s = find_locked(spec, &index);
     }
     if (!s) *out = probed[index];
     pthread_mutex_unlock(&registry_lock);

@@ -142,7 +142,7 @@ magnus_status magnus_device_csr_download(magnus_csr *out, const magnus_device_cs
 
 magnus_status magnus_device_csr_free(magnus_device_csr *dA) {
     if (!dA || !*dA) return MAGNUS_SUCCESS;
-    magnus_error_clear();
+    /* as every _free: no clearing, so cleanup after a failure keeps the failure's detail */
     magnus_status s = magnus_device_csr_check(*dA, NULL, "dA");
     if (s) return s;
     magnus_device_csr_destroy(dA);

@@ -133,6 +133,14 @@ magnus_status magnus_backend_get(magnus_backend_kind kind, const magnus_backend_
  * then the earlier entry; -1 when none qualifies. */
 long magnus_device_pick_best(const magnus_device_info *devices, const int *backend_rank,
                              size_t count, int backend);
+/* Device specs (runtime/device/device_spec.c, whose top gives the grammar): the index into
+ * devices[0..count) of the device `spec` names, backend_rank as for magnus_device_pick_best
+ * (NULL: all 0). MAGNUS_ERROR_INVALID_ARGUMENT for a malformed spec, MAGNUS_ERROR_NO_DEVICE
+ * when none or several differently named devices match; the detail lists the devices. Lists
+ * are read up to MAGNUS_SPEC_MAX_DEVICES entries. */
+#define MAGNUS_SPEC_MAX_DEVICES 64
+magnus_status magnus_device_spec_match(long *index, const magnus_device_info *devices,
+                                       const int *backend_rank, size_t count, const char *spec);
 /* The budget a context on a device with `device_local_mem_bytes` of local memory per work group
  * uses by default: min(device, MAGNUS_DEFAULT_LOCAL_MEM_BUDGET). */
 uint64_t magnus_default_local_budget(uint64_t device_local_mem_bytes);

@@ -33,17 +33,17 @@ magnus_status magnus_csr_new(magnus_csr *out, int64_t rows, int64_t cols, int64_
     *out = NULL;
     size_t vsize = magnus_value_size(type);
     if (vsize == 0)
-        return magnus_error(MAGNUS_ERROR_UNSUPPORTED_TYPE, "magnus_csr_new: value type %d", (int)type);
+        return magnus_error(MAGNUS_ERROR_UNSUPPORTED_TYPE, "new matrix: value type %d", (int)type);
     if (rows < 0 || cols < 0 || nnz < 0 || rows > INT32_MAX || cols > INT32_MAX)
         return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
-                            "magnus_csr_new: %lld x %lld with %lld entries is out of range "
+                            "new matrix: %lld x %lld with %lld entries is out of range "
                             "(rows and cols at most 2^31-1)",
                             (long long)rows, (long long)cols, (long long)nnz);
     size_t ptr_bytes, col_bytes, val_bytes;
     if (!magnus_mul_size((size_t)rows + 1, sizeof(int64_t), &ptr_bytes) ||
         !magnus_mul_size((size_t)nnz, sizeof(int32_t), &col_bytes) ||
         !magnus_mul_size((size_t)nnz, vsize, &val_bytes))
-        return magnus_error(MAGNUS_ERROR_SIZE_OVERFLOW, "magnus_csr_new: %lld entries overflow",
+        return magnus_error(MAGNUS_ERROR_SIZE_OVERFLOW, "new matrix: %lld entries overflow",
                             (long long)nnz);
     char what[160];
     snprintf(what, sizeof what, "a %lld x %lld CSR matrix with %lld entries", (long long)rows,
@@ -72,7 +72,7 @@ oom:
         magnus_host_free(A);
     }
     return magnus_error(MAGNUS_ERROR_OUT_OF_HOST_MEMORY,
-                        "magnus_csr_new: cannot allocate %lld x %lld with %lld entries",
+                        "new matrix: cannot allocate %lld x %lld with %lld entries",
                         (long long)rows, (long long)cols, (long long)nnz);
 }
 

@@ -117,7 +117,7 @@ static magnus_status check_magnitude(const magnus_csr_s *M, const magnus_csr_s *
     if (s) return s;
     if (M->rows != E->rows || M->cols != E->cols)
         return magnus_error(MAGNUS_ERROR_DIMENSION_MISMATCH,
-                            "magnus_csr_compare: magnitude is %lld x %lld, expected is %lld x %lld",
+                            "compare: magnitude is %lld x %lld, expected is %lld x %lld",
                             (long long)M->rows, (long long)M->cols, (long long)E->rows,
                             (long long)E->cols);
     if (!M->row_ptr || ((!M->col_idx || !M->values) && M->nnz > 0))
@@ -125,19 +125,19 @@ static magnus_status check_magnitude(const magnus_csr_s *M, const magnus_csr_s *
                             "magnus_csr_compare: magnitude arrays are NULL");
     if (M->nnz != E->nnz)
         return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
-                            "magnus_csr_compare: magnitude has %lld entries, expected has %lld "
+                            "compare: magnitude has %lld entries, expected has %lld "
                             "(it must have expected's structure)",
                             (long long)M->nnz, (long long)E->nnz);
     for (int64_t i = 0; i <= E->rows; i++)
         if (M->row_ptr[i] != E->row_ptr[i])
             return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
-                                "magnus_csr_compare: magnitude.row_ptr[%lld] = %lld, expected's "
+                                "compare: magnitude.row_ptr[%lld] = %lld, expected's "
                                 "is %lld (it must have expected's structure)",
                                 (long long)i, (long long)M->row_ptr[i], (long long)E->row_ptr[i]);
     for (int64_t p = 0; p < E->nnz; p++)
         if (M->col_idx[p] != E->col_idx[p])
             return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
-                                "magnus_csr_compare: magnitude entry %lld has column %d, "
+                                "compare: magnitude entry %lld has column %d, "
                                 "expected's has %d (it must have expected's structure)",
                                 (long long)p, M->col_idx[p], E->col_idx[p]);
     return MAGNUS_SUCCESS;
@@ -149,17 +149,17 @@ static magnus_status check_arguments(const magnus_csr_s *C, const magnus_csr_s *
     if ((s = magnus_csr_check_handle(C, "C"))) return s;
     if ((s = magnus_csr_check_handle(E, "expected"))) return s;
     if (isnan(rel_tol) || isinf(rel_tol))
-        return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT, "magnus_csr_compare: rel_tol is %g",
+        return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT, "compare: rel_tol is %g",
                             rel_tol);
     if ((s = magnus_csr_validate(E))) {
-        magnus_error_prefix("magnus_csr_compare: expected: ");
+        magnus_error_prefix("compare: expected: ");
         return s;
     }
     if (!C->row_ptr || ((!C->col_idx || !C->values) && C->nnz > 0))
         return magnus_error(MAGNUS_ERROR_NULL_POINTER, "magnus_csr_compare: C arrays are NULL");
     if (C->rows != E->rows || C->cols != E->cols)
         return magnus_error(MAGNUS_ERROR_DIMENSION_MISMATCH,
-                            "magnus_csr_compare: C is %lld x %lld, expected is %lld x %lld",
+                            "compare: C is %lld x %lld, expected is %lld x %lld",
                             (long long)C->rows, (long long)C->cols, (long long)E->rows,
                             (long long)E->cols);
     if (M && (s = check_magnitude(M, E))) return s;
@@ -222,6 +222,6 @@ magnus_status magnus_csr_compare(magnus_compare_result *result, const magnus_csr
     }
     if (result) *result = st.r;
     if (st.mismatch)
-        return magnus_error(MAGNUS_ERROR_MISMATCH, "magnus_csr_compare: %s", st.detail);
+        return magnus_error(MAGNUS_ERROR_MISMATCH, "%s", st.detail);
     return MAGNUS_SUCCESS;
 }

@@ -49,24 +49,24 @@ static bool probability_ok(double p) { return isfinite(p) && p >= 0 && p <= 1; }
 static magnus_status check_options(const magnus_rmat_options *opt, int64_t *edges) {
     if (opt->scale < 1 || opt->scale > 30)
         return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
-                            "magnus_gen_rmat: scale %d outside 1..30", opt->scale);
+                            "R-MAT: scale %d outside 1..30", opt->scale);
     if (opt->nnz_per_row < 0)
-        return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT, "magnus_gen_rmat: nnz_per_row %lld < 0",
+        return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT, "R-MAT: nnz_per_row %lld < 0",
                             (long long)opt->nnz_per_row);
     if (!probability_ok(opt->a) || !probability_ok(opt->b) || !probability_ok(opt->c) ||
         opt->a + opt->b + opt->c > 1 + 1e-12)
         return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
-                            "magnus_gen_rmat: probabilities a=%g b=%g c=%g must each lie in [0,1] "
+                            "R-MAT: probabilities a=%g b=%g c=%g must each lie in [0,1] "
                             "with a+b+c <= 1",
                             opt->a, opt->b, opt->c);
     if (magnus_value_size(opt->type) == 0)
-        return magnus_error(MAGNUS_ERROR_UNSUPPORTED_TYPE, "magnus_gen_rmat: value type %d",
+        return magnus_error(MAGNUS_ERROR_UNSUPPORTED_TYPE, "R-MAT: value type %d",
                             (int)opt->type);
     size_t bytes;
     if (!magnus_mul_i64(opt->nnz_per_row, (int64_t)1 << opt->scale, edges) ||
         !magnus_mul_size((size_t)*edges, 2 * sizeof(int32_t) + sizeof(double), &bytes))
         return magnus_error(MAGNUS_ERROR_SIZE_OVERFLOW,
-                            "magnus_gen_rmat: %lld edges per row at scale %d overflow",
+                            "R-MAT: %lld edges per row at scale %d overflow",
                             (long long)opt->nnz_per_row, opt->scale);
     return MAGNUS_SUCCESS;
 }
@@ -107,7 +107,7 @@ static void draw_block(int32_t *rows, int32_t *cols, int64_t count, int scale,
 static magnus_status report(magnus_progress_fn progress, void *user, double fraction,
                             const char *what) {
     if (progress && !progress(user, fraction, what))
-        return magnus_error(MAGNUS_ERROR_CANCELLED, "magnus_gen_rmat: cancelled at %.0f%% (%s)",
+        return magnus_error(MAGNUS_ERROR_CANCELLED, "R-MAT: cancelled at %.0f%% (%s)",
                             fraction * 100, what);
     return MAGNUS_SUCCESS;
 }
@@ -215,7 +215,7 @@ magnus_status magnus_gen_rmat(magnus_csr *out, const magnus_rmat_options *opt,
 
 oom:
     s = magnus_error(MAGNUS_ERROR_OUT_OF_HOST_MEMORY,
-                     "magnus_gen_rmat: cannot allocate %lld edges at scale %d", (long long)edges,
+                     "R-MAT: cannot allocate %lld edges at scale %d", (long long)edges,
                      opt->scale);
 fail:
     magnus_host_free(edge_rows);

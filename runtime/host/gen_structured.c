@@ -92,12 +92,12 @@ static magnus_status laplacian(magnus_csr *out, const char *who, int64_t nx, int
 magnus_status magnus_gen_laplacian_2d(magnus_csr *out, int64_t nx, int64_t ny,
                                       magnus_value_type type) {
     /* A 2D grid with a side of 0 has no points: nz = 1 must not turn it into one. */
-    return laplacian(out, "magnus_gen_laplacian_2d", nx, ny, 1, 4.0, type);
+    return laplacian(out, "laplace2d", nx, ny, 1, 4.0, type);
 }
 
 magnus_status magnus_gen_laplacian_3d(magnus_csr *out, int64_t nx, int64_t ny, int64_t nz,
                                       magnus_value_type type) {
-    return laplacian(out, "magnus_gen_laplacian_3d", nx, ny, nz, 6.0, type);
+    return laplacian(out, "laplace3d", nx, ny, nz, 6.0, type);
 }
 
 magnus_status magnus_gen_banded(magnus_csr *out, int64_t n, int64_t lower, int64_t upper,
@@ -107,11 +107,11 @@ magnus_status magnus_gen_banded(magnus_csr *out, int64_t n, int64_t lower, int64
     *out = NULL;
     if (n < 0 || lower < 0 || upper < 0 || n > INT32_MAX)
         return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
-                            "magnus_gen_banded: n = %lld, lower = %lld, upper = %lld (need "
+                            "banded: n = %lld, lower = %lld, upper = %lld (need "
                             "0 <= n <= 2^31-1, lower >= 0, upper >= 0)",
                             (long long)n, (long long)lower, (long long)upper);
     if (magnus_value_size(type) == 0)
-        return magnus_error(MAGNUS_ERROR_UNSUPPORTED_TYPE, "magnus_gen_banded: value type %d",
+        return magnus_error(MAGNUS_ERROR_UNSUPPORTED_TYPE, "banded: value type %d",
                             (int)type);
     /* A band wider than the matrix is the whole matrix. */
     if (n > 0 && lower > n - 1) lower = n - 1;
@@ -121,7 +121,7 @@ magnus_status magnus_gen_banded(magnus_csr *out, int64_t n, int64_t lower, int64
         int64_t first = i - lower > 0 ? i - lower : 0;
         int64_t last = i + upper < n - 1 ? i + upper : n - 1;
         if (!magnus_add_i64(nnz, last - first + 1, &nnz))
-            return magnus_error(MAGNUS_ERROR_SIZE_OVERFLOW, "magnus_gen_banded: nnz overflows");
+            return magnus_error(MAGNUS_ERROR_SIZE_OVERFLOW, "banded: nnz overflows");
     }
     magnus_csr A;
     magnus_status s = magnus_csr_new(&A, n, n, nnz, type);
@@ -188,11 +188,11 @@ magnus_status magnus_gen_uniform(magnus_csr *out, int64_t rows, int64_t cols, do
     if (rows < 0 || cols < 0 || rows > INT32_MAX || cols > INT32_MAX || !isfinite(nnz_per_row) ||
         nnz_per_row < 0)
         return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
-                            "magnus_gen_uniform: %lld x %lld with %g per row (need sizes in "
+                            "uniform: %lld x %lld with %g per row (need sizes in "
                             "0..2^31-1 and a finite count >= 0)",
                             (long long)rows, (long long)cols, nnz_per_row);
     if (magnus_value_size(type) == 0)
-        return magnus_error(MAGNUS_ERROR_UNSUPPORTED_TYPE, "magnus_gen_uniform: value type %d",
+        return magnus_error(MAGNUS_ERROR_UNSUPPORTED_TYPE, "uniform: value type %d",
                             (int)type);
     /* Row lengths: floor(nnz_per_row), plus one with probability equal to the fraction, so the
      * mean is nnz_per_row; capped at cols. */
@@ -211,7 +211,7 @@ magnus_status magnus_gen_uniform(magnus_csr *out, int64_t rows, int64_t cols, do
         if (fraction > 0 && magnus_prng_unit(&g) < fraction && k < cols) k++;
         if (k > longest) longest = k;
         if (!magnus_add_i64(row_ptr[i], k, &row_ptr[i + 1])) {
-            s = magnus_error(MAGNUS_ERROR_SIZE_OVERFLOW, "magnus_gen_uniform: nnz overflows");
+            s = magnus_error(MAGNUS_ERROR_SIZE_OVERFLOW, "uniform: nnz overflows");
             goto fail;
         }
     }
@@ -243,7 +243,7 @@ magnus_status magnus_gen_uniform(magnus_csr *out, int64_t rows, int64_t cols, do
     return MAGNUS_SUCCESS;
 oom:
     s = magnus_error(MAGNUS_ERROR_OUT_OF_HOST_MEMORY,
-                     "magnus_gen_uniform: cannot allocate %lld x %lld with %g per row",
+                     "uniform: cannot allocate %lld x %lld with %g per row",
                      (long long)rows, (long long)cols, nnz_per_row);
 fail:
     magnus_host_free(slots);

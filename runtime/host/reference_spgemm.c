@@ -240,21 +240,21 @@ static magnus_status check_inputs(const magnus_csr_s *A, const magnus_csr_s *B) 
     if ((s = magnus_csr_check_handle(A, "A")) || (s = magnus_csr_check_handle(B, "B"))) return s;
     if (A->type != B->type)
         return magnus_error(MAGNUS_ERROR_UNSUPPORTED_TYPE,
-                            "magnus_reference_spgemm: A is %s but B is %s (types must match)",
+                            "CPU reference: A is %s but B is %s (types must match)",
                             A->type == MAGNUS_FLOAT32 ? "float32" : "float64",
                             B->type == MAGNUS_FLOAT32 ? "float32" : "float64");
     if (A->cols != B->rows)
         return magnus_error(MAGNUS_ERROR_DIMENSION_MISMATCH,
-                            "magnus_reference_spgemm: A is %lld x %lld, B is %lld x %lld "
+                            "CPU reference: A is %lld x %lld, B is %lld x %lld "
                             "(A.cols must equal B.rows)",
                             (long long)A->rows, (long long)A->cols, (long long)B->rows,
                             (long long)B->cols);
     if ((s = magnus_csr_validate(A))) {
-        magnus_error_prefix("magnus_reference_spgemm: A: ");
+        magnus_error_prefix("CPU reference: A: ");
         return s;
     }
     if ((s = magnus_csr_validate(B))) {
-        magnus_error_prefix("magnus_reference_spgemm: B: ");
+        magnus_error_prefix("CPU reference: B: ");
         return s;
     }
     return MAGNUS_SUCCESS;
@@ -282,7 +282,7 @@ magnus_status magnus_reference_spgemm_threads(magnus_csr *C, magnus_csr *magnitu
     for (int64_t i = 0; i < A->rows; i++) {
         if (!magnus_add_i64(job.row_nnz[i + 1], job.row_nnz[i], &job.row_nnz[i + 1])) {
             s = magnus_error(MAGNUS_ERROR_SIZE_OVERFLOW,
-                             "magnus_reference_spgemm: nnz(C) overflows 64 bits at row %lld",
+                             "CPU reference: nnz(C) overflows 64 bits at row %lld",
                              (long long)i);
             goto fail;
         }
@@ -303,7 +303,7 @@ magnus_status magnus_reference_spgemm_threads(magnus_csr *C, magnus_csr *magnitu
 
 oom:
     s = magnus_error(MAGNUS_ERROR_OUT_OF_HOST_MEMORY,
-                     "magnus_reference_spgemm: cannot allocate the accumulators for %lld columns "
+                     "CPU reference: cannot allocate the accumulators for %lld columns "
                      "(%d threads)",
                      (long long)B->cols, nthreads);
 fail:

@@ -10,6 +10,8 @@
  * their shared helpers are in probe_test_util.h.
  */
 #include <criterion/criterion.h>
+#include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -140,19 +142,118 @@ Test(probe, device_variable) {
     cr_assert(d.backend == MAGNUS_BACKEND_OPENCL && d.index == list[best].index,
               "MAGNUS_DEVICE=opencl gave opencl:%d, expected opencl:%d", d.index,
               list[best].index);
-    const char *absent[] = {"opencl:99", "99", "cuda:0", "level0"};
-    for (size_t i = 0; i < 4; i++) {
+    /* the device's own name, any part of it, in any case, names it too */
+    char part[8];
+    snprintf(part, sizeof part, "%.5s", first.name);
+    for (char *c = part; *c; c++)
+        *c = (char)(islower((unsigned char)*c) ? toupper((unsigned char)*c) : tolower((unsigned char)*c));
+    const char *by_name[] = {first.name, part};
+    for (size_t i = 0; i < 2; i++) {
+        setenv("MAGNUS_DEVICE", by_name[i], 1);
+        ASSERT_OK(magnus_device_select(&d));
+        cr_assert_str_eq(d.name, first.name, "MAGNUS_DEVICE=%s", by_name[i]);
+        cr_assert_str_empty(magnus_last_error());
+    }
+    const char *absent[] = {"opencl:99", "99", "cuda:0", "level0", "opencl:x-no-such-name",
+                            "no-such-device-name"};
+    for (size_t i = 0; i < 6; i++) {
         setenv("MAGNUS_DEVICE", absent[i], 1);
         cr_assert_eq(magnus_device_select(&d), MAGNUS_ERROR_NO_DEVICE, "MAGNUS_DEVICE=%s",
                      absent[i]);
+        /* the spec, the variable it came from and the devices there are */
         cr_assert(strstr(magnus_last_error(), absent[i]), "%s", magnus_last_error());
+        cr_assert(strstr(magnus_last_error(), "MAGNUS_DEVICE: "), "%s", magnus_last_error());
+        cr_assert(strstr(magnus_last_error(), first.name), "%s", magnus_last_error());
     }
-    const char *malformed[] = {"opencl:", "opencl:x", "1x", "gpu", "opencl:-1", "opencl 0"};
-    for (size_t i = 0; i < 6; i++) {
+    const char *malformed[] = {"opencl:", "gpu:0", "", "  ", "vulkan:1"};
+    for (size_t i = 0; i < 5; i++) {
         setenv("MAGNUS_DEVICE", malformed[i], 1);
-        cr_assert_eq(magnus_device_select(&d), MAGNUS_ERROR_INVALID_ARGUMENT,
-                     "MAGNUS_DEVICE=%s", malformed[i]);
+        magnus_status want = malformed[i][0] ? MAGNUS_ERROR_INVALID_ARGUMENT : MAGNUS_SUCCESS;
+        cr_assert_eq(magnus_device_select(&d), want, "MAGNUS_DEVICE='%s'", malformed[i]);
     }
+    unsetenv("MAGNUS_DEVICE");
+    /* magnus_device_find: the same grammar, not the variable */
+    setenv("MAGNUS_DEVICE", "no-such-device-name", 1);
+    ASSERT_OK(magnus_device_find(&d, "opencl:0"));
+    cr_assert(d.backend == MAGNUS_BACKEND_OPENCL && d.index == 0);
+    cr_assert_str_empty(magnus_last_error());
+    cr_assert_eq(magnus_device_find(&d, "opencl:99"), MAGNUS_ERROR_NO_DEVICE);
+    cr_assert(!strstr(magnus_last_error(), "MAGNUS_DEVICE"), "%s", magnus_last_error());
+    cr_assert_eq(magnus_device_find(&d, "gpu:0"), MAGNUS_ERROR_INVALID_ARGUMENT);
+    cr_assert_eq(magnus_device_find(NULL, "0"), MAGNUS_ERROR_NULL_POINTER);
+    cr_assert_eq(magnus_device_find(&d, NULL), MAGNUS_ERROR_NULL_POINTER);
+    unsetenv("MAGNUS_DEVICE");
+}
+
+/* The spec grammar over a made-up list: no device needed. */
+static magnus_device_info fake(magnus_backend_kind backend, int index, const char *name,
+                               const char *vendor, int is_cpu, uint64_t local) {
+    magnus_device_info d;
+    memset(&d, 0, sizeof d);
+    d.backend = backend;
+    d.index = index;
+    snprintf(d.name, sizeof d.name, "%s", name);
+    snprintf(d.vendor, sizeof d.vendor, "%s", vendor);
+    d.is_cpu = is_cpu;
+    d.local_mem_bytes = local;
+    return d;
+}
+
+Test(probe, device_spec_grammar) {
+    magnus_device_info list[] = {
+        fake(MAGNUS_BACKEND_CUDA, 0, "NVIDIA H200", "NVIDIA Corporation", 0, 227 << 10),
+        fake(MAGNUS_BACKEND_CUDA, 1, "NVIDIA H200", "NVIDIA Corporation", 0, 227 << 10),
+        fake(MAGNUS_BACKEND_LEVEL0, 0, "Intel(R) Data Center GPU Max 1550", "Intel", 0, 128 << 10),
+        fake(MAGNUS_BACKEND_OPENCL, 0, "pthread-cpu", "AuthenticAMD", 1, 4 << 20),
+        fake(MAGNUS_BACKEND_OPENCL, 1, "NVIDIA H200", "NVIDIA Corporation", 0, 48 << 10),
+    };
+    size_t n = sizeof list / sizeof list[0];
+    struct {
+        const char *spec;
+        size_t want;
+    } good[] = {
+        {"0", 0}, {"4", 4}, {"gpu", 0}, {"GPU", 0}, {"cpu", 3}, {"cuda", 0}, {"cuda:1", 1},
+        {" cuda : 1 ", 1}, {"level0", 2}, {"opencl", 4}, {"opencl:0", 3}, {"opencl:1", 4},
+        {"opencl:cpu", 3}, {"opencl:gpu", 4}, {"opencl:nvidia", 4}, {"opencl:NVIDIA H200", 4},
+        {"opencl:pthread", 3}, {"pthread", 3}, {"amd", 3}, {"h200", 0}, {"nvidia", 0},
+        {"intel", 2}, {"max 1550", 2}, {"level0:gpu", 2}, {"cuda:h200", 0},
+    };
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        size_t at = 99;
+        magnus_status s = magnus_device_match(&at, list, n, good[i].spec);
+        cr_expect(s == MAGNUS_SUCCESS && at == good[i].want, "'%s': status %d, device %zu, want %zu (%s)",
+                  good[i].spec, s, at, good[i].want, magnus_last_error());
+        cr_expect_str_empty(magnus_last_error(), "'%s' left a message", good[i].spec);
+    }
+    /* nothing, or several names: NO_DEVICE, the detail listing the devices */
+    const char *none[] = {"5", "cuda:2", "cuda:cpu", "level0:cpu", "vulkan", "radeon", "opencl:intel"};
+    for (size_t i = 0; i < sizeof none / sizeof none[0]; i++) {
+        size_t at;
+        cr_expect_eq(magnus_device_match(&at, list, n, none[i]), MAGNUS_ERROR_NO_DEVICE, "'%s'",
+                     none[i]);
+        cr_expect(strstr(magnus_last_error(), "no device matches") &&
+                      strstr(magnus_last_error(), "level0:0 \"Intel(R) Data Center GPU Max 1550\""),
+                  "'%s': %s", none[i], magnus_last_error());
+    }
+    size_t at;
+    /* "a" is in the NVIDIA, Intel and AMD names: ambiguous, the matches listed */
+    cr_expect_eq(magnus_device_match(&at, list, n, "a"), MAGNUS_ERROR_NO_DEVICE);
+    cr_expect(strstr(magnus_last_error(), "ambiguous") && strstr(magnus_last_error(), "cuda:0") &&
+                  strstr(magnus_last_error(), "opencl:0"),
+              "%s", magnus_last_error());
+    /* malformed: INVALID_ARGUMENT, also with no list (a syntax check) */
+    const char *bad[] = {"", " ", "gpu:0", "opencl:", "nvidia:h200", ":0"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        cr_expect_eq(magnus_device_match(&at, list, n, bad[i]), MAGNUS_ERROR_INVALID_ARGUMENT,
+                     "'%s'", bad[i]);
+        cr_expect_str_not_empty(magnus_last_error());
+        cr_expect_eq(magnus_device_match(&at, NULL, 0, bad[i]), MAGNUS_ERROR_INVALID_ARGUMENT,
+                     "'%s' without a list", bad[i]);
+    }
+    cr_expect_eq(magnus_device_match(&at, NULL, 0, "opencl:1"), MAGNUS_ERROR_NO_DEVICE);
+    cr_expect_eq(magnus_device_match(&at, list, n, NULL), MAGNUS_ERROR_NULL_POINTER);
+    cr_expect_eq(magnus_device_match(NULL, list, n, "0"), MAGNUS_ERROR_NULL_POINTER);
+    cr_expect_eq(magnus_device_match(&at, NULL, 3, "0"), MAGNUS_ERROR_NULL_POINTER);
 }
 
 Test(probe, best_device_order) {

@@ -18,13 +18,14 @@ if(MAGNUS_SANITIZE)
 endif()
 
 # Public entry points against bad input: every host function with every broken matrix, NULL
-# outputs, overflowing sizes, device handles, IEEE specials (device parts on OpenCL/PoCL,
+# outputs, overflowing sizes, device handles, IEEE specials, and no message left by a success
+# (test_api_clean.c) (device parts on OpenCL/PoCL,
 # skipped without a device). One executable of a file per job; the broken matrices they share
 # are in api_errors_test_util.h.
 magnus_add_test(test_api_errors
                 SOURCES ${_rel_dir}/test_api_errors.c ${_rel_dir}/test_api_null.c
                         ${_rel_dir}/test_api_sizes.c ${_rel_dir}/test_api_ieee.c
-                        ${_rel_dir}/test_api_device.c
+                        ${_rel_dir}/test_api_device.c ${_rel_dir}/test_api_clean.c
                 ENV MAGNUS_BACKENDS=opencl LABELS reliability opencl TIMEOUT 600)
 
 # Host allocation failure sweeps of the calls not swept beside their components: CSR

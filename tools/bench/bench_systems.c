@@ -1,8 +1,9 @@
 /*
  * Which systems a bench runs. Without --systems: every probed device (CPU devices only when
  * no GPU is left, or with --cpu), each with the --algorithms, plus a cuSPARSE baseline on
- * every CUDA device. With --systems: exactly the listed ones, a plain device standing for
- * each of the --algorithms on it. Systems on one device share one magnus context, whose
+ * every CUDA device. With --systems: exactly the listed ones, each device named by a device
+ * spec (magnus.h: "opencl:1", "gpu", "opencl:nvidia"), a plain device standing for each of the
+ * --algorithms on it. Systems on one device share one magnus context, whose
  * device-to-device copy bandwidth is measured once here.
  */
 #include <stdlib.h>
@@ -130,18 +131,18 @@ static bool add_device_algorithms(builder *b, int device, char *why, size_t n) {
     return true;
 }
 
-static int find_device(const probe_list *p, const char *label, size_t len) {
-    for (int i = 0; i < p->count; i++)
-        if (strlen(p->label[i]) == len && !strncmp(p->label[i], label, len)) return i;
+/* The probed device a spec names (the library's grammar: "opencl:1", "gpu", "h200"), or -1
+ * with the reason (the spec malformed, matching nothing or several names) in why. */
+static int find_device(const probe_list *p, const char *item, size_t item_len, const char *spec,
+                       size_t len, char *why, size_t n) {
+    char text[256];
+    snprintf(text, sizeof text, "%.*s", (int)len, spec);
+    size_t at;
+    if (magnus_device_match(&at, p->dev, (size_t)p->count, text) == MAGNUS_SUCCESS)
+        return (int)at;
+    snprintf(why, n, "--systems '%.*s': %s (see magnus probe)", (int)item_len, item,
+             magnus_last_error());
     return -1;
-}
-
-static void list_devices(const probe_list *p, char *buf, size_t n) {
-    size_t used = 0;
-    buf[0] = 0;
-    for (int i = 0; i < p->count && used < n; i++)
-        used += (size_t)snprintf(buf + used, n - used, "%s%s", i ? ", " : "", p->label[i]);
-    if (p->count == 0) snprintf(buf, n, "none");
 }
 
 static bool add_listed(builder *b, const char *item, size_t len, char *why, size_t n) {
@@ -162,14 +163,8 @@ static bool add_listed(builder *b, const char *item, size_t len, char *why, size
     }
     const char *device = at ? at + 1 : item;
     size_t device_len = at ? len - (size_t)(at + 1 - item) : len;
-    int d = find_device(b->probe, device, device_len);
-    if (d < 0) {
-        char devices[512];
-        list_devices(b->probe, devices, sizeof devices);
-        snprintf(why, n, "'%.*s': no device '%.*s' (probed: %s; see magnus probe)", (int)len,
-                 item, (int)device_len, device, devices);
-        return false;
-    }
+    int d = find_device(b->probe, item, len, device, device_len, why, n);
+    if (d < 0) return false;
     if (!at) return add_device_algorithms(b, d, why, n);
     magnus_algorithm a;
     if (!parse_algorithm(item, (size_t)(at - item), &a)) {

@@ -20,10 +20,10 @@ magnus_status magnus_gmagnus_plan_compute(magnus_gmagnus_plan *out,
     if ((s = magnus_csr_validate(A)) || (s = magnus_csr_validate(B))) return s;
     if (A->type != B->type)
         return magnus_error(MAGNUS_ERROR_UNSUPPORTED_TYPE,
-                            "magnus_gmagnus_plan_compute: A and B have different value types");
+                            "gMAGNUS plan: A and B have different value types");
     if (A->cols != B->rows)
         return magnus_error(MAGNUS_ERROR_DIMENSION_MISMATCH,
-                            "magnus_gmagnus_plan_compute: A is %lld x %lld, B is %lld x %lld",
+                            "gMAGNUS plan: A is %lld x %lld, B is %lld x %lld",
                             (long long)A->rows, (long long)A->cols, (long long)B->rows,
                             (long long)B->cols);
     if ((s = magnus_gmagnus_params_compute(&out->params, device, B->cols, A->type))) return s;

@@ -242,9 +242,8 @@ magnus_status magnus_gmagnus_spgemm(magnus_device_csr *C, magnus_context ctx,
         magnus_gmagnus_params_input_set_multisplit(&in, &ctx->device, ctx->multisplit_group);
         s = magnus_gmagnus_params_from_input(&g->p, &in);
     }
-    if (s) {
-        magnus_error_prefix("gMAGNUS: ");
-    } else {
+    /* the parameters' messages already begin "gMAGNUS parameters: " */
+    if (!s) {
         s = run(g, r);
         if (s) magnus_gm_drain(g, s);
     }

@@ -5,6 +5,10 @@
 #   cli_device   multiply and demo on an OpenCL device (PoCL in CI): both algorithms, small
 #                local-memory budgets, randomized verification, bad device choices
 #                (tests/tools/cli/test_cli_device.sh); skipped without an OpenCL device
+#   cli_errors   what a user meets when something is wrong: exit codes, one message prefix,
+#                flags named in messages, device specs by name and type (derived from
+#                `magnus probe --json`), the CPU-device note, the demo's reference time, bench
+#                --systems by spec (tests/tools/cli/test_cli_errors.sh)
 #   cli_common   unit tests of the tool's helpers (option parsing, formatting, JSON escaping)
 #   cli_verify   unit tests of the tool's verification (exact and randomized) on perturbed
 #                products
@@ -15,6 +19,11 @@ if(TARGET magnus_cli)
     COMMAND ${MAGNUS_BASH} ${CMAKE_CURRENT_LIST_DIR}/test_cli.sh $<TARGET_FILE:magnus_cli>
             ${MAGNUS_SHARED_MATRICES} ${CMAKE_CURRENT_BINARY_DIR}/cli-work)
   set_tests_properties(cli PROPERTIES TIMEOUT 300 LABELS cli)
+
+  add_test(NAME cli_errors
+    COMMAND ${MAGNUS_BASH} ${CMAKE_CURRENT_LIST_DIR}/test_cli_errors.sh $<TARGET_FILE:magnus_cli>
+            ${CMAKE_CURRENT_BINARY_DIR}/cli-errors-work)
+  set_tests_properties(cli_errors PROPERTIES TIMEOUT 300 LABELS cli)
 
   add_test(NAME cli_device
     COMMAND ${MAGNUS_BASH} ${CMAKE_CURRENT_LIST_DIR}/test_cli_device.sh

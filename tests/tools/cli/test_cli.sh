@@ -63,7 +63,7 @@ expect 2 "$magnus" demo --algorithm quick
 
 # ---- library errors: exit 1 with the status and detail -------------------------------------
 expect 1 "$magnus" info "$work/missing-matrix.mtx"
-contains err "magnus: "
+contains err "magnus info: "
 contains err "missing-matrix.mtx"
 expect 1 "$magnus" multiply "$work/missing-a.mtx" --verify
 contains err "missing-a.mtx"
@@ -72,7 +72,8 @@ expect 1 "$magnus" info "$work/bad-index.mtx"
 contains err "bad-index.mtx"
 expect 1 "$magnus" multiply laplace2d:4:4 laplace2d:3:3
 contains err "dimension mismatch"
-expect 1 "$magnus" rmat --scale 40 --per-row 4 -o "$work/x.mtx"
+expect 2 "$magnus" rmat --scale 40 --per-row 4 -o "$work/x.mtx"
+contains err "--scale 40 outside 1..30"
 expect 1 "$magnus" gen laplace2d 3 3 -o "$work/no-such-dir/x.mtx"
 contains err "no-such-dir/x.mtx"
 

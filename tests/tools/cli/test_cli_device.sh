@@ -4,7 +4,7 @@
 # count, a 4 KiB local-memory budget that takes gMAGNUS through two multisplit levels, the
 # randomized verification (forced, and chosen by --verify-limit) with its structure count
 # checked in Python, the JSON report, the default budget (min(device, 48 KiB)) and the
-# device's whole local memory asked for, and bad device choices (exit 1 with the reason).
+# device's whole local memory asked for, and bad device choices (exit 1 or 2 with the reason).
 # Skips (77) when the probe finds no OpenCL device.
 # Usage: test_cli_device.sh MAGNUS_BINARY WORK_DIR
 set -u
@@ -135,19 +135,20 @@ expect 0 "$magnus" demo --scale 10 --algorithm hash --verify=random --json
 same "demo random: verified" "$(json verified)" true
 same "demo random: engine" "$(json engine)" '"hash"'
 
-# ---- bad device choices: exit 1 and say why -------------------------------------------------
+# ---- bad device choices: exit 1 (none there) or 2 (malformed, contradictory) and say why ----
+# (more in test_cli_errors.sh)
 expect 1 "$magnus" multiply rmat:8:4 --device opencl:99 --verify
 contains err "opencl:99"
-contains err "no such device"
-expect 1 "$magnus" multiply rmat:8:4 --device gpu:0
-contains err "expected an index"
+contains err "no device matches"
+expect 2 "$magnus" multiply rmat:8:4 --device gpu:0
+contains err "is not a backend"
 expect 1 "$magnus" multiply rmat:8:4 --device 99
-contains err "the probe found"
-expect 1 "$magnus" demo --scale 8 --backend opencl --device cuda:0
-contains err "cuda:0"
+contains err "no device matches \"99\""
+expect 2 "$magnus" demo --scale 8 --backend opencl --device cuda:0
+contains err "--backend opencl and --device cuda:0 name different backends"
 # A budget too small for gMAGNUS is the library's refusal, not a crash.
 expect 1 "$magnus" multiply rmat:10:4 --backend opencl --local-mem 64
-contains err "magnus: "
+contains err "magnus multiply: invalid argument: gMAGNUS parameters: a 64-byte"
 
 echo "cli_device: $checks checks, $failures failures"
 [ "$failures" -eq 0 ]
