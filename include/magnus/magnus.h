@@ -199,7 +199,8 @@ typedef int (*magnus_progress_fn)(void *user, double fraction, const char *what)
 MAGNUS_API magnus_status magnus_mm_read(magnus_csr *out, const char *path, magnus_value_type type,
                                         magnus_progress_fn progress, void *progress_user);
 /* Writes `coordinate real general`, 1-based, row by row, values printed to read back
- * bit-identical (%.9g for float, %.17g for double); gzip-compressed when path ends in ".gz".
+ * bit-identical (%.9g for float, %.17g for double); gzip-compressed (zlib level 1, the fastest)
+ * when path ends in ".gz"; path "-" writes plain text to standard output (flushed, not closed).
  * The matrix is validated first (magnus_csr_validate's status on failure). Errors:
  * MAGNUS_ERROR_FILE_OPEN, MAGNUS_ERROR_FILE_WRITE (a partly written regular file is removed). */
 MAGNUS_API magnus_status magnus_mm_write(const char *path, const magnus_csr_s *A);
