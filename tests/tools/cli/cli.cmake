@@ -5,6 +5,9 @@
 #   cli_device   multiply and demo on an OpenCL device (PoCL in CI): both algorithms, small
 #                local-memory budgets, randomized verification, bad device choices
 #                (tests/tools/cli/test_cli_device.sh); skipped without an OpenCL device
+#   cli_io       what the tool reads and writes: the value type from the file, pipes and "-",
+#                info's facts, .gz output, BOM and CR-only files, progress off stdout
+#                (tests/tools/cli/test_cli_io.sh, tests/tools/cli/c_rows_f64.py)
 #   cli_common   unit tests of the tool's helpers (option parsing, formatting, JSON escaping)
 #   cli_verify   unit tests of the tool's verification (exact and randomized) on perturbed
 #                products
@@ -15,6 +18,11 @@ if(TARGET magnus_cli)
     COMMAND ${MAGNUS_BASH} ${CMAKE_CURRENT_LIST_DIR}/test_cli.sh $<TARGET_FILE:magnus_cli>
             ${MAGNUS_SHARED_MATRICES} ${CMAKE_CURRENT_BINARY_DIR}/cli-work)
   set_tests_properties(cli PROPERTIES TIMEOUT 300 LABELS cli)
+
+  add_test(NAME cli_io
+    COMMAND ${MAGNUS_BASH} ${CMAKE_CURRENT_LIST_DIR}/test_cli_io.sh $<TARGET_FILE:magnus_cli>
+            ${MAGNUS_SHARED_MATRICES} ${CMAKE_CURRENT_BINARY_DIR}/cli-io-work)
+  set_tests_properties(cli_io PROPERTIES TIMEOUT 300 LABELS cli)
 
   add_test(NAME cli_device
     COMMAND ${MAGNUS_BASH} ${CMAKE_CURRENT_LIST_DIR}/test_cli_device.sh
