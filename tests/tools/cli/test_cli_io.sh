@@ -54,8 +54,13 @@ if device_selected; then
     holds "params: type_note" '"real" in d["type_note"]'
     expect 0 "$magnus" params "$work/pat.mtx"
     contains out "type:               f32 (from the file's 'pattern' field"
+    # bench: each input's value_type column follows its file (an existing column)
+    expect 0 "$magnus" bench "$work/real.mtx" "$work/pat.mtx" --cpu --no-baseline --no-bandwidth \
+        --runs 1 --csv "$work/bench.csv"
+    types=$(python3 -c 'import csv,sys; print(",".join(r["value_type"] for r in csv.DictReader(open(sys.argv[1]))))' "$work/bench.csv")
+    same "bench value_type per input" "$types" "f64,f32"
 else
-    echo "note: no device: params checks skipped"
+    echo "note: no device: params and bench checks skipped"
 fi
 if have hangGlider_2; then
     # C in f64 agrees with products formed in double to 1e-12 (an f32 C is off by ~1e-8)
