@@ -279,6 +279,12 @@ int cli_failf(const char *fmt, ...) {
     return CLI_EXIT_FAILURE;
 }
 
+int cli_build_notice(void *user, double fraction, const char *what) {
+    if (fraction == 0) cli_note("%s", what);
+    if (user) *(bool *)user = true;
+    return 1;
+}
+
 void cli_note(const char *fmt, ...) {
     cli_progress_done(visible_progress);
     fprintf(stderr, "%s: note: ", prefix);

@@ -111,6 +111,10 @@ int cli_failf(const char *fmt, ...) CLI_PRINTF(1, 2);
 /* Prints "magnus <command>: note: <message>" to stderr: something the user should know that
  * is no error. */
 void cli_note(const char *fmt, ...) CLI_PRINTF(1, 2);
+/* A context's build_progress: one note line on stderr when a kernel build starts ("building
+ * the float32 kernels for ... (first use; cached in ...)"); user, if not NULL, is a bool set
+ * to true. */
+int cli_build_notice(void *user, double fraction, const char *what);
 /* The message of the last cli_fail / cli_failf ("" before any), for a --json "error" field. */
 const char *cli_last_failure(void);
 /* 0 when `path` can be written (an existing writable file, or a new one in a writable

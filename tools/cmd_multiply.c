@@ -47,8 +47,9 @@ int cmd_multiply(int argc, char **argv) {
         .description = "Computes C = A*B (C = A*A when B is omitted) on the best device found (or the\n"
                        "one --backend / --device names; --cpu: the CPU reference) and reports shapes,\n"
                        "entries, intermediate products, device, time and GFLOP/s (2 * products /\n"
-                       "time; the time excludes reading, device set-up and kernel builds), and the\n"
-                       "multiply's own report: phase times, gMAGNUS parameters, heavy rows and\n"
+                       "time; the time excludes reading, device set-up, kernel builds and the\n"
+                       "first launch of each kernel: those are 'ready in', a multiply of a sample\n"
+                       "of A's rows before the timed one), and the multiply's own report: phase times, gMAGNUS parameters, heavy rows and\n"
                        "products, C-hat size and peak device memory.\n"
                        "A and B are Matrix Market files (.mtx, .mtx.gz; - or a pipe such as\n"
                        "/dev/stdin is read as it comes) or generator specs:\n" CLI_GENERATOR_SPECS,

@@ -485,6 +485,14 @@ typedef struct magnus_context_options {
                                      tau is smaller; 1024 is the paper's); 0:
                                      MAGNUS_MULTISPLIT_GROUP if set, else 256 (measured
                                      faster on the H200, docs/performance.md) */
+    /* Told when the context must compile kernels rather than load them (a cold PoCL cache
+     * takes tens of seconds): build_progress(user, 0, what) before the build starts and
+     * (user, 1, what) after it, `what` naming the kernels, the device and where the result
+     * is cached ("building the float32 kernels for pthread-... (first use; cached in
+     * /home/u/.cache/magnus)"). Not called for kernels loaded from a cache or a prebuilt
+     * binary (CUDA's embedded cubins). NULL: nothing is told; the return value is ignored. */
+    magnus_progress_fn build_progress;
+    void *build_progress_user;
 } magnus_context_options;
 
 MAGNUS_API magnus_status magnus_context_options_init(magnus_context_options *opt);
