@@ -159,5 +159,25 @@ expect 0 "$magnus" info "$big" --json
 checks=$((checks + 1))
 [ ! -s "$work/err" ] || fail "progress printed without --progress and without a terminal"
 
+# ---- item 1: a 3-line file declaring 2^31 rows fails at once, in little memory ----------------
+printf '%%%%MatrixMarket matrix coordinate real general\n2147483647 2147483647 1\n1 1 1\n' \
+    >"$work/huge.mtx"
+for cmd in info multiply; do
+    checks=$((checks + 1))
+    python3 - "$magnus" "$cmd" "$work/huge.mtx" <<'PY' || fail "$cmd huge.mtx: not refused fast and small"
+import resource, subprocess, sys, time
+t = time.monotonic()
+p = subprocess.run([sys.argv[1], sys.argv[2], sys.argv[3], "--cpu"][: 4 if sys.argv[2] == "multiply" else 3],
+                   capture_output=True, text=True, env={"MAGNUS_HOST_MEMORY_LIMIT": "8G", "PATH": "/usr/bin:/bin"})
+seconds = time.monotonic() - t
+rss_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+ok = (p.returncode == 1 and seconds < 1.0 and rss_mb < 100 and "MAGNUS_HOST_MEMORY_LIMIT" in p.stderr
+      and "2147483647 x 2147483647" in p.stderr)
+if not ok:
+    print("exit %d in %.2f s, %.0f MB: %s" % (p.returncode, seconds, rss_mb, p.stderr[:300]), file=sys.stderr)
+sys.exit(0 if ok else 1)
+PY
+done
+
 echo "test_cli_io: $checks checks, $failures failures"
 [ "$failures" -eq 0 ]
