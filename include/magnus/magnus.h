@@ -448,6 +448,11 @@ typedef struct magnus_spgemm_options {
     magnus_algorithm algorithm;
     magnus_progress_fn progress; /* may be NULL */
     void *progress_user;
+    double alpha;                /* C = alpha * A.B (1 from magnus_spgemm_options_init; NULL
+                                    options mean 1): C's values, computed in the value type, are
+                                    multiplied by alpha rounded to that type (alpha = 0 keeps
+                                    C's structure, with zeros). Must be finite, else
+                                    MAGNUS_ERROR_INVALID_ARGUMENT. */
 } magnus_spgemm_options;
 MAGNUS_API magnus_status magnus_spgemm_options_init(magnus_spgemm_options *opt);
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "device_csr.h"
+#include "kernels.h"
 
 magnus_status magnus_device_csr_check(const struct magnus_device_csr_s *d, magnus_context ctx,
                                       const char *name) {
@@ -114,6 +115,28 @@ magnus_status magnus_device_csr_download_on(magnus_csr *out, const struct magnus
     }
     *out = A;
     return MAGNUS_SUCCESS;
+}
+
+magnus_status magnus_device_csr_scale(struct magnus_device_csr_s *d, magnus_queue_id q,
+                                      double alpha) {
+    if (alpha == 1.0 || d->nnz == 0) return MAGNUS_SUCCESS;
+    /* alpha in the value type, in a one-value buffer (no kernel takes an mg_val scalar) */
+    float a32 = (float)alpha;
+    const void *a = d->type == MAGNUS_FLOAT64 ? (const void *)&alpha : (const void *)&a32;
+    magnus_dbuf abuf = {0};
+    magnus_status s = magnus_dbuf_alloc(d->ctx, magnus_value_size(d->type), &abuf);
+    if (s) return s;
+    size_t gs = 256;
+    while (gs > 1 && gs > d->ctx->device.max_work_group_size) gs >>= 1;
+    uint64_t units = (uint64_t)d->nnz / gs + 1;
+    size_t groups = units < 65535 ? (size_t)units : 65535;
+    if (!(s = magnus_dbuf_write(d->ctx, q, &abuf, 0, a, magnus_value_size(d->type))))
+        s = magnus_k_prim_scale_values(d->ctx, q, magnus_variant_of(d->type), groups, gs, 0,
+                                       &d->values, (uint64_t)d->nnz, &abuf);
+    /* waits, so the one-value buffer is no longer read when it is freed */
+    magnus_status f = magnus_queue_finish(d->ctx, q);
+    magnus_dbuf_free(d->ctx, &abuf);
+    return s ? s : f;
 }
 
 /* ---- public entry points ------------------------------------------------------------------ */

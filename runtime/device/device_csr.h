@@ -24,6 +24,11 @@ magnus_status magnus_device_csr_alloc_entries(struct magnus_device_csr_s *d, int
 /* Frees a matrix made here (or by upload) without touching the detail message; NULL is fine. */
 void magnus_device_csr_destroy(magnus_device_csr *d);
 
+/* d->values *= alpha on queue q, in d's value type (alpha rounded to float for float32);
+ * nothing when alpha == 1 or d is empty. Waits for q. */
+magnus_status magnus_device_csr_scale(struct magnus_device_csr_s *d, magnus_queue_id q,
+                                      double alpha);
+
 /* Upload / download on queue q, without validation or message clearing (the public entry
  * points do those). */
 magnus_status magnus_device_csr_upload_on(magnus_device_csr *out, magnus_context ctx,
