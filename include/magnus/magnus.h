@@ -520,6 +520,59 @@ MAGNUS_API magnus_status magnus_spgemm_device(magnus_device_csr *C, magnus_conte
                                               magnus_report *report);
 
 /* ------------------------------------------------------------------------------------------
+ * SpGEMM plans: symbolic once, numeric many (C = alpha·A·B for A and B of one structure and
+ * changing values)
+ * ------------------------------------------------------------------------------------------ */
+typedef struct magnus_spgemm_plan_s *magnus_spgemm_plan;
+
+/*
+ * A plan for C = alpha·A·B made from device matrices A and B of the context (they may be the
+ * same matrix): it runs the symbolic phase once and keeps C's row pointers and nnz (rows+1
+ * int64 on the device), the operands' shapes, value type and structure fingerprints, and
+ * opt->alpha (opt may be NULL: alpha 1). A and B are not kept: they may be freed after. Both
+ * phases are the hash algorithm's (MAGNUS_ALGORITHM_HASH) whichever opt->algorithm names (a
+ * numeric-only pass of gMAGNUS is not written yet); opt->progress is not called. Errors as
+ * magnus_spgemm_device. A plan must be freed before its context; one thread at a time.
+ *
+ * The structure check: a 64-bit fingerprint of rows, cols, nnz, row_ptr and col_idx (not the
+ * values), computed on the host when the matrix is uploaded with magnus_device_csr_upload, else
+ * (a matrix made on the device, e.g. an earlier C) once by reading its structure back.
+ * Equal structures always pass; a different structure is refused but for a chance of about
+ * 2^-64 that its fingerprint collides.
+ */
+MAGNUS_API magnus_status magnus_spgemm_plan_create(magnus_spgemm_plan *plan, magnus_context ctx,
+                                                   const magnus_device_csr A,
+                                                   const magnus_device_csr B,
+                                                   const magnus_spgemm_options *opt);
+/*
+ * C = alpha·A·B by the numeric phase only, for A and B with the structures the plan was made
+ * for and any values (other matrices than the plan's, e.g. uploaded anew). *C is a new device
+ * matrix (an output only, as in magnus_spgemm). Refused: shapes other than the plan's
+ * (MAGNUS_ERROR_DIMENSION_MISMATCH), another value type (MAGNUS_ERROR_UNSUPPORTED_TYPE),
+ * another nnz or structure (MAGNUS_ERROR_INVALID_ARGUMENT, the detail naming the operand),
+ * matrices of another context (MAGNUS_ERROR_INVALID_HANDLE). report may be NULL; it gets the
+ * numeric phase's times, nnz_c and the peak device memory (the plan's buffers included).
+ */
+MAGNUS_API magnus_status magnus_spgemm_plan_execute(magnus_device_csr *C,
+                                                    const magnus_spgemm_plan plan,
+                                                    const magnus_device_csr A,
+                                                    const magnus_device_csr B,
+                                                    magnus_report *report);
+/* What a plan holds. */
+typedef struct magnus_spgemm_plan_info {
+    int64_t rows, cols, nnz;     /* C's shape and entries */
+    magnus_value_type type;
+    magnus_algorithm algorithm;  /* the phases it runs: MAGNUS_ALGORITHM_HASH */
+    double alpha;
+    uint64_t device_bytes;       /* device memory the plan holds between executions */
+    magnus_report symbolic;      /* the symbolic phase's report (setup, symbolic, peak) */
+} magnus_spgemm_plan_info;
+MAGNUS_API magnus_status magnus_spgemm_plan_info_get(magnus_spgemm_plan_info *out,
+                                                     const magnus_spgemm_plan plan);
+/* Frees the plan's device memory and the plan; NULL or *plan == NULL is a no-op. */
+MAGNUS_API magnus_status magnus_spgemm_plan_free(magnus_spgemm_plan *plan);
+
+/* ------------------------------------------------------------------------------------------
  * gMAGNUS parameters (paper's §III-D, Tables V and VI): what a multiply chooses for a device
  * and an input, without multiplying. The budget per work group is the device's local_mem_bytes
  * as given: pass magnus_context_device() for the budget a multiply on that context uses (by

@@ -139,6 +139,57 @@ magnus_status magnus_device_csr_scale(struct magnus_device_csr_s *d, magnus_queu
     return s ? s : f;
 }
 
+/* ---- structure fingerprints -------------------------------------------------------------- */
+
+static inline uint64_t fp_mix(uint64_t h, uint64_t x) {
+    x *= 0x9e3779b97f4a7c15ULL;
+    x ^= x >> 32;
+    h ^= x;
+    h = (h << 27) | (h >> 37);
+    return h * 0xff51afd7ed558ccdULL + 0x632be59bd9b4e019ULL;
+}
+
+uint64_t magnus_csr_structure_fingerprint(int64_t rows, int64_t cols, int64_t nnz,
+                                          const int64_t *row_ptr, const int32_t *col_idx) {
+    uint64_t h = 0x6d61676e75730001ULL;
+    h = fp_mix(h, (uint64_t)rows);
+    h = fp_mix(h, (uint64_t)cols);
+    h = fp_mix(h, (uint64_t)nnz);
+    for (int64_t i = 0; i <= rows; i++) h = fp_mix(h, (uint64_t)row_ptr[i]);
+    int64_t p = 0;
+    for (; p + 1 < nnz; p += 2)
+        h = fp_mix(h, (uint64_t)(uint32_t)col_idx[p] | (uint64_t)(uint32_t)col_idx[p + 1] << 32);
+    if (p < nnz) h = fp_mix(h, (uint64_t)(uint32_t)col_idx[p] | 0xffffffff00000000ULL);
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    return h ^ (h >> 29);
+}
+
+magnus_status magnus_device_csr_fingerprint(uint64_t *out, struct magnus_device_csr_s *d) {
+    if (d->fingerprint_known) {
+        *out = d->fingerprint;
+        return MAGNUS_SUCCESS;
+    }
+    size_t rp_bytes = (size_t)(d->rows + 1) * sizeof(int64_t);
+    size_t ci_bytes = (size_t)d->nnz * sizeof(int32_t);
+    int64_t *rp = magnus_host_malloc(rp_bytes);
+    int32_t *ci = magnus_host_malloc(ci_bytes ? ci_bytes : 1);
+    magnus_status s = MAGNUS_SUCCESS;
+    if (!rp || !ci)
+        s = magnus_error(MAGNUS_ERROR_OUT_OF_HOST_MEMORY,
+                         "%zu bytes to read a device matrix's structure back", rp_bytes + ci_bytes);
+    if (!s) s = magnus_dbuf_read(d->ctx, MAGNUS_QUEUE_MAIN, rp, &d->row_ptr, 0, rp_bytes);
+    if (!s && ci_bytes) s = magnus_dbuf_read(d->ctx, MAGNUS_QUEUE_MAIN, ci, &d->col_idx, 0, ci_bytes);
+    if (!s) {
+        d->fingerprint = magnus_csr_structure_fingerprint(d->rows, d->cols, d->nnz, rp, ci);
+        d->fingerprint_known = 1;
+        *out = d->fingerprint;
+    }
+    magnus_host_free(rp);
+    magnus_host_free(ci);
+    return s;
+}
+
 /* ---- public entry points ------------------------------------------------------------------ */
 
 magnus_status magnus_device_csr_upload(magnus_device_csr *out, magnus_context ctx,
@@ -149,7 +200,12 @@ magnus_status magnus_device_csr_upload(magnus_device_csr *out, magnus_context ct
     magnus_status s = magnus_context_check(ctx);
     if (s) return s;
     if ((s = magnus_csr_validate(A))) return s;
-    return magnus_device_csr_upload_on(out, ctx, MAGNUS_QUEUE_MAIN, A);
+    if ((s = magnus_device_csr_upload_on(out, ctx, MAGNUS_QUEUE_MAIN, A))) return s;
+    /* while the structure is on the host: what a plan checks a matrix by */
+    (*out)->fingerprint =
+        magnus_csr_structure_fingerprint(A->rows, A->cols, A->nnz, A->row_ptr, A->col_idx);
+    (*out)->fingerprint_known = 1;
+    return MAGNUS_SUCCESS;
 }
 
 magnus_status magnus_device_csr_download(magnus_csr *out, const magnus_device_csr dA) {

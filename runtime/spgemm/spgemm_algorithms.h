@@ -18,4 +18,18 @@ magnus_status magnus_gmagnus_spgemm(magnus_device_csr *C, magnus_context ctx,
                                     const struct magnus_device_csr_s *A,
                                     const struct magnus_device_csr_s *B, magnus_report *report);
 
+/* The phases of a plan (runtime/spgemm/spgemm_plan.c), by the hash algorithm's accumulator:
+ * symbolic: C's row pointers (rows+1 int64, a new buffer the caller frees) and nnz;
+ * numeric: a new C with a copy of those row pointers, its columns and values from A and B.
+ * Both wait for the context before returning. */
+magnus_status magnus_hash_spgemm_symbolic(magnus_dbuf *row_ptr, int64_t *nnz, magnus_context ctx,
+                                          const struct magnus_device_csr_s *A,
+                                          const struct magnus_device_csr_s *B,
+                                          magnus_report *report);
+magnus_status magnus_hash_spgemm_numeric(magnus_device_csr *C, magnus_context ctx,
+                                         const struct magnus_device_csr_s *A,
+                                         const struct magnus_device_csr_s *B,
+                                         const magnus_dbuf *row_ptr, int64_t nnz,
+                                         magnus_report *report);
+
 #endif

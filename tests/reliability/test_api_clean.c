@@ -131,6 +131,13 @@ Test(api_clean, device_calls_leave_no_message, .timeout = 300) {
     CLEAN(magnus_spgemm_device(&dC, ctx, dA, dA, NULL, NULL));
     CLEAN(magnus_device_csr_download(&D, dC));
     KEEPS(magnus_device_csr_free(&dC));
+    magnus_spgemm_plan plan = NULL;
+    magnus_spgemm_plan_info plan_info;
+    CLEAN(magnus_spgemm_plan_create(&plan, ctx, dA, dA, &opt));
+    CLEAN(magnus_spgemm_plan_info_get(&plan_info, plan));
+    CLEAN(magnus_spgemm_plan_execute(&dC, plan, dA, dA, &report));
+    KEEPS(magnus_device_csr_free(&dC));
+    KEEPS(magnus_spgemm_plan_free(&plan));
     KEEPS(magnus_device_csr_free(&dA));
     double gbps;
     CLEAN(magnus_device_copy_bandwidth(&gbps, ctx, 4096, 1));
