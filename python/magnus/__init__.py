@@ -2,7 +2,7 @@
 any OpenCL device) through libmagnus, for SciPy sparse matrices.
 
     import magnus, scipy.sparse as sp
-    A = sp.random_array((1000, 1000), density=0.01, format="csr")   # or sp.random(...)
+    A = sp.csr_array(sp.random(1000, 1000, density=0.01, format="csr"))
     C = magnus.spgemm(A, A)                      # scipy.sparse.csr_array, like A @ A
     ctx = magnus.Context(device="opencl:cpu")    # a device spec, as MAGNUS_DEVICE takes
     C, report = ctx.spgemm(A, A, alpha=2.0, return_report=True)
