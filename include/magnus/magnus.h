@@ -558,6 +558,12 @@ MAGNUS_API magnus_status magnus_spgemm_plan_execute(magnus_device_csr *C,
                                                     const magnus_device_csr A,
                                                     const magnus_device_csr B,
                                                     magnus_report *report);
+/* Overwrites the values of device matrix dA with nnz values of `type` from host memory (nnz
+ * and type must be dA's: MAGNUS_ERROR_INVALID_ARGUMENT / MAGNUS_ERROR_UNSUPPORTED_TYPE; values
+ * may be NULL only when nnz is 0). The structure, and so its fingerprint, stays: the way to
+ * feed a plan new values without uploading the structure again. Blocking. */
+MAGNUS_API magnus_status magnus_device_csr_write_values(magnus_device_csr dA, const void *values,
+                                                        int64_t nnz, magnus_value_type type);
 /* What a plan holds. */
 typedef struct magnus_spgemm_plan_info {
     int64_t rows, cols, nnz;     /* C's shape and entries */

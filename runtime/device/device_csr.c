@@ -238,3 +238,26 @@ magnus_status magnus_device_csr_shape(int64_t *rows, int64_t *cols, int64_t *nnz
     if (nnz) *nnz = dA->nnz;
     return MAGNUS_SUCCESS;
 }
+
+/* Declared in magnus.h's "SpGEMM plans" section: how a plan gets new values. */
+magnus_status magnus_device_csr_write_values(magnus_device_csr dA, const void *values,
+                                             int64_t nnz, magnus_value_type type) {
+    magnus_error_clear();
+    magnus_status s = magnus_device_csr_check(dA, NULL, "dA");
+    if (s || (s = magnus_context_check(dA->ctx))) return s;
+    if (type != dA->type)
+        return magnus_error(MAGNUS_ERROR_UNSUPPORTED_TYPE,
+                            "values of type %d for a device matrix of %s values", (int)type,
+                            dA->type == MAGNUS_FLOAT64 ? "float64" : "float32");
+    if (nnz != dA->nnz)
+        return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
+                            "%lld values for a device matrix of %lld entries", (long long)nnz,
+                            (long long)dA->nnz);
+    if (nnz == 0) return MAGNUS_SUCCESS;
+    if (!values)
+        return magnus_error(MAGNUS_ERROR_NULL_POINTER, "magnus_device_csr_write_values: values "
+                                                       "is NULL");
+    /* the queues are idle between public calls; the write is blocking */
+    return magnus_dbuf_write(dA->ctx, MAGNUS_QUEUE_MAIN, &dA->values, 0, values,
+                             (size_t)nnz * magnus_value_size(type));
+}

@@ -135,6 +135,7 @@ Test(api_clean, device_calls_leave_no_message, .timeout = 300) {
     magnus_spgemm_plan_info plan_info;
     CLEAN(magnus_spgemm_plan_create(&plan, ctx, dA, dA, &opt));
     CLEAN(magnus_spgemm_plan_info_get(&plan_info, plan));
+    CLEAN(magnus_device_csr_write_values(dA, A->values, A->nnz, A->type));
     CLEAN(magnus_spgemm_plan_execute(&dC, plan, dA, dA, &report));
     KEEPS(magnus_device_csr_free(&dC));
     KEEPS(magnus_spgemm_plan_free(&plan));

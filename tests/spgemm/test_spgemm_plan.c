@@ -340,3 +340,42 @@ Test(spgemm_plan, device_made_operand_and_empty) {
     magnus_csr_free(&E);
     magnus_csr_free(&Z);
 }
+
+/* New values written into the plan's own device matrices: the structure (and fingerprint)
+ * stays, so the plan accepts them; wrong sizes and types are refused. */
+Test(spgemm_plan, write_values) {
+    magnus_context ctx = magnus_test_context();
+    magnus_csr A = uniform(70, 60, 4, 41, MAGNUS_FLOAT32), B = uniform(60, 50, 4, 42, MAGNUS_FLOAT32);
+    magnus_device_csr dA = upload(ctx, A), dB = upload(ctx, B), dC = NULL;
+    magnus_spgemm_plan plan;
+    ASSERT_OK(magnus_spgemm_plan_create(&plan, ctx, dA, dB, NULL));
+    for (uint64_t round = 1; round <= 2; round++) {
+        magnus_csr A2 = revalue(A, round * 7), B2 = revalue(B, round * 7 + 1);
+        ASSERT_OK(magnus_device_csr_write_values(dA, A2->values, A2->nnz, MAGNUS_FLOAT32));
+        ASSERT_OK(magnus_device_csr_write_values(dB, B2->values, B2->nnz, MAGNUS_FLOAT32));
+        ASSERT_OK(magnus_spgemm_plan_execute(&dC, plan, dA, dB, NULL));
+        magnus_csr C, back;
+        ASSERT_OK(magnus_device_csr_download(&C, dC));
+        expect_scaled_product(C, A2, B2, 1.0, "written values");
+        ASSERT_OK(magnus_device_csr_download(&back, dA));
+        ASSERT_OK(magnus_csr_compare(NULL, back, A2, NULL, 0));
+        magnus_csr_free(&back);
+        magnus_csr_free(&C);
+        magnus_device_csr_free(&dC);
+        magnus_csr_free(&A2);
+        magnus_csr_free(&B2);
+    }
+    EXPECT_STATUS(magnus_device_csr_write_values(dA, A->values, A->nnz - 1, MAGNUS_FLOAT32),
+                  MAGNUS_ERROR_INVALID_ARGUMENT);
+    EXPECT_STATUS(magnus_device_csr_write_values(dA, A->values, A->nnz, MAGNUS_FLOAT64),
+                  MAGNUS_ERROR_UNSUPPORTED_TYPE);
+    EXPECT_STATUS(magnus_device_csr_write_values(dA, NULL, A->nnz, MAGNUS_FLOAT32),
+                  MAGNUS_ERROR_NULL_POINTER);
+    EXPECT_STATUS(magnus_device_csr_write_values(NULL, A->values, A->nnz, MAGNUS_FLOAT32),
+                  MAGNUS_ERROR_NULL_POINTER);
+    ASSERT_OK(magnus_spgemm_plan_free(&plan));
+    magnus_device_csr_free(&dA);
+    magnus_device_csr_free(&dB);
+    magnus_csr_free(&A);
+    magnus_csr_free(&B);
+}
