@@ -402,6 +402,8 @@ def spgemm(A, B, *, device=None, algorithm=None, dtype=None, alpha=1.0, return_r
     Returns a scipy.sparse.csr_array (csr_matrix when neither input is an array), and with
     return_report=True also the report (a dict of magnus_report's fields: times in ms,
     tau, heavy rows, products, nnz_c, peak device bytes, ...)."""
+    if context is not None and device is not None:
+        raise InvalidArgumentError(-3, "give a device or a context, not both")
     ctx = context if context is not None else _default_context(device)
     return ctx.spgemm(A, B, algorithm=algorithm, dtype=dtype, alpha=alpha,
                       return_report=return_report)

@@ -38,6 +38,8 @@ def test_bad_arguments(ctx):
         ctx.spgemm(A, A, algorithm="bogus")
     with pytest.raises(magnus.InvalidArgumentError):
         ctx.spgemm(A, A, alpha="two")
+    with pytest.raises(magnus.InvalidArgumentError):
+        magnus.spgemm(A, A, device="opencl", context=ctx)
 
 
 def test_bad_device_specs():
