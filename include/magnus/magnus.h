@@ -579,6 +579,40 @@ MAGNUS_API magnus_status magnus_spgemm_plan_info_get(magnus_spgemm_plan_info *ou
 MAGNUS_API magnus_status magnus_spgemm_plan_free(magnus_spgemm_plan *plan);
 
 /* ------------------------------------------------------------------------------------------
+ * Foreign device buffers: matrices whose arrays another library allocated (zero-copy input)
+ * ------------------------------------------------------------------------------------------ */
+/* The context's native handles, to allocate buffers magnus can wrap: OpenCL: context is the
+ * cl_context and device the cl_device_id; CUDA: the device's primary context (CUcontext, which
+ * CUDA runtime libraries such as CuPy use too) and the CUdevice ordinal cast to a pointer;
+ * Level Zero: ze_context_handle_t and ze_device_handle_t. */
+typedef struct magnus_native_handles {
+    magnus_backend_kind backend;
+    void *context;
+    void *device;
+} magnus_native_handles;
+MAGNUS_API magnus_status magnus_context_native(magnus_native_handles *out,
+                                               const magnus_context_s *ctx);
+/*
+ * A device matrix over the caller's device buffers, without copying them: row_ptr (rows+1
+ * int64), col_idx (nnz int32) and values (nnz of `type`), each the backend's native buffer:
+ * an OpenCL cl_mem of the context's cl_context (retained while wrapped; one of another context
+ * or smaller than its array is refused with MAGNUS_ERROR_INVALID_ARGUMENT), a CUDA device
+ * pointer (CUdeviceptr cast to void *), a Level Zero device USM pointer (those two are taken
+ * as given). col_idx and values may be NULL when nnz is 0. The structure is read back once
+ * (blocking, 12 bytes per entry) to be validated as magnus_csr_validate does (its status,
+ * detail prefixed "wrapped matrix: ") and fingerprinted for plans; the values are not read.
+ * Use it as any device matrix (an operand of magnus_spgemm_device and plans, download,
+ * magnus_device_csr_write_values, which then writes into the caller's buffer);
+ * magnus_device_csr_free drops the wrapper and leaves the buffers to their owner, who must
+ * keep them alive, and not change the structure, until then. Wrapped buffers are not counted
+ * in the context's memory in use or a report's peak.
+ */
+MAGNUS_API magnus_status magnus_device_csr_wrap(magnus_device_csr *out, magnus_context ctx,
+                                                int64_t rows, int64_t cols, int64_t nnz,
+                                                magnus_value_type type, void *row_ptr,
+                                                void *col_idx, void *values);
+
+/* ------------------------------------------------------------------------------------------
  * gMAGNUS parameters (paper's §III-D, Tables V and VI): what a multiply chooses for a device
  * and an input, without multiplying. The budget per work group is the device's local_mem_bytes
  * as given: pass magnus_context_device() for the budget a multiply on that context uses (by

@@ -5,6 +5,7 @@
  */
 #include <string.h>
 
+#include "backend.h"
 #include "device_csr.h"
 #include "kernels.h"
 
@@ -71,9 +72,16 @@ void magnus_device_csr_destroy(magnus_device_csr *dp) {
     if (!dp || !*dp) return;
     struct magnus_device_csr_s *d = *dp;
     if (d->magic == MAGNUS_MAGIC_DEVICE_CSR) {
-        magnus_dbuf_free(d->ctx, &d->row_ptr);
-        magnus_dbuf_free(d->ctx, &d->col_idx);
-        magnus_dbuf_free(d->ctx, &d->values);
+        magnus_dbuf *bufs[3] = {&d->row_ptr, &d->col_idx, &d->values};
+        for (int i = 0; i < 3; i++) {
+            if (d->borrowed & (1u << i)) {
+                if (bufs[i]->mem) d->ctx->ops->mem_unwrap(d->ctx->bctx, bufs[i]->mem);
+                bufs[i]->mem = NULL;
+                bufs[i]->bytes = 0;
+            } else {
+                magnus_dbuf_free(d->ctx, bufs[i]);
+            }
+        }
         d->magic = MAGNUS_MAGIC_FREED;
         magnus_host_free(d);
     }
@@ -260,4 +268,105 @@ magnus_status magnus_device_csr_write_values(magnus_device_csr dA, const void *v
     /* the queues are idle between public calls; the write is blocking */
     return magnus_dbuf_write(dA->ctx, MAGNUS_QUEUE_MAIN, &dA->values, 0, values,
                              (size_t)nnz * magnus_value_size(type));
+}
+
+/* ---- foreign device buffers (magnus.h, "Foreign device buffers") -------------------------- */
+
+magnus_status magnus_context_native(magnus_native_handles *out, const magnus_context_s *ctx) {
+    magnus_error_clear();
+    if (!out) return magnus_error(MAGNUS_ERROR_NULL_POINTER, "magnus_context_native: out is NULL");
+    memset(out, 0, sizeof *out);
+    magnus_status s = magnus_context_check(ctx);
+    if (s) return s;
+    out->backend = ctx->device.backend;
+    return ctx->ops->context_native(ctx->bctx, &out->context, &out->device);
+}
+
+/* Wraps one array of `bytes` into d's buffer `bit`; a NULL native with 0 bytes gets an owned
+ * one-byte buffer (kernels need a live buffer). */
+static magnus_status wrap_one(struct magnus_device_csr_s *d, magnus_dbuf *buf, unsigned bit,
+                              void *native, size_t bytes, const char *name) {
+    if (!native) {
+        if (bytes)
+            return magnus_error(MAGNUS_ERROR_NULL_POINTER, "magnus_device_csr_wrap: %s is NULL",
+                                name);
+        return magnus_dbuf_alloc(d->ctx, 0, buf);
+    }
+    magnus_bmem *mem = NULL;
+    magnus_status s = d->ctx->ops->mem_wrap(d->ctx->bctx, native, bytes, &mem);
+    if (s) {
+        magnus_error_prefix("%s: ", name);
+        return s;
+    }
+    buf->mem = mem;
+    buf->bytes = bytes;
+    d->borrowed |= 1u << bit;
+    return MAGNUS_SUCCESS;
+}
+
+magnus_status magnus_device_csr_wrap(magnus_device_csr *out, magnus_context ctx, int64_t rows,
+                                     int64_t cols, int64_t nnz, magnus_value_type type,
+                                     void *row_ptr, void *col_idx, void *values) {
+    magnus_error_clear();
+    if (!out) return magnus_error(MAGNUS_ERROR_NULL_POINTER, "magnus_device_csr_wrap: out is NULL");
+    *out = NULL;
+    magnus_status s = magnus_context_check(ctx);
+    if (s) return s;
+    if (rows < 0 || cols < 0 || rows > INT32_MAX || cols > INT32_MAX || nnz < 0)
+        return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
+                            "magnus_device_csr_wrap: %lld x %lld with %lld entries",
+                            (long long)rows, (long long)cols, (long long)nnz);
+    if (magnus_value_size(type) == 0)
+        return magnus_error(MAGNUS_ERROR_UNSUPPORTED_TYPE, "device matrix value type %d",
+                            (int)type);
+    if (!row_ptr)
+        return magnus_error(MAGNUS_ERROR_NULL_POINTER, "magnus_device_csr_wrap: row_ptr is NULL");
+    size_t ci_bytes, val_bytes;
+    if (!magnus_mul_size((size_t)nnz, sizeof(int32_t), &ci_bytes) ||
+        !magnus_mul_size((size_t)nnz, magnus_value_size(type), &val_bytes))
+        return magnus_error(MAGNUS_ERROR_SIZE_OVERFLOW, "device matrix with %lld entries",
+                            (long long)nnz);
+    size_t rp_bytes = (size_t)(rows + 1) * sizeof(int64_t);
+    struct magnus_device_csr_s *d = magnus_host_calloc(1, sizeof *d);
+    if (!d) return magnus_error(MAGNUS_ERROR_OUT_OF_HOST_MEMORY, "device matrix handle");
+    d->ctx = ctx;
+    d->rows = rows;
+    d->cols = cols;
+    d->type = type;
+    d->magic = MAGNUS_MAGIC_DEVICE_CSR;
+    int64_t *rp = NULL;
+    int32_t *ci = NULL;
+    if ((s = wrap_one(d, &d->row_ptr, 0, row_ptr, rp_bytes, "row_ptr")) ||
+        (s = wrap_one(d, &d->col_idx, 1, col_idx, ci_bytes, "col_idx")) ||
+        (s = wrap_one(d, &d->values, 2, values, val_bytes, "values")))
+        goto fail;
+    d->nnz = nnz;
+    /* The structure is read back once: validated (kernels index with it) and fingerprinted. */
+    rp = magnus_host_malloc(rp_bytes);
+    ci = magnus_host_malloc(ci_bytes ? ci_bytes : 1);
+    if (!rp || !ci) {
+        s = magnus_error(MAGNUS_ERROR_OUT_OF_HOST_MEMORY,
+                         "%zu bytes to read a wrapped matrix's structure back", rp_bytes + ci_bytes);
+        goto fail;
+    }
+    if ((s = magnus_dbuf_read(ctx, MAGNUS_QUEUE_MAIN, rp, &d->row_ptr, 0, rp_bytes)) ||
+        (ci_bytes && (s = magnus_dbuf_read(ctx, MAGNUS_QUEUE_MAIN, ci, &d->col_idx, 0, ci_bytes))))
+        goto fail;
+    magnus_csr_s view = {.magic = MAGNUS_MAGIC_CSR, .rows = rows, .cols = cols, .nnz = nnz,
+                         .type = type, .row_ptr = rp, .col_idx = ci, .values = ci};
+    if ((s = magnus_csr_validate(&view))) {
+        magnus_error_prefix("wrapped matrix: ");
+        goto fail;
+    }
+    d->fingerprint = magnus_csr_structure_fingerprint(rows, cols, nnz, rp, ci);
+    d->fingerprint_known = 1;
+    magnus_host_free(rp);
+    magnus_host_free(ci);
+    *out = d;
+    return MAGNUS_SUCCESS;
+fail:
+    magnus_host_free(rp);
+    magnus_host_free(ci);
+    magnus_device_csr_destroy((magnus_device_csr *)&d);
+    return s;
 }
