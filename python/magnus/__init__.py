@@ -17,8 +17,9 @@ are refused). The result is a csr_array, or a csr_matrix when neither input is a
 
 Errors raise magnus.Error subclasses carrying the status name, its code and magnus's message.
 libmagnus is found through MAGNUS_LIBRARY, then the package's own copy, then the system
-loader (magnus._lib). Device data from CuPy (cupyx.scipy.sparse) is not supported: the C API
-has no way yet to wrap foreign device buffers, so such inputs raise TypeError.
+loader (magnus._lib). Device data from CuPy (cupyx.scipy.sparse) is not supported yet: such
+inputs raise TypeError (the C API's magnus_device_csr_wrap can take CUDA device pointers; the
+Python path over it is future work).
 """
 import ctypes
 
@@ -107,8 +108,8 @@ def _is_sparse_array(x):
 def _reject_foreign(x, name):
     mod = type(x).__module__ or ""
     if mod.startswith("cupy"):
-        raise TypeError(f"{name}: CuPy matrices are not supported yet (libmagnus cannot wrap "
-                        "foreign device buffers); convert with .get() to scipy.sparse")
+        raise TypeError(f"{name}: CuPy matrices are not supported yet; convert with .get() "
+                        "to scipy.sparse")
     if not sp.issparse(x):
         raise TypeError(f"{name} must be a scipy.sparse matrix or array, not "
                         f"{type(x).__name__}")

@@ -69,3 +69,11 @@ def test_closed_context():
     A = sp.csr_array(np.eye(3, dtype=np.float32))
     with pytest.raises(magnus.InvalidArgumentError):
         c.spgemm(A, A)
+
+
+def test_cupy_inputs_refused(ctx):
+    """CuPy matrices (recognised by their module) raise TypeError, not a silent copy."""
+    Fake = type("csr_matrix", (), {"__module__": "cupyx.scipy.sparse._csr"})
+    A = sp.csr_array(np.eye(3, dtype=np.float32))
+    with pytest.raises(TypeError, match="CuPy"):
+        ctx.spgemm(Fake(), A)

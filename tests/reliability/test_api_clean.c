@@ -114,6 +114,8 @@ Test(api_clean, device_calls_leave_no_message, .timeout = 300) {
     CLEAN(magnus_context_create(&ctx, &dev, NULL));
     magnus_device_info in_effect;
     CLEAN(magnus_context_device(&in_effect, ctx));
+    magnus_native_handles native;
+    CLEAN(magnus_context_native(&native, ctx));
     magnus_csr A = NULL, C = NULL, D = NULL;
     CLEAN(magnus_gen_laplacian_2d(&A, 12, 9, MAGNUS_FLOAT32));
     magnus_spgemm_options opt;
