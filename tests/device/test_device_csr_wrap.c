@@ -4,7 +4,8 @@
  * algorithms, a plan) and checked against the CPU reference; the wrapper retains and releases
  * the caller's buffers, never frees them, and refuses invalid structure, short buffers and
  * buffers of another cl_context. The OpenCL API is loaded with dlopen, as the backend does.
- * Skips on other backends.
+ * On CUDA the same over device pointers from cuMemAlloc (cuda_device_pointers). Each test
+ * skips on the backends it does not cover.
  */
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
@@ -31,6 +32,14 @@ static struct {
                                 void *, cl_int *);
     cl_int (*ReleaseContext)(cl_context);
 } cl;
+
+/* CUDA: the Driver API's allocation entry points (the _v2 names are the current ABI). */
+static struct {
+    int (*CtxSetCurrent)(void *);
+    int (*MemAlloc)(unsigned long long *, size_t);
+    int (*MemcpyHtoD)(unsigned long long, const void *, size_t);
+    int (*MemFree)(unsigned long long);
+} cu;
 
 /* The shared context on OpenCL, its native handles, and the OpenCL entry points; skips
  * elsewhere. */
@@ -68,6 +77,73 @@ static cl_uint refcount(cl_mem m) {
     cl_uint n = 0;
     cr_assert_eq(cl.GetMemObjectInfo(m, CL_MEM_REFERENCE_COUNT, sizeof n, &n, NULL), CL_SUCCESS);
     return n;
+}
+
+/* Test the wrapper over CUDA device pointers too (no reference counts to check there). */
+static magnus_context cuda_context(magnus_native_handles *native) {
+    magnus_context ctx = magnus_test_context();
+    if (ctx->device.backend != MAGNUS_BACKEND_CUDA) cr_skip_test("the device is not CUDA");
+    ASSERT_OK(magnus_context_native(native, ctx));
+    cr_assert_eq(native->backend, MAGNUS_BACKEND_CUDA);
+    void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    cr_assert_not_null(lib, "%s", dlerror());
+    *(void **)&cu.CtxSetCurrent = dlsym(lib, "cuCtxSetCurrent");
+    *(void **)&cu.MemAlloc = dlsym(lib, "cuMemAlloc_v2");
+    *(void **)&cu.MemcpyHtoD = dlsym(lib, "cuMemcpyHtoD_v2");
+    *(void **)&cu.MemFree = dlsym(lib, "cuMemFree_v2");
+    cr_assert(cu.CtxSetCurrent && cu.MemAlloc && cu.MemcpyHtoD && cu.MemFree);
+    cr_assert_eq(cu.CtxSetCurrent(native->context), 0);
+    return ctx;
+}
+
+static void *cuda_buffer(const void *host, size_t bytes) {
+    unsigned long long p = 0;
+    cr_assert_eq(cu.MemAlloc(&p, bytes ? bytes : 1), 0);
+    if (bytes) cr_assert_eq(cu.MemcpyHtoD(p, host, bytes), 0);
+    return (void *)(uintptr_t)p;
+}
+
+Test(device_csr_wrap, cuda_device_pointers) {
+    magnus_native_handles native;
+    magnus_context ctx = cuda_context(&native);
+    magnus_csr A = magnus_test_rmat(8, 5, 5, MAGNUS_FLOAT32), B;
+    ASSERT_OK(magnus_gen_uniform(&B, 256, 100, 4, magnus_test_seed(6), MAGNUS_FLOAT32));
+    void *p[2][3];
+    magnus_device_csr d[2];
+    const magnus_csr_s *X[2] = {A, B};
+    const uint64_t before = ctx->memory_in_use;
+    for (int i = 0; i < 2; i++) {
+        p[i][0] = cuda_buffer(X[i]->row_ptr, (size_t)(X[i]->rows + 1) * 8);
+        p[i][1] = cuda_buffer(X[i]->col_idx, (size_t)X[i]->nnz * 4);
+        p[i][2] = cuda_buffer(X[i]->values, (size_t)X[i]->nnz * 4);
+        ASSERT_OK(magnus_device_csr_wrap(&d[i], ctx, X[i]->rows, X[i]->cols, X[i]->nnz,
+                                         X[i]->type, p[i][0], p[i][1], p[i][2]));
+    }
+    cr_assert_eq(ctx->memory_in_use, before);
+    magnus_device_csr dC = NULL;
+    for (int alg = 0; alg < 2; alg++) {
+        magnus_spgemm_options opt;
+        ASSERT_OK(magnus_spgemm_options_init(&opt));
+        opt.algorithm = alg ? MAGNUS_ALGORITHM_HASH : MAGNUS_ALGORITHM_MAGNUS;
+        opt.alpha = -1.5;
+        ASSERT_OK(magnus_spgemm_device(&dC, ctx, d[0], d[1], &opt, NULL));
+        magnus_csr C, R, M;
+        ASSERT_OK(magnus_device_csr_download(&C, dC));
+        ASSERT_OK(magnus_reference_spgemm(&R, &M, A, B));
+        for (int64_t q = 0; q < R->nnz; q++) ((float *)R->values)[q] *= -1.5f;
+        ASSERT_OK(magnus_csr_compare(NULL, C, R, M, 1e-3));
+        magnus_csr_free(&C);
+        magnus_csr_free(&R);
+        magnus_csr_free(&M);
+        magnus_device_csr_free(&dC);
+    }
+    for (int i = 0; i < 2; i++) {
+        ASSERT_OK(magnus_device_csr_free(&d[i]));
+        /* the memory is still the caller's: it frees it */
+        for (int j = 0; j < 3; j++) cr_assert_eq(cu.MemFree((unsigned long long)(uintptr_t)p[i][j]), 0);
+    }
+    magnus_csr_free(&A);
+    magnus_csr_free(&B);
 }
 
 typedef struct wrapped {
