@@ -76,7 +76,7 @@ const char *cli_type_name(magnus_value_type type) {
     case MAGNUS_FLOAT32: return "f32";
     case MAGNUS_FLOAT64: return "f64";
     }
-    return "?";
+    return type == MAGNUS_MM_TYPE_AUTO ? "auto" : "?";
 }
 
 static void print_usage_line(const cli_spec *spec, FILE *out) {
@@ -141,6 +141,7 @@ static const char *kind_expectation(cli_option_kind kind) {
     case CLI_UINT: return "a non-negative integer";
     case CLI_REAL: return "a number";
     case CLI_TYPE: return "f32 or f64";
+    case CLI_TYPE_OR_AUTO: return "auto, f32 or f64";
     case CLI_STRING:
     case CLI_FLAG:
     case CLI_FLAG_VALUE: break;
@@ -158,6 +159,12 @@ static bool store_option(const cli_option *o, const char *value) {
     case CLI_REAL: return cli_to_double(value, (double *)o->target);
     case CLI_STRING: *(const char **)o->target = value; return true;
     case CLI_TYPE: return cli_to_type(value, (magnus_value_type *)o->target);
+    case CLI_TYPE_OR_AUTO:
+        if (value && !strcmp(value, "auto")) {
+            *(magnus_value_type *)o->target = MAGNUS_MM_TYPE_AUTO;
+            return true;
+        }
+        return cli_to_type(value, (magnus_value_type *)o->target);
     case CLI_FLAG_VALUE: *(const char **)o->target = value ? value : ""; return true;
     }
     return false;
@@ -270,6 +277,12 @@ int cli_failf(const char *fmt, ...) {
     va_end(ap);
     fprintf(stderr, "%s: %s\n", prefix, last_failure);
     return CLI_EXIT_FAILURE;
+}
+
+int cli_build_notice(void *user, double fraction, const char *what) {
+    if (fraction == 0) cli_note("%s", what);
+    if (user) *(bool *)user = true;
+    return 1;
 }
 
 void cli_note(const char *fmt, ...) {

@@ -38,6 +38,7 @@ typedef enum cli_option_kind {
     CLI_REAL,   /* double */
     CLI_STRING, /* const char * (points into argv) */
     CLI_TYPE,   /* magnus_value_type, spelled f32 or f64 */
+    CLI_TYPE_OR_AUTO, /* the same, or "auto" (MAGNUS_MM_TYPE_AUTO: the files' fields decide) */
     CLI_FLAG_VALUE /* const char *: a flag that may carry a value, only as --name=VALUE;
                       given bare it is set to "" (so NULL means absent) */
 } cli_option_kind;
@@ -90,7 +91,7 @@ bool cli_to_bytes(const char *text, int64_t *out); /* CLI_BYTES's conversion */
 bool cli_to_uint64(const char *text, uint64_t *out);
 bool cli_to_double(const char *text, double *out);
 bool cli_to_type(const char *text, magnus_value_type *out);
-const char *cli_type_name(magnus_value_type type); /* "f32", "f64", "?" */
+const char *cli_type_name(magnus_value_type type); /* "f32", "f64", "auto", "?" */
 
 /* ---- errors --------------------------------------------------------------------------- */
 /* Every message of the tool begins "magnus <command>: " (usage errors too), so a script's
@@ -110,6 +111,10 @@ int cli_failf(const char *fmt, ...) CLI_PRINTF(1, 2);
 /* Prints "magnus <command>: note: <message>" to stderr: something the user should know that
  * is no error. */
 void cli_note(const char *fmt, ...) CLI_PRINTF(1, 2);
+/* A context's build_progress: one note line on stderr when a kernel build starts ("building
+ * the float32 kernels for ... (first use; cached in ...)"); user, if not NULL, is a bool set
+ * to true. */
+int cli_build_notice(void *user, double fraction, const char *what);
 /* The message of the last cli_fail / cli_failf ("" before any), for a --json "error" field. */
 const char *cli_last_failure(void);
 /* 0 when `path` can be written (an existing writable file, or a new one in a writable

@@ -49,8 +49,11 @@ typedef struct compute_report {
     /* on a device only: */
     magnus_device_info device; /* local_mem_bytes is the budget in effect */
     uint64_t device_local_mem_bytes; /* the device's own maximum per work group */
-    double setup_seconds;      /* context creation and kernel build or load (a first tiny
-                                  multiply), kept out of `seconds` */
+    bool first_use;            /* kernels were built in this process: the product ran once
+                                  before the timed run (inside setup_seconds) */
+    double setup_seconds;      /* context creation, kernel build or load and first launches
+                                  (a multiply of a sample of A's rows), kept out of
+                                  `seconds` */
     char device_flags[256];    /* when choosing the device failed: the flags that chose it
                                   ("--device"; "" when none was given) */
     magnus_report report;      /* magnus_spgemm's report */

@@ -4,6 +4,7 @@
 #include "cli_gen_limits.h"
 
 #include <string.h>
+#include <sys/stat.h>
 
 typedef struct generator_info {
     const char *kind;
@@ -180,5 +181,138 @@ void cli_matrix_json(cli_json *j, const char *key, const magnus_csr_s *M, const 
     cli_json_int(j, "cols", M->cols);
     cli_json_int(j, "nnz", M->nnz);
     if (seconds >= 0) cli_json_real(j, "seconds", seconds);
+    cli_json_close(j);
+}
+
+/* ---- inputs and their value type ----------------------------------------------------------- */
+
+/* A file that can be read twice: a regular file by name (not "-", a pipe or a device). */
+static bool rereadable_file(const char *source) {
+    struct stat st;
+    return strcmp(source, "-") != 0 && stat(source, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static void note_field(cli_input *in, magnus_mm_field field) {
+    if (field == MAGNUS_MM_PATTERN)
+        snprintf(in->type_note, sizeof in->type_note,
+                 "from the file's 'pattern' field: values 1, products are integer counts, exact "
+                 "in f32 up to 2^24");
+    else
+        snprintf(in->type_note, sizeof in->type_note, "from the file's '%s' field",
+                 magnus_mm_field_name(field));
+}
+
+/* Reads or generates one input as `type` (MAGNUS_MM_TYPE_AUTO: the file decides). */
+static int load_input(cli_input *in, magnus_value_type type, cli_progress *progress) {
+    in->is_file = !cli_is_generator_spec(in->source);
+    if (!in->is_file)
+        return cli_matrix_load(&in->M, &in->seconds, in->source,
+                               type == MAGNUS_MM_TYPE_AUTO ? MAGNUS_FLOAT32 : type, progress);
+    double start = cli_now();
+    magnus_status s = magnus_mm_read_facts(&in->M, &in->facts, in->source, type,
+                                           cli_progress_update, progress);
+    cli_progress_done(progress);
+    if (s) return cli_fail(s);
+    in->seconds = cli_now() - start;
+    if (in->facts.nonfinite > 0)
+        fprintf(stderr,
+                "magnus: warning: %s: %lld value%s not finite (NaN or inf; %lld number%s out of "
+                "%s's range, read as inf)\n",
+                in->source, (long long)in->facts.nonfinite,
+                in->facts.nonfinite == 1 ? " is" : "s are", (long long)in->facts.overflowed,
+                in->facts.overflowed == 1 ? "" : "s", cli_type_name(in->facts.type));
+    return CLI_EXIT_OK;
+}
+
+int cli_inputs_load(cli_input *inputs, int n, magnus_value_type requested,
+                    cli_progress *progress) {
+    for (int i = 0; i < n; i++) {
+        inputs[i].M = NULL;
+        inputs[i].is_file = false;
+        inputs[i].type_note[0] = '\0';
+        memset(&inputs[i].facts, 0, sizeof inputs[i].facts);
+    }
+    if (requested != MAGNUS_MM_TYPE_AUTO) {
+        for (int i = 0; i < n; i++) {
+            snprintf(inputs[i].type_note, sizeof inputs[i].type_note, "--type");
+            int rc = load_input(&inputs[i], requested, progress);
+            if (rc) return rc;
+        }
+        return CLI_EXIT_OK;
+    }
+    /* Each input's own type where it can be known before reading, and whether any is f64. */
+    magnus_value_type own[2] = {MAGNUS_MM_TYPE_AUTO, MAGNUS_MM_TYPE_AUTO};
+    bool any_f64 = false;
+    for (int i = 0; i < n && i < 2; i++) {
+        if (cli_is_generator_spec(inputs[i].source)) {
+            own[i] = MAGNUS_FLOAT32;
+            snprintf(inputs[i].type_note, sizeof inputs[i].type_note, "generator default");
+        } else if (rereadable_file(inputs[i].source)) {
+            magnus_mm_header h;
+            magnus_status s = magnus_mm_header_read(&h, inputs[i].source);
+            if (s) return cli_fail(s);
+            own[i] = magnus_mm_field_type(h.field);
+            note_field(&inputs[i], h.field);
+        }
+        any_f64 |= own[i] == MAGNUS_FLOAT64;
+    }
+    /* Streams first (they decide their own type), then the rest. */
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < n && i < 2; i++) {
+            bool stream = own[i] == MAGNUS_MM_TYPE_AUTO;
+            if (stream != (pass == 0)) continue;
+            int rc = load_input(&inputs[i], any_f64 ? MAGNUS_FLOAT64 : own[i], progress);
+            if (rc) return rc;
+            if (stream) note_field(&inputs[i], inputs[i].facts.header.field);
+            any_f64 |= inputs[i].M->type == MAGNUS_FLOAT64;
+        }
+    /* Inputs of different types (an f32 one loaded before an f64 stream was seen): widen. */
+    for (int i = 0; i < n && i < 2; i++) {
+        if (inputs[i].M->type == MAGNUS_FLOAT64 || !any_f64) continue;
+        magnus_csr wide = NULL;
+        magnus_status s = magnus_csr_convert(&wide, inputs[i].M, MAGNUS_FLOAT64);
+        if (s) return cli_fail(s);
+        magnus_csr_free(&inputs[i].M);
+        inputs[i].M = wide;
+    }
+    if (any_f64)
+        for (int i = 0; i < n && i < 2; i++)
+            if (own[i] != MAGNUS_FLOAT64 && (!inputs[i].is_file ||
+                                             inputs[i].facts.header.field == MAGNUS_MM_PATTERN))
+                snprintf(inputs[i].type_note, sizeof inputs[i].type_note,
+                         "the other input is f64; its own type would be f32");
+    return CLI_EXIT_OK;
+}
+
+void cli_inputs_free(cli_input *inputs, int n) {
+    for (int i = 0; i < n; i++) magnus_csr_free(&inputs[i].M);
+}
+
+void cli_inputs_print_type(FILE *out, const cli_input *inputs, int n, int width) {
+    bool same = n < 2 || !strcmp(inputs[0].type_note, inputs[1].type_note);
+    for (int i = 0; i < n; i++) {
+        if (!inputs[i].M) continue;
+        if (same && i > 0) break;
+        char head[32];
+        snprintf(head, sizeof head, same || n < 2 ? "type:" : i == 0 ? "type A:" : "type B:");
+        fprintf(out, "%-*s%s (%s)\n", width, head, cli_type_name(inputs[i].M->type),
+                inputs[i].type_note);
+    }
+}
+
+void cli_input_json(cli_json *j, const char *key, const cli_input *in) {
+    cli_json_object(j, key);
+    cli_json_string(j, "source", in->source);
+    cli_json_int(j, "rows", in->M->rows);
+    cli_json_int(j, "cols", in->M->cols);
+    cli_json_int(j, "nnz", in->M->nnz);
+    cli_json_real(j, "seconds", in->seconds);
+    cli_json_string(j, "type", cli_type_name(in->M->type));
+    cli_json_string(j, "type_note", in->type_note);
+    if (in->is_file) {
+        cli_json_string(j, "field", magnus_mm_field_name(in->facts.header.field));
+        cli_json_string(j, "symmetry", magnus_mm_symmetry_name(in->facts.header.symmetry));
+        cli_json_int(j, "stored", in->facts.header.stored);
+    }
     cli_json_close(j);
 }

@@ -59,6 +59,37 @@ bool cli_is_generator_spec(const char *source);
 int cli_matrix_load(magnus_csr *out, double *seconds, const char *source, magnus_value_type type,
                     cli_progress *progress);
 
+/*
+ * The inputs of one command (A, or A and B) with the value type rule of `multiply`, `info`,
+ * `params` and `bench`:
+ *   --type f32|f64  every input is read as that type;
+ *   auto (default)  a file's field decides: real and integer -> f64 (the text is double
+ *                   precision), pattern -> f32 (values are 1 and products are integer counts,
+ *                   exact in f32 up to 2^24); a generator spec gives f32. When the inputs differ,
+ *                   all are f64 (an f32 one read or generated as f64, or a pattern matrix
+ *                   widened exactly).
+ * Files are sized up with magnus_mm_header_read first; a pipe or "-" cannot be read twice, so
+ * it is read first, with the type its own field calls for.
+ */
+typedef struct cli_input {
+    const char *source;
+    magnus_csr M;
+    double seconds;          /* read or generation time */
+    bool is_file;            /* a Matrix Market file: facts are valid */
+    magnus_mm_facts facts;
+    char type_note[128];     /* why M has its type: "from the file's 'real' field", ... */
+} cli_input;
+
+/* Loads inputs[0..n) (their source set by the caller). Prints any error itself and returns an
+ * exit code as cli_matrix_load does; a warning goes to stderr for a file with non-finite
+ * values. Free the matrices with cli_inputs_free. */
+int cli_inputs_load(cli_input *inputs, int n, magnus_value_type requested,
+                    cli_progress *progress);
+void cli_inputs_free(cli_input *inputs, int n);
+/* "type:     f64 (from the file's 'real' field)" lines, one per input (one line when the
+ * inputs agree), as label "type:" padded to `width`. */
+void cli_inputs_print_type(FILE *out, const cli_input *inputs, int n, int width);
+
 /* Report helpers: "A:          82,168 x 82,168, 948,464 entries (file.mtx.gz, read in 1.20 s)";
  * `how` is "read" or "generated", source/how may be NULL. */
 void cli_matrix_print(FILE *out, const char *label, const magnus_csr_s *M, const char *source,
@@ -66,5 +97,8 @@ void cli_matrix_print(FILE *out, const char *label, const magnus_csr_s *M, const
 /* The same as a JSON object member: {"source", "rows", "cols", "nnz", "seconds"}. */
 void cli_matrix_json(cli_json *j, const char *key, const magnus_csr_s *M, const char *source,
                      double seconds);
+/* An input as a JSON member: cli_matrix_json's fields plus "type", "type_note" and, for
+ * files, "field", "symmetry" and "stored". */
+void cli_input_json(cli_json *j, const char *key, const cli_input *in);
 
 #endif

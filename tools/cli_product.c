@@ -126,10 +126,11 @@ static void print_device_report(const compute_report *c, FILE *out) {
     const magnus_report *r = &c->report;
     fprintf(out,
             "%-10s%s:%d %s (%s), local memory %s per work group (device maximum %s); "
-            "ready in %s\n",
+            "ready in %s%s\n",
             "device:", magnus_backend_name(d->backend), d->index, d->name,
             d->is_cpu ? "CPU" : "GPU", cli_bytes(d->local_mem_bytes).s,
-            cli_bytes(c->device_local_mem_bytes).s, cli_duration(c->setup_seconds).s);
+            cli_bytes(c->device_local_mem_bytes).s, cli_duration(c->setup_seconds).s,
+            c->first_use ? " (first use: kernels built, the product computed once untimed)" : "");
     int levels = r->levels < 0 ? 0 : r->levels > MAGNUS_MAX_LEVELS ? MAGNUS_MAX_LEVELS : r->levels;
     /* Phase times in ms; those an algorithm does not have are 0 and left out. */
     struct {
@@ -256,6 +257,7 @@ static void device_report_json(const compute_report *c, cli_json *j) {
     cli_json_int(j, "device_local_mem_bytes", (int64_t)c->device_local_mem_bytes);
     cli_json_close(j);
     cli_json_real(j, "setup_seconds", c->setup_seconds);
+    cli_json_bool(j, "first_use", c->first_use);
     cli_json_object(j, "report");
     cli_json_string(j, "algorithm", r->algorithm == MAGNUS_ALGORITHM_HASH ? "hash" : "magnus");
     cli_json_real(j, "time_total_ms", r->time_total_ms);

@@ -73,7 +73,7 @@ int cmd_bench(int argc, char **argv) {
     int64_t runs = 20, runs_large = 5;
     double large_products = 1e9, min_products = 0, max_products = 0, verify_limit = 1e8;
     double rtol = 0, max_timed = 0, time_limit = 0;
-    magnus_value_type type = MAGNUS_FLOAT32;
+    magnus_value_type type = MAGNUS_MM_TYPE_AUTO;
     const cli_option options[] = {
         {"--matrices", NULL, CLI_STRING, &matrices, "DIR", "every .mtx/.mtx.gz in DIR, squared"},
         {"--rmat-sweep", NULL, CLI_FLAG, &rmat_sweep, NULL,
@@ -113,7 +113,9 @@ int cmd_bench(int argc, char **argv) {
          "CPU reference check up to P products (default 1e8); above: baseline + C*x check"},
         {"--rtol", NULL, CLI_REAL, &rtol, "R",
          "tolerance relative to |A|*|B| (default 1e-3 for f32, 1e-9 for f64)"},
-        {"--type", NULL, CLI_TYPE, &type, "f32|f64", "value type (default f32)"},
+        {"--type", NULL, CLI_TYPE_OR_AUTO, &type, "auto|f32|f64",
+         "value type (default auto: f64 for real and integer files, f32 for pattern files, "
+         "R-MAT and generators; per input, in the value_type column)"},
         {"--no-fit-check", NULL, CLI_FLAG, &no_fit_check, NULL,
          "run inputs whose estimated device memory exceeds the device's"},
         {"--host-memory-limit", NULL, CLI_STRING, &host_limit, "SIZE",

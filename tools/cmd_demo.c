@@ -41,8 +41,9 @@ int cmd_demo(int argc, char **argv) {
                        "Level Zero or OpenCL; PoCL's CPU device otherwise), verifies C against an\n"
                        "independently recomputed CPU reference and prints a short report ending in\n"
                        "'verified: yes'. The first run on an OpenCL device may spend tens of seconds\n"
-                       "building the kernels (reported as 'ready in'); later runs load them from\n"
-                       "the disk cache.",
+                       "building the kernels (a note on stderr says so when it starts; the time is\n"
+                       "reported as 'ready in', with the first launch of every kernel, out of the\n"
+                       "compute time); later runs load them from the disk cache.",
         .options = options,
     };
     int npositional;

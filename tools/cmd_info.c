@@ -1,4 +1,5 @@
-/* `magnus info`: shape, row-length statistics and product counts of a matrix. */
+/* `magnus info`: what the file says (field, symmetry, stored entries, explicit zeros,
+ * non-finite values), shape, row-length statistics and product counts of a matrix. */
 #include "cli_commands.h"
 #include "cli_common.h"
 #include "cli_matrix.h"
@@ -6,6 +7,7 @@
 typedef struct info_result {
     const char *source;
     magnus_value_type type;
+    cli_input input; /* the matrix (input.M) and what the file says */
     magnus_csr A;
     double read_seconds;
     magnus_csr_stats stats; /* products are those of A*A when A is square, else 0 */
@@ -34,10 +36,28 @@ static double density(const magnus_csr_s *A) {
 
 static void print_text(const info_result *r) {
     const magnus_csr_stats *st = &r->stats;
+    const magnus_mm_facts *f = &r->input.facts;
     printf("%-12s%s\n", "matrix:", r->source);
+    if (r->input.is_file)
+        printf("%-12s%s %s\n", "file:", magnus_mm_field_name(f->header.field),
+               magnus_mm_symmetry_name(f->header.symmetry));
+    cli_inputs_print_type(stdout, &r->input, 1, 12);
     printf("%-12s%s x %s%s, %s\n", "shape:", cli_count(r->A->rows).s, cli_count(r->A->cols).s,
            r->square ? " (square)" : "", cli_type_name(r->type));
-    printf("%-12s%s (density %.3g)\n", "entries:", cli_count(r->A->nnz).s, density(r->A));
+    printf("%-12s%s (density %.3g)", "entries:", cli_count(r->A->nnz).s, density(r->A));
+    if (r->input.is_file && f->header.symmetry != MAGNUS_MM_GENERAL)
+        printf("; %s stored in the file, expanded by symmetry", cli_count(f->header.stored).s);
+    else if (r->input.is_file && f->header.stored != r->A->nnz)
+        printf("; %s stored in the file, duplicates summed", cli_count(f->header.stored).s);
+    printf("\n");
+    if (r->input.is_file && f->header.field != MAGNUS_MM_PATTERN) {
+        printf("%-12s%s of the stored values\n", "zeros:", cli_count(f->explicit_zeros).s);
+        printf("%-12s%s", "non-finite:", cli_count(f->nonfinite).s);
+        if (f->nonfinite > 0)
+            printf(" (NaN or inf; %s out of %s's range)", cli_count(f->overflowed).s,
+                   cli_type_name(r->type));
+        printf("\n");
+    }
     printf("%-12smin %s, max %s, mean %.2f, std %.2f\n", "row nnz:", cli_count(st->row_nnz_min).s,
            cli_count(st->row_nnz_max).s, st->row_nnz_mean, st->row_nnz_std);
     printf("%-12s%s\n", "empty rows:", cli_count(st->empty_rows).s);
@@ -63,6 +83,23 @@ static void print_json(const info_result *r) {
     cli_json_begin(&j, stdout);
     cli_json_string(&j, "source", r->source);
     cli_json_string(&j, "type", cli_type_name(r->type));
+    cli_json_string(&j, "type_note", r->input.type_note);
+    const magnus_mm_facts *f = &r->input.facts;
+    if (r->input.is_file) {
+        cli_json_string(&j, "field", magnus_mm_field_name(f->header.field));
+        cli_json_string(&j, "symmetry", magnus_mm_symmetry_name(f->header.symmetry));
+        cli_json_int(&j, "stored_entries", f->header.stored);
+        cli_json_int(&j, "explicit_zeros", f->explicit_zeros);
+        cli_json_int(&j, "nonfinite", f->nonfinite);
+        cli_json_int(&j, "overflowed", f->overflowed);
+    } else {
+        cli_json_null(&j, "field");
+        cli_json_null(&j, "symmetry");
+        cli_json_null(&j, "stored_entries");
+        cli_json_null(&j, "explicit_zeros");
+        cli_json_null(&j, "nonfinite");
+        cli_json_null(&j, "overflowed");
+    }
     cli_json_int(&j, "rows", r->A->rows);
     cli_json_int(&j, "cols", r->A->cols);
     cli_json_int(&j, "nnz", r->A->nnz);
@@ -93,10 +130,12 @@ static void print_json(const info_result *r) {
 
 int cmd_info(int argc, char **argv) {
     bool json = false, want_product = false, progress_forced = false;
-    magnus_value_type type = MAGNUS_FLOAT32;
+    magnus_value_type type = MAGNUS_MM_TYPE_AUTO;
     const cli_option options[] = {
         CLI_JSON_OPTION(&json),
-        {"--type", NULL, CLI_TYPE, &type, "f32|f64", "value type to read into (default f32)"},
+        {"--type", NULL, CLI_TYPE_OR_AUTO, &type, "auto|f32|f64",
+         "value type to read into (default auto: f64 for real and integer files, f32 for "
+         "pattern files and generators)"},
         {"--square", NULL, CLI_FLAG, &want_product, NULL,
          "also report nnz(C) of C = A*A (costs a CPU reference multiply)"},
         CLI_PROGRESS_OPTION(&progress_forced),
@@ -104,12 +143,15 @@ int cmd_info(int argc, char **argv) {
     };
     const cli_spec spec = {
         .command = "info",
-        .synopsis = "FILE [--json] [--type f32|f64] [--square]",
+        .synopsis = "FILE [--json] [--type auto|f32|f64] [--square]",
         .description =
-            "Reads a Matrix Market file (.mtx or .mtx.gz; a generator spec such as rmat:12:8\n"
-            "works too) and reports its shape, row-length statistics, the intermediate\n"
-            "products of A*A and the largest row of them, and the read time. It uses no\n"
-            "device (--square multiplies with the CPU reference), so it has no --device.",
+            "Reads a Matrix Market file (.mtx or .mtx.gz; - or a pipe is read as it comes; a\n"
+            "generator spec such as rmat:12:8 works too) and reports what the file says\n"
+            "(field, symmetry, entries stored against entries after expansion, explicit\n"
+            "zeros, NaN/inf values including numbers out of range), its shape, row-length\n"
+            "statistics, the intermediate products of A*A and the largest row of them, and\n"
+            "the read time. It uses no device (--square multiplies with the CPU reference), so it\n"
+            "has no --device.",
         .options = options,
         .min_positional = 1,
         .max_positional = 1,
@@ -119,11 +161,17 @@ int cmd_info(int argc, char **argv) {
     int rc = cli_parse(&spec, argc, argv, positional, &npositional);
     if (rc != CLI_CONTINUE) return rc;
 
-    info_result r = {.source = positional[0], .type = type};
+    info_result r = {.source = positional[0], .input = {.source = positional[0]}};
     cli_progress progress;
     cli_progress_init(&progress, progress_forced);
-    rc = cli_matrix_load(&r.A, &r.read_seconds, r.source, type, &progress);
-    if (rc) return rc;
+    rc = cli_inputs_load(&r.input, 1, type, &progress);
+    if (rc) {
+        cli_inputs_free(&r.input, 1);
+        return rc;
+    }
+    r.A = r.input.M;
+    r.type = r.A->type;
+    r.read_seconds = r.input.seconds;
     r.square = r.A->rows == r.A->cols;
     magnus_status s = compute_stats(&r);
     if (s) {
@@ -156,6 +204,6 @@ int cmd_info(int argc, char **argv) {
         print_text(&r);
 done:
     cli_progress_done(&progress);
-    magnus_csr_free(&r.A);
+    cli_inputs_free(&r.input, 1);
     return rc;
 }

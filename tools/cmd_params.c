@@ -36,13 +36,15 @@ static void print_list(const int64_t *v, int n) {
 }
 
 static void print_text(const magnus_device_info *dev, uint64_t device_local_mem,
-                       const magnus_gmagnus_plan *plan, magnus_value_type type) {
+                       const magnus_gmagnus_plan *plan, magnus_value_type type,
+                       const cli_input *inputs, int ninputs) {
     const magnus_gmagnus_params *p = &plan->params;
     printf("%-20s%s:%d %s\n", "device:", magnus_backend_name(dev->backend), dev->index, dev->name);
     printf("%-20s%llu bytes per work group (%.1f KiB; the device's maximum %.1f KiB)\n",
            "local memory:", (unsigned long long)p->local_mem_bytes,
            (double)p->local_mem_bytes / 1024.0, (double)device_local_mem / 1024.0);
     printf("%-20s%s, C has %s columns\n", "values:", cli_type_name(type), cli_count(p->c_cols).s);
+    cli_inputs_print_type(stdout, inputs, ninputs, 20);
     printf("%-20s%lld products (rows and chunks with more are heavy)\n", "tau:",
            (long long)p->tau);
     printf("%-20s%lld columns (ndenseNumeric %lld); the last level's chunks with more than "
@@ -77,7 +79,7 @@ static void print_text(const magnus_device_info *dev, uint64_t device_local_mem,
 /* JSON by hand for the arrays (cli_json writes objects only). */
 static void print_json(const magnus_device_info *dev, uint64_t device_local_mem,
                        const magnus_gmagnus_plan *plan, magnus_value_type type,
-                       const char *source_a, const char *source_b) {
+                       const char *source_a, const char *source_b, const char *type_note) {
     const magnus_gmagnus_params *p = &plan->params;
     char id[64];
     snprintf(id, sizeof id, "%s:%d", magnus_backend_name(dev->backend), dev->index);
@@ -89,6 +91,8 @@ static void print_json(const magnus_device_info *dev, uint64_t device_local_mem,
     cli_json_write_string(stdout, source_a);
     printf(", \"B\": ");
     cli_json_write_string(stdout, source_b ? source_b : "A");
+    printf(", \"type_note\": ");
+    cli_json_write_string(stdout, type_note);
     printf(",\n \"type\": \"%s\", \"local_mem_bytes\": %llu, \"device_local_mem_bytes\": %llu, "
            "\"c_cols\": %lld, \"tau\": %lld, "
            "\"ndense_numeric\": %lld, \"dense_width\": %lld, \"dense_min_elements\": %lld,\n "
@@ -142,18 +146,20 @@ int cmd_params(int argc, char **argv) {
     bool json = false;
     const char *device = NULL, *backend = NULL;
     int64_t local_mem = 0;
-    magnus_value_type type = MAGNUS_FLOAT32;
+    magnus_value_type type = MAGNUS_MM_TYPE_AUTO;
     const cli_option options[] = {
         CLI_BACKEND_OPTION(&backend),
         CLI_DEVICE_OPTION(&device),
         CLI_LOCAL_MEM_OPTION(&local_mem),
-        {"--type", NULL, CLI_TYPE, &type, "f32|f64", "value type of A, B and C (default f32)"},
+        {"--type", NULL, CLI_TYPE_OR_AUTO, &type, "auto|f32|f64",
+         "value type of A, B and C (default auto: f64 for real and integer files, f32 for "
+         "pattern files and generators, f64 for both when they differ)"},
         CLI_JSON_OPTION(&json),
         {0},
     };
     const cli_spec spec = {
         .command = "params",
-        .synopsis = "[--backend NAME | --device SPEC] [--local-mem BYTES] [--type f32|f64] [--json]\n"
+        .synopsis = "[--backend NAME | --device SPEC] [--local-mem BYTES] [--type auto|f32|f64] [--json]\n"
                     "       A [B]",
         .description =
             "Prints the gMAGNUS parameters for C = A*B (B = A when omitted) on a device: the\n"
@@ -186,22 +192,23 @@ int cmd_params(int argc, char **argv) {
         return rc;
     cli_progress progress;
     cli_progress_init(&progress, false);
-    magnus_csr A = NULL, B = NULL;
-    double seconds = 0;
-    rc = cli_matrix_load(&A, &seconds, source_a, type, &progress);
-    if (!rc && source_b) rc = cli_matrix_load(&B, &seconds, source_b, type, &progress);
+    cli_input inputs[2] = {{.source = source_a}, {.source = source_b}};
+    const int ninputs = source_b ? 2 : 1;
+    rc = cli_inputs_load(inputs, ninputs, type, &progress);
+    const magnus_csr A = inputs[0].M, B = inputs[1].M;
     if (!rc) {
+        type = A->type;
         magnus_gmagnus_plan plan;
         magnus_status s = magnus_gmagnus_plan_compute(&plan, &dev, A, B ? B : A);
         if (s) {
             rc = cli_fail(s);
         } else if (json) {
-            print_json(&dev, device_local_mem, &plan, type, source_a, source_b);
+            print_json(&dev, device_local_mem, &plan, type, source_a, source_b,
+                       inputs[ninputs - 1].type_note);
         } else {
-            print_text(&dev, device_local_mem, &plan, type);
+            print_text(&dev, device_local_mem, &plan, type, inputs, ninputs);
         }
     }
-    magnus_csr_free(&A);
-    magnus_csr_free(&B);
+    cli_inputs_free(inputs, ninputs);
     return rc;
 }

@@ -119,6 +119,7 @@ magnus_status magnus_cuda_mem_fill(magnus_bqueue *q, magnus_bmem *dst, size_t of
 
 /* modules, kernels, launches (cuda_module.c) */
 magnus_status magnus_cuda_module_load(magnus_bctx *ctx, magnus_kernel_variant variant,
+                                      const magnus_build_notice *notice,
                                       magnus_bmodule **module);
 void magnus_cuda_module_unload(magnus_bmodule *module);
 magnus_status magnus_cuda_kernel_get(magnus_bmodule *module, const char *name,

@@ -136,6 +136,7 @@ magnus_status level0_mem_fill(magnus_bqueue *q, magnus_bmem *dst, size_t offset,
 
 /* Kernels (level0_module.c) */
 magnus_status level0_module_load(magnus_bctx *ctx, magnus_kernel_variant variant,
+                                 const magnus_build_notice *notice,
                                  magnus_bmodule **module);
 void level0_module_unload(magnus_bmodule *module);
 magnus_status level0_kernel_get(magnus_bmodule *module, const char *name,

@@ -4,6 +4,7 @@
  */
 #ifdef MAGNUS_HAVE_LEVEL0_HEADERS
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,7 +45,7 @@ static magnus_status build_failure(ze_result_t r, ze_module_build_log_handle_t l
 #endif
 
 magnus_status level0_module_load(magnus_bctx *ctx, magnus_kernel_variant variant,
-                                 magnus_bmodule **out) {
+                                 const magnus_build_notice *notice, magnus_bmodule **out) {
     if (!out) return magnus_error(MAGNUS_ERROR_NULL_POINTER, "level0: module output is NULL");
     *out = NULL;
     if (!ctx) return magnus_error(MAGNUS_ERROR_NULL_POINTER, "level0: module_load without a context");
@@ -71,8 +72,13 @@ magnus_status level0_module_load(magnus_bctx *ctx, magnus_kernel_variant variant
                              .pBuildFlags = flags,
                              .pConstants = NULL};
     ze_module_build_log_handle_t log = NULL;
+    char what[512];
+    snprintf(what, sizeof what, "compiling the %s SPIR-V kernels for %s (the driver may cache them)",
+             variant == MAGNUS_VARIANT_F64 ? "float64" : "float32", ctx->dev->info.name);
+    magnus_build_notify(notice, 0, what);
     ze_result_t r = magnus_ze.zeModuleCreate(ctx->context, ctx->dev->device, &desc,
                                              &module->module, &log);
+    magnus_build_notify(notice, 1, what);
     magnus_status s = MAGNUS_SUCCESS;
     if (r == ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY || r == ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY)
         s = magnus_ze_error(MAGNUS_ERROR_KERNEL_BUILD, r, "zeModuleCreate (SPIR-V, %s)", vname);

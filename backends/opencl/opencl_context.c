@@ -20,6 +20,7 @@ static magnus_status context_identity(magnus_bctx *c) {
         return s;
     snprintf(c->identity, sizeof c->identity, "%s | %s | %s | %s | %s", name, vendor, driver,
              version, platform);
+    memcpy(c->name, name, sizeof c->name);
     return MAGNUS_SUCCESS;
 }
 

@@ -29,6 +29,7 @@ struct magnus_bctx {
     int fp64;
     int spir;                     /* cl_khr_spir: SPIR 1.2 binaries accepted */
     char identity[1024];          /* device name, vendor, driver and platform version */
+    char name[200];               /* CL_DEVICE_NAME, for messages */
 };
 
 /* A built program of one variant. */
@@ -84,6 +85,7 @@ magnus_status magnus_cl_mem_fill(magnus_bqueue *q, magnus_bmem *dst, size_t offs
 
 /* ---- modules, kernels, launches (opencl_module.c) ---- */
 magnus_status magnus_cl_module_load(magnus_bctx *ctx, magnus_kernel_variant variant,
+                                    const magnus_build_notice *notice,
                                     magnus_bmodule **module);
 void magnus_cl_module_unload(magnus_bmodule *module);
 magnus_status magnus_cl_kernel_get(magnus_bmodule *module, const char *name,

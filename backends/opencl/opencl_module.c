@@ -139,7 +139,7 @@ static void store_cached(magnus_bctx *ctx, cl_program program, const program_inp
 }
 
 magnus_status magnus_cl_module_load(magnus_bctx *ctx, magnus_kernel_variant variant,
-                                    magnus_bmodule **module) {
+                                    const magnus_build_notice *notice, magnus_bmodule **module) {
     *module = NULL;
     if (variant == MAGNUS_VARIANT_F64 && !ctx->fp64)
         return magnus_error(MAGNUS_ERROR_FEATURE_UNSUPPORTED,
@@ -179,7 +179,15 @@ magnus_status magnus_cl_module_load(magnus_bctx *ctx, magnus_kernel_variant vari
     char what[96];
     snprintf(what, sizeof what, "building the %s kernels (%s)",
              variant == MAGNUS_VARIANT_F64 ? "float64" : "float32", in.options);
-    if ((s = build(ctx, m->program, in.options, what))) {
+    char dir[400], told[800];
+    const bool cached = magnus_kernel_cache_dir(dir, sizeof dir);
+    snprintf(told, sizeof told, "building the %s kernels for %s (first use; %s%s)",
+             variant == MAGNUS_VARIANT_F64 ? "float64" : "float32", ctx->name,
+             cached ? "cached in " : "the kernel cache is off", cached ? dir : "");
+    magnus_build_notify(notice, 0, told);
+    s = build(ctx, m->program, in.options, what);
+    magnus_build_notify(notice, 1, told);
+    if (s) {
         magnus_cl.ReleaseProgram(m->program);
         magnus_host_free(m);
         return s;

@@ -178,7 +178,7 @@ typedef int (*magnus_progress_fn)(void *user, double fraction, const char *what)
  * ------------------------------------------------------------------------------------------ */
 /*
  * Reads a `coordinate` Matrix Market file (`.mtx`, or gzip-compressed `.mtx.gz`, recognised by
- * content): fields real / integer / pattern (pattern values become 1), symmetry general /
+ * content; "-" is standard input, and pipes such as /dev/stdin are read too): fields real / integer / pattern (pattern values become 1), symmetry general /
  * symmetric / skew-symmetric (expanded). Columns are sorted, duplicates summed, explicit zeros
  * kept. complex, hermitian and array files are refused with MAGNUS_ERROR_MM_UNSUPPORTED. Every
  * error's detail message names the file and line. progress may be NULL.
@@ -191,7 +191,9 @@ typedef int (*magnus_progress_fn)(void *user, double fraction, const char *what)
  *     entry is an error (MAGNUS_ERROR_MM_INDEX_RANGE), as is `pattern skew-symmetric`
  *     (MAGNUS_ERROR_MM_BANNER); duplicate pattern entries stay one entry of value 1;
  *   - the banner's words are case-insensitive and `double` is read as `real`; comments and
- *     blank lines may appear anywhere after the banner; CRLF line endings are accepted;
+ *     blank lines may appear anywhere after the banner; CRLF and CR-only (old Mac) line
+ *     endings are accepted (CR-only when the first line ends in a CR alone), and a UTF-8
+ *     byte-order mark before the banner is skipped;
  *   - a missing or malformed field is MAGNUS_ERROR_MM_NUMBER, except on an unterminated last
  *     line, where it means the file was cut: MAGNUS_ERROR_MM_TRUNCATED. A gzip stream that ends
  *     early is also MAGNUS_ERROR_MM_TRUNCATED; a corrupt one MAGNUS_ERROR_FILE_READ;
@@ -205,8 +207,74 @@ typedef int (*magnus_progress_fn)(void *user, double fraction, const char *what)
  */
 MAGNUS_API magnus_status magnus_mm_read(magnus_csr *out, const char *path, magnus_value_type type,
                                         magnus_progress_fn progress, void *progress_user);
+/*
+ * What a Matrix Market file's banner and size line say.
+ *   field     real (also `double`), integer or pattern
+ *   symmetry  general, symmetric or skew-symmetric (symmetric kinds are expanded on reading)
+ *   stored    the entries the size line declares, as stored in the file (before expansion)
+ */
+typedef enum magnus_mm_field {
+    MAGNUS_MM_REAL = 1,
+    MAGNUS_MM_INTEGER = 2,
+    MAGNUS_MM_PATTERN = 3
+} magnus_mm_field;
+typedef enum magnus_mm_symmetry {
+    MAGNUS_MM_GENERAL = 1,
+    MAGNUS_MM_SYMMETRIC = 2,
+    MAGNUS_MM_SKEW_SYMMETRIC = 3
+} magnus_mm_symmetry;
+typedef struct magnus_mm_header {
+    magnus_mm_field field;
+    magnus_mm_symmetry symmetry;
+    int64_t rows, cols;
+    int64_t stored;
+} magnus_mm_header;
+
+/*
+ * Reads only the banner, comments and size line of a Matrix Market file (plain or gzip,
+ * recognised by content), with magnus_mm_read's parser and its errors for those lines. Fast
+ * whatever the file's size. On a pipe or standard input ("-") it consumes the stream's
+ * beginning: read such input once with magnus_mm_read_facts, which also gives the header.
+ */
+MAGNUS_API magnus_status magnus_mm_header_read(magnus_mm_header *out, const char *path);
+/* "real", "integer", "pattern" / "general", "symmetric", "skew-symmetric"; "?" if invalid. */
+MAGNUS_API const char *magnus_mm_field_name(magnus_mm_field field);
+MAGNUS_API const char *magnus_mm_symmetry_name(magnus_mm_symmetry symmetry);
+/*
+ * The value type a field calls for: real and integer -> MAGNUS_FLOAT64 (the file's text is
+ * double precision); pattern -> MAGNUS_FLOAT32 (values are 1 and the products of pattern
+ * matrices are integer counts, exact in float up to 2^24). 0 for an invalid field.
+ */
+MAGNUS_API magnus_value_type magnus_mm_field_type(magnus_mm_field field);
+
+/* As the type argument of magnus_mm_read_facts: the type magnus_mm_field_type gives the file's
+ * field. */
+#define MAGNUS_MM_TYPE_AUTO ((magnus_value_type)0)
+
+/* What a read found besides the matrix. Values are counted as stored in the file, after
+ * rounding to the type read into and before duplicates are summed or symmetric entries
+ * mirrored (0 for pattern files). */
+typedef struct magnus_mm_facts {
+    magnus_mm_header header;
+    magnus_value_type type;  /* the type read into (the chosen one under MAGNUS_MM_TYPE_AUTO) */
+    int64_t explicit_zeros;  /* stored values equal to 0 (of either sign) */
+    int64_t nonfinite;       /* stored values that are NaN or +-inf: "nan", "inf", or a number
+                                out of the type's range such as 1e400 */
+    int64_t overflowed;      /* of those, the numbers out of range (written as digits) */
+} magnus_mm_facts;
+
+/*
+ * magnus_mm_read, also filling *facts (may be NULL), and with type MAGNUS_MM_TYPE_AUTO reading
+ * into the type the file's field calls for (magnus_mm_field_type). path "-" is standard input;
+ * pipes and other non-seekable inputs are read as they come (gzip recognised by content).
+ */
+MAGNUS_API magnus_status magnus_mm_read_facts(magnus_csr *out, magnus_mm_facts *facts,
+                                              const char *path, magnus_value_type type,
+                                              magnus_progress_fn progress, void *progress_user);
+
 /* Writes `coordinate real general`, 1-based, row by row, values printed to read back
- * bit-identical (%.9g for float, %.17g for double); gzip-compressed when path ends in ".gz".
+ * bit-identical (%.9g for float, %.17g for double); gzip-compressed (zlib level 1, the fastest)
+ * when path ends in ".gz"; path "-" writes plain text to standard output (flushed, not closed).
  * The matrix is validated first (magnus_csr_validate's status on failure). Errors:
  * MAGNUS_ERROR_FILE_OPEN, MAGNUS_ERROR_FILE_WRITE (a partly written regular file is removed). */
 MAGNUS_API magnus_status magnus_mm_write(const char *path, const magnus_csr_s *A);
@@ -417,6 +485,14 @@ typedef struct magnus_context_options {
                                      tau is smaller; 1024 is the paper's); 0:
                                      MAGNUS_MULTISPLIT_GROUP if set, else 256 (measured
                                      faster on the H200, docs/performance.md) */
+    /* Told when the context must compile kernels rather than load them (a cold PoCL cache
+     * takes tens of seconds): build_progress(user, 0, what) before the build starts and
+     * (user, 1, what) after it, `what` naming the kernels, the device and where the result
+     * is cached ("building the float32 kernels for pthread-... (first use; cached in
+     * /home/u/.cache/magnus)"). Not called for kernels loaded from a cache or a prebuilt
+     * binary (CUDA's embedded cubins). NULL: nothing is told; the return value is ignored. */
+    magnus_progress_fn build_progress;
+    void *build_progress_user;
 } magnus_context_options;
 
 MAGNUS_API magnus_status magnus_context_options_init(magnus_context_options *opt);

@@ -60,6 +60,8 @@ class ContextOptions(ctypes.Structure):
         ("hash_group_max", ctypes.c_uint64),
         ("dense_min_elements", ctypes.c_int64),
         ("multisplit_group", ctypes.c_uint64),
+        ("build_progress", ctypes.c_void_p),
+        ("build_progress_user", ctypes.c_void_p),
     ]
 
 

@@ -34,6 +34,7 @@
 #include "device_handles.h"
 #include "magnus/magnus.h"
 
+
 typedef struct magnus_backend_ops {
     const char *name;          /* "cuda", "level0", "opencl" */
     magnus_backend_kind kind;
@@ -90,7 +91,7 @@ typedef struct magnus_backend_ops {
 
     /* kernels: modules come from the backend's own embedded binaries */
     magnus_status (*module_load)(magnus_bctx *ctx, magnus_kernel_variant variant,
-                                 magnus_bmodule **module);
+                                 const magnus_build_notice *notice, magnus_bmodule **module);
     void (*module_unload)(magnus_bmodule *module);
     /* a name the module lacks: MAGNUS_ERROR_KERNEL_BUILD, naming the kernel */
     magnus_status (*kernel_get)(magnus_bmodule *module, const char *name, magnus_bkernel **kernel);

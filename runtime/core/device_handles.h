@@ -9,6 +9,8 @@
 
 #include <stdint.h>
 
+#include "magnus/magnus.h"
+
 typedef struct magnus_bctx magnus_bctx;       /* a context on one device */
 typedef struct magnus_bqueue magnus_bqueue;   /* an in-order queue / stream / command list */
 typedef struct magnus_bmem magnus_bmem;       /* a device buffer */
@@ -53,5 +55,17 @@ typedef struct magnus_kernel_limits {
 /* The backend's table of operations (runtime/backend/backend.h): opaque above the device
  * runtime, so no algorithm can call a backend directly. */
 typedef struct magnus_backend_ops magnus_backend_ops;
+
+/* Whom module_load tells before and after it compiles kernels (not when it loads a cached or
+ * prebuilt binary): fn(user, 0, what), then fn(user, 1, what). fn may be NULL. */
+typedef struct magnus_build_notice {
+    magnus_progress_fn fn;
+    void *user;
+} magnus_build_notice;
+
+static inline void magnus_build_notify(const magnus_build_notice *notice, double fraction,
+                                       const char *what) {
+    if (notice && notice->fn) (void)notice->fn(notice->user, fraction, what);
+}
 
 #endif

@@ -118,6 +118,8 @@ magnus_status magnus_context_create(magnus_context *ctx, const magnus_device_inf
     c->hash_group_max = hash_group_max;
     c->dense_min_elements = dense_min_elements;
     c->multisplit_group = multisplit_group;
+    c->build_notice.fn = opt ? opt->build_progress : NULL;
+    c->build_notice.user = opt ? opt->build_progress_user : NULL;
     magnus_trace_open(c);
     if ((s = ops->context_create(info.index, &c->bctx))) {
         context_release(c);

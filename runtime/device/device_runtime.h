@@ -85,6 +85,7 @@ struct magnus_context_s {
                                          default (runtime/accumulate/hash_private.h) */
     int64_t dense_min_elements;       /* gMAGNUS's last-level split; 0: tau */
     uint32_t multisplit_group;        /* work items per multisplit group; 0: the default */
+    magnus_build_notice build_notice; /* the options' build_progress, told by module_load */
     /* Buffers freed at the next idle point (magnus_dbuf_free_deferred); their bytes are
      * still in memory_in_use. */
     magnus_dbuf *deferred;

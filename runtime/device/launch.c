@@ -24,7 +24,7 @@ static magnus_status lookup(magnus_context ctx, magnus_kernel_variant variant, c
                             MAGNUS_MAX_KERNELS);
     magnus_status s;
     if (!ctx->modules[variant] &&
-        (s = ctx->ops->module_load(ctx->bctx, variant, &ctx->modules[variant])))
+        (s = ctx->ops->module_load(ctx->bctx, variant, &ctx->build_notice, &ctx->modules[variant])))
         return s;
     size_t len = strlen(name);
     char *copy = magnus_host_malloc(len + 1);
@@ -120,7 +120,7 @@ magnus_status magnus_context_load_module(magnus_context ctx, magnus_kernel_varia
     if ((int)variant < 0 || variant >= MAGNUS_VARIANT_COUNT)
         return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT, "no kernel variant %d", (int)variant);
     if (ctx->modules[variant]) return MAGNUS_SUCCESS;
-    s = ctx->ops->module_load(ctx->bctx, variant, &ctx->modules[variant]);
+    s = ctx->ops->module_load(ctx->bctx, variant, &ctx->build_notice, &ctx->modules[variant]);
     if (s) magnus_error_prefix("%s kernels: ", variant_name(variant));
     return s;
 }

@@ -1,10 +1,13 @@
 /*
  * Reading a file in large blocks, plain or gzip-compressed (recognised by its first two
- * bytes, 1f 8b, not by its name). Used by the text matrix readers.
+ * bytes, 1f 8b, not by its name). Used by the text matrix readers. "-" is standard input;
+ * pipes and other inputs that cannot seek are read through zlib, which recognises gzip by
+ * content and passes plain text through, so nothing is read twice.
  */
 #ifndef MAGNUS_FILE_INPUT_H
 #define MAGNUS_FILE_INPUT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <zlib.h>
@@ -17,6 +20,7 @@ typedef struct magnus_file_input {
     gzFile gz;      /* gzip stream, or NULL */
     int64_t size;   /* bytes on disk (compressed size for gzip); 0 if unknown */
     int64_t plain_offset; /* bytes read so far from a plain file */
+    bool streamed;  /* a pipe or other non-seekable input (read through gz, size unknown) */
 } magnus_file_input;
 
 /* Opens path. MAGNUS_ERROR_FILE_OPEN (detail "path: reason") if it cannot be opened. */

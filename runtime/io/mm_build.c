@@ -91,9 +91,9 @@ static bool is_nondecreasing(const int32_t *col, int64_t n) {
 
 /* Counting sort by row: row_ptr receives the expanded row starts, col/val the entries. */
 static void scatter(int64_t *row_ptr, int32_t *col, double *val, const mm_triplets *t,
-                    int64_t rows, mm_symmetry symmetry) {
-    bool mirror = symmetry != MM_GENERAL;
-    double sign = symmetry == MM_SKEW_SYMMETRIC ? -1.0 : 1.0;
+                    int64_t rows, magnus_mm_symmetry symmetry) {
+    bool mirror = symmetry != MAGNUS_MM_GENERAL;
+    double sign = symmetry == MAGNUS_MM_SKEW_SYMMETRIC ? -1.0 : 1.0;
     for (int64_t k = 0; k < t->count; k++) {
         row_ptr[t->row[k] + 1]++;
         if (mirror && t->row[k] != t->col[k]) row_ptr[t->col[k] + 1]++;
@@ -159,7 +159,7 @@ static void *shrink(void *p, size_t bytes) {
 }
 
 magnus_status magnus_mm_build_csr(magnus_csr *out, mm_triplets *t, int64_t rows, int64_t cols,
-                                  mm_symmetry symmetry, magnus_value_type type, const char *path) {
+                                  magnus_mm_symmetry symmetry, magnus_value_type type, const char *path) {
     int64_t *row_ptr = NULL;
     int32_t *col = NULL, *tmp_col = NULL;
     double *val = NULL, *tmp_val = NULL;
@@ -167,7 +167,7 @@ magnus_status magnus_mm_build_csr(magnus_csr *out, mm_triplets *t, int64_t rows,
     magnus_csr A = NULL;
 
     int64_t expanded = t->count;
-    if (symmetry != MM_GENERAL)
+    if (symmetry != MAGNUS_MM_GENERAL)
         for (int64_t k = 0; k < t->count; k++) expanded += t->row[k] != t->col[k];
     bool pattern = t->val == NULL;
     /* What the sizes imply, checked before it is asked for: the row pointer, the entries as

@@ -9,8 +9,7 @@
 
 #include "magnus/magnus.h"
 
-typedef enum mm_field { MM_FIELD_REAL, MM_FIELD_INTEGER, MM_FIELD_PATTERN } mm_field;
-typedef enum mm_symmetry { MM_GENERAL, MM_SYMMETRIC, MM_SKEW_SYMMETRIC } mm_symmetry;
+/* The banner's field and symmetry are the public magnus_mm_field / magnus_mm_symmetry. */
 
 /*
  * Entries in file order, 0-based. val is NULL for pattern files; otherwise each value is
@@ -32,7 +31,7 @@ typedef struct mm_triplets {
  * error). Only MAGNUS_ERROR_OUT_OF_HOST_MEMORY can fail; the detail message names `path`.
  */
 magnus_status magnus_mm_build_csr(magnus_csr *out, mm_triplets *t, int64_t rows, int64_t cols,
-                                  mm_symmetry symmetry, magnus_value_type type, const char *path);
+                                  magnus_mm_symmetry symmetry, magnus_value_type type, const char *path);
 
 void magnus_mm_triplets_free(mm_triplets *t);
 

@@ -7,7 +7,13 @@
  * never needs bounds checks: every token scan stops at the '\n' that ends its line. A line
  * longer than the buffer grows it. At end of file an unterminated last line gets a '\n'
  * appended and is remembered, so an entry cut short there is reported as truncated.
+ *
+ * Lines end in '\n' (a CR before it is a blank); a file whose first line ends in a CR alone
+ * (old Mac text) has every CR turned into '\n' as it is read, so the parser sees one kind
+ * of line end. A UTF-8 byte-order mark before the banner is skipped. The header-only mode
+ * (magnus_mm_header_read) stops after the size line.
  */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -40,7 +46,8 @@ typedef enum mm_phase { MM_PHASE_BANNER, MM_PHASE_SIZE, MM_PHASE_ENTRIES } mm_ph
 
 typedef struct mm_reader {
     const char *path;
-    magnus_value_type type;
+    magnus_value_type type; /* MAGNUS_MM_TYPE_AUTO until the banner is read */
+    bool header_only;       /* stop after the size line */
     magnus_progress_fn progress;
     void *progress_user;
 
@@ -49,14 +56,17 @@ typedef struct mm_reader {
     size_t cap; /* bytes in buf, one kept free for the '\n' appended at end of file */
     size_t len; /* bytes of data in buf */
     int64_t bytes_read, next_progress;
+    bool line_ends_known; /* the first line end has been seen */
+    bool cr_only;         /* lines end in a CR alone: CRs become '\n' as they are read */
 
     mm_phase phase;
     int64_t line;               /* number of the line being parsed (1-based) */
     int64_t unterminated_line;  /* number of the last line if it had no '\n', else 0 */
-    mm_field field;
-    mm_symmetry symmetry;
+    magnus_mm_field field;
+    magnus_mm_symmetry symmetry;
     int64_t rows, cols, declared;
     mm_triplets t;
+    int64_t zeros, nonfinite, overflowed; /* magnus_mm_facts' counts */
 } mm_reader;
 
 /* "path:line: message" with the given status. */
@@ -128,20 +138,20 @@ static magnus_status parse_banner(mm_reader *r, const char *s, const char *end) 
                             "dense 'array' format is not supported (only 'coordinate')");
     if (strcmp(format, "coordinate") != 0)
         return reader_error(r, MAGNUS_ERROR_MM_BANNER, "unknown format '%s'", format);
-    if (strcmp(field, "real") == 0 || strcmp(field, "double") == 0) r->field = MM_FIELD_REAL;
-    else if (strcmp(field, "integer") == 0) r->field = MM_FIELD_INTEGER;
-    else if (strcmp(field, "pattern") == 0) r->field = MM_FIELD_PATTERN;
+    if (strcmp(field, "real") == 0 || strcmp(field, "double") == 0) r->field = MAGNUS_MM_REAL;
+    else if (strcmp(field, "integer") == 0) r->field = MAGNUS_MM_INTEGER;
+    else if (strcmp(field, "pattern") == 0) r->field = MAGNUS_MM_PATTERN;
     else if (strcmp(field, "complex") == 0)
         return reader_error(r, MAGNUS_ERROR_MM_UNSUPPORTED,
                             "'complex' values are not supported (real, integer or pattern)");
     else return reader_error(r, MAGNUS_ERROR_MM_BANNER, "unknown field '%s'", field);
-    if (strcmp(symmetry, "general") == 0) r->symmetry = MM_GENERAL;
-    else if (strcmp(symmetry, "symmetric") == 0) r->symmetry = MM_SYMMETRIC;
-    else if (strcmp(symmetry, "skew-symmetric") == 0) r->symmetry = MM_SKEW_SYMMETRIC;
+    if (strcmp(symmetry, "general") == 0) r->symmetry = MAGNUS_MM_GENERAL;
+    else if (strcmp(symmetry, "symmetric") == 0) r->symmetry = MAGNUS_MM_SYMMETRIC;
+    else if (strcmp(symmetry, "skew-symmetric") == 0) r->symmetry = MAGNUS_MM_SKEW_SYMMETRIC;
     else if (strcmp(symmetry, "hermitian") == 0)
         return reader_error(r, MAGNUS_ERROR_MM_UNSUPPORTED, "'hermitian' symmetry is not supported");
     else return reader_error(r, MAGNUS_ERROR_MM_BANNER, "unknown symmetry '%s'", symmetry);
-    if (r->field == MM_FIELD_PATTERN && r->symmetry == MM_SKEW_SYMMETRIC)
+    if (r->field == MAGNUS_MM_PATTERN && r->symmetry == MAGNUS_MM_SKEW_SYMMETRIC)
         return reader_error(r, MAGNUS_ERROR_MM_BANNER,
                             "'pattern skew-symmetric' is not a valid combination");
     return MAGNUS_SUCCESS;
@@ -177,10 +187,11 @@ static magnus_status parse_size_line(mm_reader *r, const char *s) {
                             "entries 0..2^62-1)%s%s",
                             *first ? "; bad field at " : "", first);
     }
-    if (r->symmetry != MM_GENERAL && r->rows != r->cols)
+    if (r->symmetry != MAGNUS_MM_GENERAL && r->rows != r->cols)
         return reader_error(r, MAGNUS_ERROR_MM_SIZE_LINE,
                             "a symmetric or skew-symmetric matrix must be square, not %lld x %lld",
                             (long long)r->rows, (long long)r->cols);
+    if (r->header_only) return MAGNUS_SUCCESS;
     /* Each entry lies in a distinct (row, col) only if the file has no duplicates, so the
      * declared count is not bounded by rows*cols; it sizes the first allocation only. */
     int64_t first = r->declared < MM_INITIAL_CAPACITY ? r->declared : MM_INITIAL_CAPACITY;
@@ -191,9 +202,9 @@ static magnus_status parse_size_line(mm_reader *r, const char *s) {
     r->t.capacity = first > 0 ? first : 1;
     r->t.row = magnus_host_malloc((size_t)r->t.capacity * sizeof *r->t.row);
     r->t.col = magnus_host_malloc((size_t)r->t.capacity * sizeof *r->t.col);
-    if (r->field != MM_FIELD_PATTERN)
+    if (r->field != MAGNUS_MM_PATTERN)
         r->t.val = magnus_host_malloc((size_t)r->t.capacity * sizeof *r->t.val);
-    if (!r->t.row || !r->t.col || (r->field != MM_FIELD_PATTERN && !r->t.val))
+    if (!r->t.row || !r->t.col || (r->field != MAGNUS_MM_PATTERN && !r->t.val))
         return reader_error(r, MAGNUS_ERROR_OUT_OF_HOST_MEMORY, "cannot allocate %lld entries",
                             (long long)r->t.capacity);
     return MAGNUS_SUCCESS;
@@ -203,7 +214,11 @@ static magnus_status parse_size_line(mm_reader *r, const char *s) {
 static magnus_status parse_header_line(mm_reader *r, const char *s, const char *eol) {
     if (r->phase == MM_PHASE_BANNER) {
         r->phase = MM_PHASE_SIZE;
-        return parse_banner(r, s, eol);
+        /* a UTF-8 byte-order mark, which some editors put before the banner */
+        if (eol - s >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0) s += 3;
+        magnus_status st = parse_banner(r, s, eol);
+        if (!st && r->type == MAGNUS_MM_TYPE_AUTO) r->type = magnus_mm_field_type(r->field);
+        return st;
     }
     const char *first = text_skip_blanks(s);
     if (*first == '%' || *first == '\n') return MAGNUS_SUCCESS; /* comment or blank line */
@@ -273,15 +288,23 @@ static magnus_status MAGNUS_NOINLINE value_error(const mm_reader *r, const char 
     char token[40], what[96];
     quote_token(token, sizeof token, s);
     snprintf(what, sizeof what, "value '%s' is not %s number", token,
-             r->field == MM_FIELD_INTEGER ? "an integer" : "a real");
+             r->field == MAGNUS_MM_INTEGER ? "an integer" : "a real");
     return field_error(r, *text_skip_blanks(text_token_end(s)) == '\n', what);
 }
 
 static inline text_number_result parse_value(const mm_reader *r, const char **sp, double *value) {
     if (**sp == '\n') return TEXT_NUMBER_MALFORMED;
     bool want_float = r->type == MAGNUS_FLOAT32;
-    return r->field == MM_FIELD_INTEGER ? text_parse_integer_value(sp, want_float, value)
+    return r->field == MAGNUS_MM_INTEGER ? text_parse_integer_value(sp, want_float, value)
                                         : text_parse_real(sp, want_float, value);
+}
+
+/* A NaN or infinite value whose text starts at token: "nan" / "inf" as written, or a number
+ * out of range (its text starts with a digit or '.' after the sign). */
+static void MAGNUS_NOINLINE count_nonfinite(mm_reader *r, const char *token) {
+    r->nonfinite++;
+    if (*token == '+' || *token == '-') token++;
+    if (text_is_digit(*token) || *token == '.') r->overflowed++;
 }
 
 /*
@@ -290,8 +313,8 @@ static inline text_number_result parse_value(const mm_reader *r, const char **sp
  */
 static magnus_status parse_entries(mm_reader *r, const char *s, const char *end) {
     magnus_status st;
-    const bool has_value = r->field != MM_FIELD_PATTERN;
-    const bool skew = r->symmetry == MM_SKEW_SYMMETRIC;
+    const bool has_value = r->field != MAGNUS_MM_PATTERN;
+    const bool skew = r->symmetry == MAGNUS_MM_SKEW_SYMMETRIC;
     while (s < end) {
         r->line++;
         s = text_skip_blanks(s);
@@ -315,9 +338,12 @@ static magnus_status parse_entries(mm_reader *r, const char *s, const char *end)
         s = text_skip_blanks(s);
         if (has_value) {
             double value;
+            const char *token = s;
             text_number_result res = parse_value(r, &s, &value);
             if (res != TEXT_NUMBER_OK) return value_error(r, s, res);
             r->t.val[r->t.count] = value;
+            if (value == 0) r->zeros++;
+            else if (!isfinite(value)) count_nonfinite(r, token);
             s = text_skip_blanks(s);
         }
         if (*s != '\n') {
@@ -348,6 +374,7 @@ static magnus_status parse_lines(mm_reader *r, const char *s, const char *end) {
         if (st) return st;
         s = eol + 1;
     }
+    if (r->header_only) return MAGNUS_SUCCESS;
     return s < end ? parse_entries(r, s, end) : MAGNUS_SUCCESS;
 }
 
@@ -359,7 +386,26 @@ static magnus_status report_progress(mm_reader *r, double fraction) {
     return MAGNUS_SUCCESS;
 }
 
-/* Reads and parses the whole file. */
+/* Decides from the first line end whether the file uses CR-only line ends; buf[0, len) is
+ * what was read so far (nothing of it parsed yet), eof whether that is all. */
+static void check_line_ends(mm_reader *r, bool eof) {
+    const char *lf = memchr(r->buf, '\n', r->len), *cr = memchr(r->buf, '\r', r->len);
+    if (!cr || (lf && lf < cr)) {
+        r->line_ends_known = lf != NULL || eof;
+        return;
+    }
+    size_t at = (size_t)(cr - r->buf);
+    if (at + 1 == r->len && !eof) return; /* the byte after the CR is not read yet */
+    r->line_ends_known = true;
+    r->cr_only = at + 1 == r->len || r->buf[at + 1] != '\n';
+}
+
+/* CR -> '\n' in [s, s + n) (CR-only files). */
+static void cr_to_lf(char *s, size_t n) {
+    for (char *end = s + n; (s = memchr(s, '\r', (size_t)(end - s))) != NULL; s++) *s = '\n';
+}
+
+/* Reads and parses the whole file (in header-only mode, up to the size line). */
 static magnus_status read_all(mm_reader *r) {
     magnus_status st;
     bool eof = false, read_filled = false;
@@ -392,7 +438,12 @@ static magnus_status read_all(mm_reader *r) {
         if (st) return st;
         eof = got == 0;
         read_filled = got == want;
+        if (r->cr_only) cr_to_lf(r->buf + r->len, got);
         r->len += got;
+        if (!r->line_ends_known) {
+            check_line_ends(r, eof);
+            if (r->cr_only) cr_to_lf(r->buf, r->len);
+        }
         r->bytes_read += (int64_t)got;
         if (r->bytes_read >= r->next_progress) {
             r->next_progress = r->bytes_read + MM_PROGRESS_STEP;
@@ -411,6 +462,7 @@ static magnus_status read_all(mm_reader *r) {
         }
         if (complete == 0) continue;
         if ((st = parse_lines(r, r->buf, r->buf + complete))) return st;
+        if (r->header_only && r->phase == MM_PHASE_ENTRIES) return MAGNUS_SUCCESS;
         memmove(r->buf, r->buf + complete, r->len - complete);
         r->len -= complete;
     }
@@ -425,6 +477,7 @@ static magnus_status check_complete(mm_reader *r) {
     }
     if (r->phase == MM_PHASE_SIZE)
         return reader_error(r, MAGNUS_ERROR_MM_SIZE_LINE, "file ends before the size line");
+    if (r->header_only) return MAGNUS_SUCCESS;
     if (r->t.count < r->declared)
         return reader_error(r, MAGNUS_ERROR_MM_ENTRY_COUNT,
                             "file ends after %lld of the %lld entries the size line declares",
@@ -432,44 +485,117 @@ static magnus_status check_complete(mm_reader *r) {
     return MAGNUS_SUCCESS;
 }
 
-magnus_status magnus_mm_read(magnus_csr *out, const char *path, magnus_value_type type,
-                             magnus_progress_fn progress, void *progress_user) {
+/* Opens path and runs the reader over it; r's options are set by the caller. */
+static magnus_status run_reader(mm_reader *r, const char *path) {
+    r->path = path;
+    r->next_progress = MM_PROGRESS_STEP;
+    magnus_status st = magnus_file_input_open(&r->in, path);
+    if (st) return st;
+    magnus_text_locale locale = magnus_text_locale_enter();
+    /* A plain file of known size gets a full block, or if smaller its size + 2 (the '\n'
+     * appended at the end, and the one free byte that tells end of file from a full buffer);
+     * anything else, and a header-only read, starts at MM_FIRST_BLOCK and grows (read_all). */
+    r->cap = MM_FIRST_BLOCK + 1;
+    if (r->in.file && r->in.size > 0 && !r->header_only)
+        r->cap = (uint64_t)r->in.size + 2 < MM_BLOCK + 1 ? (size_t)r->in.size + 2 : MM_BLOCK + 1;
+    r->buf = magnus_host_malloc(r->cap);
+    if (!r->buf)
+        st = magnus_error(MAGNUS_ERROR_OUT_OF_HOST_MEMORY, "%s: cannot allocate the read buffer",
+                          path);
+    if (!st) st = report_progress(r, 0.0);
+    if (!st) st = read_all(r);
+    if (!st) st = check_complete(r);
+    magnus_text_locale_leave(locale);
+    magnus_file_input_close(&r->in);
+    magnus_host_free(r->buf);
+    r->buf = NULL;
+    return st;
+}
+
+static magnus_mm_header header_of(const mm_reader *r) {
+    magnus_mm_header h = {.field = r->field, .symmetry = r->symmetry, .rows = r->rows,
+                          .cols = r->cols, .stored = r->declared};
+    return h;
+}
+
+magnus_status magnus_mm_read_facts(magnus_csr *out, magnus_mm_facts *facts, const char *path,
+                                   magnus_value_type type, magnus_progress_fn progress,
+                                   void *progress_user) {
     magnus_error_clear();
     if (!out) return magnus_error(MAGNUS_ERROR_NULL_POINTER, "magnus_mm_read: output is NULL");
     *out = NULL;
+    if (facts) memset(facts, 0, sizeof *facts);
     if (!path) return magnus_error(MAGNUS_ERROR_NULL_POINTER, "magnus_mm_read: path is NULL");
-    if (magnus_value_size(type) == 0)
+    if (type != MAGNUS_MM_TYPE_AUTO && magnus_value_size(type) == 0)
         return magnus_error(MAGNUS_ERROR_UNSUPPORTED_TYPE, "magnus_mm_read: value type %d",
                             (int)type);
 
     mm_reader r;
     memset(&r, 0, sizeof r);
-    r.path = path;
     r.type = type;
     r.progress = progress;
     r.progress_user = progress_user;
-    r.next_progress = MM_PROGRESS_STEP;
-    magnus_status st = magnus_file_input_open(&r.in, path);
-    if (st) return st;
-    magnus_text_locale locale = magnus_text_locale_enter();
-    /* A plain file of known size gets a full block, or if smaller its size + 2 (the '\n'
-     * appended at the end, and the one free byte that tells end of file from a full buffer);
-     * anything else starts at MM_FIRST_BLOCK and grows (read_all). */
-    r.cap = MM_FIRST_BLOCK + 1;
-    if (r.in.file && r.in.size > 0)
-        r.cap = (uint64_t)r.in.size + 2 < MM_BLOCK + 1 ? (size_t)r.in.size + 2 : MM_BLOCK + 1;
-    r.buf = magnus_host_malloc(r.cap);
-    if (!r.buf)
-        st = magnus_error(MAGNUS_ERROR_OUT_OF_HOST_MEMORY, "%s: cannot allocate the read buffer",
-                          path);
-    if (!st) st = report_progress(&r, 0.0);
-    if (!st) st = read_all(&r);
-    if (!st) st = check_complete(&r);
-    magnus_text_locale_leave(locale);
-    magnus_file_input_close(&r.in);
-    magnus_host_free(r.buf);
+    magnus_status st = run_reader(&r, path);
     if (!st) st = report_progress(&r, 1.0);
-    if (!st) st = magnus_mm_build_csr(out, &r.t, r.rows, r.cols, r.symmetry, type, path);
+    if (!st) st = magnus_mm_build_csr(out, &r.t, r.rows, r.cols, r.symmetry, r.type, path);
     magnus_mm_triplets_free(&r.t);
+    if (!st && facts) {
+        facts->header = header_of(&r);
+        facts->type = r.type;
+        facts->explicit_zeros = r.zeros;
+        facts->nonfinite = r.nonfinite;
+        facts->overflowed = r.overflowed;
+    }
     return st;
+}
+
+magnus_status magnus_mm_read(magnus_csr *out, const char *path, magnus_value_type type,
+                             magnus_progress_fn progress, void *progress_user) {
+    if (type == MAGNUS_MM_TYPE_AUTO) {
+        magnus_error_clear();
+        return magnus_error(MAGNUS_ERROR_UNSUPPORTED_TYPE, "magnus_mm_read: value type %d",
+                            (int)type);
+    }
+    return magnus_mm_read_facts(out, NULL, path, type, progress, progress_user);
+}
+
+magnus_status magnus_mm_header_read(magnus_mm_header *out, const char *path) {
+    magnus_error_clear();
+    if (!out) return magnus_error(MAGNUS_ERROR_NULL_POINTER, "magnus_mm_header_read: output is NULL");
+    memset(out, 0, sizeof *out);
+    if (!path) return magnus_error(MAGNUS_ERROR_NULL_POINTER, "magnus_mm_header_read: path is NULL");
+    mm_reader r;
+    memset(&r, 0, sizeof r);
+    r.type = MAGNUS_FLOAT64; /* no value is parsed */
+    r.header_only = true;
+    magnus_status st = run_reader(&r, path);
+    if (!st) *out = header_of(&r);
+    return st;
+}
+
+const char *magnus_mm_field_name(magnus_mm_field field) {
+    switch (field) {
+    case MAGNUS_MM_REAL: return "real";
+    case MAGNUS_MM_INTEGER: return "integer";
+    case MAGNUS_MM_PATTERN: return "pattern";
+    }
+    return "?";
+}
+
+const char *magnus_mm_symmetry_name(magnus_mm_symmetry symmetry) {
+    switch (symmetry) {
+    case MAGNUS_MM_GENERAL: return "general";
+    case MAGNUS_MM_SYMMETRIC: return "symmetric";
+    case MAGNUS_MM_SKEW_SYMMETRIC: return "skew-symmetric";
+    }
+    return "?";
+}
+
+magnus_value_type magnus_mm_field_type(magnus_mm_field field) {
+    switch (field) {
+    case MAGNUS_MM_REAL:
+    case MAGNUS_MM_INTEGER: return MAGNUS_FLOAT64;
+    case MAGNUS_MM_PATTERN: return MAGNUS_FLOAT32;
+    }
+    return (magnus_value_type)0;
 }

@@ -127,6 +127,13 @@ def crafted():
     add(b"\x1f")
     raw = zlib.compress(B + body)
     add(raw)  # zlib, not gzip: read as (binary) text
+    # CR-only line ends (old Mac text): plain, after a BOM, gzip, and CR-only then CRLF
+    add((B + body).replace(b"\n", b"\r"))
+    add(b"\xef\xbb\xbf" + (b"%%MatrixMarket matrix coordinate real symmetric\n"
+                           + sym_body).replace(b"\n", b"\r"))
+    add(gz((B + body).replace(b"\n", b"\r")))
+    add(B.replace(b"\n", b"\r") + b"3 3 1\r\n1 1 1\r\n")
+    add(b"\xef\xbb\xbf")
     return out
 
 

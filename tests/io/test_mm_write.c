@@ -139,6 +139,41 @@ Test(mm_write, round_trip_float) { round_trip(MAGNUS_FLOAT32, "rt.mtx"); }
 Test(mm_write, round_trip_gzip_double) { round_trip(MAGNUS_FLOAT64, "rt.mtx.gz"); }
 Test(mm_write, round_trip_gzip_float) { round_trip(MAGNUS_FLOAT32, "rt.mtx.gz"); }
 
+/* Integer values are formatted by hand (mm_write.c); the text must be what printf gives
+ * (%.17g / %.9g), at the edges of the hand-formatted range too. */
+static void expect_values_as_printf(magnus_value_type type, const double *values, int n) {
+    magnus_csr A = NULL;
+    cr_assert_eq(magnus_csr_new(&A, 1, n, n, type), MAGNUS_SUCCESS);
+    A->row_ptr[1] = n;
+    char expected[4096];
+    int len = snprintf(expected, sizeof expected,
+                       "%%%%MatrixMarket matrix coordinate real general\n1 %d %d\n", n, n);
+    for (int k = 0; k < n; k++) {
+        A->col_idx[k] = k;
+        if (type == MAGNUS_FLOAT32) ((float *)A->values)[k] = (float)values[k];
+        else ((double *)A->values)[k] = values[k];
+        double v = type == MAGNUS_FLOAT32 ? (double)(float)values[k] : values[k];
+        len += snprintf(expected + len, sizeof expected - (size_t)len,
+                        type == MAGNUS_FLOAT32 ? "1 %d %.9g\n" : "1 %d %.17g\n", k + 1, v);
+    }
+    char path[512];
+    mm_temp_path("int.mtx", path, sizeof path);
+    cr_assert_eq(magnus_mm_write(path, A), MAGNUS_SUCCESS, "%s", magnus_last_error());
+    cr_assert_str_eq(read_whole_file(path), expected);
+    expect_identical_after_write_and_read(A, "int-rt.mtx");
+    magnus_csr_free(&A);
+}
+
+Test(mm_write, integer_values_as_printf) {
+    const double v[] = {1, -1, 7, 10, -4096, 123456789, 0.0, -0.0, 0.5, -2.25,
+                        9007199254740991.0, -9007199254740991.0, 9007199254740992.0,
+                        1e17, 1e300, 4294967296.0, INFINITY};
+    expect_values_as_printf(MAGNUS_FLOAT64, v, (int)(sizeof v / sizeof v[0]));
+    const double f[] = {1, -1, 7, 99999999, 16777215, -16777215, 16777216, 33554432,
+                        1e10, 0.0, -0.0, 0.75, -INFINITY};
+    expect_values_as_printf(MAGNUS_FLOAT32, f, (int)(sizeof f / sizeof f[0]));
+}
+
 Test(mm_write, gz_suffix_writes_gzip) {
     magnus_csr A = small_matrix(MAGNUS_FLOAT64);
     char path[512];

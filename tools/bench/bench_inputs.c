@@ -198,14 +198,23 @@ void bench_rmat_cache_free(bench_rmat_cache *cache) {
 }
 
 /* ---- loading ------------------------------------------------------------------------------- */
-static bool load_one(magnus_csr *out, const char *source, magnus_value_type type,
-                     cli_progress *progress, double *seconds, char *why, size_t n) {
-    double t = 0;
-    int rc = cli_matrix_load(out, &t, source, type, progress);
-    *seconds += t;
-    if (rc == CLI_EXIT_OK) return true;
-    snprintf(why, n, "cannot load %s: %s", source, magnus_last_error());
-    return false;
+/* A file input (A, or A and B) with the tool's type rule (cli_inputs_load: auto follows the
+ * files' fields); the matrices are handed over to d. */
+static bool load_files(bench_data *d, const bench_input *in, magnus_value_type type,
+                       cli_progress *progress, char *why, size_t n) {
+    cli_input inputs[2] = {{.source = in->a_source}, {.source = in->b_source}};
+    const int count = in->b_source[0] ? 2 : 1;
+    int rc = cli_inputs_load(inputs, count, type, progress);
+    if (rc != CLI_EXIT_OK) {
+        snprintf(why, n, "cannot load %s: %s", count == 2 ? "A or B" : in->a_source,
+                 cli_last_failure());
+        cli_inputs_free(inputs, count);
+        return false;
+    }
+    d->A = inputs[0].M;
+    d->B = count == 2 ? inputs[1].M : d->A;
+    d->type = d->A->type;
+    return true;
 }
 
 static bool all_nonnegative(const magnus_csr_s *M) {
@@ -246,7 +255,10 @@ static bool count_products(bench_data *d, char *why, size_t n) {
 
 bool bench_data_load(bench_data *d, const bench_input *in, magnus_value_type type,
                      bench_rmat_cache *cache, cli_progress *progress, char *why, size_t n) {
+    const magnus_value_type requested = type;
     memset(d, 0, sizeof *d);
+    /* R-MAT inputs have no file to follow: auto is f32, as for generator specs */
+    if (type == MAGNUS_MM_TYPE_AUTO) type = MAGNUS_FLOAT32;
     d->type = type;
     double t0 = cli_now();
     bool ok;
@@ -256,12 +268,7 @@ bool bench_data_load(bench_data *d, const bench_input *in, magnus_value_type typ
         ok = s == MAGNUS_SUCCESS;
         if (!ok) snprintf(why, n, "R-MAT generation: %s: %s", magnus_status_string(s), magnus_last_error());
     } else {
-        double ignored = 0;
-        ok = load_one(&d->A, in->a_source, type, progress, &ignored, why, n);
-        if (ok && in->b_source[0])
-            ok = load_one(&d->B, in->b_source, type, progress, &ignored, why, n);
-        else if (ok)
-            d->B = d->A;
+        ok = load_files(d, in, requested, progress, why, n);
     }
     d->load_seconds = cli_now() - t0;
     if (ok && d->A->cols != d->B->rows) {

@@ -130,7 +130,7 @@ void bench_run_input(bench_session *s, const bench_input *in, int index, int cou
             (long long)d.A->nnz, (long long)d.B->nnz, (long long)d.products, d.load_seconds);
 
     const uint64_t need = bench_data_need_bytes(&d);
-    const double rtol = s->rtol > 0 ? s->rtol : bench_default_rtol(s->type);
+    const double rtol = s->rtol > 0 ? s->rtol : bench_default_rtol(d.type);
     const uint64_t seed = 0x6d61676eull + (uint64_t)index;
     char label[200];
     snprintf(label, sizeof label, "input %d/%d %.120s", index + 1, count, in->name);

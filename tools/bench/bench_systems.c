@@ -204,7 +204,10 @@ static void open_context(bench_system *systems, int index) {
             return;
         }
     magnus_device_info in_effect;
-    magnus_status st = magnus_context_create(&s->ctx, &s->device, NULL);
+    magnus_context_options copt;
+    magnus_context_options_init(&copt);
+    copt.build_progress = cli_build_notice; /* one line when a kernel build starts */
+    magnus_status st = magnus_context_create(&s->ctx, &s->device, &copt);
     if (!st && (st = magnus_context_device(&in_effect, s->ctx))) magnus_context_free(&s->ctx);
     if (st) {
         snprintf(s->unavailable, sizeof s->unavailable, "context on %s: %s: %s", s->device_label,

@@ -9,6 +9,12 @@
 #                flags named in messages, device specs by name and type (derived from
 #                `magnus probe --json`), the CPU-device note, the demo's reference time, bench
 #                --systems by spec (tests/tools/cli/test_cli_errors.sh)
+#   cli_io       what the tool reads and writes: the value type from the file, pipes and "-",
+#                info's facts, .gz output, BOM and CR-only files, progress off stdout
+#                (tests/tools/cli/test_cli_io.sh, tests/tools/cli/c_rows_f64.py)
+#   cli_first_use  first use of a device: one note when kernels are built, first-use work
+#                out of the compute time (cold caches against warm, a time bound)
+#                (tests/tools/cli/test_cli_first_use.sh)
 #   cli_common   unit tests of the tool's helpers (option parsing, formatting, JSON escaping)
 #   cli_verify   unit tests of the tool's verification (exact and randomized) on perturbed
 #                products
@@ -24,6 +30,16 @@ if(TARGET magnus_cli)
     COMMAND ${MAGNUS_BASH} ${CMAKE_CURRENT_LIST_DIR}/test_cli_errors.sh $<TARGET_FILE:magnus_cli>
             ${CMAKE_CURRENT_BINARY_DIR}/cli-errors-work)
   set_tests_properties(cli_errors PROPERTIES TIMEOUT 300 LABELS cli)
+
+  add_test(NAME cli_io
+    COMMAND ${MAGNUS_BASH} ${CMAKE_CURRENT_LIST_DIR}/test_cli_io.sh $<TARGET_FILE:magnus_cli>
+            ${MAGNUS_SHARED_MATRICES} ${CMAKE_CURRENT_BINARY_DIR}/cli-io-work)
+  set_tests_properties(cli_io PROPERTIES TIMEOUT 300 LABELS cli)
+
+  add_test(NAME cli_first_use
+    COMMAND ${MAGNUS_BASH} ${CMAKE_CURRENT_LIST_DIR}/test_cli_first_use.sh
+            $<TARGET_FILE:magnus_cli> ${CMAKE_CURRENT_BINARY_DIR}/cli-first-use-work)
+  set_tests_properties(cli_first_use PROPERTIES TIMEOUT 600 LABELS cli SKIP_RETURN_CODE 77)
 
   add_test(NAME cli_device
     COMMAND ${MAGNUS_BASH} ${CMAKE_CURRENT_LIST_DIR}/test_cli_device.sh

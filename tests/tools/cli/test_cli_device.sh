@@ -104,7 +104,7 @@ expect 1 "$magnus" multiply "$work/a.mtx" "$work/b.mtx" --backend opencl \
 contains err "exceeds"
 
 # ---- randomized verification: forced, and chosen above --verify-limit -----------------------
-expect 0 "$magnus" multiply "$work/a.mtx" "$work/b.mtx" --backend opencl --verify=random --json
+expect 0 "$magnus" multiply "$work/a.mtx" "$work/b.mtx" --backend opencl --verify=random --json --type f32
 valid_json
 same "random: verified" "$(json verified)" true
 same "random: method" "$(json verification.method)" '"random"'
