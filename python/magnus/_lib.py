@@ -1,6 +1,6 @@
 """Loading libmagnus and the ctypes declarations of the part of include/magnus/magnus.h the
 package uses. The structures mirror the C ones field for field (keep them in step with
-magnus.h; python/tests/test_layout.py checks what it can through the library).
+magnus.h; python/tests/test_layout.py compares their fields with the header's).
 
 Where the library comes from, first found wins:
   1. MAGNUS_LIBRARY, a path to libmagnus.so (e.g. build/runtime/libmagnus.so of a build tree);
