@@ -634,6 +634,18 @@ MAGNUS_API magnus_status magnus_spgemm_plan_execute(magnus_device_csr *C,
                                                     const magnus_device_csr A,
                                                     const magnus_device_csr B,
                                                     magnus_report *report);
+/* The same into an existing device matrix C of the plan's shape, value type and nnz (e.g.
+ * the C of an earlier execution, or one wrapped over the caller's buffers with
+ * magnus_device_csr_wrap, which then receive the product: zero-copy output; a wrap validates
+ * the buffers' structure, so they must hold a valid one first, e.g. an earlier C's), whose
+ * row pointers, columns and values are overwritten; nothing is allocated for C. Refused as above, and: C of another shape
+ * (MAGNUS_ERROR_DIMENSION_MISMATCH), type (MAGNUS_ERROR_UNSUPPORTED_TYPE) or nnz, or C one of
+ * the operands (MAGNUS_ERROR_INVALID_ARGUMENT). After a failure C's contents are undefined. */
+MAGNUS_API magnus_status magnus_spgemm_plan_execute_into(magnus_device_csr C,
+                                                         const magnus_spgemm_plan plan,
+                                                         const magnus_device_csr A,
+                                                         const magnus_device_csr B,
+                                                         magnus_report *report);
 /* Overwrites the values of device matrix dA with nnz values of `type` from host memory (nnz
  * and type must be dA's: MAGNUS_ERROR_INVALID_ARGUMENT / MAGNUS_ERROR_UNSUPPORTED_TYPE; values
  * may be NULL only when nnz is 0). The structure, and so its fingerprint, stays: the way to

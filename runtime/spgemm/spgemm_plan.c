@@ -135,7 +135,8 @@ magnus_status magnus_spgemm_plan_execute(magnus_device_csr *C, const magnus_spge
         return s;
     magnus_trace_mark(plan->ctx, "plan execute");
     if ((s = magnus_context_finish(plan->ctx)) ||
-        (s = magnus_hash_spgemm_numeric(C, plan->ctx, A, B, &plan->row_ptr, plan->nnz, rep)))
+        (s = magnus_hash_spgemm_numeric(C, plan->ctx, A, B, &plan->row_ptr, plan->nnz, NULL,
+                                        rep)))
         goto done;
     if (plan->alpha != 1.0) {
         double t = magnus_now_ms();
@@ -144,6 +145,52 @@ magnus_status magnus_spgemm_plan_execute(magnus_device_csr *C, const magnus_spge
         rep->time_numeric_ms += magnus_now_ms() - t;
     }
 done:
+    magnus_trace_event(plan->ctx, "mark", "end", magnus_now_ms(), 0);
+    rep->time_total_ms = magnus_now_ms() - t0;
+    return s;
+}
+
+magnus_status magnus_spgemm_plan_execute_into(magnus_device_csr C, const magnus_spgemm_plan plan,
+                                              const magnus_device_csr A,
+                                              const magnus_device_csr B, magnus_report *report) {
+    double t0 = magnus_now_ms();
+    magnus_error_clear();
+    magnus_report local;
+    magnus_report *rep = report ? report : &local;
+    memset(rep, 0, sizeof *rep);
+    magnus_status s;
+    if ((s = plan_check(plan)) || (s = magnus_device_csr_check(C, plan->ctx, "C")) ||
+        (s = magnus_device_csr_check(A, plan->ctx, "A")) ||
+        (s = magnus_device_csr_check(B, plan->ctx, "B")) ||
+        (s = operand_matches(A, "A", plan->a_rows, plan->a_cols, plan->a_nnz, plan->type,
+                             plan->a_fingerprint)) ||
+        (s = operand_matches(B, "B", plan->b_rows, plan->b_cols, plan->b_nnz, plan->type,
+                             plan->b_fingerprint)))
+        return s;
+    if (C->rows != plan->a_rows || C->cols != plan->b_cols)
+        return magnus_error(MAGNUS_ERROR_DIMENSION_MISMATCH,
+                            "C is %lld x %lld but the plan makes %lld x %lld", (long long)C->rows,
+                            (long long)C->cols, (long long)plan->a_rows, (long long)plan->b_cols);
+    if (C->type != plan->type)
+        return magnus_error(MAGNUS_ERROR_UNSUPPORTED_TYPE, "C holds another value type than the "
+                                                           "plan's");
+    if (C->nnz != plan->nnz)
+        return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
+                            "C has room for %lld entries but the plan's product has %lld",
+                            (long long)C->nnz, (long long)plan->nnz);
+    if (C == A || C == B)
+        return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT, "C must not be one of the operands");
+    magnus_trace_mark(plan->ctx, "plan execute into");
+    /* C's structure is rewritten (to the plan's, the same when C came from this plan) */
+    C->fingerprint_known = 0;
+    if (!(s = magnus_context_finish(plan->ctx)) &&
+        !(s = magnus_hash_spgemm_numeric(NULL, plan->ctx, A, B, &plan->row_ptr, plan->nnz, C,
+                                         rep)) &&
+        plan->alpha != 1.0) {
+        double t = magnus_now_ms();
+        s = magnus_device_csr_scale(C, MAGNUS_QUEUE_MAIN, plan->alpha);
+        rep->time_numeric_ms += magnus_now_ms() - t;
+    }
     magnus_trace_event(plan->ctx, "mark", "end", magnus_now_ms(), 0);
     rep->time_total_ms = magnus_now_ms() - t0;
     return s;

@@ -214,6 +214,16 @@ Test(device_csr_wrap, multiply_plan_and_release) {
     ASSERT_OK(magnus_device_csr_upload(&uA, ctx, A));
     ASSERT_OK(magnus_spgemm_plan_execute(&dC, plan, uA, wB.d, NULL));
     expect_reference(dC, A, B);
+    /* zero-copy output: the product written into the caller's buffers, which first hold an
+     * earlier C's structure (what a wrap validates) */
+    magnus_csr C0;
+    ASSERT_OK(magnus_device_csr_download(&C0, dC));
+    for (int64_t q = 0; q < C0->nnz; q++) ((float *)C0->values)[q] = -7.0f;
+    wrapped wC = wrap(ctx, c, C0);
+    ASSERT_OK(magnus_spgemm_plan_execute_into(wC.d, plan, uA, wB.d, NULL));
+    expect_reference(wC.d, A, B);
+    unwrap(&wC);
+    magnus_csr_free(&C0);
     magnus_device_csr_free(&dC);
     magnus_device_csr_free(&uA);
     magnus_spgemm_plan_free(&plan);

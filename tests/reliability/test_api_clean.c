@@ -139,6 +139,7 @@ Test(api_clean, device_calls_leave_no_message, .timeout = 300) {
     CLEAN(magnus_spgemm_plan_info_get(&plan_info, plan));
     CLEAN(magnus_device_csr_write_values(dA, A->values, A->nnz, A->type));
     CLEAN(magnus_spgemm_plan_execute(&dC, plan, dA, dA, &report));
+    CLEAN(magnus_spgemm_plan_execute_into(dC, plan, dA, dA, &report));
     KEEPS(magnus_device_csr_free(&dC));
     KEEPS(magnus_spgemm_plan_free(&plan));
     KEEPS(magnus_device_csr_free(&dA));

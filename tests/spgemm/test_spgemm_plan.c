@@ -379,3 +379,66 @@ Test(spgemm_plan, write_values) {
     magnus_csr_free(&A);
     magnus_csr_free(&B);
 }
+
+/* Executing into an existing C reuses its buffers: no allocation for C, the right product for
+ * new values each time; a C of another shape, type or nnz, or an operand as C, is refused. */
+Test(spgemm_plan, execute_into) {
+    magnus_context ctx = magnus_test_context();
+    magnus_csr A = uniform(80, 60, 4, 51, MAGNUS_FLOAT32), B = uniform(60, 50, 4, 52, MAGNUS_FLOAT32);
+    magnus_device_csr dA = upload(ctx, A), dB = upload(ctx, B), dC = NULL;
+    magnus_spgemm_options opt;
+    ASSERT_OK(magnus_spgemm_options_init(&opt));
+    opt.alpha = 0.5;
+    magnus_spgemm_plan plan;
+    ASSERT_OK(magnus_spgemm_plan_create(&plan, ctx, dA, dB, &opt));
+    ASSERT_OK(magnus_spgemm_plan_execute(&dC, plan, dA, dB, NULL));
+    const uint64_t with_c = ctx->memory_in_use;
+    for (uint64_t round = 1; round <= 2; round++) {
+        magnus_csr A2 = revalue(A, round + 60), B2 = revalue(B, round + 70);
+        ASSERT_OK(magnus_device_csr_write_values(dA, A2->values, A2->nnz, MAGNUS_FLOAT32));
+        ASSERT_OK(magnus_device_csr_write_values(dB, B2->values, B2->nnz, MAGNUS_FLOAT32));
+        magnus_report rep;
+        ASSERT_OK(magnus_spgemm_plan_execute_into(dC, plan, dA, dB, &rep));
+        cr_assert_eq(ctx->memory_in_use, with_c, "nothing kept beyond C");
+        magnus_csr C;
+        ASSERT_OK(magnus_device_csr_download(&C, dC));
+        expect_scaled_product(C, A2, B2, 0.5, "execute into");
+        magnus_csr_free(&C);
+        magnus_csr_free(&A2);
+        magnus_csr_free(&B2);
+    }
+    /* C as the operand of a later plan: its fingerprint is computed afresh from the device */
+    magnus_csr I;
+    ASSERT_OK(magnus_gen_banded(&I, 50, 0, 0, 1, MAGNUS_FLOAT32)); /* diagonal, 50 x 50 */
+    magnus_device_csr dI = upload(ctx, I), dD = NULL;
+    magnus_spgemm_plan plan2;
+    ASSERT_OK(magnus_spgemm_plan_create(&plan2, ctx, dC, dI, NULL));
+    ASSERT_OK(magnus_spgemm_plan_execute(&dD, plan2, dC, dI, NULL));
+    magnus_csr Cd, D;
+    ASSERT_OK(magnus_device_csr_download(&Cd, dC));
+    ASSERT_OK(magnus_device_csr_download(&D, dD));
+    expect_scaled_product(D, Cd, I, 1.0, "C as an operand");
+    magnus_csr_free(&Cd);
+    magnus_csr_free(&D);
+    magnus_device_csr_free(&dD);
+    magnus_device_csr_free(&dI);
+    magnus_csr_free(&I);
+    ASSERT_OK(magnus_spgemm_plan_free(&plan2));
+    EXPECT_STATUS(magnus_spgemm_plan_execute_into(dA, plan, dA, dB, NULL),
+                  MAGNUS_ERROR_DIMENSION_MISMATCH); /* A's shape is not C's (nor may it be C) */
+    magnus_csr Z;
+    ASSERT_OK(magnus_csr_new(&Z, 80, 50, 0, MAGNUS_FLOAT32));
+    magnus_device_csr dZ = upload(ctx, Z);
+    EXPECT_STATUS(magnus_spgemm_plan_execute_into(dZ, plan, dA, dB, NULL),
+                  MAGNUS_ERROR_INVALID_ARGUMENT); /* no room for C's entries */
+    EXPECT_STATUS(magnus_spgemm_plan_execute_into(NULL, plan, dA, dB, NULL),
+                  MAGNUS_ERROR_NULL_POINTER);
+    magnus_device_csr_free(&dZ);
+    magnus_csr_free(&Z);
+    ASSERT_OK(magnus_spgemm_plan_free(&plan));
+    magnus_device_csr_free(&dC);
+    magnus_device_csr_free(&dA);
+    magnus_device_csr_free(&dB);
+    magnus_csr_free(&A);
+    magnus_csr_free(&B);
+}

@@ -151,16 +151,16 @@ magnus_status magnus_hash_spgemm_numeric(magnus_device_csr *C, magnus_context ct
                                          const struct magnus_device_csr_s *A,
                                          const struct magnus_device_csr_s *B,
                                          const magnus_dbuf *row_ptr, int64_t nnz,
-                                         magnus_report *rep) {
+                                         struct magnus_device_csr_s *into, magnus_report *rep) {
     magnus_hash_config cfg;
     magnus_hash_config_init(&cfg, MAGNUS_QUEUE_MAIN);
     cfg.heavy = MAGNUS_QUEUE_HEAVY;
     cfg.light = MAGNUS_QUEUE_LIGHT;
     magnus_hash_stats num = {0};
     const int64_t m = A->rows;
-    magnus_device_csr dC = NULL;
+    magnus_device_csr dC = into;
     magnus_status s;
-    *C = NULL;
+    if (C) *C = NULL;
     magnus_context_reset_peak(ctx);
     rep->algorithm = MAGNUS_ALGORITHM_HASH;
     rep->local_mem_bytes = ctx->device.local_mem_bytes;
@@ -168,10 +168,10 @@ magnus_status magnus_hash_spgemm_numeric(magnus_device_csr *C, magnus_context ct
     magnus_hash_local_capacity(ctx, A->type, &rep->tau, NULL);
 
     double t = magnus_now_ms();
-    if ((s = magnus_device_csr_new(&dC, ctx, m, B->cols, A->type)) ||
+    if ((!into && ((s = magnus_device_csr_new(&dC, ctx, m, B->cols, A->type)) ||
+                   (s = magnus_device_csr_alloc_entries(dC, nnz)))) ||
         (s = magnus_dbuf_copy(ctx, cfg.main, &dC->row_ptr, 0, row_ptr, 0,
-                              (size_t)(m + 1) * sizeof(int64_t))) ||
-        (s = magnus_device_csr_alloc_entries(dC, nnz)))
+                              (size_t)(m + 1) * sizeof(int64_t))))
         goto fail;
     rep->time_alloc_ms = magnus_now_ms() - t;
     t = magnus_now_ms();
@@ -184,10 +184,10 @@ magnus_status magnus_hash_spgemm_numeric(magnus_device_csr *C, magnus_context ct
     rep->rows_heavy = num.items_global;
     rep->peak_device_bytes = ctx->memory_peak;
     rep->reserved_device_bytes = ctx->memory_reserved_peak;
-    *C = dC;
+    if (C) *C = dC;
     return MAGNUS_SUCCESS;
 fail:
     magnus_context_finish_after_error(ctx, s);
-    magnus_device_csr_destroy(&dC);
+    if (!into) magnus_device_csr_destroy(&dC);
     return s;
 }
