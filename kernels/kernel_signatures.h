@@ -155,3 +155,4 @@ MG_KERNEL_SIG(prim_gather_u32, (BUF_U32, out), (BUF_U32, in), (U64, in_count), (
               (U64, n))
 MG_KERNEL_SIG(prim_gather_u64, (BUF_U64, out), (BUF_U64, in), (U64, in_count), (BUF_U32, idx),
               (U64, n))
+MG_KERNEL_SIG(prim_scale_values, (BUF_VAL, v), (U64, n), (BUF_VAL, alpha))

@@ -240,3 +240,12 @@ PRIM_FILL_KERNEL(mg_u64, u64)
     }
 PRIM_GATHER_KERNEL(mg_u32, u32)
 PRIM_GATHER_KERNEL(mg_u64, u64)
+
+/* v[i] *= alpha[0] for i < n, in the value type (alpha is one mg_val in a buffer, so the
+ * kernel takes no mg_val scalar: kernels/kernel_signatures.h). C = alpha * A.B's scaling. */
+MG_KERNEL void prim_scale_values(MG_GLOBAL mg_val *v, mg_u64 n, MG_GLOBAL const mg_val *alpha,
+                                 MG_DYN_LOCAL_PARAM) {
+    mg_u64 stride = mg_num_groups() * mg_local_size();
+    mg_val a = alpha[0];
+    for (mg_u64 i = mg_global_id(); i < n; i += stride) v[i] = v[i] * a;
+}

@@ -9,6 +9,7 @@ PKGS=(
   libze1 libze-dev
   clang-14 llvm-14 llvm-spirv-14 spirv-tools libclang-rt-14-dev
   valgrind python3 python3-matplotlib
+  python3-numpy python3-scipy python3-pytest python3-venv python3-setuptools python3-wheel
 )
 missing=()
 for p in "${PKGS[@]}"; do

@@ -187,6 +187,32 @@ static CUresult pool_alloc(magnus_bctx *ctx, magnus_bmem *mem) {
     return r;
 }
 
+/* A caller's CUdeviceptr (of the primary context, which CUDA runtime code such as CuPy's
+ * shares); its size cannot be asked of the driver without another entry point, so it is
+ * taken as given. The handle only: unwrap never frees the memory. */
+magnus_status magnus_cuda_mem_wrap(magnus_bctx *ctx, void *native, size_t bytes,
+                                   magnus_bmem **out) {
+    (void)ctx;
+    *out = NULL;
+    magnus_bmem *mem = magnus_host_calloc(1, sizeof *mem);
+    if (!mem) return magnus_error(MAGNUS_ERROR_OUT_OF_HOST_MEMORY, "CUDA buffer handle");
+    mem->ptr = (CUdeviceptr)(uintptr_t)native;
+    mem->bytes = bytes;
+    *out = mem;
+    return MAGNUS_SUCCESS;
+}
+
+void magnus_cuda_mem_unwrap(magnus_bctx *ctx, magnus_bmem *mem) {
+    (void)ctx;
+    magnus_host_free(mem);
+}
+
+magnus_status magnus_cuda_context_native(magnus_bctx *ctx, void **context, void **device) {
+    *context = (void *)ctx->context;
+    *device = (void *)(intptr_t)ctx->device;
+    return MAGNUS_SUCCESS;
+}
+
 magnus_status magnus_cuda_mem_alloc(magnus_bctx *ctx, size_t bytes, magnus_bmem **out) {
     *out = NULL;
     magnus_status s = magnus_cuda_make_current(ctx);

@@ -62,6 +62,30 @@ void level0_mem_free(magnus_bctx *ctx, magnus_bmem *mem) {
     magnus_host_free(mem);
 }
 
+/* A caller's device USM pointer (of this context; not checked): the handle only, unwrap never
+ * frees the memory. */
+magnus_status level0_mem_wrap(magnus_bctx *ctx, void *native, size_t bytes, magnus_bmem **out) {
+    (void)ctx;
+    *out = NULL;
+    magnus_bmem *mem = magnus_host_calloc(1, sizeof *mem);
+    if (!mem) return magnus_error(MAGNUS_ERROR_OUT_OF_HOST_MEMORY, "level0 buffer handle");
+    mem->ptr = native;
+    mem->bytes = bytes;
+    *out = mem;
+    return MAGNUS_SUCCESS;
+}
+
+void level0_mem_unwrap(magnus_bctx *ctx, magnus_bmem *mem) {
+    (void)ctx;
+    magnus_host_free(mem);
+}
+
+magnus_status level0_context_native(magnus_bctx *ctx, void **context, void **device) {
+    *context = (void *)ctx->context;
+    *device = (void *)ctx->dev->device;
+    return MAGNUS_SUCCESS;
+}
+
 /* zeMemFree gives the memory back: nothing is kept that the runtime does not count itself. */
 magnus_status level0_mem_reserved(magnus_bctx *ctx, uint64_t *bytes) {
     (void)ctx;

@@ -28,6 +28,8 @@ const char *magnus_cl_library_path(void) {
     X(Finish)                                                                                    \
     X(CreateBuffer)                                                                              \
     X(ReleaseMemObject)                                                                          \
+    X(RetainMemObject)                                                                           \
+    X(GetMemObjectInfo)                                                                          \
     X(EnqueueWriteBuffer)                                                                        \
     X(EnqueueReadBuffer)                                                                         \
     X(EnqueueCopyBuffer)                                                                         \

@@ -29,6 +29,8 @@ typedef struct magnus_cl_api {
     cl_int (*Finish)(cl_command_queue);
     cl_mem (*CreateBuffer)(cl_context, cl_mem_flags, size_t, void *, cl_int *);
     cl_int (*ReleaseMemObject)(cl_mem);
+    cl_int (*RetainMemObject)(cl_mem);
+    cl_int (*GetMemObjectInfo)(cl_mem, cl_mem_info, size_t, void *, size_t *);
     cl_int (*EnqueueWriteBuffer)(cl_command_queue, cl_mem, cl_bool, size_t, size_t, const void *,
                                  cl_uint, const cl_event *, cl_event *);
     cl_int (*EnqueueReadBuffer)(cl_command_queue, cl_mem, cl_bool, size_t, size_t, void *,

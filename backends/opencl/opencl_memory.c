@@ -53,6 +53,45 @@ void magnus_cl_mem_free(magnus_bctx *c, magnus_bmem *m) {
     if (m) magnus_cl.ReleaseMemObject(magnus_cl_mem(m));
 }
 
+/* A caller's cl_mem: it must belong to this context and hold `bytes`; retained until unwrap,
+ * so the caller may release its own reference whenever it likes. */
+magnus_status magnus_cl_mem_wrap(magnus_bctx *c, void *native, size_t bytes, magnus_bmem **out) {
+    *out = NULL;
+    cl_mem m = (cl_mem)native;
+    cl_context owner = NULL;
+    size_t size = 0;
+    cl_int err = magnus_cl.GetMemObjectInfo(m, CL_MEM_CONTEXT, sizeof owner, &owner, NULL);
+    if (err == CL_SUCCESS) err = magnus_cl.GetMemObjectInfo(m, CL_MEM_SIZE, sizeof size, &size, NULL);
+    if (err != CL_SUCCESS)
+        return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
+                            "OpenCL: the buffer to wrap is not a valid cl_mem (clGetMemObjectInfo: "
+                            "%s)",
+                            magnus_cl_error_name(err));
+    if (owner != c->context)
+        return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
+                            "OpenCL: the buffer to wrap belongs to another cl_context than the "
+                            "magnus context's (magnus_context_native gives it)");
+    if (size < bytes)
+        return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
+                            "OpenCL: the buffer to wrap holds %zu bytes, %zu are needed", size,
+                            bytes);
+    if ((err = magnus_cl.RetainMemObject(m)) != CL_SUCCESS)
+        return magnus_cl_fail(err, MAGNUS_ERROR_DEVICE, "clRetainMemObject");
+    *out = (magnus_bmem *)(void *)m;
+    return MAGNUS_SUCCESS;
+}
+
+void magnus_cl_mem_unwrap(magnus_bctx *c, magnus_bmem *m) {
+    (void)c;
+    if (m) magnus_cl.ReleaseMemObject(magnus_cl_mem(m)); /* wrap's reference */
+}
+
+magnus_status magnus_cl_context_native(magnus_bctx *c, void **context, void **device) {
+    *context = (void *)c->context;
+    *device = (void *)c->device;
+    return MAGNUS_SUCCESS;
+}
+
 /* OpenCL gives a released buffer back to the implementation: nothing is kept for reuse that
  * the runtime does not count itself. */
 magnus_status magnus_cl_mem_reserved(magnus_bctx *c, uint64_t *bytes) {

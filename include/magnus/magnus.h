@@ -524,6 +524,11 @@ typedef struct magnus_spgemm_options {
     magnus_algorithm algorithm;
     magnus_progress_fn progress; /* may be NULL */
     void *progress_user;
+    double alpha;                /* C = alpha * A.B (1 from magnus_spgemm_options_init; NULL
+                                    options mean 1): C's values, computed in the value type, are
+                                    multiplied by alpha rounded to that type (alpha = 0 keeps
+                                    C's structure, with zeros). Must be finite, else
+                                    MAGNUS_ERROR_INVALID_ARGUMENT. */
 } magnus_spgemm_options;
 MAGNUS_API magnus_status magnus_spgemm_options_init(magnus_spgemm_options *opt);
 
@@ -589,6 +594,111 @@ MAGNUS_API magnus_status magnus_spgemm_device(magnus_device_csr *C, magnus_conte
                                               const magnus_device_csr A, const magnus_device_csr B,
                                               const magnus_spgemm_options *opt,
                                               magnus_report *report);
+
+/* ------------------------------------------------------------------------------------------
+ * SpGEMM plans: symbolic once, numeric many (C = alpha·A·B for A and B of one structure and
+ * changing values)
+ * ------------------------------------------------------------------------------------------ */
+typedef struct magnus_spgemm_plan_s *magnus_spgemm_plan;
+
+/*
+ * A plan for C = alpha·A·B made from device matrices A and B of the context (they may be the
+ * same matrix): it runs the symbolic phase once and keeps C's row pointers and nnz (rows+1
+ * int64 on the device), the operands' shapes, value type and structure fingerprints, and
+ * opt->alpha (opt may be NULL: alpha 1). A and B are not kept: they may be freed after. Both
+ * phases are the hash algorithm's (MAGNUS_ALGORITHM_HASH) whichever opt->algorithm names (a
+ * numeric-only pass of gMAGNUS is not written yet); opt->progress is not called. Errors as
+ * magnus_spgemm_device. A plan must be freed before its context; one thread at a time.
+ *
+ * The structure check: a 64-bit fingerprint of rows, cols, nnz, row_ptr and col_idx (not the
+ * values), computed on the host when the matrix is uploaded with magnus_device_csr_upload, else
+ * (a matrix made on the device, e.g. an earlier C) once by reading its structure back.
+ * Equal structures always pass; a different structure is refused but for a chance of about
+ * 2^-64 that its fingerprint collides.
+ */
+MAGNUS_API magnus_status magnus_spgemm_plan_create(magnus_spgemm_plan *plan, magnus_context ctx,
+                                                   const magnus_device_csr A,
+                                                   const magnus_device_csr B,
+                                                   const magnus_spgemm_options *opt);
+/*
+ * C = alpha·A·B by the numeric phase only, for A and B with the structures the plan was made
+ * for and any values (other matrices than the plan's, e.g. uploaded anew). *C is a new device
+ * matrix (an output only, as in magnus_spgemm). Refused: shapes other than the plan's
+ * (MAGNUS_ERROR_DIMENSION_MISMATCH), another value type (MAGNUS_ERROR_UNSUPPORTED_TYPE),
+ * another nnz or structure (MAGNUS_ERROR_INVALID_ARGUMENT, the detail naming the operand),
+ * matrices of another context (MAGNUS_ERROR_INVALID_HANDLE). report may be NULL; it gets the
+ * numeric phase's times, nnz_c and the peak device memory (the plan's buffers included).
+ */
+MAGNUS_API magnus_status magnus_spgemm_plan_execute(magnus_device_csr *C,
+                                                    const magnus_spgemm_plan plan,
+                                                    const magnus_device_csr A,
+                                                    const magnus_device_csr B,
+                                                    magnus_report *report);
+/* The same into an existing device matrix C of the plan's shape, value type and nnz (e.g.
+ * the C of an earlier execution, or one wrapped over the caller's buffers with
+ * magnus_device_csr_wrap, which then receive the product: zero-copy output; a wrap validates
+ * the buffers' structure, so they must hold a valid one first, e.g. an earlier C's), whose
+ * row pointers, columns and values are overwritten; nothing is allocated for C. Refused as above, and: C of another shape
+ * (MAGNUS_ERROR_DIMENSION_MISMATCH), type (MAGNUS_ERROR_UNSUPPORTED_TYPE) or nnz, or C one of
+ * the operands (MAGNUS_ERROR_INVALID_ARGUMENT). After a failure C's contents are undefined. */
+MAGNUS_API magnus_status magnus_spgemm_plan_execute_into(magnus_device_csr C,
+                                                         const magnus_spgemm_plan plan,
+                                                         const magnus_device_csr A,
+                                                         const magnus_device_csr B,
+                                                         magnus_report *report);
+/* Overwrites the values of device matrix dA with nnz values of `type` from host memory (nnz
+ * and type must be dA's: MAGNUS_ERROR_INVALID_ARGUMENT / MAGNUS_ERROR_UNSUPPORTED_TYPE; values
+ * may be NULL only when nnz is 0). The structure, and so its fingerprint, stays: the way to
+ * feed a plan new values without uploading the structure again. Blocking. */
+MAGNUS_API magnus_status magnus_device_csr_write_values(magnus_device_csr dA, const void *values,
+                                                        int64_t nnz, magnus_value_type type);
+/* What a plan holds. */
+typedef struct magnus_spgemm_plan_info {
+    int64_t rows, cols, nnz;     /* C's shape and entries */
+    magnus_value_type type;
+    magnus_algorithm algorithm;  /* the phases it runs: MAGNUS_ALGORITHM_HASH */
+    double alpha;
+    uint64_t device_bytes;       /* device memory the plan holds between executions */
+    magnus_report symbolic;      /* the symbolic phase's report (setup, symbolic, peak) */
+} magnus_spgemm_plan_info;
+MAGNUS_API magnus_status magnus_spgemm_plan_info_get(magnus_spgemm_plan_info *out,
+                                                     const magnus_spgemm_plan plan);
+/* Frees the plan's device memory and the plan; NULL or *plan == NULL is a no-op. */
+MAGNUS_API magnus_status magnus_spgemm_plan_free(magnus_spgemm_plan *plan);
+
+/* ------------------------------------------------------------------------------------------
+ * Foreign device buffers: matrices whose arrays another library allocated (zero-copy input)
+ * ------------------------------------------------------------------------------------------ */
+/* The context's native handles, to allocate buffers magnus can wrap: OpenCL: context is the
+ * cl_context and device the cl_device_id; CUDA: the device's primary context (CUcontext, which
+ * CUDA runtime libraries such as CuPy use too) and the CUdevice ordinal cast to a pointer;
+ * Level Zero: ze_context_handle_t and ze_device_handle_t. */
+typedef struct magnus_native_handles {
+    magnus_backend_kind backend;
+    void *context;
+    void *device;
+} magnus_native_handles;
+MAGNUS_API magnus_status magnus_context_native(magnus_native_handles *out,
+                                               const magnus_context_s *ctx);
+/*
+ * A device matrix over the caller's device buffers, without copying them: row_ptr (rows+1
+ * int64), col_idx (nnz int32) and values (nnz of `type`), each the backend's native buffer:
+ * an OpenCL cl_mem of the context's cl_context (retained while wrapped; one of another context
+ * or smaller than its array is refused with MAGNUS_ERROR_INVALID_ARGUMENT), a CUDA device
+ * pointer (CUdeviceptr cast to void *), a Level Zero device USM pointer (those two are taken
+ * as given). col_idx and values may be NULL when nnz is 0. The structure is read back once
+ * (blocking, 12 bytes per entry) to be validated as magnus_csr_validate does (its status,
+ * detail prefixed "wrapped matrix: ") and fingerprinted for plans; the values are not read.
+ * Use it as any device matrix (an operand of magnus_spgemm_device and plans, download,
+ * magnus_device_csr_write_values, which then writes into the caller's buffer);
+ * magnus_device_csr_free drops the wrapper and leaves the buffers to their owner, who must
+ * keep them alive, and not change the structure, until then. Wrapped buffers are not counted
+ * in the context's memory in use or a report's peak.
+ */
+MAGNUS_API magnus_status magnus_device_csr_wrap(magnus_device_csr *out, magnus_context ctx,
+                                                int64_t rows, int64_t cols, int64_t nnz,
+                                                magnus_value_type type, void *row_ptr,
+                                                void *col_idx, void *values);
 
 /* ------------------------------------------------------------------------------------------
  * gMAGNUS parameters (paper's §III-D, Tables V and VI): what a multiply chooses for a device

@@ -79,6 +79,15 @@ typedef struct magnus_backend_ops {
     /* pattern_bytes is 1, 2, 4 or 8; bytes is a multiple of it */
     magnus_status (*mem_fill)(magnus_bqueue *q, magnus_bmem *dst, size_t offset,
                               const void *pattern, size_t pattern_bytes, size_t bytes);
+    /* Foreign memory (magnus_device_csr_wrap): mem_wrap makes a buffer handle of the caller's
+     * native buffer (OpenCL: a cl_mem of this context, which it retains and checks holds
+     * `bytes`; CUDA: a CUdeviceptr; Level Zero: a device USM pointer; those two cannot be
+     * checked); mem_unwrap drops the handle and leaves the caller's memory. context_native
+     * gives the native context and device (cl_context and cl_device_id; CUcontext, the
+     * primary one, and the CUdevice ordinal; ze_context_handle_t and ze_device_handle_t). */
+    magnus_status (*mem_wrap)(magnus_bctx *ctx, void *native, size_t bytes, magnus_bmem **mem);
+    void (*mem_unwrap)(magnus_bctx *ctx, magnus_bmem *mem);
+    magnus_status (*context_native)(magnus_bctx *ctx, void **context, void **device);
 
     /* kernels: modules come from the backend's own embedded binaries */
     magnus_status (*module_load)(magnus_bctx *ctx, magnus_kernel_variant variant,

@@ -5,7 +5,9 @@
  */
 #include <string.h>
 
+#include "backend.h"
 #include "device_csr.h"
+#include "kernels.h"
 
 magnus_status magnus_device_csr_check(const struct magnus_device_csr_s *d, magnus_context ctx,
                                       const char *name) {
@@ -70,9 +72,16 @@ void magnus_device_csr_destroy(magnus_device_csr *dp) {
     if (!dp || !*dp) return;
     struct magnus_device_csr_s *d = *dp;
     if (d->magic == MAGNUS_MAGIC_DEVICE_CSR) {
-        magnus_dbuf_free(d->ctx, &d->row_ptr);
-        magnus_dbuf_free(d->ctx, &d->col_idx);
-        magnus_dbuf_free(d->ctx, &d->values);
+        magnus_dbuf *bufs[3] = {&d->row_ptr, &d->col_idx, &d->values};
+        for (int i = 0; i < 3; i++) {
+            if (d->borrowed & (1u << i)) {
+                if (bufs[i]->mem) d->ctx->ops->mem_unwrap(d->ctx->bctx, bufs[i]->mem);
+                bufs[i]->mem = NULL;
+                bufs[i]->bytes = 0;
+            } else {
+                magnus_dbuf_free(d->ctx, bufs[i]);
+            }
+        }
         d->magic = MAGNUS_MAGIC_FREED;
         magnus_host_free(d);
     }
@@ -116,6 +125,79 @@ magnus_status magnus_device_csr_download_on(magnus_csr *out, const struct magnus
     return MAGNUS_SUCCESS;
 }
 
+magnus_status magnus_device_csr_scale(struct magnus_device_csr_s *d, magnus_queue_id q,
+                                      double alpha) {
+    if (alpha == 1.0 || d->nnz == 0) return MAGNUS_SUCCESS;
+    /* alpha in the value type, in a one-value buffer (no kernel takes an mg_val scalar) */
+    float a32 = (float)alpha;
+    const void *a = d->type == MAGNUS_FLOAT64 ? (const void *)&alpha : (const void *)&a32;
+    magnus_dbuf abuf = {0};
+    magnus_status s = magnus_dbuf_alloc(d->ctx, magnus_value_size(d->type), &abuf);
+    if (s) return s;
+    size_t gs = 256;
+    while (gs > 1 && gs > d->ctx->device.max_work_group_size) gs >>= 1;
+    uint64_t units = (uint64_t)d->nnz / gs + 1;
+    size_t groups = units < 65535 ? (size_t)units : 65535;
+    if (!(s = magnus_dbuf_write(d->ctx, q, &abuf, 0, a, magnus_value_size(d->type))))
+        s = magnus_k_prim_scale_values(d->ctx, q, magnus_variant_of(d->type), groups, gs, 0,
+                                       &d->values, (uint64_t)d->nnz, &abuf);
+    /* waits, so the one-value buffer is no longer read when it is freed */
+    magnus_status f = magnus_queue_finish(d->ctx, q);
+    magnus_dbuf_free(d->ctx, &abuf);
+    return s ? s : f;
+}
+
+/* ---- structure fingerprints -------------------------------------------------------------- */
+
+static inline uint64_t fp_mix(uint64_t h, uint64_t x) {
+    x *= 0x9e3779b97f4a7c15ULL;
+    x ^= x >> 32;
+    h ^= x;
+    h = (h << 27) | (h >> 37);
+    return h * 0xff51afd7ed558ccdULL + 0x632be59bd9b4e019ULL;
+}
+
+uint64_t magnus_csr_structure_fingerprint(int64_t rows, int64_t cols, int64_t nnz,
+                                          const int64_t *row_ptr, const int32_t *col_idx) {
+    uint64_t h = 0x6d61676e75730001ULL;
+    h = fp_mix(h, (uint64_t)rows);
+    h = fp_mix(h, (uint64_t)cols);
+    h = fp_mix(h, (uint64_t)nnz);
+    for (int64_t i = 0; i <= rows; i++) h = fp_mix(h, (uint64_t)row_ptr[i]);
+    int64_t p = 0;
+    for (; p + 1 < nnz; p += 2)
+        h = fp_mix(h, (uint64_t)(uint32_t)col_idx[p] | (uint64_t)(uint32_t)col_idx[p + 1] << 32);
+    if (p < nnz) h = fp_mix(h, (uint64_t)(uint32_t)col_idx[p] | 0xffffffff00000000ULL);
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    return h ^ (h >> 29);
+}
+
+magnus_status magnus_device_csr_fingerprint(uint64_t *out, struct magnus_device_csr_s *d) {
+    if (d->fingerprint_known) {
+        *out = d->fingerprint;
+        return MAGNUS_SUCCESS;
+    }
+    size_t rp_bytes = (size_t)(d->rows + 1) * sizeof(int64_t);
+    size_t ci_bytes = (size_t)d->nnz * sizeof(int32_t);
+    int64_t *rp = magnus_host_malloc(rp_bytes);
+    int32_t *ci = magnus_host_malloc(ci_bytes ? ci_bytes : 1);
+    magnus_status s = MAGNUS_SUCCESS;
+    if (!rp || !ci)
+        s = magnus_error(MAGNUS_ERROR_OUT_OF_HOST_MEMORY,
+                         "%zu bytes to read a device matrix's structure back", rp_bytes + ci_bytes);
+    if (!s) s = magnus_dbuf_read(d->ctx, MAGNUS_QUEUE_MAIN, rp, &d->row_ptr, 0, rp_bytes);
+    if (!s && ci_bytes) s = magnus_dbuf_read(d->ctx, MAGNUS_QUEUE_MAIN, ci, &d->col_idx, 0, ci_bytes);
+    if (!s) {
+        d->fingerprint = magnus_csr_structure_fingerprint(d->rows, d->cols, d->nnz, rp, ci);
+        d->fingerprint_known = 1;
+        *out = d->fingerprint;
+    }
+    magnus_host_free(rp);
+    magnus_host_free(ci);
+    return s;
+}
+
 /* ---- public entry points ------------------------------------------------------------------ */
 
 magnus_status magnus_device_csr_upload(magnus_device_csr *out, magnus_context ctx,
@@ -126,7 +208,12 @@ magnus_status magnus_device_csr_upload(magnus_device_csr *out, magnus_context ct
     magnus_status s = magnus_context_check(ctx);
     if (s) return s;
     if ((s = magnus_csr_validate(A))) return s;
-    return magnus_device_csr_upload_on(out, ctx, MAGNUS_QUEUE_MAIN, A);
+    if ((s = magnus_device_csr_upload_on(out, ctx, MAGNUS_QUEUE_MAIN, A))) return s;
+    /* while the structure is on the host: what a plan checks a matrix by */
+    (*out)->fingerprint =
+        magnus_csr_structure_fingerprint(A->rows, A->cols, A->nnz, A->row_ptr, A->col_idx);
+    (*out)->fingerprint_known = 1;
+    return MAGNUS_SUCCESS;
 }
 
 magnus_status magnus_device_csr_download(magnus_csr *out, const magnus_device_csr dA) {
@@ -158,4 +245,128 @@ magnus_status magnus_device_csr_shape(int64_t *rows, int64_t *cols, int64_t *nnz
     if (cols) *cols = dA->cols;
     if (nnz) *nnz = dA->nnz;
     return MAGNUS_SUCCESS;
+}
+
+/* Declared in magnus.h's "SpGEMM plans" section: how a plan gets new values. */
+magnus_status magnus_device_csr_write_values(magnus_device_csr dA, const void *values,
+                                             int64_t nnz, magnus_value_type type) {
+    magnus_error_clear();
+    magnus_status s = magnus_device_csr_check(dA, NULL, "dA");
+    if (s || (s = magnus_context_check(dA->ctx))) return s;
+    if (type != dA->type)
+        return magnus_error(MAGNUS_ERROR_UNSUPPORTED_TYPE,
+                            "values of type %d for a device matrix of %s values", (int)type,
+                            dA->type == MAGNUS_FLOAT64 ? "float64" : "float32");
+    if (nnz != dA->nnz)
+        return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
+                            "%lld values for a device matrix of %lld entries", (long long)nnz,
+                            (long long)dA->nnz);
+    if (nnz == 0) return MAGNUS_SUCCESS;
+    if (!values)
+        return magnus_error(MAGNUS_ERROR_NULL_POINTER, "magnus_device_csr_write_values: values "
+                                                       "is NULL");
+    /* the queues are idle between public calls; the write is blocking */
+    return magnus_dbuf_write(dA->ctx, MAGNUS_QUEUE_MAIN, &dA->values, 0, values,
+                             (size_t)nnz * magnus_value_size(type));
+}
+
+/* ---- foreign device buffers (magnus.h, "Foreign device buffers") -------------------------- */
+
+magnus_status magnus_context_native(magnus_native_handles *out, const magnus_context_s *ctx) {
+    magnus_error_clear();
+    if (!out) return magnus_error(MAGNUS_ERROR_NULL_POINTER, "magnus_context_native: out is NULL");
+    memset(out, 0, sizeof *out);
+    magnus_status s = magnus_context_check(ctx);
+    if (s) return s;
+    out->backend = ctx->device.backend;
+    return ctx->ops->context_native(ctx->bctx, &out->context, &out->device);
+}
+
+/* Wraps one array of `bytes` into d's buffer `bit`; a NULL native with 0 bytes gets an owned
+ * one-byte buffer (kernels need a live buffer). */
+static magnus_status wrap_one(struct magnus_device_csr_s *d, magnus_dbuf *buf, unsigned bit,
+                              void *native, size_t bytes, const char *name) {
+    if (!native) {
+        if (bytes)
+            return magnus_error(MAGNUS_ERROR_NULL_POINTER, "magnus_device_csr_wrap: %s is NULL",
+                                name);
+        return magnus_dbuf_alloc(d->ctx, 0, buf);
+    }
+    magnus_bmem *mem = NULL;
+    magnus_status s = d->ctx->ops->mem_wrap(d->ctx->bctx, native, bytes, &mem);
+    if (s) {
+        magnus_error_prefix("%s: ", name);
+        return s;
+    }
+    buf->mem = mem;
+    buf->bytes = bytes;
+    d->borrowed |= 1u << bit;
+    return MAGNUS_SUCCESS;
+}
+
+magnus_status magnus_device_csr_wrap(magnus_device_csr *out, magnus_context ctx, int64_t rows,
+                                     int64_t cols, int64_t nnz, magnus_value_type type,
+                                     void *row_ptr, void *col_idx, void *values) {
+    magnus_error_clear();
+    if (!out) return magnus_error(MAGNUS_ERROR_NULL_POINTER, "magnus_device_csr_wrap: out is NULL");
+    *out = NULL;
+    magnus_status s = magnus_context_check(ctx);
+    if (s) return s;
+    if (rows < 0 || cols < 0 || rows > INT32_MAX || cols > INT32_MAX || nnz < 0)
+        return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
+                            "magnus_device_csr_wrap: %lld x %lld with %lld entries",
+                            (long long)rows, (long long)cols, (long long)nnz);
+    if (magnus_value_size(type) == 0)
+        return magnus_error(MAGNUS_ERROR_UNSUPPORTED_TYPE, "device matrix value type %d",
+                            (int)type);
+    if (!row_ptr)
+        return magnus_error(MAGNUS_ERROR_NULL_POINTER, "magnus_device_csr_wrap: row_ptr is NULL");
+    size_t ci_bytes, val_bytes;
+    if (!magnus_mul_size((size_t)nnz, sizeof(int32_t), &ci_bytes) ||
+        !magnus_mul_size((size_t)nnz, magnus_value_size(type), &val_bytes))
+        return magnus_error(MAGNUS_ERROR_SIZE_OVERFLOW, "device matrix with %lld entries",
+                            (long long)nnz);
+    size_t rp_bytes = (size_t)(rows + 1) * sizeof(int64_t);
+    struct magnus_device_csr_s *d = magnus_host_calloc(1, sizeof *d);
+    if (!d) return magnus_error(MAGNUS_ERROR_OUT_OF_HOST_MEMORY, "device matrix handle");
+    d->ctx = ctx;
+    d->rows = rows;
+    d->cols = cols;
+    d->type = type;
+    d->magic = MAGNUS_MAGIC_DEVICE_CSR;
+    int64_t *rp = NULL;
+    int32_t *ci = NULL;
+    if ((s = wrap_one(d, &d->row_ptr, 0, row_ptr, rp_bytes, "row_ptr")) ||
+        (s = wrap_one(d, &d->col_idx, 1, col_idx, ci_bytes, "col_idx")) ||
+        (s = wrap_one(d, &d->values, 2, values, val_bytes, "values")))
+        goto fail;
+    d->nnz = nnz;
+    /* The structure is read back once: validated (kernels index with it) and fingerprinted. */
+    rp = magnus_host_malloc(rp_bytes);
+    ci = magnus_host_malloc(ci_bytes ? ci_bytes : 1);
+    if (!rp || !ci) {
+        s = magnus_error(MAGNUS_ERROR_OUT_OF_HOST_MEMORY,
+                         "%zu bytes to read a wrapped matrix's structure back", rp_bytes + ci_bytes);
+        goto fail;
+    }
+    if ((s = magnus_dbuf_read(ctx, MAGNUS_QUEUE_MAIN, rp, &d->row_ptr, 0, rp_bytes)) ||
+        (ci_bytes && (s = magnus_dbuf_read(ctx, MAGNUS_QUEUE_MAIN, ci, &d->col_idx, 0, ci_bytes))))
+        goto fail;
+    magnus_csr_s view = {.magic = MAGNUS_MAGIC_CSR, .rows = rows, .cols = cols, .nnz = nnz,
+                         .type = type, .row_ptr = rp, .col_idx = ci, .values = ci};
+    if ((s = magnus_csr_validate(&view))) {
+        magnus_error_prefix("wrapped matrix: ");
+        goto fail;
+    }
+    d->fingerprint = magnus_csr_structure_fingerprint(rows, cols, nnz, rp, ci);
+    d->fingerprint_known = 1;
+    magnus_host_free(rp);
+    magnus_host_free(ci);
+    *out = d;
+    return MAGNUS_SUCCESS;
+fail:
+    magnus_host_free(rp);
+    magnus_host_free(ci);
+    magnus_device_csr_destroy((magnus_device_csr *)&d);
+    return s;
 }

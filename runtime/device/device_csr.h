@@ -24,6 +24,21 @@ magnus_status magnus_device_csr_alloc_entries(struct magnus_device_csr_s *d, int
 /* Frees a matrix made here (or by upload) without touching the detail message; NULL is fine. */
 void magnus_device_csr_destroy(magnus_device_csr *d);
 
+/* d->values *= alpha on queue q, in d's value type (alpha rounded to float for float32);
+ * nothing when alpha == 1 or d is empty. Waits for q. */
+magnus_status magnus_device_csr_scale(struct magnus_device_csr_s *d, magnus_queue_id q,
+                                      double alpha);
+
+/* A 64-bit fingerprint of d's structure (rows, cols, nnz, row_ptr, col_idx; not the values):
+ * equal structures give equal fingerprints; different ones differ but for a chance of about
+ * 2^-64 (it is a hash, not a comparison). Known from the upload when d was uploaded with
+ * magnus_device_csr_upload, else computed once by reading row_ptr and col_idx back (blocking,
+ * 12 bytes per entry). */
+magnus_status magnus_device_csr_fingerprint(uint64_t *out, struct magnus_device_csr_s *d);
+/* The same fingerprint of host arrays. */
+uint64_t magnus_csr_structure_fingerprint(int64_t rows, int64_t cols, int64_t nnz,
+                                          const int64_t *row_ptr, const int32_t *col_idx);
+
 /* Upload / download on queue q, without validation or message clearing (the public entry
  * points do those). */
 magnus_status magnus_device_csr_upload_on(magnus_device_csr *out, magnus_context ctx,

@@ -315,6 +315,13 @@ struct magnus_device_csr_s {
     magnus_dbuf row_ptr; /* int64, rows+1 */
     magnus_dbuf col_idx; /* int32, nnz */
     magnus_dbuf values;  /* float or double, nnz */
+    /* magnus_device_csr_fingerprint's value, once known (set at the public upload from the
+     * host arrays, else computed on first use by reading the structure back) */
+    uint64_t fingerprint;
+    int fingerprint_known;
+    /* magnus_device_csr_wrap: which arrays are the caller's (bit 0 row_ptr, 1 col_idx,
+     * 2 values), dropped with ops->mem_unwrap instead of freed; not counted as in use */
+    unsigned borrowed;
 };
 
 static inline magnus_kernel_variant magnus_variant_of(magnus_value_type t) {

@@ -3,6 +3,7 @@
  * call, and the dispatch to an algorithm (spgemm_algorithms.h). The algorithms see
  * only valid device matrices of one value type with A.cols == B.rows.
  */
+#include <math.h>
 #include <string.h>
 
 #include "csr_products.h"
@@ -14,6 +15,7 @@ magnus_status magnus_spgemm_options_init(magnus_spgemm_options *opt) {
     if (!opt) return magnus_error(MAGNUS_ERROR_NULL_POINTER, "magnus_spgemm_options_init: NULL");
     memset(opt, 0, sizeof *opt);
     opt->algorithm = MAGNUS_ALGORITHM_MAGNUS;
+    opt->alpha = 1.0;
     return MAGNUS_SUCCESS;
 }
 
@@ -21,6 +23,9 @@ static magnus_status check_options(const magnus_spgemm_options *opt) {
     if (opt && opt->algorithm != MAGNUS_ALGORITHM_MAGNUS && opt->algorithm != MAGNUS_ALGORITHM_HASH)
         return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT, "unknown SpGEMM algorithm %d",
                             (int)opt->algorithm);
+    if (opt && !isfinite(opt->alpha))
+        return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
+                            "alpha is %g; C = alpha*A*B needs a finite alpha", opt->alpha);
     return MAGNUS_SUCCESS;
 }
 
@@ -70,6 +75,13 @@ static magnus_status dispatch(magnus_device_csr *C, magnus_context ctx,
     if (s) return s;
     if (algorithm == MAGNUS_ALGORITHM_HASH) s = magnus_hash_spgemm(C, ctx, A, B, rep);
     else s = magnus_gmagnus_spgemm(C, ctx, A, B, rep);
+    /* C = alpha * (A.B): one pass over C's values after either algorithm */
+    if (!s && opt && opt->alpha != 1.0) {
+        double t = magnus_now_ms();
+        if ((s = magnus_device_csr_scale(*C, MAGNUS_QUEUE_MAIN, opt->alpha)))
+            magnus_device_csr_destroy(C);
+        rep->time_numeric_ms += magnus_now_ms() - t;
+    }
     magnus_trace_event(ctx, "mark", "end", magnus_now_ms(), 0);
     return s;
 }

@@ -18,4 +18,21 @@ magnus_status magnus_gmagnus_spgemm(magnus_device_csr *C, magnus_context ctx,
                                     const struct magnus_device_csr_s *A,
                                     const struct magnus_device_csr_s *B, magnus_report *report);
 
+/* The phases of a plan (runtime/spgemm/spgemm_plan.c), by the hash algorithm's accumulator:
+ * symbolic: C's row pointers (rows+1 int64, a new buffer the caller frees) and nnz;
+ * numeric: C (a new matrix, or `into`, which has C's shape, type and nnz) gets a copy of
+ * those row pointers, its columns and values from A and B; on failure `into` is left as is
+ * but its contents are undefined.
+ * Both wait for the context before returning. */
+magnus_status magnus_hash_spgemm_symbolic(magnus_dbuf *row_ptr, int64_t *nnz, magnus_context ctx,
+                                          const struct magnus_device_csr_s *A,
+                                          const struct magnus_device_csr_s *B,
+                                          magnus_report *report);
+magnus_status magnus_hash_spgemm_numeric(magnus_device_csr *C, magnus_context ctx,
+                                         const struct magnus_device_csr_s *A,
+                                         const struct magnus_device_csr_s *B,
+                                         const magnus_dbuf *row_ptr, int64_t nnz,
+                                         struct magnus_device_csr_s *into,
+                                         magnus_report *report);
+
 #endif

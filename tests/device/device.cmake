@@ -20,3 +20,7 @@ if(MAGNUS_BUILD_TOOLS)
            WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
   set_tests_properties(magnus_probe_cli PROPERTIES LABELS "runtime;cli" TIMEOUT 120)
 endif()
+# Foreign device buffers: a matrix over the caller's cl_mem objects or CUDA device pointers (the
+# test makes them through the vendor's API, so OpenCL and CUDA only).
+magnus_add_device_test(device_csr_wrap SOURCES ${_dir}/test_device_csr_wrap.c
+                       LABELS runtime BACKENDS opencl cuda TIMEOUT 300)

@@ -172,3 +172,36 @@ Test(alloc_failures, device_matrices, .timeout = 300) {
     magnus_csr_free(&back);
     magnus_context_free(&ctx);
 }
+
+/* Plans: creation (including a fingerprint read back from a device-made operand) and
+ * execution with alpha; a failure leaves no plan, no C and no device memory held. */
+Test(alloc_failures, spgemm_plan, .timeout = 300) {
+    magnus_context ctx = context_or_skip(0);
+    magnus_csr A = matrix(50, 50, 5, 6, MAGNUS_FLOAT32);
+    magnus_device_csr dA = NULL, dAA = NULL, dC = NULL;
+    cr_assert_eq(magnus_device_csr_upload(&dA, ctx, A), MAGNUS_SUCCESS);
+    cr_assert_eq(magnus_spgemm_device(&dAA, ctx, dA, dA, NULL, NULL), MAGNUS_SUCCESS);
+    const uint64_t before = ctx->memory_in_use;
+    magnus_spgemm_options opt;
+    magnus_spgemm_options_init(&opt);
+    opt.alpha = -2.0;
+    magnus_spgemm_plan plan = NULL;
+    int f = SWEEP("spgemm_plan_create", magnus_spgemm_plan_create(&plan, ctx, dAA, dA, &opt),
+                  plan, (void)0);
+    cr_expect_geq(f, 2, "plan_create: %d allocations", f);
+    magnus_spgemm_plan_info info;
+    cr_assert_eq(magnus_spgemm_plan_info_get(&info, plan), MAGNUS_SUCCESS);
+    cr_expect_eq(ctx->memory_in_use - before, info.device_bytes);
+    const uint64_t with_plan = ctx->memory_in_use;
+    f = SWEEP("spgemm_plan_execute", magnus_spgemm_plan_execute(&dC, plan, dAA, dA, NULL), dC,
+              (void)0);
+    cr_expect_geq(f, 2, "plan_execute: %d allocations", f);
+    magnus_device_csr_free(&dC);
+    cr_expect_eq(ctx->memory_in_use, with_plan);
+    magnus_spgemm_plan_free(&plan);
+    cr_expect_eq(ctx->memory_in_use, before);
+    magnus_device_csr_free(&dAA);
+    magnus_device_csr_free(&dA);
+    magnus_csr_free(&A);
+    magnus_context_free(&ctx);
+}

@@ -114,6 +114,8 @@ Test(api_clean, device_calls_leave_no_message, .timeout = 300) {
     CLEAN(magnus_context_create(&ctx, &dev, NULL));
     magnus_device_info in_effect;
     CLEAN(magnus_context_device(&in_effect, ctx));
+    magnus_native_handles native;
+    CLEAN(magnus_context_native(&native, ctx));
     magnus_csr A = NULL, C = NULL, D = NULL;
     CLEAN(magnus_gen_laplacian_2d(&A, 12, 9, MAGNUS_FLOAT32));
     magnus_spgemm_options opt;
@@ -131,6 +133,15 @@ Test(api_clean, device_calls_leave_no_message, .timeout = 300) {
     CLEAN(magnus_spgemm_device(&dC, ctx, dA, dA, NULL, NULL));
     CLEAN(magnus_device_csr_download(&D, dC));
     KEEPS(magnus_device_csr_free(&dC));
+    magnus_spgemm_plan plan = NULL;
+    magnus_spgemm_plan_info plan_info;
+    CLEAN(magnus_spgemm_plan_create(&plan, ctx, dA, dA, &opt));
+    CLEAN(magnus_spgemm_plan_info_get(&plan_info, plan));
+    CLEAN(magnus_device_csr_write_values(dA, A->values, A->nnz, A->type));
+    CLEAN(magnus_spgemm_plan_execute(&dC, plan, dA, dA, &report));
+    CLEAN(magnus_spgemm_plan_execute_into(dC, plan, dA, dA, &report));
+    KEEPS(magnus_device_csr_free(&dC));
+    KEEPS(magnus_spgemm_plan_free(&plan));
     KEEPS(magnus_device_csr_free(&dA));
     double gbps;
     CLEAN(magnus_device_copy_bandwidth(&gbps, ctx, 4096, 1));

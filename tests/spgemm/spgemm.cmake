@@ -9,3 +9,6 @@ magnus_add_device_test(spgemm_hash
                                ${_spgemm_dir}/test_spgemm_hash_errors.c
                                ${_spgemm_dir}/test_spgemm_hash_accumulate.c
                        LABELS spgemm hash TIMEOUT 600)
+# C = alpha·A·B and the reusable plan (symbolic once, numeric many).
+magnus_add_device_test(spgemm_plan SOURCES ${_spgemm_dir}/test_spgemm_plan.c
+                       LABELS spgemm plan TIMEOUT 300)

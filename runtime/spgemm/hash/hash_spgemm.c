@@ -95,3 +95,99 @@ magnus_status magnus_hash_spgemm(magnus_device_csr *C, magnus_context ctx,
                                  const struct magnus_device_csr_s *B, magnus_report *report) {
     return magnus_hash_spgemm_ex(C, ctx, A, B, report, NULL, NULL, NULL);
 }
+
+/* ---- the plan's phases (runtime/spgemm/spgemm_plan.c) ------------------------------------ */
+
+magnus_status magnus_hash_spgemm_symbolic(magnus_dbuf *row_ptr, int64_t *nnz, magnus_context ctx,
+                                          const struct magnus_device_csr_s *A,
+                                          const struct magnus_device_csr_s *B,
+                                          magnus_report *rep) {
+    magnus_hash_config cfg;
+    magnus_hash_config_init(&cfg, MAGNUS_QUEUE_MAIN);
+    cfg.heavy = MAGNUS_QUEUE_HEAVY;
+    cfg.light = MAGNUS_QUEUE_LIGHT;
+    magnus_hash_stats sym = {0};
+    const int64_t m = A->rows;
+    magnus_dbuf rp = {0};
+    magnus_status s;
+    *nnz = 0;
+    magnus_context_reset_peak(ctx);
+    rep->algorithm = MAGNUS_ALGORITHM_HASH;
+    rep->local_mem_bytes = ctx->device.local_mem_bytes;
+    rep->rows_total = m;
+    magnus_hash_local_capacity(ctx, A->type, &rep->tau, NULL);
+
+    double t = magnus_now_ms();
+    const int64_t zero = 0;
+    uint64_t total = 0;
+    if ((s = magnus_dbuf_alloc(ctx, (size_t)(m + 1) * sizeof(int64_t), &rp)) ||
+        (s = magnus_dbuf_write(ctx, cfg.main, &rp, (size_t)m * sizeof(int64_t), &zero,
+                               sizeof zero)) ||
+        (s = magnus_hash_rows_products(ctx, cfg.main, A, B, NULL, 0, m, &rp, &sym)) ||
+        (s = magnus_queue_finish(ctx, cfg.main)))
+        goto fail;
+    rep->time_setup_ms = magnus_now_ms() - t;
+    t = magnus_now_ms();
+    if ((s = magnus_hash_rows_symbolic_sync(ctx, &cfg, A, B, NULL, 0, m, &rp, &sym)) ||
+        (s = magnus_prim_scan_u64(ctx, cfg.main, &rp, &rp, (uint64_t)m + 1, &total)) ||
+        (s = magnus_context_finish(ctx)))
+        goto fail;
+    rep->time_symbolic_ms = magnus_now_ms() - t;
+    rep->nnz_c = (int64_t)total;
+    rep->products_total = sym.key_total;
+    rep->rows_heavy = sym.items_global;
+    rep->peak_device_bytes = ctx->memory_peak;
+    rep->reserved_device_bytes = ctx->memory_reserved_peak;
+    *row_ptr = rp;
+    *nnz = (int64_t)total;
+    return MAGNUS_SUCCESS;
+fail:
+    magnus_context_finish_after_error(ctx, s);
+    magnus_dbuf_free(ctx, &rp);
+    return s;
+}
+
+magnus_status magnus_hash_spgemm_numeric(magnus_device_csr *C, magnus_context ctx,
+                                         const struct magnus_device_csr_s *A,
+                                         const struct magnus_device_csr_s *B,
+                                         const magnus_dbuf *row_ptr, int64_t nnz,
+                                         struct magnus_device_csr_s *into, magnus_report *rep) {
+    magnus_hash_config cfg;
+    magnus_hash_config_init(&cfg, MAGNUS_QUEUE_MAIN);
+    cfg.heavy = MAGNUS_QUEUE_HEAVY;
+    cfg.light = MAGNUS_QUEUE_LIGHT;
+    magnus_hash_stats num = {0};
+    const int64_t m = A->rows;
+    magnus_device_csr dC = into;
+    magnus_status s;
+    if (C) *C = NULL;
+    magnus_context_reset_peak(ctx);
+    rep->algorithm = MAGNUS_ALGORITHM_HASH;
+    rep->local_mem_bytes = ctx->device.local_mem_bytes;
+    rep->rows_total = m;
+    magnus_hash_local_capacity(ctx, A->type, &rep->tau, NULL);
+
+    double t = magnus_now_ms();
+    if ((!into && ((s = magnus_device_csr_new(&dC, ctx, m, B->cols, A->type)) ||
+                   (s = magnus_device_csr_alloc_entries(dC, nnz)))) ||
+        (s = magnus_dbuf_copy(ctx, cfg.main, &dC->row_ptr, 0, row_ptr, 0,
+                              (size_t)(m + 1) * sizeof(int64_t))))
+        goto fail;
+    rep->time_alloc_ms = magnus_now_ms() - t;
+    t = magnus_now_ms();
+    if ((s = magnus_hash_rows_numeric_sync(ctx, &cfg, A, B, NULL, 0, m, &dC->row_ptr,
+                                           &dC->col_idx, &dC->values, &num)) ||
+        (s = magnus_context_finish(ctx)))
+        goto fail;
+    rep->time_numeric_ms = magnus_now_ms() - t;
+    rep->nnz_c = nnz;
+    rep->rows_heavy = num.items_global;
+    rep->peak_device_bytes = ctx->memory_peak;
+    rep->reserved_device_bytes = ctx->memory_reserved_peak;
+    if (C) *C = dC;
+    return MAGNUS_SUCCESS;
+fail:
+    magnus_context_finish_after_error(ctx, s);
+    if (!into) magnus_device_csr_destroy(&dC);
+    return s;
+}

@@ -117,6 +117,9 @@ FORWARD_OBJECT(cl_mem, clCreateBuffer,
                (cl_context c, cl_mem_flags f, size_t s, void *h, cl_int *errcode_ret),
                (c, f, s, h, errcode_ret))
 FORWARD_STATUS(clReleaseMemObject, (cl_mem m), (m))
+FORWARD_STATUS(clRetainMemObject, (cl_mem m), (m))
+FORWARD_STATUS(clGetMemObjectInfo, (cl_mem m, cl_mem_info i, size_t s, void *v, size_t *r),
+               (m, i, s, v, r))
 FORWARD_STATUS(clEnqueueWriteBuffer,
                (cl_command_queue q, cl_mem m, cl_bool b, size_t o, size_t s, const void *p,
                 cl_uint n, const cl_event *w, cl_event *e),

@@ -1,0 +1,410 @@
+"""magnus: sparse matrix-matrix multiplication C = alpha·A·B on a GPU (CUDA, Level Zero or
+any OpenCL device) through libmagnus, for SciPy sparse matrices.
+
+    import magnus, scipy.sparse as sp
+    A = sp.csr_array(sp.random(1000, 1000, density=0.01, format="csr"))
+    C = magnus.spgemm(A, A)                      # scipy.sparse.csr_array, like A @ A
+    ctx = magnus.Context(device="opencl:cpu")    # a device spec, as MAGNUS_DEVICE takes
+    C, report = ctx.spgemm(A, A, alpha=2.0, return_report=True)
+    plan = ctx.plan(A, A)                        # symbolic once ...
+    C2 = plan.execute(A * 3, A * 3)              # ... numeric for new values, same structure
+
+Inputs: any scipy.sparse matrix or array, converted to CSR with sorted, summed (duplicate-
+free) indices, int64 row pointers and int32 columns. Values are float32 or float64: `dtype`
+picks one, else float32 when both inputs are float32 and float64 otherwise (complex values
+are refused). The result is a csr_array, or a csr_matrix when neither input is an array
+(both spmatrix). Explicit zeros that cancellation leaves in C are kept, as SciPy keeps them.
+
+Errors raise magnus.Error subclasses carrying the status name, its code and magnus's message.
+libmagnus is found through MAGNUS_LIBRARY, then the package's own copy, then the system
+loader (magnus._lib). Device data from CuPy (cupyx.scipy.sparse) is not supported yet: such
+inputs raise TypeError (the C API's magnus_device_csr_wrap can take CUDA device pointers; the
+Python path over it is future work).
+"""
+import ctypes
+
+import numpy as np
+import scipy.sparse as sp
+
+from . import _lib as L
+from ._errors import (DeviceError, DimensionMismatchError, Error, InvalidArgumentError,
+                      LibraryNotFoundError, NoDeviceError, OutOfMemoryError,
+                      UnsupportedTypeError)
+
+__version__ = "0.1.0"
+__all__ = ["Context", "Device", "Plan", "Error", "DeviceError", "DimensionMismatchError",
+           "InvalidArgumentError", "LibraryNotFoundError", "NoDeviceError", "OutOfMemoryError",
+           "UnsupportedTypeError", "devices", "spgemm", "library_version", "library_path"]
+
+_ALGORITHMS = {None: L.ALGORITHM_MAGNUS, "magnus": L.ALGORITHM_MAGNUS,
+               "gmagnus": L.ALGORITHM_MAGNUS, "hash": L.ALGORITHM_HASH}
+_ALGORITHM_NAMES = {L.ALGORITHM_MAGNUS: "magnus", L.ALGORITHM_HASH: "hash"}
+
+
+def library_version():
+    """libmagnus's version, "major.minor.patch"."""
+    return L.lib().magnus_version().decode()
+
+
+def library_path():
+    """The path libmagnus was loaded from."""
+    return L.library_path()
+
+
+class Device:
+    """A device as the probe lists it (magnus_device_info)."""
+
+    def __init__(self, info):
+        self._info = DeviceInfoCopy(info)
+        self.backend = L.lib().magnus_backend_name(info.backend).decode()
+        self.index = info.index
+        self.name = info.name.decode("utf-8", "replace")
+        self.vendor = info.vendor.decode("utf-8", "replace")
+        self.driver_version = info.driver_version.decode("utf-8", "replace")
+        self.global_mem_bytes = info.global_mem_bytes
+        self.local_mem_bytes = info.local_mem_bytes
+        self.compute_units = info.compute_units
+        self.fp64 = bool(info.fp64)
+        self.is_cpu = bool(info.is_cpu)
+
+    @property
+    def spec(self):
+        """A device spec naming this device: "BACKEND:INDEX"."""
+        return f"{self.backend}:{self.index}"
+
+    def __repr__(self):
+        kind = "cpu" if self.is_cpu else "gpu"
+        return f"<magnus.Device {self.spec} {kind} {self.name!r}>"
+
+
+def DeviceInfoCopy(info):
+    c = L.DeviceInfo()
+    ctypes.memmove(ctypes.byref(c), ctypes.byref(info), ctypes.sizeof(c))
+    return c
+
+
+def devices():
+    """Every device of every backend that loads (MAGNUS_BACKENDS selects and orders them);
+    an empty list when there is none."""
+    lib = L.lib()
+    count = ctypes.c_size_t(0)
+    L.check(lib.magnus_device_probe(None, 0, ctypes.byref(count)))
+    if count.value == 0:
+        return []
+    arr = (L.DeviceInfo * count.value)()
+    L.check(lib.magnus_device_probe(arr, count.value, ctypes.byref(count)))
+    return [Device(arr[i]) for i in range(min(count.value, len(arr)))]
+
+
+# ---- host matrices -------------------------------------------------------------------------
+
+def _is_sparse_array(x):
+    cls = getattr(sp, "sparray", None)
+    if cls is not None:
+        return isinstance(x, cls)
+    return type(x).__name__.endswith("_array")
+
+
+def _reject_foreign(x, name):
+    mod = type(x).__module__ or ""
+    if mod.startswith("cupy"):
+        raise TypeError(f"{name}: CuPy matrices are not supported yet; convert with .get() "
+                        "to scipy.sparse")
+    if not sp.issparse(x):
+        raise TypeError(f"{name} must be a scipy.sparse matrix or array, not "
+                        f"{type(x).__name__}")
+
+
+def _value_dtype(A, B, dtype):
+    if dtype is not None:
+        dt = np.dtype(dtype)
+        if dt not in (np.float32, np.float64):
+            raise UnsupportedTypeError(-5, f"dtype {dt} is not float32 or float64")
+        return dt
+    for X, name in ((A, "A"), (B, "B")):
+        if np.issubdtype(X.dtype, np.complexfloating):
+            raise UnsupportedTypeError(-5, f"{name} holds complex values ({X.dtype}); magnus "
+                                       "multiplies float32 or float64")
+        if not (np.issubdtype(X.dtype, np.number) or X.dtype == np.bool_):
+            raise UnsupportedTypeError(-5, f"{name} holds {X.dtype} values")
+    if A.dtype == np.float32 and B.dtype == np.float32:
+        return np.dtype(np.float32)
+    return np.dtype(np.float64)
+
+
+def _canonical(X, dt):
+    """CSR with sorted, summed indices, int64 indptr, int32 indices, values of dt (copies)."""
+    X = sp.csr_matrix(X, dtype=dt, copy=True)
+    X.sum_duplicates()  # sorts the indices too
+    if X.shape[0] > 2**31 - 1 or X.shape[1] > 2**31 - 1:
+        raise InvalidArgumentError(-3, f"a {X.shape[0]} x {X.shape[1]} matrix: magnus takes at "
+                                   "most 2^31-1 rows and columns")
+    return (np.ascontiguousarray(X.indptr, dtype=np.int64),
+            np.ascontiguousarray(X.indices, dtype=np.int32),
+            np.ascontiguousarray(X.data, dtype=dt), X.shape)
+
+
+class _HostCSR:
+    """A magnus_csr filled from numpy arrays (a copy); freed with the object."""
+
+    def __init__(self, indptr, indices, data, shape):
+        self.ptr = L.CSRP()
+        t = L.FLOAT64 if data.dtype == np.float64 else L.FLOAT32
+        L.check(L.lib().magnus_csr_new(ctypes.byref(self.ptr), shape[0], shape[1], len(data), t))
+        c = self.ptr.contents
+        ctypes.memmove(c.row_ptr, indptr.ctypes.data, indptr.nbytes)
+        if len(data):
+            ctypes.memmove(c.col_idx, indices.ctypes.data, indices.nbytes)
+            ctypes.memmove(c.values, data.ctypes.data, data.nbytes)
+
+    def free(self):
+        if self.ptr:
+            L.lib().magnus_csr_free(ctypes.byref(self.ptr))
+
+    __del__ = free
+
+
+def _to_scipy(ptr, as_array):
+    """A scipy CSR copied out of a magnus_csr (which the caller frees)."""
+    c = ptr.contents
+    dt = np.float64 if c.type == L.FLOAT64 else np.float32
+    indptr = np.ctypeslib.as_array(c.row_ptr, shape=(c.rows + 1,)).copy()
+    if c.nnz:
+        indices = np.ctypeslib.as_array(c.col_idx, shape=(c.nnz,)).copy()
+        vals = ctypes.cast(c.values, ctypes.POINTER(ctypes.c_double if dt == np.float64
+                                                    else ctypes.c_float))
+        data = np.ctypeslib.as_array(vals, shape=(c.nnz,)).copy()
+    else:
+        indices, data = np.zeros(0, np.int32), np.zeros(0, dt)
+    cls = sp.csr_array if as_array else sp.csr_matrix
+    M = cls((data, indices, indptr), shape=(c.rows, c.cols))
+    M.has_sorted_indices = True
+    return M
+
+
+def _report_dict(r):
+    d = {}
+    for name, _ in L.Report._fields_:
+        v = getattr(r, name)
+        d[name] = list(v) if not isinstance(v, (int, float)) else v
+    d["algorithm"] = _ALGORITHM_NAMES.get(r.algorithm, r.algorithm)
+    d["levels"] = int(r.levels)
+    for k in ("time_histogram_ms", "time_multisplit_ms", "chunks_per_level"):
+        d[k] = d[k][:max(d["levels"], 0)]
+    return d
+
+
+def _options(algorithm, alpha):
+    if algorithm not in _ALGORITHMS:
+        raise InvalidArgumentError(-3, f"unknown algorithm {algorithm!r}: 'magnus' or 'hash'")
+    try:
+        alpha = float(alpha)
+    except (TypeError, ValueError):
+        raise InvalidArgumentError(-3, f"alpha must be a real number, not {alpha!r}") from None
+    o = L.SpgemmOptions()
+    L.check(L.lib().magnus_spgemm_options_init(ctypes.byref(o)))
+    o.algorithm = _ALGORITHMS[algorithm]
+    o.alpha = alpha
+    return o
+
+
+def _operands(A, B, dtype):
+    _reject_foreign(A, "A")
+    _reject_foreign(B, "B")
+    if len(A.shape) != 2 or len(B.shape) != 2:
+        raise InvalidArgumentError(-3, "A and B must be 2-D")
+    if A.shape[1] != B.shape[0]:
+        raise DimensionMismatchError(-4, f"A is {A.shape[0]} x {A.shape[1]} but B is "
+                                     f"{B.shape[0]} x {B.shape[1]} (A.cols must equal B.rows)")
+    dt = _value_dtype(A, B, dtype)
+    as_array = _is_sparse_array(A) or _is_sparse_array(B)
+    hA = _HostCSR(*_canonical(A, dt))
+    hB = hA if B is A else _HostCSR(*_canonical(B, dt))
+    return hA, hB, as_array
+
+
+# ---- contexts ------------------------------------------------------------------------------
+
+class Context:
+    """A context on one device: Context(device=None, *, local_mem_bytes=0,
+    device_memory_limit=0). device: None (MAGNUS_DEVICE if set, else the best device), a
+    device spec string as MAGNUS_DEVICE takes it ("opencl:cpu", "gpu", "0", "h200"), or a
+    magnus.Device. Use it from one thread at a time; close() (or `with`) frees it."""
+
+    def __init__(self, device=None, *, local_mem_bytes=0, device_memory_limit=0):
+        lib = L.lib()
+        self._h = ctypes.c_void_p()
+        info = L.DeviceInfo()
+        if device is None:
+            L.check(lib.magnus_device_select(ctypes.byref(info)))
+        elif isinstance(device, Device):
+            info = DeviceInfoCopy(device._info)
+        elif isinstance(device, str):
+            L.check(lib.magnus_device_find(ctypes.byref(info), device.encode()))
+        else:
+            raise TypeError("device must be None, a device spec string or a magnus.Device")
+        opt = L.ContextOptions()
+        L.check(lib.magnus_context_options_init(ctypes.byref(opt)))
+        opt.local_mem_bytes = int(local_mem_bytes)
+        opt.device_memory_limit = int(device_memory_limit)
+        L.check(lib.magnus_context_create(ctypes.byref(self._h), ctypes.byref(info),
+                                          ctypes.byref(opt)))
+        used = L.DeviceInfo()
+        L.check(lib.magnus_context_device(ctypes.byref(used), self._h))
+        self.device = Device(used)
+
+    def _handle(self):
+        if not self._h:
+            raise InvalidArgumentError(-2, "the context is closed")
+        return self._h
+
+    def close(self):
+        """Frees the context (its plans must be closed first, or are closed now)."""
+        if getattr(self, "_h", None):
+            for p in list(getattr(self, "_plans", ())):
+                p.close()
+            L.lib().magnus_context_free(ctypes.byref(self._h))
+
+    __del__ = close
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __repr__(self):
+        return f"<magnus.Context on {self.device!r}>"
+
+    def spgemm(self, A, B, *, algorithm=None, dtype=None, alpha=1.0, return_report=False):
+        """C = alpha·A·B on this context's device (magnus.spgemm has the details)."""
+        opt = _options(algorithm, alpha)
+        hA, hB, as_array = _operands(A, B, dtype)
+        C = L.CSRP()
+        rep = L.Report()
+        try:
+            L.check(L.lib().magnus_spgemm(ctypes.byref(C), self._handle(), hA.ptr, hB.ptr,
+                                          ctypes.byref(opt), ctypes.byref(rep)))
+            out = _to_scipy(C, as_array)
+        finally:
+            L.lib().magnus_csr_free(ctypes.byref(C))
+        return (out, _report_dict(rep)) if return_report else out
+
+    def plan(self, A, B, *, dtype=None, alpha=1.0):
+        """A Plan for C = alpha·A·B: the symbolic phase now, numeric phases by
+        plan.execute(A2, B2) for matrices of the same structures (shape, nnz, and row pointers
+        and column indices after conversion to sorted canonical CSR)."""
+        return Plan(self, A, B, dtype, alpha)
+
+    def _upload(self, h):
+        d = ctypes.c_void_p()
+        L.check(L.lib().magnus_device_csr_upload(ctypes.byref(d), self._handle(), h.ptr))
+        return d
+
+
+class Plan:
+    """Symbolic once, numeric many (magnus_spgemm_plan): made by Context.plan. Its phases are
+    the hash algorithm's; `info` is a dict of what it holds (C's shape and nnz, the device
+    bytes it keeps, the symbolic phase's report)."""
+
+    def __init__(self, ctx, A, B, dtype, alpha):
+        self._h = ctypes.c_void_p()
+        self._ctx = ctx
+        opt = _options(None, alpha)
+        hA, hB, self._as_array = _operands(A, B, dtype)
+        self.dtype = np.dtype(np.float64 if hA.ptr.contents.type == L.FLOAT64 else np.float32)
+        lib = L.lib()
+        dA = ctx._upload(hA)
+        dB = dA
+        try:
+            if hB is not hA:
+                dB = ctx._upload(hB)
+            L.check(lib.magnus_spgemm_plan_create(ctypes.byref(self._h), ctx._handle(), dA, dB,
+                                                  ctypes.byref(opt)))
+        finally:
+            if dB.value != dA.value:
+                lib.magnus_device_csr_free(ctypes.byref(dB))
+            lib.magnus_device_csr_free(ctypes.byref(dA))
+        if not hasattr(ctx, "_plans"):
+            import weakref
+            ctx._plans = weakref.WeakSet()
+        ctx._plans.add(self)
+        info = L.PlanInfo()
+        L.check(lib.magnus_spgemm_plan_info_get(ctypes.byref(info), self._h))
+        self.shape = (info.rows, info.cols)
+        self.nnz = info.nnz
+        self.alpha = info.alpha
+        self.info = {"rows": info.rows, "cols": info.cols, "nnz": info.nnz,
+                     "dtype": str(self.dtype), "algorithm": _ALGORITHM_NAMES[info.algorithm],
+                     "alpha": info.alpha, "device_bytes": info.device_bytes,
+                     "symbolic": _report_dict(info.symbolic)}
+
+    def execute(self, A, B, *, return_report=False):
+        """C = alpha·A·B for A and B with the plan's structures and new values (converted to
+        the plan's dtype). Another structure raises InvalidArgumentError, another shape
+        DimensionMismatchError."""
+        if not self._h:
+            raise InvalidArgumentError(-2, "the plan is closed")
+        hA, hB, _ = _operands(A, B, self.dtype)
+        lib = L.lib()
+        dA = self._ctx._upload(hA)
+        dB = dA
+        dC = ctypes.c_void_p()
+        C = L.CSRP()
+        rep = L.Report()
+        try:
+            if hB is not hA:
+                dB = self._ctx._upload(hB)
+            L.check(lib.magnus_spgemm_plan_execute(ctypes.byref(dC), self._h, dA, dB,
+                                                   ctypes.byref(rep)))
+            L.check(lib.magnus_device_csr_download(ctypes.byref(C), dC))
+            out = _to_scipy(C, self._as_array)
+        finally:
+            lib.magnus_csr_free(ctypes.byref(C))
+            lib.magnus_device_csr_free(ctypes.byref(dC))
+            if dB.value != dA.value:
+                lib.magnus_device_csr_free(ctypes.byref(dB))
+            lib.magnus_device_csr_free(ctypes.byref(dA))
+        return (out, _report_dict(rep)) if return_report else out
+
+    def close(self):
+        """Frees the plan's device memory."""
+        if getattr(self, "_h", None):
+            L.lib().magnus_spgemm_plan_free(ctypes.byref(self._h))
+
+    __del__ = close
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+_contexts = {}
+
+
+def _default_context(device):
+    key = device.spec if isinstance(device, Device) else device
+    ctx = _contexts.get(key)
+    if ctx is None:
+        ctx = _contexts[key] = Context(device)
+    return ctx
+
+
+def spgemm(A, B, *, device=None, algorithm=None, dtype=None, alpha=1.0, return_report=False,
+           context=None):
+    """C = alpha·A·B for scipy.sparse A and B, like `alpha * (A @ B)`.
+
+    device: None (MAGNUS_DEVICE, else the best device), a device spec string or a Device; a
+    context per device is made on first use and kept for later calls (or pass `context`).
+    algorithm: None or "magnus" (gMAGNUS), or "hash". dtype: float32 or float64 (default from
+    the inputs: float32 when both are float32, else float64). alpha: a finite real number.
+    Returns a scipy.sparse.csr_array (csr_matrix when neither input is an array), and with
+    return_report=True also the report (a dict of magnus_report's fields: times in ms,
+    tau, heavy rows, products, nnz_c, peak device bytes, ...)."""
+    if context is not None and device is not None:
+        raise InvalidArgumentError(-3, "give a device or a context, not both")
+    ctx = context if context is not None else _default_context(device)
+    return ctx.spgemm(A, B, algorithm=algorithm, dtype=dtype, alpha=alpha,
+                      return_report=return_report)

@@ -1,0 +1,45 @@
+"""The ctypes mirrors in magnus/_lib.py against include/magnus/magnus.h: the same fields in
+the same order (a field added in C but not here would make the library write past a Python
+buffer). Needs the source tree's header (skipped without it); the report's offsets are also
+checked through the library in test_spgemm.py::test_report."""
+import os
+import re
+
+import pytest
+
+from magnus import _lib as L
+
+HEADER = os.path.join(os.path.dirname(__file__), "..", "..", "include", "magnus", "magnus.h")
+
+MIRRORS = {
+    "magnus_csr_s": L.CSR,
+    "magnus_device_info": L.DeviceInfo,
+    "magnus_context_options": L.ContextOptions,
+    "magnus_spgemm_options": L.SpgemmOptions,
+    "magnus_report": L.Report,
+    "magnus_spgemm_plan_info": L.PlanInfo,
+}
+
+
+def c_fields(text, name):
+    m = re.search(r"typedef struct " + re.escape(name) + r"\s*\{(.*?)\}\s*" + re.escape(name),
+                  text, re.S)
+    assert m, f"struct {name} not found in magnus.h"
+    body = re.sub(r"/\*.*?\*/", "", m.group(1), flags=re.S)
+    names = []
+    for decl in body.split(";"):
+        decl = " ".join(decl.split())
+        if not decl:
+            continue
+        # "type a, b[8]" -> a, b ; "magnus_progress_fn progress" -> progress
+        first, *rest = decl.split(",")
+        parts = [first.split()[-1]] + [r.strip() for r in rest]
+        names += [re.sub(r"\[.*\]", "", p).lstrip("*") for p in parts]
+    return names
+
+
+@pytest.mark.skipif(not os.path.exists(HEADER), reason="magnus.h is not beside the tests")
+@pytest.mark.parametrize("name", sorted(MIRRORS))
+def test_fields_match_header(name):
+    text = open(HEADER, encoding="utf-8").read()
+    assert c_fields(text, name) == [f for f, _ in MIRRORS[name]._fields_]

@@ -1,0 +1,229 @@
+/*
+ * SpGEMM plans: symbolic once, numeric many (magnus.h, "SpGEMM plans"). A plan keeps C's row
+ * pointers and nnz from the symbolic phase, the operands' shapes, value type and structure
+ * fingerprints (magnus_device_csr_fingerprint), and alpha; executing it checks the new
+ * operands against those and runs only the numeric phase. Both phases are the hash
+ * algorithm's (spgemm_algorithms.h): a numeric-only pass of gMAGNUS is not written yet.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "device_csr.h"
+#include "spgemm_algorithms.h"
+
+#define MAGNUS_MAGIC_SPGEMM_PLAN 0x6d61676e706c616eULL /* "magnplan" */
+
+struct magnus_spgemm_plan_s {
+    uint64_t magic;
+    magnus_context ctx;
+    int64_t a_rows, a_cols, a_nnz, b_rows, b_cols, b_nnz;
+    magnus_value_type type;
+    uint64_t a_fingerprint, b_fingerprint;
+    double alpha;
+    magnus_dbuf row_ptr; /* C's, int64, a_rows + 1 */
+    int64_t nnz;         /* C's */
+    magnus_report symbolic;
+};
+
+static magnus_status plan_check(const struct magnus_spgemm_plan_s *p) {
+    if (!p) return magnus_error(MAGNUS_ERROR_NULL_POINTER, "the SpGEMM plan is NULL");
+    if (p->magic != MAGNUS_MAGIC_SPGEMM_PLAN)
+        return magnus_error(MAGNUS_ERROR_INVALID_HANDLE,
+                            "the SpGEMM plan is not a live magnus_spgemm_plan (freed or never "
+                            "created)");
+    return magnus_context_check(p->ctx);
+}
+
+magnus_status magnus_spgemm_plan_create(magnus_spgemm_plan *plan, magnus_context ctx,
+                                        const magnus_device_csr A, const magnus_device_csr B,
+                                        const magnus_spgemm_options *opt) {
+    magnus_error_clear();
+    if (!plan)
+        return magnus_error(MAGNUS_ERROR_NULL_POINTER, "magnus_spgemm_plan_create: plan is NULL");
+    *plan = NULL;
+    magnus_status s;
+    if ((s = magnus_context_check(ctx)) || (s = magnus_device_csr_check(A, ctx, "A")) ||
+        (s = magnus_device_csr_check(B, ctx, "B")))
+        return s;
+    if (opt && opt->algorithm != MAGNUS_ALGORITHM_MAGNUS && opt->algorithm != MAGNUS_ALGORITHM_HASH)
+        return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT, "unknown SpGEMM algorithm %d",
+                            (int)opt->algorithm);
+    double alpha = opt ? opt->alpha : 1.0;
+    if (!isfinite(alpha))
+        return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
+                            "alpha is %g; C = alpha*A*B needs a finite alpha", alpha);
+    if (A->cols != B->rows)
+        return magnus_error(MAGNUS_ERROR_DIMENSION_MISMATCH,
+                            "A is %lld x %lld but B is %lld x %lld (A.cols must equal B.rows)",
+                            (long long)A->rows, (long long)A->cols, (long long)B->rows,
+                            (long long)B->cols);
+    if (A->type != B->type)
+        return magnus_error(MAGNUS_ERROR_UNSUPPORTED_TYPE,
+                            "A and B hold different value types; convert one of them");
+    if (A->type == MAGNUS_FLOAT64 && !ctx->device.fp64)
+        return magnus_error(MAGNUS_ERROR_FEATURE_UNSUPPORTED,
+                            "device \"%s\" has no double precision; use float32 matrices",
+                            ctx->device.name);
+    struct magnus_spgemm_plan_s *p = magnus_host_calloc(1, sizeof *p);
+    if (!p) return magnus_error(MAGNUS_ERROR_OUT_OF_HOST_MEMORY, "SpGEMM plan handle");
+    p->ctx = ctx;
+    p->a_rows = A->rows, p->a_cols = A->cols, p->a_nnz = A->nnz;
+    p->b_rows = B->rows, p->b_cols = B->cols, p->b_nnz = B->nnz;
+    p->type = A->type;
+    p->alpha = alpha;
+    double t0 = magnus_now_ms();
+    if ((s = magnus_device_csr_fingerprint(&p->a_fingerprint, A)) ||
+        (s = magnus_device_csr_fingerprint(&p->b_fingerprint, B)) ||
+        (s = magnus_context_finish(ctx)) ||
+        (s = magnus_hash_spgemm_symbolic(&p->row_ptr, &p->nnz, ctx, A, B, &p->symbolic))) {
+        magnus_host_free(p);
+        return s;
+    }
+    p->symbolic.time_total_ms = magnus_now_ms() - t0;
+    p->magic = MAGNUS_MAGIC_SPGEMM_PLAN;
+    *plan = p;
+    return MAGNUS_SUCCESS;
+}
+
+/* The operand has the structure the plan was made for. */
+static magnus_status operand_matches(struct magnus_device_csr_s *X, const char *name,
+                                     int64_t rows, int64_t cols, int64_t nnz,
+                                     magnus_value_type type, uint64_t fingerprint) {
+    if (X->rows != rows || X->cols != cols)
+        return magnus_error(MAGNUS_ERROR_DIMENSION_MISMATCH,
+                            "%s is %lld x %lld but the plan was made for %lld x %lld", name,
+                            (long long)X->rows, (long long)X->cols, (long long)rows,
+                            (long long)cols);
+    if (X->type != type)
+        return magnus_error(MAGNUS_ERROR_UNSUPPORTED_TYPE,
+                            "%s holds %s values but the plan was made for %s", name,
+                            X->type == MAGNUS_FLOAT64 ? "float64" : "float32",
+                            type == MAGNUS_FLOAT64 ? "float64" : "float32");
+    if (X->nnz != nnz)
+        return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
+                            "%s has %lld entries but the plan was made for a structure of %lld",
+                            name, (long long)X->nnz, (long long)nnz);
+    uint64_t f;
+    magnus_status s = magnus_device_csr_fingerprint(&f, X);
+    if (s) return s;
+    if (f != fingerprint)
+        return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
+                            "%s's structure (row pointers or column indices) differs from the "
+                            "one the plan was made for; make a new plan",
+                            name);
+    return MAGNUS_SUCCESS;
+}
+
+magnus_status magnus_spgemm_plan_execute(magnus_device_csr *C, const magnus_spgemm_plan plan,
+                                         const magnus_device_csr A, const magnus_device_csr B,
+                                         magnus_report *report) {
+    double t0 = magnus_now_ms();
+    magnus_error_clear();
+    if (!C)
+        return magnus_error(MAGNUS_ERROR_NULL_POINTER, "magnus_spgemm_plan_execute: C is NULL");
+    *C = NULL;
+    magnus_report local;
+    magnus_report *rep = report ? report : &local;
+    memset(rep, 0, sizeof *rep);
+    magnus_status s;
+    if ((s = plan_check(plan)) || (s = magnus_device_csr_check(A, plan->ctx, "A")) ||
+        (s = magnus_device_csr_check(B, plan->ctx, "B")) ||
+        (s = operand_matches(A, "A", plan->a_rows, plan->a_cols, plan->a_nnz, plan->type,
+                             plan->a_fingerprint)) ||
+        (s = operand_matches(B, "B", plan->b_rows, plan->b_cols, plan->b_nnz, plan->type,
+                             plan->b_fingerprint)))
+        return s;
+    magnus_trace_mark(plan->ctx, "plan execute");
+    if ((s = magnus_context_finish(plan->ctx)) ||
+        (s = magnus_hash_spgemm_numeric(C, plan->ctx, A, B, &plan->row_ptr, plan->nnz, NULL,
+                                        rep)))
+        goto done;
+    if (plan->alpha != 1.0) {
+        double t = magnus_now_ms();
+        if ((s = magnus_device_csr_scale(*C, MAGNUS_QUEUE_MAIN, plan->alpha)))
+            magnus_device_csr_destroy(C);
+        rep->time_numeric_ms += magnus_now_ms() - t;
+    }
+done:
+    magnus_trace_event(plan->ctx, "mark", "end", magnus_now_ms(), 0);
+    rep->time_total_ms = magnus_now_ms() - t0;
+    return s;
+}
+
+magnus_status magnus_spgemm_plan_execute_into(magnus_device_csr C, const magnus_spgemm_plan plan,
+                                              const magnus_device_csr A,
+                                              const magnus_device_csr B, magnus_report *report) {
+    double t0 = magnus_now_ms();
+    magnus_error_clear();
+    magnus_report local;
+    magnus_report *rep = report ? report : &local;
+    memset(rep, 0, sizeof *rep);
+    magnus_status s;
+    if ((s = plan_check(plan)) || (s = magnus_device_csr_check(C, plan->ctx, "C")) ||
+        (s = magnus_device_csr_check(A, plan->ctx, "A")) ||
+        (s = magnus_device_csr_check(B, plan->ctx, "B")) ||
+        (s = operand_matches(A, "A", plan->a_rows, plan->a_cols, plan->a_nnz, plan->type,
+                             plan->a_fingerprint)) ||
+        (s = operand_matches(B, "B", plan->b_rows, plan->b_cols, plan->b_nnz, plan->type,
+                             plan->b_fingerprint)))
+        return s;
+    if (C->rows != plan->a_rows || C->cols != plan->b_cols)
+        return magnus_error(MAGNUS_ERROR_DIMENSION_MISMATCH,
+                            "C is %lld x %lld but the plan makes %lld x %lld", (long long)C->rows,
+                            (long long)C->cols, (long long)plan->a_rows, (long long)plan->b_cols);
+    if (C->type != plan->type)
+        return magnus_error(MAGNUS_ERROR_UNSUPPORTED_TYPE, "C holds another value type than the "
+                                                           "plan's");
+    if (C->nnz != plan->nnz)
+        return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
+                            "C has room for %lld entries but the plan's product has %lld",
+                            (long long)C->nnz, (long long)plan->nnz);
+    if (C == A || C == B)
+        return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT, "C must not be one of the operands");
+    magnus_trace_mark(plan->ctx, "plan execute into");
+    /* C's structure is rewritten (to the plan's, the same when C came from this plan) */
+    C->fingerprint_known = 0;
+    if (!(s = magnus_context_finish(plan->ctx)) &&
+        !(s = magnus_hash_spgemm_numeric(NULL, plan->ctx, A, B, &plan->row_ptr, plan->nnz, C,
+                                         rep)) &&
+        plan->alpha != 1.0) {
+        double t = magnus_now_ms();
+        s = magnus_device_csr_scale(C, MAGNUS_QUEUE_MAIN, plan->alpha);
+        rep->time_numeric_ms += magnus_now_ms() - t;
+    }
+    magnus_trace_event(plan->ctx, "mark", "end", magnus_now_ms(), 0);
+    rep->time_total_ms = magnus_now_ms() - t0;
+    return s;
+}
+
+magnus_status magnus_spgemm_plan_info_get(magnus_spgemm_plan_info *out,
+                                          const magnus_spgemm_plan plan) {
+    magnus_error_clear();
+    if (!out) return magnus_error(MAGNUS_ERROR_NULL_POINTER, "magnus_spgemm_plan_info_get: NULL");
+    magnus_status s = plan_check(plan);
+    if (s) return s;
+    memset(out, 0, sizeof *out);
+    out->rows = plan->a_rows;
+    out->cols = plan->b_cols;
+    out->nnz = plan->nnz;
+    out->type = plan->type;
+    out->algorithm = MAGNUS_ALGORITHM_HASH;
+    out->alpha = plan->alpha;
+    out->device_bytes = plan->row_ptr.bytes;
+    out->symbolic = plan->symbolic;
+    return MAGNUS_SUCCESS;
+}
+
+magnus_status magnus_spgemm_plan_free(magnus_spgemm_plan *plan) {
+    if (!plan || !*plan) return MAGNUS_SUCCESS;
+    struct magnus_spgemm_plan_s *p = *plan;
+    if (p->magic != MAGNUS_MAGIC_SPGEMM_PLAN)
+        return magnus_error(MAGNUS_ERROR_INVALID_HANDLE,
+                            "the SpGEMM plan is not a live magnus_spgemm_plan (freed or never "
+                            "created)");
+    magnus_dbuf_free(p->ctx, &p->row_ptr);
+    p->magic = MAGNUS_MAGIC_FREED;
+    magnus_host_free(p);
+    *plan = NULL;
+    return MAGNUS_SUCCESS;
+}

@@ -1,0 +1,13 @@
+# The Python package (python/): its pytest suite against this build's libmagnus, on PoCL
+# (MAGNUS_BACKENDS=opencl), from the source tree (tests/python/run_pytest.sh). Only for a
+# shared, unsanitized library: Python cannot load an ASan build without preloading its runtime.
+if(MAGNUS_BUILD_SHARED AND NOT MAGNUS_SANITIZE)
+  find_program(MAGNUS_SYSTEM_PYTHON NAMES python3 PATHS /usr/bin NO_DEFAULT_PATH)
+  if(MAGNUS_SYSTEM_PYTHON)
+    add_test(NAME python_opencl
+      COMMAND ${MAGNUS_BASH} ${CMAKE_CURRENT_LIST_DIR}/run_pytest.sh ${MAGNUS_SYSTEM_PYTHON}
+              ${PROJECT_SOURCE_DIR} $<TARGET_FILE:magnus>)
+    set_tests_properties(python_opencl PROPERTIES TIMEOUT 300 SKIP_RETURN_CODE 77
+                         LABELS "python;opencl" ENVIRONMENT "MAGNUS_BACKENDS=opencl")
+  endif()
+endif()

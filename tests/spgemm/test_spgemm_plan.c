@@ -1,0 +1,444 @@
+/*
+ * C = alpha·A·B (magnus_spgemm_options.alpha) with both algorithms, and the reusable plan
+ * (magnus_spgemm_plan_*: symbolic once, numeric many), compared with the CPU reference on
+ * the device chosen by MAGNUS_BACKENDS.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "device_test_main.h"
+#include "status_test_util.h"
+
+#define EXPECT_STATUS(call, status)                                                              \
+    do {                                                                                         \
+        magnus_status ex_s_ = (call);                                                            \
+        cr_assert_eq(ex_s_, (status), "%s returned %s (%s), expected %s", #call,                 \
+                     magnus_status_string(ex_s_), magnus_last_error(),                           \
+                     magnus_status_string(status));                                              \
+    } while (0)
+
+static magnus_csr uniform(int64_t rows, int64_t cols, double per_row, uint64_t seed,
+                          magnus_value_type type) {
+    magnus_csr A;
+    ASSERT_OK(magnus_gen_uniform(&A, rows, cols, per_row, magnus_test_seed(seed), type));
+    return A;
+}
+
+static double value_at(const magnus_csr_s *A, int64_t p) {
+    return A->type == MAGNUS_FLOAT64 ? ((const double *)A->values)[p]
+                                     : (double)((const float *)A->values)[p];
+}
+
+static void set_value(magnus_csr A, int64_t p, double v) {
+    if (A->type == MAGNUS_FLOAT64) ((double *)A->values)[p] = v;
+    else ((float *)A->values)[p] = (float)v;
+}
+
+/* Every value of A times alpha (in double, rounded once to A's type). */
+static void scale(magnus_csr A, double alpha) {
+    for (int64_t p = 0; p < A->nnz; p++) set_value(A, p, value_at(A, p) * alpha);
+}
+
+/* C against alpha·(A·B) by the CPU reference, with |alpha|·|A|·|B| as the scale. */
+static void expect_scaled_product(const magnus_csr_s *C, const magnus_csr_s *A,
+                                  const magnus_csr_s *B, double alpha, const char *label) {
+    magnus_csr R, M;
+    ASSERT_OK(magnus_reference_spgemm(&R, &M, A, B));
+    scale(R, alpha);
+    scale(M, fabs(alpha));
+    magnus_compare_result cmp;
+    magnus_status s = magnus_csr_compare(&cmp, C, R, M, 0);
+    cr_assert_eq(s, MAGNUS_SUCCESS, "%s, alpha %g: %s (row %lld col %lld: %g vs %g)", label,
+                 alpha, magnus_last_error(), (long long)cmp.row, (long long)cmp.col, cmp.value,
+                 cmp.expected);
+    magnus_csr_free(&R);
+    magnus_csr_free(&M);
+}
+
+static const double alphas[] = {0.0, -1.0, 2.5, -0.375, 1.0};
+
+static void alpha_case(magnus_value_type type) {
+    magnus_context ctx = magnus_test_context();
+    if (type == MAGNUS_FLOAT64) magnus_test_require_fp64(ctx);
+    uint64_t before = ctx->memory_in_use;
+    magnus_csr A = magnus_test_rmat(8, 6, 3, type), B = uniform(256, 90, 4, 4, type);
+    for (int alg = 0; alg < 2; alg++)
+        for (size_t i = 0; i < sizeof alphas / sizeof alphas[0]; i++) {
+            magnus_spgemm_options opt;
+            ASSERT_OK(magnus_spgemm_options_init(&opt));
+            cr_assert_eq(opt.alpha, 1.0, "alpha defaults to 1");
+            opt.algorithm = alg ? MAGNUS_ALGORITHM_HASH : MAGNUS_ALGORITHM_MAGNUS;
+            opt.alpha = alphas[i];
+            magnus_csr C;
+            ASSERT_OK(magnus_spgemm(&C, ctx, A, B, &opt, NULL));
+            expect_scaled_product(C, A, B, alphas[i], alg ? "hash" : "gmagnus");
+            magnus_csr_free(&C);
+            /* B is A: the shared operand */
+            ASSERT_OK(magnus_spgemm(&C, ctx, A, A, &opt, NULL));
+            expect_scaled_product(C, A, A, alphas[i], alg ? "hash A*A" : "gmagnus A*A");
+            magnus_csr_free(&C);
+        }
+    magnus_csr_free(&A);
+    magnus_csr_free(&B);
+    cr_assert_eq(ctx->memory_in_use, before, "no device memory left in use");
+}
+
+Test(spgemm_alpha, float32) { alpha_case(MAGNUS_FLOAT32); }
+Test(spgemm_alpha, float64) { alpha_case(MAGNUS_FLOAT64); }
+
+/* alpha = 0 keeps C's structure (explicit zeros), as the product with alpha = 1 has it. */
+Test(spgemm_alpha, zero_keeps_structure) {
+    magnus_context ctx = magnus_test_context();
+    magnus_csr A = uniform(50, 40, 3, 7, MAGNUS_FLOAT32);
+    magnus_spgemm_options opt;
+    ASSERT_OK(magnus_spgemm_options_init(&opt));
+    magnus_csr C1, C0;
+    magnus_csr B = uniform(40, 30, 3, 8, MAGNUS_FLOAT32);
+    ASSERT_OK(magnus_spgemm(&C1, ctx, A, B, NULL, NULL)); /* NULL options: alpha 1 */
+    opt.alpha = 0.0;
+    ASSERT_OK(magnus_spgemm(&C0, ctx, A, B, &opt, NULL));
+    cr_assert_eq(C0->nnz, C1->nnz);
+    cr_assert(C1->nnz > 0);
+    cr_assert(memcmp(C0->row_ptr, C1->row_ptr, (size_t)(C1->rows + 1) * sizeof(int64_t)) == 0);
+    cr_assert(memcmp(C0->col_idx, C1->col_idx, (size_t)C1->nnz * sizeof(int32_t)) == 0);
+    for (int64_t p = 0; p < C0->nnz; p++) cr_assert_eq(value_at(C0, p), 0.0);
+    expect_scaled_product(C1, A, B, 1.0, "NULL options");
+    magnus_csr_free(&C0);
+    magnus_csr_free(&C1);
+    magnus_csr_free(&A);
+    magnus_csr_free(&B);
+}
+
+Test(spgemm_alpha, not_finite_refused) {
+    magnus_context ctx = magnus_test_context();
+    magnus_csr A = uniform(20, 20, 3, 9, MAGNUS_FLOAT32);
+    magnus_spgemm_options opt;
+    ASSERT_OK(magnus_spgemm_options_init(&opt));
+    const double bad[] = {NAN, INFINITY, -INFINITY};
+    for (int i = 0; i < 3; i++) {
+        opt.alpha = bad[i];
+        magnus_csr C = (magnus_csr)&opt; /* an output only: overwritten with NULL */
+        EXPECT_STATUS(magnus_spgemm(&C, ctx, A, A, &opt, NULL), MAGNUS_ERROR_INVALID_ARGUMENT);
+        cr_assert_null(C);
+        cr_assert(strstr(magnus_last_error(), "alpha") != NULL, "%s", magnus_last_error());
+    }
+    magnus_csr_free(&A);
+}
+
+/* ---- plans -------------------------------------------------------------------------------- */
+
+/* A copy of X with new values (the same structure). */
+static magnus_csr revalue(const magnus_csr_s *X, uint64_t seed) {
+    magnus_csr Y;
+    ASSERT_OK(magnus_csr_copy(&Y, X));
+    uint64_t st = seed * 2654435761ULL + 1;
+    for (int64_t p = 0; p < Y->nnz; p++) {
+        st = st * 6364136223846793005ULL + 1442695040888963407ULL;
+        set_value(Y, p, (double)(st >> 40) / (double)(1u << 24) * 4.0 - 2.0);
+    }
+    return Y;
+}
+
+static magnus_device_csr upload(magnus_context ctx, const magnus_csr_s *X) {
+    magnus_device_csr d;
+    ASSERT_OK(magnus_device_csr_upload(&d, ctx, X));
+    return d;
+}
+
+/* The plan's C equals a fresh multiply's (and the reference) for new values, twice. */
+static void plan_case(magnus_value_type type, int shared, double alpha) {
+    magnus_context ctx = magnus_test_context();
+    if (type == MAGNUS_FLOAT64) magnus_test_require_fp64(ctx);
+    uint64_t before = ctx->memory_in_use;
+    magnus_csr A = magnus_test_rmat(8, 6, 11, type);
+    magnus_csr B = shared ? A : uniform(256, 70, 5, 12, type);
+    magnus_device_csr dA = upload(ctx, A), dB = shared ? dA : upload(ctx, B);
+    magnus_spgemm_options opt;
+    ASSERT_OK(magnus_spgemm_options_init(&opt));
+    opt.alpha = alpha;
+    magnus_spgemm_plan plan = (magnus_spgemm_plan)&opt; /* an output only */
+    ASSERT_OK(magnus_spgemm_plan_create(&plan, ctx, dA, dB, &opt));
+    cr_assert_not_null(plan);
+    ASSERT_OK(magnus_device_csr_free(&dA));
+    if (!shared) ASSERT_OK(magnus_device_csr_free(&dB));
+    magnus_spgemm_plan_info info;
+    ASSERT_OK(magnus_spgemm_plan_info_get(&info, plan));
+    cr_assert_eq(info.rows, A->rows);
+    cr_assert_eq(info.cols, B->cols);
+    cr_assert_eq(info.type, type);
+    cr_assert_eq(info.alpha, alpha);
+    cr_assert_eq(info.device_bytes, (uint64_t)(A->rows + 1) * sizeof(int64_t));
+    cr_assert_eq(info.symbolic.nnz_c, info.nnz);
+    cr_assert_eq(ctx->memory_in_use - before, info.device_bytes, "the plan holds only C's row_ptr");
+
+    for (uint64_t round = 1; round <= 2; round++) {
+        magnus_csr A2 = revalue(A, round), B2 = shared ? A2 : revalue(B, round + 100);
+        magnus_device_csr dA2 = upload(ctx, A2), dB2 = shared ? dA2 : upload(ctx, B2), dC = NULL;
+        magnus_report rep;
+        ASSERT_OK(magnus_spgemm_plan_execute(&dC, plan, dA2, dB2, &rep));
+        cr_assert_eq(rep.nnz_c, info.nnz);
+        cr_assert(rep.peak_device_bytes >= info.device_bytes);
+        magnus_csr C, F;
+        ASSERT_OK(magnus_device_csr_download(&C, dC));
+        cr_assert_eq(C->nnz, info.nnz);
+        expect_scaled_product(C, A2, B2, alpha, shared ? "plan, B is A" : "plan");
+        /* a fresh multiply with those values: the same structure, values within tolerance */
+        for (int alg = 0; alg < 2; alg++) {
+            opt.algorithm = alg ? MAGNUS_ALGORITHM_HASH : MAGNUS_ALGORITHM_MAGNUS;
+            ASSERT_OK(magnus_spgemm(&F, ctx, A2, B2, &opt, NULL));
+            ASSERT_OK(magnus_csr_compare(NULL, C, F, NULL, type == MAGNUS_FLOAT32 ? 1e-3 : 1e-9));
+            magnus_csr_free(&F);
+        }
+        magnus_csr_free(&C);
+        ASSERT_OK(magnus_device_csr_free(&dC));
+        ASSERT_OK(magnus_device_csr_free(&dA2));
+        if (!shared) ASSERT_OK(magnus_device_csr_free(&dB2));
+        magnus_csr_free(&A2);
+        if (!shared) magnus_csr_free(&B2);
+    }
+    ASSERT_OK(magnus_spgemm_plan_free(&plan));
+    cr_assert_null(plan);
+    ASSERT_OK(magnus_spgemm_plan_free(&plan)); /* *plan NULL: no-op */
+    ASSERT_OK(magnus_spgemm_plan_free(NULL));
+    cr_assert_eq(ctx->memory_in_use, before, "the plan's memory is given back");
+    magnus_csr_free(&A);
+    if (!shared) magnus_csr_free(&B);
+}
+
+Test(spgemm_plan, float32) { plan_case(MAGNUS_FLOAT32, 0, 1.0); }
+Test(spgemm_plan, float64) { plan_case(MAGNUS_FLOAT64, 0, 1.0); }
+Test(spgemm_plan, float32_shared_alpha) { plan_case(MAGNUS_FLOAT32, 1, -2.5); }
+Test(spgemm_plan, float64_shared_alpha) { plan_case(MAGNUS_FLOAT64, 1, 2.5); }
+
+/* Operands of another structure, shape, type or nnz are refused; the plan still works after. */
+Test(spgemm_plan, mismatch_refused) {
+    magnus_context ctx = magnus_test_context();
+    magnus_csr A = uniform(60, 50, 4, 21, MAGNUS_FLOAT32), B = uniform(50, 40, 3, 22, MAGNUS_FLOAT32);
+    magnus_device_csr dA = upload(ctx, A), dB = upload(ctx, B), dC = NULL;
+    magnus_spgemm_plan plan;
+    ASSERT_OK(magnus_spgemm_plan_create(&plan, ctx, dA, dB, NULL));
+
+    /* the same nnz, one column moved within a row: only the fingerprint tells */
+    magnus_csr A2;
+    ASSERT_OK(magnus_csr_copy(&A2, A));
+    int moved = 0;
+    for (int64_t r = 0; r < A2->rows && !moved; r++) {
+        int64_t e = A2->row_ptr[r + 1] - 1;
+        if (e < A2->row_ptr[r]) continue;
+        int32_t next = e > A2->row_ptr[r] ? A2->col_idx[e - 1] : -1;
+        for (int32_t c = A2->col_idx[e] + 1; c < A2->cols && !moved; c++) {
+            A2->col_idx[e] = c, moved = 1;
+        }
+        if (!moved && A2->col_idx[e] - 1 > next) A2->col_idx[e]--, moved = 1;
+    }
+    cr_assert(moved);
+    ASSERT_OK(magnus_csr_validate(A2));
+    magnus_device_csr dA2 = upload(ctx, A2);
+    magnus_report rep;
+    EXPECT_STATUS(magnus_spgemm_plan_execute(&dC, plan, dA2, dB, &rep),
+                  MAGNUS_ERROR_INVALID_ARGUMENT);
+    cr_assert_null(dC);
+    cr_assert(strstr(magnus_last_error(), "structure") != NULL, "%s", magnus_last_error());
+    /* B's structure is checked too (A in B's place has another shape) */
+    EXPECT_STATUS(magnus_spgemm_plan_execute(&dC, plan, dA, dA, NULL),
+                  MAGNUS_ERROR_DIMENSION_MISMATCH);
+    /* another nnz */
+    magnus_csr B3 = uniform(50, 40, 2, 23, MAGNUS_FLOAT32);
+    magnus_device_csr dB3 = upload(ctx, B3);
+    EXPECT_STATUS(magnus_spgemm_plan_execute(&dC, plan, dA, dB3, NULL),
+                  MAGNUS_ERROR_INVALID_ARGUMENT);
+    /* another value type */
+    if (ctx->device.fp64) {
+        magnus_csr A64;
+        ASSERT_OK(magnus_csr_convert(&A64, A, MAGNUS_FLOAT64));
+        magnus_device_csr dA64 = upload(ctx, A64);
+        EXPECT_STATUS(magnus_spgemm_plan_execute(&dC, plan, dA64, dB, NULL),
+                      MAGNUS_ERROR_UNSUPPORTED_TYPE);
+        magnus_device_csr_free(&dA64);
+        magnus_csr_free(&A64);
+    }
+    /* NULLs and freed handles */
+    EXPECT_STATUS(magnus_spgemm_plan_execute(NULL, plan, dA, dB, NULL), MAGNUS_ERROR_NULL_POINTER);
+    EXPECT_STATUS(magnus_spgemm_plan_execute(&dC, NULL, dA, dB, NULL), MAGNUS_ERROR_NULL_POINTER);
+    EXPECT_STATUS(magnus_spgemm_plan_execute(&dC, plan, NULL, dB, NULL), MAGNUS_ERROR_NULL_POINTER);
+    EXPECT_STATUS(magnus_spgemm_plan_create(NULL, ctx, dA, dB, NULL), MAGNUS_ERROR_NULL_POINTER);
+    magnus_spgemm_plan bad;
+    EXPECT_STATUS(magnus_spgemm_plan_create(&bad, ctx, dB, dB, NULL),
+                  MAGNUS_ERROR_DIMENSION_MISMATCH);
+    cr_assert_null(bad);
+    magnus_spgemm_options opt;
+    ASSERT_OK(magnus_spgemm_options_init(&opt));
+    opt.alpha = NAN;
+    EXPECT_STATUS(magnus_spgemm_plan_create(&bad, ctx, dA, dB, &opt), MAGNUS_ERROR_INVALID_ARGUMENT);
+    /* still usable after the refusals */
+    ASSERT_OK(magnus_spgemm_plan_execute(&dC, plan, dA, dB, NULL));
+    magnus_csr C;
+    ASSERT_OK(magnus_device_csr_download(&C, dC));
+    expect_scaled_product(C, A, B, 1.0, "plan after refusals");
+    magnus_csr_free(&C);
+    magnus_device_csr_free(&dC);
+    ASSERT_OK(magnus_spgemm_plan_free(&plan));
+    EXPECT_STATUS(magnus_spgemm_plan_execute(&dC, (magnus_spgemm_plan)&opt, dA, dB, NULL),
+                  MAGNUS_ERROR_INVALID_HANDLE);
+    magnus_device_csr_free(&dA);
+    magnus_device_csr_free(&dA2);
+    magnus_device_csr_free(&dB);
+    magnus_device_csr_free(&dB3);
+    magnus_csr_free(&A);
+    magnus_csr_free(&A2);
+    magnus_csr_free(&B);
+    magnus_csr_free(&B3);
+}
+
+/* A matrix made on the device (an earlier C) has its fingerprint read back; an uploaded copy
+ * of it with other values matches, a plan on it runs, and the empty case works. */
+Test(spgemm_plan, device_made_operand_and_empty) {
+    magnus_context ctx = magnus_test_context();
+    magnus_csr A = uniform(40, 40, 3, 31, MAGNUS_FLOAT32);
+    magnus_device_csr dA = upload(ctx, A), dC = NULL, dD = NULL;
+    ASSERT_OK(magnus_spgemm_device(&dC, ctx, dA, dA, NULL, NULL));
+    magnus_spgemm_plan plan;
+    ASSERT_OK(magnus_spgemm_plan_create(&plan, ctx, dC, dA, NULL));
+    magnus_csr C, C2;
+    ASSERT_OK(magnus_device_csr_download(&C, dC));
+    C2 = revalue(C, 5);
+    magnus_device_csr dC2 = upload(ctx, C2);
+    ASSERT_OK(magnus_spgemm_plan_execute(&dD, plan, dC2, dA, NULL));
+    magnus_csr D;
+    ASSERT_OK(magnus_device_csr_download(&D, dD));
+    expect_scaled_product(D, C2, A, 1.0, "plan on a device-made operand");
+    magnus_csr_free(&D);
+    magnus_device_csr_free(&dD);
+    ASSERT_OK(magnus_spgemm_plan_free(&plan));
+
+    /* empty: 0 x 40 times 40 x 40, and 40 x 40 of no entries */
+    magnus_csr E, Z;
+    ASSERT_OK(magnus_csr_new(&E, 0, 40, 0, MAGNUS_FLOAT32));
+    ASSERT_OK(magnus_csr_new(&Z, 40, 40, 0, MAGNUS_FLOAT32));
+    magnus_device_csr dE = upload(ctx, E), dZ = upload(ctx, Z);
+    ASSERT_OK(magnus_spgemm_plan_create(&plan, ctx, dE, dA, NULL));
+    ASSERT_OK(magnus_spgemm_plan_execute(&dD, plan, dE, dA, NULL));
+    int64_t r, c, n;
+    ASSERT_OK(magnus_device_csr_shape(&r, &c, &n, dD));
+    cr_assert(r == 0 && c == 40 && n == 0);
+    magnus_device_csr_free(&dD);
+    ASSERT_OK(magnus_spgemm_plan_free(&plan));
+    ASSERT_OK(magnus_spgemm_plan_create(&plan, ctx, dZ, dA, NULL));
+    ASSERT_OK(magnus_spgemm_plan_execute(&dD, plan, dZ, dA, NULL));
+    ASSERT_OK(magnus_device_csr_shape(&r, &c, &n, dD));
+    cr_assert(r == 40 && c == 40 && n == 0);
+    magnus_device_csr_free(&dD);
+    ASSERT_OK(magnus_spgemm_plan_free(&plan));
+    magnus_device_csr_free(&dE);
+    magnus_device_csr_free(&dZ);
+    magnus_device_csr_free(&dC);
+    magnus_device_csr_free(&dC2);
+    magnus_device_csr_free(&dA);
+    magnus_csr_free(&A);
+    magnus_csr_free(&C);
+    magnus_csr_free(&C2);
+    magnus_csr_free(&E);
+    magnus_csr_free(&Z);
+}
+
+/* New values written into the plan's own device matrices: the structure (and fingerprint)
+ * stays, so the plan accepts them; wrong sizes and types are refused. */
+Test(spgemm_plan, write_values) {
+    magnus_context ctx = magnus_test_context();
+    magnus_csr A = uniform(70, 60, 4, 41, MAGNUS_FLOAT32), B = uniform(60, 50, 4, 42, MAGNUS_FLOAT32);
+    magnus_device_csr dA = upload(ctx, A), dB = upload(ctx, B), dC = NULL;
+    magnus_spgemm_plan plan;
+    ASSERT_OK(magnus_spgemm_plan_create(&plan, ctx, dA, dB, NULL));
+    for (uint64_t round = 1; round <= 2; round++) {
+        magnus_csr A2 = revalue(A, round * 7), B2 = revalue(B, round * 7 + 1);
+        ASSERT_OK(magnus_device_csr_write_values(dA, A2->values, A2->nnz, MAGNUS_FLOAT32));
+        ASSERT_OK(magnus_device_csr_write_values(dB, B2->values, B2->nnz, MAGNUS_FLOAT32));
+        ASSERT_OK(magnus_spgemm_plan_execute(&dC, plan, dA, dB, NULL));
+        magnus_csr C, back;
+        ASSERT_OK(magnus_device_csr_download(&C, dC));
+        expect_scaled_product(C, A2, B2, 1.0, "written values");
+        ASSERT_OK(magnus_device_csr_download(&back, dA));
+        ASSERT_OK(magnus_csr_compare(NULL, back, A2, NULL, 0));
+        magnus_csr_free(&back);
+        magnus_csr_free(&C);
+        magnus_device_csr_free(&dC);
+        magnus_csr_free(&A2);
+        magnus_csr_free(&B2);
+    }
+    EXPECT_STATUS(magnus_device_csr_write_values(dA, A->values, A->nnz - 1, MAGNUS_FLOAT32),
+                  MAGNUS_ERROR_INVALID_ARGUMENT);
+    EXPECT_STATUS(magnus_device_csr_write_values(dA, A->values, A->nnz, MAGNUS_FLOAT64),
+                  MAGNUS_ERROR_UNSUPPORTED_TYPE);
+    EXPECT_STATUS(magnus_device_csr_write_values(dA, NULL, A->nnz, MAGNUS_FLOAT32),
+                  MAGNUS_ERROR_NULL_POINTER);
+    EXPECT_STATUS(magnus_device_csr_write_values(NULL, A->values, A->nnz, MAGNUS_FLOAT32),
+                  MAGNUS_ERROR_NULL_POINTER);
+    ASSERT_OK(magnus_spgemm_plan_free(&plan));
+    magnus_device_csr_free(&dA);
+    magnus_device_csr_free(&dB);
+    magnus_csr_free(&A);
+    magnus_csr_free(&B);
+}
+
+/* Executing into an existing C reuses its buffers: no allocation for C, the right product for
+ * new values each time; a C of another shape, type or nnz, or an operand as C, is refused. */
+Test(spgemm_plan, execute_into) {
+    magnus_context ctx = magnus_test_context();
+    magnus_csr A = uniform(80, 60, 4, 51, MAGNUS_FLOAT32), B = uniform(60, 50, 4, 52, MAGNUS_FLOAT32);
+    magnus_device_csr dA = upload(ctx, A), dB = upload(ctx, B), dC = NULL;
+    magnus_spgemm_options opt;
+    ASSERT_OK(magnus_spgemm_options_init(&opt));
+    opt.alpha = 0.5;
+    magnus_spgemm_plan plan;
+    ASSERT_OK(magnus_spgemm_plan_create(&plan, ctx, dA, dB, &opt));
+    ASSERT_OK(magnus_spgemm_plan_execute(&dC, plan, dA, dB, NULL));
+    const uint64_t with_c = ctx->memory_in_use;
+    for (uint64_t round = 1; round <= 2; round++) {
+        magnus_csr A2 = revalue(A, round + 60), B2 = revalue(B, round + 70);
+        ASSERT_OK(magnus_device_csr_write_values(dA, A2->values, A2->nnz, MAGNUS_FLOAT32));
+        ASSERT_OK(magnus_device_csr_write_values(dB, B2->values, B2->nnz, MAGNUS_FLOAT32));
+        magnus_report rep;
+        ASSERT_OK(magnus_spgemm_plan_execute_into(dC, plan, dA, dB, &rep));
+        cr_assert_eq(ctx->memory_in_use, with_c, "nothing kept beyond C");
+        magnus_csr C;
+        ASSERT_OK(magnus_device_csr_download(&C, dC));
+        expect_scaled_product(C, A2, B2, 0.5, "execute into");
+        magnus_csr_free(&C);
+        magnus_csr_free(&A2);
+        magnus_csr_free(&B2);
+    }
+    /* C as the operand of a later plan: its fingerprint is computed afresh from the device */
+    magnus_csr I;
+    ASSERT_OK(magnus_gen_banded(&I, 50, 0, 0, 1, MAGNUS_FLOAT32)); /* diagonal, 50 x 50 */
+    magnus_device_csr dI = upload(ctx, I), dD = NULL;
+    magnus_spgemm_plan plan2;
+    ASSERT_OK(magnus_spgemm_plan_create(&plan2, ctx, dC, dI, NULL));
+    ASSERT_OK(magnus_spgemm_plan_execute(&dD, plan2, dC, dI, NULL));
+    magnus_csr Cd, D;
+    ASSERT_OK(magnus_device_csr_download(&Cd, dC));
+    ASSERT_OK(magnus_device_csr_download(&D, dD));
+    expect_scaled_product(D, Cd, I, 1.0, "C as an operand");
+    magnus_csr_free(&Cd);
+    magnus_csr_free(&D);
+    magnus_device_csr_free(&dD);
+    magnus_device_csr_free(&dI);
+    magnus_csr_free(&I);
+    ASSERT_OK(magnus_spgemm_plan_free(&plan2));
+    EXPECT_STATUS(magnus_spgemm_plan_execute_into(dA, plan, dA, dB, NULL),
+                  MAGNUS_ERROR_DIMENSION_MISMATCH); /* A's shape is not C's (nor may it be C) */
+    magnus_csr Z;
+    ASSERT_OK(magnus_csr_new(&Z, 80, 50, 0, MAGNUS_FLOAT32));
+    magnus_device_csr dZ = upload(ctx, Z);
+    EXPECT_STATUS(magnus_spgemm_plan_execute_into(dZ, plan, dA, dB, NULL),
+                  MAGNUS_ERROR_INVALID_ARGUMENT); /* no room for C's entries */
+    EXPECT_STATUS(magnus_spgemm_plan_execute_into(NULL, plan, dA, dB, NULL),
+                  MAGNUS_ERROR_NULL_POINTER);
+    magnus_device_csr_free(&dZ);
+    magnus_csr_free(&Z);
+    ASSERT_OK(magnus_spgemm_plan_free(&plan));
+    magnus_device_csr_free(&dC);
+    magnus_device_csr_free(&dA);
+    magnus_device_csr_free(&dB);
+    magnus_csr_free(&A);
+    magnus_csr_free(&B);
+}
