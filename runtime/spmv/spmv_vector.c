@@ -73,6 +73,7 @@ magnus_status magnus_device_vector_upload(magnus_device_vector *out, magnus_cont
 magnus_status magnus_device_vector_zeros(magnus_device_vector *out, magnus_context ctx,
                                          magnus_value_type type, int64_t length) {
     magnus_error_clear();
+    if (out) *out = NULL;
     magnus_device_vector v;
     magnus_status s = vector_new(&v, ctx, type, length, "magnus_device_vector_zeros");
     if (s) return s;
