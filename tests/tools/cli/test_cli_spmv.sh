@@ -107,5 +107,27 @@ expect 1 "$magnus" spmv "$work/A.mtx" -x "$work/no-such-file.txt"
 contains err "cannot open"
 expect 1 "$magnus" spmv "$work/A.mtx" -o "$work/no-such-dir/y.txt"
 
+# ---- magnus bench --op spmv: every format timed and verified, CSV and JSON ------------------
+expect 2 "$magnus" bench --op dense rmat:8:4
+contains err "unknown --op 'dense'"
+expect 0 "$magnus" bench --op spmv rmat:9:4 laplace2d:20:20 --runs 3 --cpu --no-bandwidth \
+    --csv "$work/spmv.csv" --json "$work/spmv.json"
+checks=$((checks + 1))
+python3 - "$work" <<'PY' || fail "bench --op spmv: CSV/JSON rows"
+import csv, json, sys
+w = sys.argv[1]
+rows = list(csv.DictReader(open(w + "/spmv.csv")))
+formats = {"csr", "csr-balanced", "coo", "hybrid", "sellp", "auto"}
+assert len(rows) % 12 == 0 and len(rows) > 0, len(rows)
+for name in ("rmat:9:4", "laplace2d:20:20"):
+    got = [r for r in rows if r["input"] == name]
+    assert {r["format"] for r in got} >= formats, (name, got)
+for r in rows:
+    assert r["verified"] == "yes" and float(r["median_ms"]) > 0 and float(r["gb_per_s"]) > 0, r
+    assert r["format"] == "auto" or r["ran"] == r["format"], r
+d = json.load(open(w + "/spmv.json"))
+assert d["op"] == "spmv" and len(d["rows"]) == len(rows)
+PY
+
 echo "$checks checks, $failures failures"
 [ "$failures" -eq 0 ]
