@@ -601,7 +601,8 @@ typedef enum magnus_spmv_format {
     MAGNUS_SPMV_HYBRID = 4,       /* ELL of a width from the row lengths + COO for the rest */
     MAGNUS_SPMV_SELL_P = 5        /* sliced ELL, slice widths padded to a stride */
 } magnus_spmv_format;
-/* "auto", "csr", "csr-balanced", "coo", "hybrid", "sellp"; "?" for another value. */
+/* "auto", "csr", "csr-balanced", "coo", "hybrid", "sellp"; "?" for another value. A constant
+ * query: it leaves magnus_last_error() as it was. */
 MAGNUS_API const char *magnus_spmv_format_name(magnus_spmv_format format);
 
 typedef struct magnus_spmv_options {

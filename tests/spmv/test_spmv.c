@@ -326,3 +326,43 @@ Test(spmv_errors, bad_input) {
     ASSERT_OK(magnus_device_csr_free(&dA));
     magnus_csr_free(&A);
 }
+
+/* A call that succeeds leaves magnus_last_error() empty, even right after a failing call;
+ * the _free functions and the format name keep the message. */
+Test(spmv_errors, success_leaves_no_message) {
+    magnus_context ctx = magnus_test_context();
+    magnus_csr A = build(300, 2000, len_wide, MAGNUS_FLOAT32, SEED);
+    magnus_device_csr dA;
+    ASSERT_OK(magnus_device_csr_upload(&dA, ctx, A));
+    float hx[2000], hy[300];
+    for (int j = 0; j < 2000; j++) hx[j] = 1;
+#define STALE() cr_assert_neq(magnus_csr_validate(NULL), MAGNUS_SUCCESS)
+#define CLEAN(call)                                                                            \
+    do {                                                                                       \
+        STALE();                                                                               \
+        ASSERT_OK(call);                                                                       \
+        cr_expect_str_empty(magnus_last_error(), "%s left \"%s\"", #call, magnus_last_error()); \
+    } while (0)
+    magnus_device_vector x, y;
+    magnus_spmv_plan plan;
+    magnus_spmv_options o;
+    CLEAN(magnus_spmv_options_init(&o));
+    CLEAN(magnus_device_vector_upload(&x, ctx, MAGNUS_FLOAT32, 2000, hx));
+    CLEAN(magnus_device_vector_zeros(&y, ctx, MAGNUS_FLOAT32, 300));
+    CLEAN(magnus_device_vector_info(NULL, NULL, y));
+    o.format = MAGNUS_SPMV_HYBRID;
+    CLEAN(magnus_spmv_plan_create(&plan, ctx, dA, &o, NULL));
+    CLEAN(magnus_spmv_plan_execute(plan, y, 1, x, 0, NULL));
+    CLEAN(magnus_spmv(ctx, y, 1, dA, x, 1, NULL, NULL));
+    CLEAN(magnus_spmv_host(hy, ctx, 1, A, hx, 0, NULL, NULL));
+    CLEAN(magnus_device_vector_download(hy, 300, y));
+    STALE();
+    cr_expect_str_eq(magnus_spmv_format_name(MAGNUS_SPMV_COO), "coo");
+    cr_expect_str_not_empty(magnus_last_error(), "the format name cleared the message");
+    ASSERT_OK(magnus_spmv_plan_free(&plan));
+    cr_expect_str_not_empty(magnus_last_error(), "a _free cleared the message");
+    ASSERT_OK(magnus_device_vector_free(&x));
+    ASSERT_OK(magnus_device_vector_free(&y));
+    ASSERT_OK(magnus_device_csr_free(&dA));
+    magnus_csr_free(&A);
+}
