@@ -269,7 +269,9 @@ magnus_status magnus_spmv_plan_execute(magnus_spmv_plan plan, magnus_device_vect
                                        magnus_spmv_report *report) {
     magnus_error_clear();
     magnus_status s;
-    if ((s = plan_check(plan)) || (s = magnus_context_check(plan->ctx))) return s;
+    if ((s = plan_check(plan)) || (s = magnus_context_check(plan->ctx)) ||
+        (s = magnus_device_csr_check(plan->A, plan->ctx, "of the plan")))
+        return s;
     return execute(plan, y, alpha, x, beta, report, 0);
 }
 

@@ -366,3 +366,36 @@ Test(spmv_errors, success_leaves_no_message) {
     ASSERT_OK(magnus_device_csr_free(&dA));
     magnus_csr_free(&A);
 }
+
+/* Host allocations failing one after the other (the n-th and every later one): every call
+ * fails cleanly with a message and gives back its device memory, until one succeeds. */
+Test(spmv_errors, host_allocation_failures) {
+    magnus_context ctx = magnus_test_context();
+    magnus_csr A = build(2000, 300, len_wide, MAGNUS_FLOAT32, SEED);
+    float hx[300], hy[2000];
+    for (int j = 0; j < 300; j++) hx[j] = 1;
+    const magnus_spmv_format fs[] = {MAGNUS_SPMV_AUTO, MAGNUS_SPMV_COO, MAGNUS_SPMV_HYBRID,
+                                     MAGNUS_SPMV_SELL_P};
+    for (size_t f = 0; f < sizeof fs / sizeof fs[0]; f++) {
+        magnus_spmv_options o;
+        ASSERT_OK(magnus_spmv_options_init(&o));
+        o.format = fs[f];
+        ASSERT_OK(magnus_spmv_host(hy, ctx, 1, A, hx, 0, &o, NULL)); /* kernels loaded first */
+        const uint64_t in_use = ctx->memory_in_use;
+        magnus_status s = MAGNUS_ERROR_INTERNAL;
+        int n = 0;
+        for (; n < 200 && s != MAGNUS_SUCCESS; n++) {
+            magnus_host_alloc_fail_after(n);
+            s = magnus_spmv_host(hy, ctx, 1, A, hx, 0, &o, NULL);
+            magnus_host_alloc_fail_after(-1);
+            if (s) cr_assert_str_not_empty(magnus_last_error(), "%s, failure %d: no message",
+                                           magnus_spmv_format_name(fs[f]), n);
+            cr_assert_eq(ctx->memory_in_use, in_use, "%s, failure after %d allocations (%s): "
+                         "device memory left allocated", magnus_spmv_format_name(fs[f]), n,
+                         magnus_status_string(s));
+        }
+        cr_assert_eq(s, MAGNUS_SUCCESS, "%s never succeeded", magnus_spmv_format_name(fs[f]));
+        cr_assert_gt(n, 1, "no allocation was failed");
+    }
+    magnus_csr_free(&A);
+}
