@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "device_test_main.h"
+#include "primitives.h"
 #include "prng.h"
 #include "spmv_internal.h"
 #include "status_test_util.h"
@@ -399,3 +400,24 @@ Test(spmv_errors, host_allocation_failures) {
     }
     magnus_csr_free(&A);
 }
+
+/* Launches capped at 1 and 3 work groups, so every kernel's grid-stride loop (rows, groups'
+ * shares, slices, the combine) takes more than one turn; both types. */
+static void few_groups(magnus_value_type t) {
+    magnus_context ctx = magnus_test_context();
+    if (t == MAGNUS_FLOAT64) magnus_test_require_fp64(ctx);
+    matrix_case cases[16];
+    size_t n = make_cases(cases, t);
+    const magnus_spmv_format fs[] = {MAGNUS_SPMV_CSR, MAGNUS_SPMV_CSR_BALANCED, MAGNUS_SPMV_COO,
+                                     MAGNUS_SPMV_HYBRID, MAGNUS_SPMV_SELL_P};
+    for (size_t cap = 1; cap <= 3; cap += 2) {
+        magnus_prim_set_max_groups(cap);
+        for (size_t m = 0; m < n; m++)
+            for (size_t f = 0; f < sizeof fs / sizeof fs[0]; f++)
+                check_one(ctx, &cases[m], fs[f], &combos[1], SEED + m);
+    }
+    magnus_prim_set_max_groups(0);
+    for (size_t m = 0; m < n; m++) magnus_csr_free(&cases[m].A);
+}
+Test(spmv_f32, few_groups) { few_groups(MAGNUS_FLOAT32); }
+Test(spmv_f64, few_groups) { few_groups(MAGNUS_FLOAT64); }
