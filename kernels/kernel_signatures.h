@@ -156,3 +156,36 @@ MG_KERNEL_SIG(prim_gather_u32, (BUF_U32, out), (BUF_U32, in), (U64, in_count), (
 MG_KERNEL_SIG(prim_gather_u64, (BUF_U64, out), (BUF_U64, in), (U64, in_count), (BUF_U32, idx),
               (U64, n))
 MG_KERNEL_SIG(prim_scale_values, (BUF_VAL, v), (U64, n), (BUF_VAL, alpha))
+
+/* ---- kernels/spmv.cl ---- */
+MG_KERNEL_SIG(spmv_scale, (U64, n), (BUF_VAL, y), (U64, beta_bits))
+MG_KERNEL_SIG(spmv_csr_vector, (I64, rows), (BUF_I64, row_ptr), (BUF_I32, col), (BUF_VAL, val),
+              (BUF_VAL, x), (BUF_VAL, y), (U64, alpha_bits), (U64, beta_bits), (U32, lanes))
+MG_KERNEL_SIG(spmv_balanced, (I64, rows), (I64, nnz), (I64, per_group), (U64, ngroups),
+              (BUF_I64, row_ptr), (BUF_I32, col), (BUF_VAL, val), (BUF_VAL, x), (BUF_VAL, y),
+              (U64, alpha_bits), (U64, beta_bits), (BUF_I32, seg_first), (BUF_I32, seg_last),
+              (BUF_VAL, part_first), (BUF_VAL, part_last))
+MG_KERNEL_SIG(spmv_combine, (U64, nseg), (BUF_I32, seg_first), (BUF_I32, seg_last),
+              (BUF_VAL, part_first), (BUF_VAL, part_last), (BUF_VAL, y), (U64, alpha_bits),
+              (U64, beta_bits), (I32, prescaled))
+MG_KERNEL_SIG(spmv_coo_rows, (I64, rows), (BUF_I64, row_ptr), (BUF_I32, coo_row))
+MG_KERNEL_SIG(spmv_coo, (I64, nnz), (I64, per_group), (U64, ngroups), (U32, per_item),
+              (BUF_I32, coo_row), (BUF_I32, coo_col), (BUF_VAL, coo_val), (BUF_VAL, x),
+              (BUF_VAL, y), (U64, alpha_bits), (BUF_I32, seg_first), (BUF_I32, seg_last),
+              (BUF_VAL, part_first), (BUF_VAL, part_last))
+MG_KERNEL_SIG(spmv_row_keys, (I64, rows), (BUF_I64, row_ptr), (U32, cap), (BUF_U32, keys))
+MG_KERNEL_SIG(spmv_ell_fill, (I64, rows), (I64, width), (BUF_I64, row_ptr), (BUF_I32, col),
+              (BUF_VAL, val), (BUF_I32, ell_col), (BUF_VAL, ell_val), (BUF_U64, coo_count))
+MG_KERNEL_SIG(spmv_coo_fill, (I64, rows), (I64, width), (BUF_I64, row_ptr), (BUF_I32, col),
+              (BUF_VAL, val), (BUF_U64, coo_ptr), (BUF_I32, coo_row), (BUF_I32, coo_col),
+              (BUF_VAL, coo_val))
+MG_KERNEL_SIG(spmv_ell, (I64, rows), (I64, width), (BUF_I32, ell_col), (BUF_VAL, ell_val),
+              (BUF_VAL, x), (BUF_VAL, y), (U64, alpha_bits), (U64, beta_bits))
+MG_KERNEL_SIG(spmv_sellp_widths, (I64, rows), (I64, slice), (I64, stride), (BUF_I64, row_ptr),
+              (BUF_U64, slice_len))
+MG_KERNEL_SIG(spmv_sellp_fill, (I64, rows), (I64, slice), (BUF_I64, row_ptr), (BUF_I32, col),
+              (BUF_VAL, val), (BUF_U64, slice_ptr), (BUF_I32, s_col), (BUF_VAL, s_val))
+MG_KERNEL_SIG(spmv_sellp, (I64, rows), (I64, slice), (BUF_U64, slice_ptr), (BUF_I32, s_col),
+              (BUF_VAL, s_val), (BUF_VAL, x), (BUF_VAL, y), (U64, alpha_bits), (U64, beta_bits))
+MG_KERNEL_SIG(spmv_long_rows, (I64, rows), (BUF_I64, row_ptr), (I64, threshold),
+              (BUF_U32, count))

@@ -14,5 +14,6 @@ int cmd_demo(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_params(int argc, char **argv);
+int cmd_spmv(int argc, char **argv);
 
 #endif

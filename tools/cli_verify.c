@@ -63,6 +63,7 @@ magnus_status verify_product(verify_report *report, const magnus_csr_s *C, const
     if (exact) return verify_exact(report, C, A, B, progress);
     verify_random_settings random = {.vectors = opt->vectors,
                                      .seed = opt->seed,
-                                     .tolerance = verify_random_tolerance(C, A)};
+                                     .tolerance = verify_random_tolerance(C, A),
+                                     .device = opt->device};
     return verify_random(report, C, A, B, &random, progress);
 }

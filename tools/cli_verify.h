@@ -37,6 +37,10 @@ typedef struct verify_options {
     int64_t exact_limit; /* VERIFY_AUTO: products up to which the exact check runs */
     int vectors;         /* random: how many vectors x (1..64) */
     uint64_t seed;       /* random: seed of the vectors */
+    /* random: the device whose SpMV (magnus_spmv, float64) computes the vectors' products
+     * B·x, |B|·|x|, A·t, |A|·s and C·x; the errors are still reduced on the host. NULL, or a
+     * device without float64 or the memory: the host computes them (the report says where). */
+    const magnus_device_info *device;
 } verify_options;
 
 /* Defaults: AUTO, VERIFY_DEFAULT_EXACT_LIMIT, VERIFY_DEFAULT_VECTORS, seed 1. */
@@ -57,6 +61,8 @@ typedef struct verify_report {
     uint64_t seed;
     double tolerance;
     bool vectors_checked; /* false if C was invalid or misshapen, or memory ran out */
+    char vectors_where[256]; /* where the vectors' products ran: "host", or "device BACKEND:N
+                                NAME (SpMV, float64)", or "host (device: why not)" */
     double rel_error;     /* normwise, largest over the vectors */
     double rel_error_row; /* rowwise, largest over the vectors and rows */
     int64_t worst_row;    /* the row of rel_error_row (-1 if all errors are 0) */
@@ -97,6 +103,7 @@ typedef struct verify_random_settings {
      * takes time in proportion to the products of A·B, not to nnz, and the sampled heaviest
      * rows are recomputed on one thread: too slow beside the bench's timed runs. */
     bool vectors_only;
+    const magnus_device_info *device; /* verify_options.device */
 } verify_random_settings;
 
 /* The CLI's tolerance for C = A·B: float64 (A and C) 1e-10, otherwise 1e-4. */

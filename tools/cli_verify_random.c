@@ -11,8 +11,11 @@
  *              wrong entry in a row of 10^5 entries moves that row's vector error by ~10^-5
  *              only, below float32's tolerance, but not its own.
  * `magnus bench` runs the vectors alone (settings->vectors_only, at its own tolerance).
- * Nothing here uses the library beyond reading its matrices: it shares no code with any
- * multiply, device or reference.
+ * Nothing here shares code with any SpGEMM, device or reference. Given a device with float64
+ * (settings->device: `magnus multiply` passes the one that multiplied), the vectors' products
+ * run there through the library's SpMV (magnus_spmv, float64, AUTO format), which shares no
+ * code with the multiply either; the errors are reduced here as for the host pass, and the
+ * report's vectors_where says where they ran (the host when the device cannot).
  */
 #include <math.h>
 #include <pthread.h>
@@ -255,9 +258,79 @@ static void *error_work(void *arg) {
     return NULL;
 }
 
+/* ---- the vectors' products on a device ----------------------------------------------------- */
+
+/* M in float64 with |values| when `absolute`. */
+static magnus_status to_f64(magnus_csr *out, const magnus_csr_s *M, bool absolute) {
+    magnus_status s = magnus_csr_convert(out, M, MAGNUS_FLOAT64);
+    if (!s && absolute)
+        for (int64_t e = 0; e < (*out)->nnz; e++)
+            ((double *)(*out)->values)[e] = fabs(((double *)(*out)->values)[e]);
+    return s;
+}
+
+/* y = M·v on the device (AUTO format, float64). */
+static magnus_status device_product(double *y, magnus_context ctx, magnus_device_csr dM,
+                                    const double *v, int64_t rows, int64_t cols) {
+    magnus_device_vector dv = NULL, dy = NULL;
+    magnus_status s = magnus_device_vector_upload(&dv, ctx, MAGNUS_FLOAT64, cols, v);
+    if (!s) s = magnus_device_vector_zeros(&dy, ctx, MAGNUS_FLOAT64, rows);
+    if (!s) s = magnus_spmv(ctx, dy, 1, dM, dv, 0, NULL, NULL);
+    if (!s) s = magnus_device_vector_download(y, rows, dy);
+    magnus_device_vector_free(&dv);
+    magnus_device_vector_free(&dy);
+    return s;
+}
+
+/* The products of check_vectors on `device`, x laid out as there (entry j of vector v at
+ * x[j*k + v]); the errors go into job as the host pass puts them. Returns the status; the
+ * caller falls back to the host on failure. */
+static magnus_status vectors_on_device(vector_job *job, const magnus_device_info *device,
+                                       const magnus_csr_s *C, const magnus_csr_s *A,
+                                       const magnus_csr_s *B, int k, const double *x) {
+    if (!device->fp64)
+        return MAGNUS_ERROR_FEATURE_UNSUPPORTED; /* the caller names the reason */
+    magnus_context ctx = NULL;
+    magnus_csr h[5] = {NULL}; /* B, |B|, A, |A|, C in float64 */
+    magnus_device_csr d[5] = {NULL};
+    double *xv = NULL, *xa = NULL, *t = NULL, *sv = NULL, *z = NULL, *w = NULL, *y = NULL;
+    magnus_status s = magnus_context_create(&ctx, device, NULL);
+    const magnus_csr_s *src[5] = {B, B, A, A, C};
+    for (int i = 0; i < 5 && !s; i++) {
+        s = to_f64(&h[i], src[i], i == 1 || i == 3);
+        if (!s) s = magnus_device_csr_upload(&d[i], ctx, h[i]);
+        magnus_csr_free(&h[i]);
+    }
+    size_t nb = (size_t)(B->rows > 0 ? B->rows : 1), na = (size_t)(A->rows > 0 ? A->rows : 1);
+    size_t nx = (size_t)(B->cols > 0 ? B->cols : 1);
+    if (!s) {
+        xv = malloc(nx * 8), xa = malloc(nx * 8), t = malloc(nb * 8), sv = malloc(nb * 8);
+        z = malloc(na * 8), w = malloc(na * 8), y = malloc(na * 8);
+        if (!xv || !xa || !t || !sv || !z || !w || !y) s = MAGNUS_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    for (int v = 0; v < k && !s; v++) {
+        for (int64_t j = 0; j < B->cols; j++) {
+            xv[j] = x[j * k + v];
+            xa[j] = fabs(xv[j]);
+        }
+        if ((s = device_product(t, ctx, d[0], xv, B->rows, B->cols)) ||
+            (s = device_product(sv, ctx, d[1], xa, B->rows, B->cols)) ||
+            (s = device_product(z, ctx, d[2], t, A->rows, A->cols)) ||
+            (s = device_product(w, ctx, d[3], sv, A->rows, A->cols)) ||
+            (s = device_product(y, ctx, d[4], xv, C->rows, C->cols)))
+            break;
+        for (int64_t i = 0; i < A->rows; i++) add_row_error(job, i, v, y[i], z[i], w[i]);
+    }
+    for (int i = 0; i < 5; i++) magnus_device_csr_free(&d[i]);
+    magnus_context_free(&ctx);
+    free(xv), free(xa), free(t), free(sv), free(z), free(w), free(y);
+    return s;
+}
+
 /* Fills the vector fields of the report; false when out of memory. */
 static bool check_vectors(verify_report *r, const magnus_csr_s *C, const magnus_csr_s *A,
-                          const magnus_csr_s *B, int k, uint64_t seed) {
+                          const magnus_csr_s *B, int k, uint64_t seed,
+                          const magnus_device_info *device) {
     size_t xn = (size_t)(B->cols > 0 ? B->cols : 1) * (size_t)k;
     size_t tn = (size_t)(B->rows > 0 ? B->rows : 1) * (size_t)k;
     double *x = malloc(xn * sizeof *x);
@@ -273,9 +346,29 @@ static bool check_vectors(verify_report *r, const magnus_csr_s *C, const magnus_
             x[i] = (bits & 1 ? -1.0 : 1.0) * (0.5 + 0.5 * u);
         }
         vector_job jobs[MAX_THREADS];
+        int n = 0;
+        if (device) {
+            jobs[0] = (vector_job){.k = k, .row_worst = -1};
+            magnus_status s = vectors_on_device(&jobs[0], device, C, A, B, k, x);
+            if (!s) {
+                n = 1;
+                snprintf(r->vectors_where, sizeof r->vectors_where,
+                         "device %s:%d %.200s (SpMV, float64)", magnus_backend_name(device->backend),
+                         device->index, device->name);
+            } else {
+                snprintf(r->vectors_where, sizeof r->vectors_where, "host (device: %.200s)",
+                         s == MAGNUS_ERROR_FEATURE_UNSUPPORTED && !device->fp64
+                             ? "no float64"
+                             : magnus_last_error()[0] ? magnus_last_error()
+                                                      : magnus_status_string(s));
+            }
+        } else {
+            snprintf(r->vectors_where, sizeof r->vectors_where, "host");
+        }
+        if (n == 0) {
         row_pool pool = {.rows = B->rows};
         atomic_init(&pool.next, 0);
-        int n = thread_count(B->rows);
+        n = thread_count(B->rows);
         for (int i = 0; i < n; i++)
             jobs[i] = (vector_job){.M = B, .k = k, .x = x, .ts = ts, .pool = &pool};
         run_threads(n, product_work, jobs, sizeof jobs[0]);
@@ -287,6 +380,7 @@ static bool check_vectors(verify_report *r, const magnus_csr_s *C, const magnus_
             jobs[i] = (vector_job){.A = A, .C = C, .k = k, .x = x, .ts = ts,
                                    .pool = &pool, .row_worst = -1};
         run_threads(n, error_work, jobs, sizeof jobs[0]);
+        }
         r->rel_error = 0;
         r->rel_error_row = 0;
         r->worst_row = -1;
@@ -443,7 +537,7 @@ magnus_status verify_random(verify_report *report, const magnus_csr_s *C, const 
         (void)check_structure(report, C, A, B);
     }
     cli_progress_update(progress, -1, "verifying (random vectors)");
-    bool vectors_ok = check_vectors(report, C, A, B, report->vectors, seed);
+    bool vectors_ok = check_vectors(report, C, A, B, report->vectors, seed, settings->device);
     report->vectors_checked = vectors_ok;
     bool rows_ok = true;
     if (!settings->vectors_only) {

@@ -65,6 +65,7 @@ static char *join_arguments(int argc, char **argv) {
 int cmd_bench(int argc, char **argv) {
     const char *matrices = NULL, *scales = "15-20", *a_list = "4,8,16,32", *b_list = "4,8,16";
     const char *csv_path = NULL, *json_path = NULL, *bandwidth = NULL, *host_limit = "64G";
+    const char *op = "spgemm";
     bench_system_request req = {0};
     bool rmat_sweep = false, no_fit_check = false, progress_forced = false, list_columns = false;
     bool cusparse_all = false;
@@ -75,6 +76,9 @@ int cmd_bench(int argc, char **argv) {
     double rtol = 0, max_timed = 0, time_limit = 0;
     magnus_value_type type = MAGNUS_MM_TYPE_AUTO;
     const cli_option options[] = {
+        {"--op", NULL, CLI_STRING, &op, "spgemm|spmv",
+         "what to time: C = A*B (default), or y = A*x in every SpMV format (A of each input; "
+         "median of --runs, GB/s of the byte floor; no cuSPARSE)"},
         {"--matrices", NULL, CLI_STRING, &matrices, "DIR", "every .mtx/.mtx.gz in DIR, squared"},
         {"--rmat-sweep", NULL, CLI_FLAG, &rmat_sweep, NULL,
          "R-MAT pairs A (a per row, seed S) x B (b per row, seed S+1), Graph500 a,b,c"},
@@ -154,6 +158,9 @@ int cmd_bench(int argc, char **argv) {
         bench_print_columns(stdout);
         return CLI_EXIT_OK;
     }
+    const bool spmv = !strcmp(op, "spmv");
+    if (!spmv && strcmp(op, "spgemm")) return cli_usage_error(&spec, "unknown --op '%s'", op);
+    if (spmv) req.no_baseline = true;
     if (runs < 1 || runs > 100000 || runs_large < 1 || runs_large > 100000)
         return cli_usage_error(&spec, "--runs and --runs-large must be in 1..100000");
     if (rtol < 0 || max_timed < 0 || time_limit < 0 || verify_limit < 0)
@@ -215,6 +222,12 @@ int cmd_bench(int argc, char **argv) {
         fputc('\n', stderr);
     }
 
+    if (spmv) {
+        rc = bench_spmv_run(&inputs, systems, nsystems, type, (int)runs, csv_path, json_path);
+        bench_systems_free(systems, nsystems);
+        bench_inputs_free(&inputs);
+        return rc;
+    }
     s.systems = systems;
     s.nsystems = nsystems;
     s.type = type;

@@ -19,6 +19,7 @@ static const cli_command commands[] = {
     {"demo", "multiply a generated R-MAT pair and verify it (no files needed)", cmd_demo},
     {"probe", "list the devices of every backend and why a backend was skipped", cmd_probe},
     {"bench", "time magnus against cuSPARSE on files and R-MAT sweeps (CSV/JSON)", cmd_bench},
+    {"spmv", "y = alpha*A*x + beta*y on a device in a chosen SpMV format, timed", cmd_spmv},
     {"params", "gMAGNUS parameters and heavy/light split of A*B on a device [Tables V, VI]", cmd_params},
 };
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])

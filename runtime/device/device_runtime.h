@@ -45,7 +45,7 @@ typedef struct magnus_dbuf {
     size_t bytes;
 } magnus_dbuf;
 
-#define MAGNUS_MAX_KERNELS 128
+#define MAGNUS_MAX_KERNELS 256 /* kernel handles cached per context: every kernel of both variants fits */
 
 /* A device block the context holds for reuse (runtime/device/device_pool.c). */
 typedef struct magnus_pool_block {

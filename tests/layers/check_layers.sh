@@ -44,4 +44,9 @@ expect ok   backend   includes_backend.c       "a backend sees the backend table
 expect fail backend   includes_gmagnus.c       "a backend cannot include an algorithm's header"
 expect fail backend   uses_device_runtime.c    "a backend cannot reach the device runtime above it"
 expect fail host      uses_device_runtime.c    "host CSR code does not see the device runtime"
+expect ok   spmv      uses_device_runtime.c    "SpMV uses the device runtime"
+expect fail spmv      includes_backend.c       "SpMV cannot see the backend table"
+expect fail spmv      calls_backend_op.c       "SpMV cannot call a backend op through the context" "incomplete"
+expect fail spmv      includes_accumulator.c   "SpMV cannot reach the accumulator"
+expect fail spmv      includes_gmagnus.c       "SpMV cannot reach an algorithm"
 [ "$failures" -eq 0 ] && echo "layers: all checks passed" || { echo "layers: $failures check(s) failed"; exit 1; }

@@ -3,7 +3,7 @@
 set(_layer_args)
 foreach(_pair gmagnus:magnus_spgemm_gmagnus hash:magnus_spgemm_hash accumulate:magnus_accumulate
               primitives:magnus_primitives device:magnus_device backend:magnus_backend_opencl
-              host:magnus_host)
+              host:magnus_host spmv:magnus_spmv)
   string(REPLACE ":" ";" _p ${_pair})
   list(GET _p 0 _name)
   list(GET _p 1 _target)

@@ -281,4 +281,12 @@ void bench_run_input(bench_session *s, const bench_input *in, int index, int cou
 int bench_summary_print(FILE *out, const bench_output *rows, const bench_system *systems,
                         int nsystems);
 
+/* ---- SpMV (bench_spmv.c) ------------------------------------------------------------------ */
+/* `--op spmv`: every SpMV format on every magnus system that owns a context (one per device),
+ * for the inputs' A: conversion time, median and minimum of `runs` products after a warm-up,
+ * GB/s of the byte floor and its fraction of the copy bandwidth, y checked in double on the
+ * host. Rows to stdout and, when given, CSV / JSON files. Returns the exit code. */
+int bench_spmv_run(const bench_input_list *inputs, bench_system *systems, int nsystems,
+                   magnus_value_type type, int runs, const char *csv_path, const char *json_path);
+
 #endif

@@ -15,6 +15,8 @@
 #   cli_first_use  first use of a device: one note when kernels are built, first-use work
 #                out of the compute time (cold caches against warm, a time bound)
 #                (tests/tools/cli/test_cli_first_use.sh)
+#   cli_spmv     `magnus spmv`: every format verified, JSON, x/y files against Python
+#                (tests/tools/cli/test_cli_spmv.sh); skipped without a device
 #   cli_common   unit tests of the tool's helpers (option parsing, formatting, JSON escaping)
 #   cli_verify   unit tests of the tool's verification (exact and randomized) on perturbed
 #                products
@@ -45,6 +47,11 @@ if(TARGET magnus_cli)
     COMMAND ${MAGNUS_BASH} ${CMAKE_CURRENT_LIST_DIR}/test_cli_device.sh
             $<TARGET_FILE:magnus_cli> ${CMAKE_CURRENT_BINARY_DIR}/cli-device-work)
   set_tests_properties(cli_device PROPERTIES TIMEOUT 600 LABELS "cli;opencl" SKIP_RETURN_CODE 77)
+
+  add_test(NAME cli_spmv
+    COMMAND ${MAGNUS_BASH} ${CMAKE_CURRENT_LIST_DIR}/test_cli_spmv.sh
+            $<TARGET_FILE:magnus_cli> ${CMAKE_CURRENT_BINARY_DIR}/cli-spmv-work)
+  set_tests_properties(cli_spmv PROPERTIES TIMEOUT 600 LABELS "cli;spmv" SKIP_RETURN_CODE 77)
 
   # cli_common.c parses sizes with runtime/core/byte_size.c, compiled in as the tool does.
   set(_cli_byte_size ${PROJECT_SOURCE_DIR}/runtime/core/byte_size.c)

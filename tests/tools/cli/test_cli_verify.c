@@ -271,3 +271,33 @@ Test(cli_verify, mode_names) {
     cr_expect(!verify_mode_parse("Random", &m));
     cr_expect_str_eq(verify_method_name(VERIFY_RANDOM), "random");
 }
+
+/* The random check's vector products on a device (magnus_spmv in float64): a correct product
+ * passes there, a value off in C's longest row fails on that row, and the report says where
+ * the products ran. Skipped without a device with float64. */
+Test(cli_verify, vectors_on_a_device) {
+    magnus_device_info dev;
+    if (magnus_device_select(&dev) != MAGNUS_SUCCESS || !dev.fp64)
+        cr_skip_test("no device with float64 for the vectors' products");
+    for (int off = 0; off < 2; off++) {
+        fixture f = make(MAGNUS_FLOAT32);
+        int64_t row = longest_row(f.C);
+        if (off) scale_value(f.C, f.C->row_ptr[row], 1.5);
+        verify_options opt;
+        verify_options_init(&opt);
+        opt.mode = VERIFY_RANDOM;
+        opt.device = &dev;
+        verify_report r;
+        magnus_status s = verify_product(&r, f.C, f.A, f.B, 0, &opt, NULL);
+        cr_expect(strncmp(r.vectors_where, "device ", 7) == 0, "vectors on '%s'", r.vectors_where);
+        if (off) {
+            cr_expect_eq(s, MAGNUS_ERROR_MISMATCH);
+            cr_expect_eq(r.worst_row, row);
+            cr_expect_gt(r.rel_error_row, 1e-4);
+        } else {
+            cr_expect_eq(s, MAGNUS_SUCCESS, "%s", r.detail);
+            cr_expect_leq(r.rel_error_row, 1e-6);
+        }
+        release(&f);
+    }
+}

@@ -1,0 +1,66 @@
+/*
+ * SpMV's internal state (runtime/spmv/): device vectors, plans (the converted matrix and the
+ * launch shape of its product). spmv_vector.c: vectors; spmv_plan.c: analysis and the
+ * conversions; spmv.c: the products and the public entry points. docs/algorithm.md §9.
+ */
+#ifndef MAGNUS_SPMV_INTERNAL_H
+#define MAGNUS_SPMV_INTERNAL_H
+
+#include "device_runtime.h"
+
+#define MAGNUS_MAGIC_DEVICE_VECTOR 0x6d61676e64766563ULL /* "magndvec" */
+#define MAGNUS_MAGIC_SPMV_PLAN 0x6d61676e73706d76ULL     /* "magnspmv" */
+
+struct magnus_device_vector_s {
+    uint64_t magic;
+    magnus_context ctx;
+    magnus_value_type type;
+    int64_t length;
+    magnus_dbuf buf;
+};
+
+/* Defaults and bounds of the options (magnus.h). */
+#define MAGNUS_SPMV_SELLP_SLICE 32
+#define MAGNUS_SPMV_SELLP_STRIDE 4
+#define MAGNUS_SPMV_WIDTH_CAP 1024   /* HYBRID's widest ELL part, the histogram's last bin */
+#define MAGNUS_SPMV_GROUP_MAX 256    /* work items per group, at most */
+#define MAGNUS_SPMV_BALANCED_ITEMS 8 /* CSR_BALANCED: entries per work item of a group's share */
+#define MAGNUS_SPMV_COO_ITEMS 8      /* COO: entries each work item sums serially */
+
+struct magnus_spmv_plan_s {
+    uint64_t magic;
+    magnus_context ctx;
+    const struct magnus_device_csr_s *A;
+    magnus_spmv_format format;
+    magnus_kernel_variant variant;
+    size_t value_bytes;
+    size_t group;          /* work items per group of the product kernels */
+    uint32_t lanes;        /* CSR */
+    int64_t per_group;     /* CSR_BALANCED, COO (and HYBRID's COO part): entries per group */
+    uint64_t ngroups;      /* segments of that split */
+    uint32_t per_item;     /* COO: entries per work item */
+    int64_t width;         /* HYBRID: ELL width */
+    int64_t coo_nnz;       /* COO / HYBRID: COO entries */
+    int64_t slice, stride, max_width; /* SELL-P */
+    magnus_dbuf coo_row, coo_col, coo_val; /* COO uses A's columns and values */
+    magnus_dbuf ell_col, ell_val;
+    magnus_dbuf slice_ptr, s_col, s_val;
+    magnus_dbuf seg_first, seg_last, part_first, part_last;
+    uint64_t format_bytes;
+    double conversion_ms;
+};
+
+magnus_status magnus_device_vector_check(const struct magnus_device_vector_s *v, magnus_context ctx,
+                                         const char *name);
+/* The analysis and conversion into opt's format (queue MAIN, timed into plan->conversion_ms). */
+magnus_status magnus_spmv_plan_build(struct magnus_spmv_plan_s *plan, const magnus_spmv_options *opt);
+/* Frees the plan's buffers (not the handle). */
+void magnus_spmv_plan_release(struct magnus_spmv_plan_s *plan);
+/* Groups for `work` items of `group` each, capped for grid-stride kernels. */
+size_t magnus_spmv_groups(const magnus_context_s *ctx, uint64_t work, size_t group);
+/* The group size of kernel `name` with local_per_item bytes of local memory per item: the
+ * largest power of two up to MAGNUS_SPMV_GROUP_MAX that the kernel, device and budget allow. */
+magnus_status magnus_spmv_group_size(size_t *out, magnus_context ctx, magnus_kernel_variant variant,
+                                     const char *name, size_t local_per_item);
+
+#endif

@@ -1,0 +1,206 @@
+/*
+ * `magnus bench --op spmv`: every SpMV format on every magnus device (the --systems /
+ * defaults of the SpGEMM bench, without cuSPARSE), per input: the conversion once (device
+ * events), one warm-up product, then --runs timed products (the report's product_ms, device
+ * events); the median and minimum, GB/s of the byte floor (magnus_spmv_report.floor_bytes:
+ * A's CSR, x, y written; beta = 0) and that rate as a fraction of the device's copy
+ * bandwidth. Each format's y is checked against the product in double on the host. Rows go to
+ * stdout, and to --csv / --json files when given.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "cli_matrix.h"
+
+static const magnus_spmv_format spmv_formats[] = {MAGNUS_SPMV_CSR, MAGNUS_SPMV_CSR_BALANCED,
+                                                  MAGNUS_SPMV_COO, MAGNUS_SPMV_HYBRID,
+                                                  MAGNUS_SPMV_SELL_P, MAGNUS_SPMV_AUTO};
+#define SPMV_NFORMATS (int)(sizeof spmv_formats / sizeof spmv_formats[0])
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* y against A·x in double: the largest |y - ref| / (|A|·|x|) over the rows. */
+static double spmv_error(const magnus_csr_s *A, const void *x, const void *y) {
+    double worst = 0;
+    for (int64_t i = 0; i < A->rows; i++) {
+        double sum = 0, mag = 0;
+        for (int64_t k = A->row_ptr[i]; k < A->row_ptr[i + 1]; k++) {
+            double a = A->type == MAGNUS_FLOAT64 ? ((const double *)A->values)[k]
+                                                 : ((const float *)A->values)[k];
+            int32_t c = A->col_idx[k];
+            double xv = A->type == MAGNUS_FLOAT64 ? ((const double *)x)[c] : ((const float *)x)[c];
+            sum += a * xv;
+            mag += fabs(a * xv);
+        }
+        double got = A->type == MAGNUS_FLOAT64 ? ((const double *)y)[i] : ((const float *)y)[i];
+        double err = fabs(got - sum), rel = err == 0 ? 0 : mag > 0 ? err / mag : INFINITY;
+        if (!(rel <= worst)) worst = rel;
+    }
+    return worst;
+}
+
+typedef struct spmv_row {
+    const char *input, *system, *format, *ran;
+    int64_t rows, cols, nnz;
+    double conversion_ms, median_ms, min_ms, gbps, copy_fraction, error;
+    uint64_t floor_bytes, format_bytes;
+    bool verified;
+    char error_text[BENCH_TEXT];
+} spmv_row;
+
+static void row_csv(FILE *f, const spmv_row *r) {
+    fprintf(f, "%s,%s,%s,%s,%lld,%lld,%lld,%.6g,%.6g,%.6g,%.6g,%.4g,%llu,%llu,%.3g,%s,\"%s\"\n",
+            r->input, r->system, r->format, r->ran, (long long)r->rows, (long long)r->cols,
+            (long long)r->nnz, r->conversion_ms, r->median_ms, r->min_ms, r->gbps,
+            r->copy_fraction, (unsigned long long)r->floor_bytes,
+            (unsigned long long)r->format_bytes, r->error, r->verified ? "yes" : "no",
+            r->error_text);
+}
+
+static void row_json(FILE *f, const spmv_row *r, bool first) {
+    fprintf(f, "%s\n  {\"input\": ", first ? "" : ",");
+    cli_json_write_string(f, r->input);
+    fprintf(f, ", \"system\": ");
+    cli_json_write_string(f, r->system);
+    fprintf(f, ", \"format\": \"%s\", \"ran\": \"%s\", \"rows\": %lld, \"cols\": %lld, "
+               "\"nnz\": %lld, \"conversion_ms\": %.6g, \"median_ms\": %.6g, \"min_ms\": %.6g, "
+               "\"gb_per_s\": %.6g, \"copy_fraction\": %.4g, \"floor_bytes\": %llu, "
+               "\"format_bytes\": %llu, \"max_rel_error\": %.3g, \"verified\": %s, \"error\": ",
+            r->format, r->ran, (long long)r->rows, (long long)r->cols, (long long)r->nnz,
+            r->conversion_ms, r->median_ms, r->min_ms, r->gbps, r->copy_fraction,
+            (unsigned long long)r->floor_bytes, (unsigned long long)r->format_bytes,
+            isfinite(r->error) ? r->error : -1, r->verified ? "true" : "false");
+    if (r->error_text[0]) cli_json_write_string(f, r->error_text);
+    else fprintf(f, "null");
+    fputc('}', f);
+}
+
+/* One format on one device: fills r; false when the format failed (r->error_text). */
+static bool run_format(spmv_row *r, magnus_context ctx, const magnus_csr_s *A, magnus_device_csr dA,
+                       magnus_device_vector dx, magnus_device_vector dy, const void *x, void *y,
+                       magnus_spmv_format f, int runs, double copy_gbps) {
+    magnus_spmv_options opt;
+    magnus_spmv_options_init(&opt);
+    opt.format = f;
+    magnus_spmv_plan plan = NULL;
+    magnus_spmv_report rep;
+    double *times = malloc((size_t)runs * sizeof *times);
+    magnus_status s = times ? MAGNUS_SUCCESS : MAGNUS_ERROR_OUT_OF_HOST_MEMORY;
+    if (!s) s = magnus_spmv_plan_create(&plan, ctx, dA, &opt, &rep);
+    if (!s) {
+        r->conversion_ms = rep.conversion_ms;
+        r->format_bytes = rep.format_bytes;
+        r->ran = magnus_spmv_format_name(rep.format);
+        s = magnus_spmv_plan_execute(plan, dy, 1, dx, 0, &rep); /* warm-up */
+    }
+    for (int i = 0; i < runs && !s; i++) {
+        s = magnus_spmv_plan_execute(plan, dy, 1, dx, 0, &rep);
+        times[i] = rep.product_ms;
+    }
+    if (!s) s = magnus_device_vector_download(y, A->rows, dy);
+    if (s) {
+        snprintf(r->error_text, sizeof r->error_text, "%s: %s", magnus_status_string(s),
+                 magnus_last_error());
+    } else {
+        qsort(times, (size_t)runs, sizeof *times, cmp_double);
+        r->median_ms = runs % 2 ? times[runs / 2] : 0.5 * (times[runs / 2 - 1] + times[runs / 2]);
+        r->min_ms = times[0];
+        r->floor_bytes = rep.floor_bytes;
+        r->gbps = r->median_ms > 0 ? (double)rep.floor_bytes / (r->median_ms * 1e6) : 0;
+        r->copy_fraction = copy_gbps > 0 ? r->gbps / copy_gbps : 0;
+        r->error = spmv_error(A, x, y);
+        r->verified = r->error <= (A->type == MAGNUS_FLOAT64 ? 1e-10 : 1e-4);
+        if (!r->verified)
+            snprintf(r->error_text, sizeof r->error_text, "y differs from A*x by %.3g of |A|*|x|",
+                     r->error);
+    }
+    magnus_spmv_plan_free(&plan);
+    free(times);
+    return !s && r->verified;
+}
+
+int bench_spmv_run(const bench_input_list *inputs, bench_system *systems, int nsystems,
+                   magnus_value_type type, int runs, const char *csv_path, const char *json_path) {
+    FILE *csv = csv_path ? fopen(csv_path, "w") : NULL, *json = json_path ? fopen(json_path, "w") : NULL;
+    if ((csv_path && !csv) || (json_path && !json)) {
+        if (csv) fclose(csv);
+        if (json) fclose(json);
+        return cli_failf("cannot create %s", csv_path && !csv ? csv_path : json_path);
+    }
+    if (csv)
+        fprintf(csv, "input,system,format,ran,rows,cols,nnz,conversion_ms,median_ms,min_ms,"
+                     "gb_per_s,copy_fraction,floor_bytes,format_bytes,max_rel_error,verified,error\n");
+    if (json) fprintf(json, "{\"op\": \"spmv\", \"runs\": %d, \"type\": \"%s\", \"rows\": [", runs,
+                      cli_type_name(type));
+    printf("%-24s %-18s %-13s %10s %10s %10s %8s %8s  %s\n", "input", "system", "format",
+           "convert ms", "median ms", "min ms", "GB/s", "of copy", "verified");
+    int failures = 0;
+    bool first = true;
+    for (int i = 0; i < inputs->count; i++) {
+        const bench_input *in = &inputs->items[i];
+        magnus_csr A = NULL;
+        double seconds = 0;
+        if (cli_matrix_load(&A, &seconds, in->a_source, type, NULL)) {
+            failures++;
+            continue;
+        }
+        size_t vb = magnus_value_size(type);
+        void *x = malloc((size_t)A->cols * vb + 8), *y = malloc((size_t)A->rows * vb + 8);
+        for (int64_t j = 0; x && j < A->cols; j++) {
+            double v = 0.5 + (double)((j * 2654435761u) % 1000) / 2000.0;
+            if (type == MAGNUS_FLOAT64) ((double *)x)[j] = v;
+            else ((float *)x)[j] = (float)v;
+        }
+        for (int k = 0; x && y && k < nsystems; k++) {
+            bench_system *sys = &systems[k];
+            if (sys->kind != BENCH_SYSTEM_MAGNUS || sys->unavailable[0] || !sys->owns_ctx) continue;
+            magnus_device_csr dA = NULL;
+            magnus_device_vector dx = NULL, dy = NULL;
+            magnus_status s = magnus_device_csr_upload(&dA, sys->ctx, A);
+            if (!s) s = magnus_device_vector_upload(&dx, sys->ctx, type, A->cols, x);
+            if (!s) s = magnus_device_vector_zeros(&dy, sys->ctx, type, A->rows);
+            for (int f = 0; f < SPMV_NFORMATS; f++) {
+                spmv_row r = {.input = in->name, .system = sys->device_label,
+                              .format = magnus_spmv_format_name(spmv_formats[f]), .ran = "-",
+                              .rows = A->rows, .cols = A->cols, .nnz = A->nnz};
+                bool ok = false;
+                if (s)
+                    snprintf(r.error_text, sizeof r.error_text, "%s: %s", magnus_status_string(s),
+                             magnus_last_error());
+                else
+                    ok = run_format(&r, sys->ctx, A, dA, dx, dy, x, y, spmv_formats[f], runs,
+                                    sys->copy_gbps);
+                if (!ok) failures++;
+                printf("%-24s %-18s %-13s %10.4g %10.4g %10.4g %8.3g %7.1f%%  %s%s%s\n", r.input,
+                       r.system, r.format, r.conversion_ms, r.median_ms, r.min_ms, r.gbps,
+                       100 * r.copy_fraction, ok ? "yes" : "NO", r.error_text[0] ? ": " : "",
+                       r.error_text);
+                if (csv) row_csv(csv, &r);
+                if (json) row_json(json, &r, first);
+                first = false;
+            }
+            magnus_device_vector_free(&dx);
+            magnus_device_vector_free(&dy);
+            magnus_device_csr_free(&dA);
+        }
+        free(x);
+        free(y);
+        magnus_csr_free(&A);
+    }
+    if (json) {
+        fprintf(json, "\n]}\n");
+        fclose(json);
+    }
+    if (csv) fclose(csv);
+    if (failures) {
+        fprintf(stderr, "magnus bench: %d SpMV run%s failed or did NOT verify\n", failures,
+                failures == 1 ? "" : "s");
+        return CLI_EXIT_FAILURE;
+    }
+    return CLI_EXIT_OK;
+}
