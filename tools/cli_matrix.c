@@ -152,7 +152,12 @@ int cli_matrix_load(magnus_csr *out, double *seconds, const char *source, magnus
         }
         s = cli_gen_run(out, &req, progress);
     } else {
-        s = magnus_mm_read(out, source, type, cli_progress_update, progress);
+        if (type == MAGNUS_MM_TYPE_AUTO) { /* the file's field decides */
+            magnus_mm_facts facts;
+            s = magnus_mm_read_facts(out, &facts, source, type, cli_progress_update, progress);
+        } else {
+            s = magnus_mm_read(out, source, type, cli_progress_update, progress);
+        }
     }
     if (s) return cli_fail(s);
     cli_progress_done(progress);

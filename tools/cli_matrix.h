@@ -52,7 +52,8 @@ cli_text cli_gen_describe(const cli_gen_request *req);
 bool cli_is_generator_spec(const char *source);
 
 /*
- * Loads `source` (file or spec) with values of `type`. Prints any error itself and returns an
+ * Loads `source` (file or spec) with values of `type` (MAGNUS_MM_TYPE_AUTO: a file's field
+ * decides; generators need a concrete type). Prints any error itself and returns an
  * exit code: CLI_EXIT_OK, CLI_EXIT_FAILURE (library/file error) or CLI_EXIT_USAGE (malformed
  * spec). *seconds receives the time taken to read or generate.
  */

@@ -108,7 +108,7 @@ static void verify(spmv_check *c, const magnus_csr_s *A, const void *x, const do
 
 int cmd_spmv(int argc, char **argv) {
     bool json = false, do_verify = false;
-    magnus_value_type type = MAGNUS_FLOAT32;
+    magnus_value_type type = MAGNUS_MM_TYPE_AUTO;
     const char *x_path = NULL, *y_path = NULL, *output = NULL, *format = "auto";
     const char *backend = NULL, *device = NULL;
     double alpha = 1, beta = 0;
@@ -119,7 +119,9 @@ int cmd_spmv(int argc, char **argv) {
         {"--output", "-o", CLI_STRING, &output, "FILE", "write y, one value per line (%.9g / %.17g)"},
         {"--format", NULL, CLI_STRING, &format, "NAME",
          "auto (default), csr, csr-balanced, coo, hybrid or sellp"},
-        {"--type", NULL, CLI_TYPE, &type, "f32|f64", "value type of A, x and y (default f32)"},
+        {"--type", NULL, CLI_TYPE_OR_AUTO, &type, "auto|f32|f64",
+         "value type of A, x and y (default auto: f64 for real and integer files, f32 for "
+         "pattern files and generators)"},
         {"--alpha", NULL, CLI_REAL, &alpha, "A", "alpha (default 1)"},
         {"--beta", NULL, CLI_REAL, &beta, "B", "beta (default 0: y is not read)"},
         {"--verify", NULL, CLI_FLAG, &do_verify, NULL,
@@ -132,7 +134,7 @@ int cmd_spmv(int argc, char **argv) {
     const cli_spec spec = {
         .command = "spmv",
         .synopsis = "A [-x FILE] [-y FILE] [-o FILE] [--format auto|csr|csr-balanced|coo|hybrid|sellp]\n"
-                    "       [--type f32|f64] [--alpha A] [--beta B] [--verify] [--backend NAME]\n"
+                    "       [--type auto|f32|f64] [--alpha A] [--beta B] [--verify] [--backend NAME]\n"
                     "       [--device SPEC] [--json]",
         .description = "Computes y = alpha*A*x + beta*y on the best device found (or the one --backend /\n"
                        "--device names) in an SpMV format, and reports the format that ran, the\n"
@@ -172,7 +174,10 @@ int cmd_spmv(int argc, char **argv) {
     bool have_dev = false, ran = false;
     magnus_status s;
     rc = output ? cli_output_check(output) : 0;
+    if (type == MAGNUS_MM_TYPE_AUTO && cli_is_generator_spec(positional[0]))
+        type = MAGNUS_FLOAT32; /* a generator's values; a file's field decides otherwise */
     if (!rc) rc = cli_matrix_load(&A, &seconds_a, positional[0], type, &progress);
+    if (!rc) type = A->type; /* what auto resolved to */
     cli_progress_done(&progress);
     if (!rc) {
         xd = malloc((size_t)A->cols * 8 + 8);

@@ -145,15 +145,20 @@ int bench_spmv_run(const bench_input_list *inputs, bench_system *systems, int ns
         const bench_input *in = &inputs->items[i];
         magnus_csr A = NULL;
         double seconds = 0;
-        if (cli_matrix_load(&A, &seconds, in->a_source, type, NULL)) {
+        /* auto: a file's field decides (cli_matrix_load), a generator makes float32 */
+        const magnus_value_type want =
+            type == MAGNUS_MM_TYPE_AUTO && cli_is_generator_spec(in->a_source) ? MAGNUS_FLOAT32
+                                                                               : type;
+        if (cli_matrix_load(&A, &seconds, in->a_source, want, NULL)) {
             failures++;
             continue;
         }
-        size_t vb = magnus_value_size(type);
+        const magnus_value_type vtype = A->type;
+        size_t vb = magnus_value_size(vtype);
         void *x = malloc((size_t)A->cols * vb + 8), *y = malloc((size_t)A->rows * vb + 8);
         for (int64_t j = 0; x && j < A->cols; j++) {
             double v = 0.5 + (double)((j * 2654435761u) % 1000) / 2000.0;
-            if (type == MAGNUS_FLOAT64) ((double *)x)[j] = v;
+            if (vtype == MAGNUS_FLOAT64) ((double *)x)[j] = v;
             else ((float *)x)[j] = (float)v;
         }
         for (int k = 0; x && y && k < nsystems; k++) {
@@ -162,8 +167,8 @@ int bench_spmv_run(const bench_input_list *inputs, bench_system *systems, int ns
             magnus_device_csr dA = NULL;
             magnus_device_vector dx = NULL, dy = NULL;
             magnus_status s = magnus_device_csr_upload(&dA, sys->ctx, A);
-            if (!s) s = magnus_device_vector_upload(&dx, sys->ctx, type, A->cols, x);
-            if (!s) s = magnus_device_vector_zeros(&dy, sys->ctx, type, A->rows);
+            if (!s) s = magnus_device_vector_upload(&dx, sys->ctx, vtype, A->cols, x);
+            if (!s) s = magnus_device_vector_zeros(&dy, sys->ctx, vtype, A->rows);
             for (int f = 0; f < SPMV_NFORMATS; f++) {
                 spmv_row r = {.input = in->name, .system = sys->device_label,
                               .format = magnus_spmv_format_name(spmv_formats[f]), .ran = "-",

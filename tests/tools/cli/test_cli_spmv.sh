@@ -91,7 +91,7 @@ for i in range(rows):
 PY
 done
 # f32 output carries 9 significant digits (round trip)
-expect 0 "$magnus" spmv "$work/A.mtx" -x "$work/x.txt" -o "$work/y32.txt"
+expect 0 "$magnus" spmv "$work/A.mtx" -x "$work/x.txt" -o "$work/y32.txt" --type f32
 checks=$((checks + 1))
 python3 - "$work/y32.txt" <<'PY' || fail "f32 output is not one %.9g value per line"
 import struct, sys
