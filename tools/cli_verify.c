@@ -4,6 +4,7 @@
 #include <string.h>
 
 void verify_options_init(verify_options *opt) {
+    memset(opt, 0, sizeof *opt); /* device NULL: the vectors' products on the host */
     opt->mode = VERIFY_AUTO;
     opt->exact_limit = VERIFY_DEFAULT_EXACT_LIMIT;
     opt->vectors = VERIFY_DEFAULT_VECTORS;
