@@ -106,6 +106,19 @@ for exe in "$build"/tests/*; do
   fi
 done
 
+# Every test executable embeds the library and its kernels (~2.3 MB each, mostly the same
+# bytes): packed into one xz archive they take a few MB; gpu_libs_setup unpacks them there.
+exes=()
+for exe in "$build"/tests/*; do
+  [ -f "$exe" ] && [ -x "$exe" ] && [[ $exe != *.so ]] && exes+=("tests/$(basename "$exe")")
+done
+if [ ${#exes[@]} -gt 0 ]; then
+  tar -C "$build" -cf - "${exes[@]}" | xz -9 -T1 >"$build/test-executables.tar.xz"
+  (cd "$build" && rm -f "${exes[@]}")
+fi
+# nor the intermediate kernel files (they are embedded in the library)
+rm -rf "${build:?}/generated"
+
 size_kib=$(du -sk "$build" "$carry" | awk '{s += $1} END {print s}')
 echo "gpu_bundle: $build and $carry ready: $((size_kib / 1024)) MiB (the carry limit is 64 MiB)"
 ls "$carry/lib"

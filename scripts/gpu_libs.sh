@@ -3,7 +3,8 @@
 # carried build needs there. Each function reports one line per choice it makes through the
 # command named by GPU_LIBS_SAY (the caller's `say`; default echo).
 #
-#   gpu_libs_setup BUILD CARRY   LD_LIBRARY_PATH gets BUILD/runtime and CARRY/lib, and the
+#   gpu_libs_setup BUILD CARRY   unpacks BUILD/test-executables.tar.xz (gpu_bundle.sh packs the
+#                test executables) the first time; LD_LIBRARY_PATH gets BUILD/runtime and CARRY/lib, and the
 #                carried OpenCL ICD loader (CARRY/opencl) when the machine has none.
 #                OpenCL runs through NVIDIA's library alone: OCL_ICD_FILENAMES names it, which
 #                replaces the machine image's preset 'libpocl.so.2:libnvidia-opencl.so.1'
@@ -35,6 +36,12 @@ have_lib() {
 
 gpu_libs_setup() {
   local build=$1 carry=$2 use_carried_opencl=0 nv_ocl="" pocl_icd cand
+  # the test executables travel packed (scripts/gpu_bundle.sh): unpacked once per machine
+  if [ -e "$build/test-executables.tar.xz" ] && [ ! -e "$build/tests/.unpacked" ]; then
+    xz -dc "$build/test-executables.tar.xz" | tar -C "$build" -xf - &&
+      touch "$build/tests/.unpacked" &&
+      "${GPU_LIBS_SAY:-echo}" "gpu_libs: test executables unpacked into $build/tests"
+  fi
   have_lib libOpenCL.so.1 || use_carried_opencl=1
   for cand in /usr/local/nvidia/lib64/libnvidia-opencl.so.1 \
               $(gpu_ldconfig | awk '/libnvidia-opencl\.so\.1 / {print $NF}'); do
