@@ -38,12 +38,21 @@
     X(cusparseSpGEMM_compute)         \
     X(cusparseSpGEMM_copy)
 
+/* The SpMV baseline's functions (bench_cusparse_spmv.c): resolved when present, NULL otherwise
+ * (a library without them still serves the SpGEMM baseline). */
+#define BENCH_CUSPARSE_SPMV_FUNCTIONS(X) \
+    X(cusparseCreateDnVec)               \
+    X(cusparseDestroyDnVec)              \
+    X(cusparseSpMV_bufferSize)           \
+    X(cusparseSpMV)
+
 struct bench_cusparse {
     bench_cuda_api cu;
     void *library;
     char path[256];
 #define BENCH_CUSPARSE_MEMBER(name) __typeof__(name) *name;
     BENCH_CUSPARSE_FUNCTIONS(BENCH_CUSPARSE_MEMBER)
+    BENCH_CUSPARSE_SPMV_FUNCTIONS(BENCH_CUSPARSE_MEMBER)
 #undef BENCH_CUSPARSE_MEMBER
     CUdevice device;
     CUcontext ctx;

@@ -67,6 +67,11 @@ bench_cusparse *bench_cusparse_open(int ordinal, const char *library, char *why,
     memcpy(&cs->name, &sym, sizeof sym);
     BENCH_CUSPARSE_FUNCTIONS(BENCH_CUSPARSE_RESOLVE)
 #undef BENCH_CUSPARSE_RESOLVE
+#define BENCH_CUSPARSE_RESOLVE_OPTIONAL(name) \
+    sym = dlsym(cs->library, #name);          \
+    memcpy(&cs->name, &sym, sizeof sym);
+    BENCH_CUSPARSE_SPMV_FUNCTIONS(BENCH_CUSPARSE_RESOLVE_OPTIONAL)
+#undef BENCH_CUSPARSE_RESOLVE_OPTIONAL
 
     char what[64];
     snprintf(what, sizeof what, "cuDeviceGet(%d)", ordinal);

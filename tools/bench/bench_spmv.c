@@ -1,6 +1,7 @@
 /*
  * `magnus bench --op spmv`: every SpMV format on every magnus device (the --systems /
- * defaults of the SpGEMM bench, without cuSPARSE), per input: the conversion once (device
+ * defaults of the SpGEMM bench), and cuSPARSE's generic SpMV beside them where a cuSPARSE
+ * system is (bench_cusparse_spmv.c: host-timed batches of 10 products), per input: the conversion once (device
  * events), one warm-up product, then --runs timed products (the report's product_ms, device
  * events); the median and minimum, GB/s of the byte floor (magnus_spmv_report.floor_bytes:
  * A's CSR, x, y written; beta = 0) and that rate as a fraction of the device's copy
@@ -124,6 +125,41 @@ static bool run_format(spmv_row *r, magnus_context ctx, const magnus_csr_s *A, m
     return !s && r->verified;
 }
 
+static void print_row(const spmv_row *r, bool ok) {
+    printf("%-24s %-18s %-13s %10.4g %10.4g %10.4g %8.3g %7.1f%%  %s%s%s\n", r->input, r->system,
+           r->format, r->conversion_ms, r->median_ms, r->min_ms, r->gbps, 100 * r->copy_fraction,
+           ok ? "yes" : "NO", r->error_text[0] ? ": " : "", r->error_text);
+}
+
+/* cuSPARSE's SpMV on its device (bench_cusparse_spmv.c) as one row, measured and verified as
+ * the formats are; the byte floor is magnus's (the same bytes, whatever the format). */
+static bool run_cusparse(spmv_row *r, bench_cusparse *cs, const magnus_csr_s *A, const void *x,
+                         void *y, int runs, double copy_gbps) {
+    double *times = malloc((size_t)runs * sizeof *times);
+    if (!times) {
+        snprintf(r->error_text, sizeof r->error_text, "out of host memory");
+        return false;
+    }
+    bool ok = bench_cusparse_spmv(cs, A, x, y, runs, times, r->error_text, sizeof r->error_text);
+    if (ok) {
+        qsort(times, (size_t)runs, sizeof *times, cmp_double);
+        r->median_ms = runs % 2 ? times[runs / 2] : 0.5 * (times[runs / 2 - 1] + times[runs / 2]);
+        r->min_ms = times[0];
+        const uint64_t vb = magnus_value_size(A->type);
+        r->floor_bytes = 8 * ((uint64_t)A->rows + 1) + (4 + vb) * (uint64_t)A->nnz +
+                         vb * (uint64_t)A->cols + vb * (uint64_t)A->rows;
+        r->gbps = r->median_ms > 0 ? (double)r->floor_bytes / (r->median_ms * 1e6) : 0;
+        r->copy_fraction = copy_gbps > 0 ? r->gbps / copy_gbps : 0;
+        r->error = spmv_error(A, x, y);
+        r->verified = r->error <= (A->type == MAGNUS_FLOAT64 ? 1e-10 : 1e-4);
+        if (!r->verified)
+            snprintf(r->error_text, sizeof r->error_text, "y differs from A*x by %.3g of |A|*|x|",
+                     r->error);
+    }
+    free(times);
+    return ok && r->verified;
+}
+
 int bench_spmv_run(const bench_input_list *inputs, bench_system *systems, int nsystems,
                    magnus_value_type type, int runs, const char *csv_path, const char *json_path) {
     FILE *csv = csv_path ? fopen(csv_path, "w") : NULL, *json = json_path ? fopen(json_path, "w") : NULL;
@@ -163,6 +199,30 @@ int bench_spmv_run(const bench_input_list *inputs, bench_system *systems, int ns
         }
         for (int k = 0; x && y && k < nsystems; k++) {
             bench_system *sys = &systems[k];
+            if (sys->kind == BENCH_SYSTEM_CUSPARSE && sys->cusparse && !sys->unavailable[0]) {
+                if (!bench_cusparse_has_spmv(sys->cusparse)) {
+                    if (i == 0)
+                        fprintf(stderr, "magnus bench: %s: no generic SpMV in %s, left out\n",
+                                sys->id, bench_cusparse_describe(sys->cusparse));
+                    continue;
+                }
+                /* the copy bandwidth of the same device, measured for its magnus system */
+                double copy_gbps = sys->copy_gbps;
+                for (int m = 0; m < nsystems && copy_gbps <= 0; m++)
+                    if (systems[m].kind == BENCH_SYSTEM_MAGNUS &&
+                        !strcmp(systems[m].device_label, sys->device_label))
+                        copy_gbps = systems[m].copy_gbps;
+                spmv_row r = {.input = in->name, .system = sys->id, .format = "cusparse",
+                              .ran = "CSR ALG_DEFAULT", .rows = A->rows, .cols = A->cols,
+                              .nnz = A->nnz};
+                bool ok = run_cusparse(&r, sys->cusparse, A, x, y, runs, copy_gbps);
+                if (!ok) failures++;
+                print_row(&r, ok);
+                if (csv) row_csv(csv, &r);
+                if (json) row_json(json, &r, first);
+                first = false;
+                continue;
+            }
             if (sys->kind != BENCH_SYSTEM_MAGNUS || sys->unavailable[0] || !sys->owns_ctx) continue;
             magnus_device_csr dA = NULL;
             magnus_device_vector dx = NULL, dy = NULL;
@@ -181,10 +241,7 @@ int bench_spmv_run(const bench_input_list *inputs, bench_system *systems, int ns
                     ok = run_format(&r, sys->ctx, A, dA, dx, dy, x, y, spmv_formats[f], runs,
                                     sys->copy_gbps);
                 if (!ok) failures++;
-                printf("%-24s %-18s %-13s %10.4g %10.4g %10.4g %8.3g %7.1f%%  %s%s%s\n", r.input,
-                       r.system, r.format, r.conversion_ms, r.median_ms, r.min_ms, r.gbps,
-                       100 * r.copy_fraction, ok ? "yes" : "NO", r.error_text[0] ? ": " : "",
-                       r.error_text);
+                print_row(&r, ok);
                 if (csv) row_csv(csv, &r);
                 if (json) row_json(json, &r, first);
                 first = false;

@@ -16,6 +16,7 @@
  *   FAKE_CUSPARSE_WRONG  set: the copied C has one value off by 1 (the bench must notice)
  *   FAKE_CUDA_MEM_LIMIT  bytes: cuMemAlloc beyond this many live bytes is out of memory
  */
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -394,6 +395,71 @@ EXPORT cusparseStatus_t cusparseSpGEMM_copy(cusparseHandle_t h, cusparseOperatio
         double v = d->c_val[e] + (getenv("FAKE_CUSPARSE_WRONG") && e == d->c_nnz / 2 ? 1.0 : 0.0);
         if (t == CUDA_R_64F) ((double *)C->values)[e] = v;
         else ((float *)C->values)[e] = (float)v;
+    }
+    return CUSPARSE_STATUS_SUCCESS;
+}
+
+/* ---- SpMV (bench --op spmv): y = alpha*A*x + beta*y on the host memory the fake driver hands
+ * out, summed in double. FAKE_CUSPARSE_FAIL=SPMV makes cusparseSpMV fail. */
+struct cusparseDnVecDescr {
+    int64_t size;
+    void *values;
+    cudaDataType type;
+};
+
+EXPORT cusparseStatus_t cusparseCreateDnVec(cusparseDnVecDescr_t *d, int64_t size, void *values,
+                                            cudaDataType type) {
+    if ((type != CUDA_R_32F && type != CUDA_R_64F) || (size > 0 && !values))
+        return CUSPARSE_STATUS_INVALID_VALUE;
+    *d = calloc(1, sizeof **d);
+    if (!*d) return CUSPARSE_STATUS_ALLOC_FAILED;
+    **d = (struct cusparseDnVecDescr){size, values, type};
+    return CUSPARSE_STATUS_SUCCESS;
+}
+
+EXPORT cusparseStatus_t cusparseDestroyDnVec(cusparseConstDnVecDescr_t d) {
+    free((void *)d);
+    return CUSPARSE_STATUS_SUCCESS;
+}
+
+EXPORT cusparseStatus_t cusparseSpMV_bufferSize(cusparseHandle_t h, cusparseOperation_t op,
+                                                const void *alpha, cusparseConstSpMatDescr_t A,
+                                                cusparseConstDnVecDescr_t x, const void *beta,
+                                                cusparseDnVecDescr_t y, cudaDataType type,
+                                                cusparseSpMVAlg_t alg, size_t *bytes) {
+    (void)h, (void)alpha, (void)beta, (void)alg;
+    if (op != CUSPARSE_OPERATION_NON_TRANSPOSE || A->cols != x->size || A->rows != y->size ||
+        type != A->type || type != x->type || type != y->type)
+        return CUSPARSE_STATUS_INVALID_VALUE;
+    *bytes = 64;
+    return CUSPARSE_STATUS_SUCCESS;
+}
+
+EXPORT cusparseStatus_t cusparseSpMV(cusparseHandle_t h, cusparseOperation_t op, const void *alpha,
+                                     cusparseConstSpMatDescr_t A, cusparseConstDnVecDescr_t x,
+                                     const void *beta, cusparseDnVecDescr_t y, cudaDataType type,
+                                     cusparseSpMVAlg_t alg, void *buffer) {
+    (void)h, (void)alg;
+    if (listed(getenv("FAKE_CUSPARSE_FAIL"), "SPMV")) return CUSPARSE_STATUS_INTERNAL_ERROR;
+    if (op != CUSPARSE_OPERATION_NON_TRANSPOSE || A->cols != x->size || A->rows != y->size ||
+        type != A->type || !buffer)
+        return CUSPARSE_STATUS_INVALID_VALUE;
+    const bool f64 = type == CUDA_R_64F;
+    const double a = f64 ? *(const double *)alpha : *(const float *)alpha;
+    const double b = f64 ? *(const double *)beta : *(const float *)beta;
+    const int32_t *ptr = A->row_ptr, *col = A->col_idx;
+    for (int64_t i = 0; i < A->rows; i++) {
+        double sum = 0;
+        for (int32_t k = ptr[i]; k < ptr[i + 1]; k++)
+            sum += value(A, k) * (f64 ? ((const double *)x->values)[col[k]]
+                                      : ((const float *)x->values)[col[k]]);
+        if (f64) {
+            double *yv = y->values;
+            yv[i] = a * sum + (b != 0 ? b * yv[i] : 0);
+        } else {
+            float *yv = y->values;
+            yv[i] = (float)(a * sum + (b != 0 ? b * yv[i] : 0));
+        }
     }
     return CUSPARSE_STATUS_SUCCESS;
 }

@@ -70,3 +70,20 @@ if [ "$mode" = pocl ]; then
   done
   [ "$(grep -c '^rmat-' "$out-seeds.csv")" = 2 ] || { echo "test_bench: --seeds 1,3 gave not 2 rows"; exit 1; }
 fi
+if [ "$mode" = fake ]; then
+  # --op spmv: cuSPARSE's generic SpMV beside the formats, measured and verified the same way
+  # (the fake computes y on the host), and its failure recorded on its row, not hidden.
+  for fail in none SPMV; do
+    FAKE_CUSPARSE_FAIL=$fail "$magnus" bench --op spmv rmat:8:4 --type f64 --runs 3 \
+      --systems "$device,cusparse@cuda:0" --no-bandwidth --csv "$out-spmv-$fail.csv" \
+      >"$out-spmv-$fail.log" 2>&1
+    rc=$?
+    want_rc=0 want_row=',cusparse@cuda:0,cusparse,CSR ALG_DEFAULT,256,256,.*,yes,""$'
+    [ "$fail" = SPMV ] && want_rc=1 want_row=',cusparse@cuda:0,cusparse,.*,no,"cusparseSpMV: CUSPARSE_STATUS_INTERNAL_ERROR"$'
+    if [ "$rc" -ne "$want_rc" ] || ! grep -q "^rmat:8:4$want_row" "$out-spmv-$fail.csv"; then
+      cat "$out-spmv-$fail.log" "$out-spmv-$fail.csv"
+      echo "test_bench: --op spmv with cuSPARSE (FAKE_CUSPARSE_FAIL=$fail): exit $rc, expected $want_rc and a row like $want_row"
+      exit 1
+    fi
+  done
+fi
