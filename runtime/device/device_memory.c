@@ -51,7 +51,8 @@ magnus_status magnus_context_trim(magnus_context ctx) {
  * (rounding, freed memory kept mapped) is given back once it would pass the limit too. */
 static magnus_status fit_under_limit(magnus_context ctx, uint64_t bytes) {
     if (!ctx->memory_limit) return MAGNUS_SUCCESS;
-    if (reserved(ctx) + bytes > ctx->memory_limit && reserved(ctx) > held(ctx))
+    const uint64_t kept = reserved(ctx);
+    if (kept + bytes > ctx->memory_limit && kept > held(ctx))
         (void)ctx->ops->mem_trim(ctx->bctx); /* best effort: the count below decides */
     if (held(ctx) + bytes <= ctx->memory_limit) return MAGNUS_SUCCESS;
     magnus_status s = reclaim_pool(ctx);

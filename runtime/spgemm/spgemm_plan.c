@@ -114,6 +114,20 @@ static magnus_status operand_matches(struct magnus_device_csr_s *X, const char *
     return MAGNUS_SUCCESS;
 }
 
+/* The plan is live and A, B are on its context with the structure it was made for. */
+static magnus_status plan_operands_check(const magnus_spgemm_plan plan, const magnus_device_csr A,
+                                         const magnus_device_csr B) {
+    magnus_status s;
+    if ((s = plan_check(plan)) || (s = magnus_device_csr_check(A, plan->ctx, "A")) ||
+        (s = magnus_device_csr_check(B, plan->ctx, "B")) ||
+        (s = operand_matches(A, "A", plan->a_rows, plan->a_cols, plan->a_nnz, plan->type,
+                             plan->a_fingerprint)) ||
+        (s = operand_matches(B, "B", plan->b_rows, plan->b_cols, plan->b_nnz, plan->type,
+                             plan->b_fingerprint)))
+        return s;
+    return MAGNUS_SUCCESS;
+}
+
 magnus_status magnus_spgemm_plan_execute(magnus_device_csr *C, const magnus_spgemm_plan plan,
                                          const magnus_device_csr A, const magnus_device_csr B,
                                          magnus_report *report) {
@@ -126,13 +140,7 @@ magnus_status magnus_spgemm_plan_execute(magnus_device_csr *C, const magnus_spge
     magnus_report *rep = report ? report : &local;
     memset(rep, 0, sizeof *rep);
     magnus_status s;
-    if ((s = plan_check(plan)) || (s = magnus_device_csr_check(A, plan->ctx, "A")) ||
-        (s = magnus_device_csr_check(B, plan->ctx, "B")) ||
-        (s = operand_matches(A, "A", plan->a_rows, plan->a_cols, plan->a_nnz, plan->type,
-                             plan->a_fingerprint)) ||
-        (s = operand_matches(B, "B", plan->b_rows, plan->b_cols, plan->b_nnz, plan->type,
-                             plan->b_fingerprint)))
-        return s;
+    if ((s = plan_operands_check(plan, A, B))) return s;
     magnus_trace_mark(plan->ctx, "plan execute");
     if ((s = magnus_context_finish(plan->ctx)) ||
         (s = magnus_hash_spgemm_numeric(C, plan->ctx, A, B, &plan->row_ptr, plan->nnz, NULL,
@@ -160,12 +168,7 @@ magnus_status magnus_spgemm_plan_execute_into(magnus_device_csr C, const magnus_
     memset(rep, 0, sizeof *rep);
     magnus_status s;
     if ((s = plan_check(plan)) || (s = magnus_device_csr_check(C, plan->ctx, "C")) ||
-        (s = magnus_device_csr_check(A, plan->ctx, "A")) ||
-        (s = magnus_device_csr_check(B, plan->ctx, "B")) ||
-        (s = operand_matches(A, "A", plan->a_rows, plan->a_cols, plan->a_nnz, plan->type,
-                             plan->a_fingerprint)) ||
-        (s = operand_matches(B, "B", plan->b_rows, plan->b_cols, plan->b_nnz, plan->type,
-                             plan->b_fingerprint)))
+        (s = plan_operands_check(plan, A, B)))
         return s;
     if (C->rows != plan->a_rows || C->cols != plan->b_cols)
         return magnus_error(MAGNUS_ERROR_DIMENSION_MISMATCH,

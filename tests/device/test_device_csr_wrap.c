@@ -15,14 +15,6 @@
 #include "device_test_main.h"
 #include "status_test_util.h"
 
-#define EXPECT_STATUS(call, status)                                                              \
-    do {                                                                                         \
-        magnus_status ex_s_ = (call);                                                            \
-        cr_assert_eq(ex_s_, (status), "%s returned %s (%s), expected %s", #call,                 \
-                     magnus_status_string(ex_s_), magnus_last_error(),                           \
-                     magnus_status_string(status));                                              \
-    } while (0)
-
 static struct {
     cl_mem (*CreateBuffer)(cl_context, cl_mem_flags, size_t, void *, cl_int *);
     cl_int (*ReleaseMemObject)(cl_mem);
@@ -247,7 +239,7 @@ Test(device_csr_wrap, refusals) {
     /* a column out of range: the structure read back is validated; nothing stays retained */
     A->col_idx[A->nnz - 1] = (int32_t)A->cols;
     cl_mem bad = buffer(c, A->col_idx, ci_bytes);
-    EXPECT_STATUS(magnus_device_csr_wrap(&d, ctx, A->rows, A->cols, A->nnz, A->type, rp, bad, val),
+    ASSERT_STATUS(magnus_device_csr_wrap(&d, ctx, A->rows, A->cols, A->nnz, A->type, rp, bad, val),
                   MAGNUS_ERROR_COLUMN_OUT_OF_RANGE);
     cr_assert_null(d);
     cr_assert(strstr(magnus_last_error(), "wrapped matrix") != NULL, "%s", magnus_last_error());
@@ -255,11 +247,11 @@ Test(device_csr_wrap, refusals) {
     cr_assert_eq(refcount(bad), 1);
     cr_assert_eq(refcount(val), 1);
     /* a buffer too small for its array */
-    EXPECT_STATUS(magnus_device_csr_wrap(&d, ctx, A->rows, A->cols, A->nnz + 1, A->type, rp, ci,
+    ASSERT_STATUS(magnus_device_csr_wrap(&d, ctx, A->rows, A->cols, A->nnz + 1, A->type, rp, ci,
                                          val),
                   MAGNUS_ERROR_INVALID_ARGUMENT);
     cr_assert(strstr(magnus_last_error(), "col_idx") != NULL, "%s", magnus_last_error());
-    EXPECT_STATUS(magnus_device_csr_wrap(&d, ctx, A->rows, A->cols, A->nnz, MAGNUS_FLOAT64, rp,
+    ASSERT_STATUS(magnus_device_csr_wrap(&d, ctx, A->rows, A->cols, A->nnz, MAGNUS_FLOAT64, rp,
                                          ci, val),
                   MAGNUS_ERROR_INVALID_ARGUMENT); /* float64 values need twice the bytes */
     /* a buffer of another cl_context */
@@ -268,24 +260,24 @@ Test(device_csr_wrap, refusals) {
     cl_context other = cl.CreateContext(NULL, 1, &dev, NULL, NULL, &err);
     cr_assert_eq(err, CL_SUCCESS);
     cl_mem foreign = buffer(other, A->row_ptr, rp_bytes);
-    EXPECT_STATUS(magnus_device_csr_wrap(&d, ctx, A->rows, A->cols, A->nnz, A->type, foreign, ci,
+    ASSERT_STATUS(magnus_device_csr_wrap(&d, ctx, A->rows, A->cols, A->nnz, A->type, foreign, ci,
                                          val),
                   MAGNUS_ERROR_INVALID_ARGUMENT);
     cr_assert(strstr(magnus_last_error(), "another cl_context") != NULL, "%s",
               magnus_last_error());
     /* NULLs, bad sizes and types */
-    EXPECT_STATUS(magnus_device_csr_wrap(&d, ctx, A->rows, A->cols, A->nnz, A->type, NULL, ci, val),
+    ASSERT_STATUS(magnus_device_csr_wrap(&d, ctx, A->rows, A->cols, A->nnz, A->type, NULL, ci, val),
                   MAGNUS_ERROR_NULL_POINTER);
-    EXPECT_STATUS(magnus_device_csr_wrap(&d, ctx, A->rows, A->cols, A->nnz, A->type, rp, NULL, val),
+    ASSERT_STATUS(magnus_device_csr_wrap(&d, ctx, A->rows, A->cols, A->nnz, A->type, rp, NULL, val),
                   MAGNUS_ERROR_NULL_POINTER);
-    EXPECT_STATUS(magnus_device_csr_wrap(NULL, ctx, A->rows, A->cols, A->nnz, A->type, rp, ci, val),
+    ASSERT_STATUS(magnus_device_csr_wrap(NULL, ctx, A->rows, A->cols, A->nnz, A->type, rp, ci, val),
                   MAGNUS_ERROR_NULL_POINTER);
-    EXPECT_STATUS(magnus_device_csr_wrap(&d, ctx, -1, A->cols, A->nnz, A->type, rp, ci, val),
+    ASSERT_STATUS(magnus_device_csr_wrap(&d, ctx, -1, A->cols, A->nnz, A->type, rp, ci, val),
                   MAGNUS_ERROR_INVALID_ARGUMENT);
-    EXPECT_STATUS(magnus_device_csr_wrap(&d, ctx, A->rows, A->cols, A->nnz, (magnus_value_type)9,
+    ASSERT_STATUS(magnus_device_csr_wrap(&d, ctx, A->rows, A->cols, A->nnz, (magnus_value_type)9,
                                          rp, ci, val),
                   MAGNUS_ERROR_UNSUPPORTED_TYPE);
-    EXPECT_STATUS(magnus_context_native(NULL, ctx), MAGNUS_ERROR_NULL_POINTER);
+    ASSERT_STATUS(magnus_context_native(NULL, ctx), MAGNUS_ERROR_NULL_POINTER);
     cr_assert_eq(refcount(rp), 1);
     cr_assert_eq(refcount(ci), 1);
     cr_assert_eq(refcount(val), 1);

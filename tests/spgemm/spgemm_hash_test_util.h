@@ -13,14 +13,6 @@
 #include "spgemm_test_util.h"
 #include "status_test_util.h"
 
-#define EXPECT_STATUS(call, status)                                                              \
-    do {                                                                                         \
-        magnus_status ex_s_ = (call);                                                            \
-        cr_assert_eq(ex_s_, (status), "%s returned %s (%s), expected %s", #call,                 \
-                     magnus_status_string(ex_s_), magnus_last_error(),                           \
-                     magnus_status_string(status));                                              \
-    } while (0)
-
 static inline magnus_csr uniform(int64_t rows, int64_t cols, double per_row, uint64_t seed,
                                  magnus_value_type type) {
     magnus_csr A;

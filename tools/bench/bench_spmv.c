@@ -81,6 +81,23 @@ static void row_json(FILE *f, const spmv_row *r, bool first) {
     fputc('}', f);
 }
 
+/* A measured row's statistics (median and minimum of `times`, rate of `floor_bytes`) and y
+ * checked against A·x. */
+static void finish_row(spmv_row *r, double *times, int runs, uint64_t floor_bytes,
+                       double copy_gbps, const magnus_csr_s *A, const void *x, const void *y) {
+    qsort(times, (size_t)runs, sizeof *times, cmp_double);
+    r->median_ms = runs % 2 ? times[runs / 2] : 0.5 * (times[runs / 2 - 1] + times[runs / 2]);
+    r->min_ms = times[0];
+    r->floor_bytes = floor_bytes;
+    r->gbps = r->median_ms > 0 ? (double)floor_bytes / (r->median_ms * 1e6) : 0;
+    r->copy_fraction = copy_gbps > 0 ? r->gbps / copy_gbps : 0;
+    r->error = spmv_error(A, x, y);
+    r->verified = r->error <= (A->type == MAGNUS_FLOAT64 ? 1e-10 : 1e-4);
+    if (!r->verified)
+        snprintf(r->error_text, sizeof r->error_text, "y differs from A*x by %.3g of |A|*|x|",
+                 r->error);
+}
+
 /* One format on one device: fills r; false when the format failed (r->error_text). */
 static bool run_format(spmv_row *r, magnus_context ctx, const magnus_csr_s *A, magnus_device_csr dA,
                        magnus_device_vector dx, magnus_device_vector dy, const void *x, void *y,
@@ -108,17 +125,7 @@ static bool run_format(spmv_row *r, magnus_context ctx, const magnus_csr_s *A, m
         snprintf(r->error_text, sizeof r->error_text, "%s: %s", magnus_status_string(s),
                  magnus_last_error());
     } else {
-        qsort(times, (size_t)runs, sizeof *times, cmp_double);
-        r->median_ms = runs % 2 ? times[runs / 2] : 0.5 * (times[runs / 2 - 1] + times[runs / 2]);
-        r->min_ms = times[0];
-        r->floor_bytes = rep.floor_bytes;
-        r->gbps = r->median_ms > 0 ? (double)rep.floor_bytes / (r->median_ms * 1e6) : 0;
-        r->copy_fraction = copy_gbps > 0 ? r->gbps / copy_gbps : 0;
-        r->error = spmv_error(A, x, y);
-        r->verified = r->error <= (A->type == MAGNUS_FLOAT64 ? 1e-10 : 1e-4);
-        if (!r->verified)
-            snprintf(r->error_text, sizeof r->error_text, "y differs from A*x by %.3g of |A|*|x|",
-                     r->error);
+        finish_row(r, times, runs, rep.floor_bytes, copy_gbps, A, x, y);
     }
     magnus_spmv_plan_free(&plan);
     free(times);
@@ -142,19 +149,11 @@ static bool run_cusparse(spmv_row *r, bench_cusparse *cs, const magnus_csr_s *A,
     }
     bool ok = bench_cusparse_spmv(cs, A, x, y, runs, times, r->error_text, sizeof r->error_text);
     if (ok) {
-        qsort(times, (size_t)runs, sizeof *times, cmp_double);
-        r->median_ms = runs % 2 ? times[runs / 2] : 0.5 * (times[runs / 2 - 1] + times[runs / 2]);
-        r->min_ms = times[0];
         const uint64_t vb = magnus_value_size(A->type);
-        r->floor_bytes = 8 * ((uint64_t)A->rows + 1) + (4 + vb) * (uint64_t)A->nnz +
-                         vb * (uint64_t)A->cols + vb * (uint64_t)A->rows;
-        r->gbps = r->median_ms > 0 ? (double)r->floor_bytes / (r->median_ms * 1e6) : 0;
-        r->copy_fraction = copy_gbps > 0 ? r->gbps / copy_gbps : 0;
-        r->error = spmv_error(A, x, y);
-        r->verified = r->error <= (A->type == MAGNUS_FLOAT64 ? 1e-10 : 1e-4);
-        if (!r->verified)
-            snprintf(r->error_text, sizeof r->error_text, "y differs from A*x by %.3g of |A|*|x|",
-                     r->error);
+        finish_row(r, times, runs,
+                   8 * ((uint64_t)A->rows + 1) + (4 + vb) * (uint64_t)A->nnz +
+                       vb * (uint64_t)A->cols + vb * (uint64_t)A->rows,
+                   copy_gbps, A, x, y);
     }
     free(times);
     return ok && r->verified;

@@ -15,6 +15,23 @@
 #include "primitives.h"
 #include "spgemm_algorithms.h"
 
+/* The queues of a multiply: main, with the heavy and light rows on their own. */
+static void default_config(magnus_hash_config *cfg) {
+    magnus_hash_config_init(cfg, MAGNUS_QUEUE_MAIN);
+    cfg->heavy = MAGNUS_QUEUE_HEAVY;
+    cfg->light = MAGNUS_QUEUE_LIGHT;
+}
+
+/* What every hash phase reports first, and the peak counted from here. */
+static void begin_report(magnus_report *rep, magnus_context ctx,
+                         const struct magnus_device_csr_s *A) {
+    magnus_context_reset_peak(ctx);
+    rep->algorithm = MAGNUS_ALGORITHM_HASH;
+    rep->local_mem_bytes = ctx->device.local_mem_bytes;
+    rep->rows_total = A->rows;
+    magnus_hash_local_capacity(ctx, A->type, &rep->tau, NULL);
+}
+
 magnus_status magnus_hash_spgemm_ex(magnus_device_csr *C, magnus_context ctx,
                                     const struct magnus_device_csr_s *A,
                                     const struct magnus_device_csr_s *B, magnus_report *report,
@@ -25,9 +42,7 @@ magnus_status magnus_hash_spgemm_ex(magnus_device_csr *C, magnus_context ctx,
     if (config) {
         cfg = *config;
     } else {
-        magnus_hash_config_init(&cfg, MAGNUS_QUEUE_MAIN);
-        cfg.heavy = MAGNUS_QUEUE_HEAVY;
-        cfg.light = MAGNUS_QUEUE_LIGHT;
+        default_config(&cfg);
     }
     magnus_hash_stats sym = {0}, num = {0};
     magnus_report local;
@@ -37,11 +52,7 @@ magnus_status magnus_hash_spgemm_ex(magnus_device_csr *C, magnus_context ctx,
     magnus_status s;
 
     *C = NULL;
-    magnus_context_reset_peak(ctx);
-    rep->algorithm = MAGNUS_ALGORITHM_HASH;
-    rep->local_mem_bytes = ctx->device.local_mem_bytes;
-    rep->rows_total = m;
-    magnus_hash_local_capacity(ctx, A->type, &rep->tau, NULL);
+    begin_report(rep, ctx, A);
 
     /* setup: products per row in C.row_ptr[0..m-1]; C.row_ptr[m] = 0 for the scan */
     double t = magnus_now_ms();
@@ -103,19 +114,13 @@ magnus_status magnus_hash_spgemm_symbolic(magnus_dbuf *row_ptr, int64_t *nnz, ma
                                           const struct magnus_device_csr_s *B,
                                           magnus_report *rep) {
     magnus_hash_config cfg;
-    magnus_hash_config_init(&cfg, MAGNUS_QUEUE_MAIN);
-    cfg.heavy = MAGNUS_QUEUE_HEAVY;
-    cfg.light = MAGNUS_QUEUE_LIGHT;
+    default_config(&cfg);
     magnus_hash_stats sym = {0};
     const int64_t m = A->rows;
     magnus_dbuf rp = {0};
     magnus_status s;
     *nnz = 0;
-    magnus_context_reset_peak(ctx);
-    rep->algorithm = MAGNUS_ALGORITHM_HASH;
-    rep->local_mem_bytes = ctx->device.local_mem_bytes;
-    rep->rows_total = m;
-    magnus_hash_local_capacity(ctx, A->type, &rep->tau, NULL);
+    begin_report(rep, ctx, A);
 
     double t = magnus_now_ms();
     const int64_t zero = 0;
@@ -153,19 +158,13 @@ magnus_status magnus_hash_spgemm_numeric(magnus_device_csr *C, magnus_context ct
                                          const magnus_dbuf *row_ptr, int64_t nnz,
                                          struct magnus_device_csr_s *into, magnus_report *rep) {
     magnus_hash_config cfg;
-    magnus_hash_config_init(&cfg, MAGNUS_QUEUE_MAIN);
-    cfg.heavy = MAGNUS_QUEUE_HEAVY;
-    cfg.light = MAGNUS_QUEUE_LIGHT;
+    default_config(&cfg);
     magnus_hash_stats num = {0};
     const int64_t m = A->rows;
     magnus_device_csr dC = into;
     magnus_status s;
     if (C) *C = NULL;
-    magnus_context_reset_peak(ctx);
-    rep->algorithm = MAGNUS_ALGORITHM_HASH;
-    rep->local_mem_bytes = ctx->device.local_mem_bytes;
-    rep->rows_total = m;
-    magnus_hash_local_capacity(ctx, A->type, &rep->tau, NULL);
+    begin_report(rep, ctx, A);
 
     double t = magnus_now_ms();
     if ((!into && ((s = magnus_device_csr_new(&dC, ctx, m, B->cols, A->type)) ||
