@@ -261,7 +261,9 @@ int cmd_bench(int argc, char **argv) {
     bench_summary_print(stdout, &s.output, systems, nsystems);
     rc = CLI_EXIT_OK;
     if (s.mismatches) {
-        fprintf(stderr, "magnus bench: %d result%s did NOT verify (verified=no or plan_verified=no)\n", s.mismatches,
+        fprintf(stderr,
+                "magnus bench: %d result%s did NOT verify (verified=no or plan_verified=no)\n",
+                s.mismatches,
                 s.mismatches == 1 ? "" : "s");
         rc = CLI_EXIT_FAILURE;
     }

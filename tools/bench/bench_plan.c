@@ -69,7 +69,7 @@ static bool write_scaled(bench_plan_result *p, magnus_device_csr dM, const magnu
         snprintf(p->note, sizeof p->note, "plan: out of host memory for %s's new values", name);
         return false;
     }
-    memcpy(values, M->values, bytes);
+    if (bytes) memcpy(values, M->values, bytes);
     scale_values(values, M->nnz, M->type, k);
     magnus_status s = magnus_device_csr_write_values(dM, values, M->nnz, M->type);
     free(values);

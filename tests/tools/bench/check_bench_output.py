@@ -84,7 +84,7 @@ def check_plan(where, r, c, expected):
         fail(f"{where}: plan_verify_method {r['plan_verify_method']!r}")
     if r["plan_note"]:
         fail(f"{where}: plan_note {r['plan_note']!r} on a verified plan")
-    if not (r["plan_create_ms"] > 0 and r["plan_execute_ms"] > 0 and r["plan_execute_median_ms"] > 0):
+    if not all(r[k] > 0 for k in ("plan_create_ms", "plan_execute_ms", "plan_execute_median_ms")):
         fail(f"{where}: plan times not positive")
     if not close(r["plan_ratio"], r["plan_execute_ms"] / r["time_mean_ms"], 1e-4):
         fail(f"{where}: plan_ratio {r['plan_ratio']} is not plan_execute_ms / time_mean_ms")
