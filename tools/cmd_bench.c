@@ -68,7 +68,7 @@ int cmd_bench(int argc, char **argv) {
     const char *op = "spgemm";
     bench_system_request req = {0};
     bool rmat_sweep = false, no_fit_check = false, progress_forced = false, list_columns = false;
-    bool cusparse_all = false;
+    bool cusparse_all = false, plan = false;
     uint64_t seed = 1;
     const char *seed_list = NULL;
     int64_t runs = 20, runs_large = 5;
@@ -105,6 +105,9 @@ int cmd_bench(int argc, char **argv) {
          "libcusparse to load (default: libcusparse.so.12, .so.13, /usr/local/cuda/lib64)"},
         {"--cusparse-all", NULL, CLI_FLAG, &cusparse_all, NULL,
          "time every cuSPARSE algorithm RUNS times (default: one trial each, RUNS of the best)"},
+        {"--plan", NULL, CLI_FLAG, &plan, NULL,
+         "magnus systems: also make a plan once and time its re-executions into C (new "
+         "values written first, the result verified; plan_* columns)"},
         {"--runs", NULL, CLI_INT, &runs, "N", "timed runs after one warm-up (default 20)"},
         {"--runs-large", NULL, CLI_INT, &runs_large, "N",
          "timed runs of inputs above --large-products (default 5)"},
@@ -241,6 +244,7 @@ int cmd_bench(int argc, char **argv) {
     s.max_timed_seconds = max_timed;
     s.fit_check = !no_fit_check;
     s.cusparse_time_all = cusparse_all;
+    s.plan = plan;
     s.time_limit = time_limit;
     char *command = join_arguments(argc, argv);
     s.command = command ? command : "magnus bench";
@@ -257,7 +261,9 @@ int cmd_bench(int argc, char **argv) {
     bench_summary_print(stdout, &s.output, systems, nsystems);
     rc = CLI_EXIT_OK;
     if (s.mismatches) {
-        fprintf(stderr, "magnus bench: %d result%s did NOT verify (verified=no)\n", s.mismatches,
+        fprintf(stderr,
+                "magnus bench: %d result%s did NOT verify (verified=no or plan_verified=no)\n",
+                s.mismatches,
                 s.mismatches == 1 ? "" : "s");
         rc = CLI_EXIT_FAILURE;
     }

@@ -5,6 +5,7 @@
  *   bench_systems.c    which systems run: magnus/hash on probed devices, cuSPARSE baselines
  *   bench_inputs.c     Matrix Market files, A,B pairs, the R-MAT sweep; products, fit estimate
  *   bench_magnus.c     timed magnus_spgemm_device runs and their reports
+ *   bench_plan.c       --plan: a plan made once, its re-executions timed and verified
  *   bench_cusparse.c   cuSPARSE generic SpGEMM (ALG1, ALG2, ALG3 with chunk fractions),
  *                      loaded with dlopen (bench_cusparse_lib.c), on memory from bench_cuda.c
  *                      (CUDA driver API) accounted in bench_cusparse_memory.c
@@ -157,6 +158,21 @@ typedef struct bench_facts {
     magnus_value_type type;
 } bench_facts;
 
+/* --plan: a plan made once for the row's input, then its re-executions (bench_plan.c). */
+typedef struct bench_plan_result {
+    bool ran;                    /* false: the plan columns are empty (no --plan, not magnus,
+                                    or the multiply did not complete) */
+    double create_ms;            /* magnus_spgemm_plan_create, once */
+    int runs;                    /* timed re-executions after one warm-up */
+    bench_stats execute;         /* ms, of the re-executions */
+    uint64_t device_bytes;       /* magnus_spgemm_plan_info's device_bytes (0: unknown) */
+    const char *verified;        /* "yes", "no", "n/a" (the plan failed before a C) */
+    char verify_method[64];
+    double max_rel_error;
+    double ratio;                /* execute mean / the row's multiply mean */
+    char note[BENCH_TEXT];       /* why the plan failed, or the first mismatch */
+} bench_plan_result;
+
 typedef struct bench_row {
     const bench_input *input;
     const bench_system *system;
@@ -181,6 +197,7 @@ typedef struct bench_row {
     double sol_outer_pct, sol_histogram_pct, sol_multisplit_pct;
     char baseline[64];           /* magnus rows: the baseline the speedup is over */
     double speedup;              /* baseline mean time / this mean time */
+    bench_plan_result plan;      /* --plan, magnus rows whose multiply completed */
 } bench_row;
 void bench_row_init(bench_row *row, const bench_input *in, const bench_system *sys);
 void bench_row_set_facts(bench_row *row, const bench_data *d);
@@ -197,6 +214,14 @@ typedef struct bench_plan {
 /* Runs one magnus system; C (downloaded from the warm-up run) goes to *C when C is not NULL. */
 void bench_magnus_run(bench_row *row, bench_system *sys, const bench_data *d,
                       const bench_plan *plan, magnus_csr *C);
+
+/* --plan for a magnus system whose multiply completed (row->time holds its times): uploads
+ * A and B, makes a plan once, runs one warm-up, writes new values into A and B (each scaled by
+ * a power of two), times `timing->runs` re-executions into the warm-up's C, and verifies the
+ * last C against the reference (`use_reference`: d->ref is computed) or the randomized check.
+ * Fills row->plan; a failure of the plan is in row->plan.note, never in the row's status. */
+void bench_plan_measure(bench_row *row, bench_system *sys, const bench_data *d,
+                        const bench_plan *timing, bool use_reference, double rtol, uint64_t seed);
 
 /* cuSPARSE (bench_cusparse.c; opening and closing: bench_cusparse_lib.c). */
 bench_cusparse *bench_cusparse_open(int ordinal, const char *library, char *why, size_t n);
@@ -277,6 +302,7 @@ typedef struct bench_session {
     uint64_t host_limit;       /* bytes of magnus C kept on the host for the baseline check */
     bool fit_check;
     bool cusparse_time_all;
+    bool plan;                 /* --plan: time a plan's re-executions on every magnus system */
     double started, time_limit;/* seconds (cli_now); time_limit 0: none */
     const char *command;       /* the command line, for the JSON file */
     int magnus_failures;       /* rows of magnus systems that failed */

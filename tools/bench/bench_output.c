@@ -48,6 +48,21 @@ static void levels_text(char *buf, size_t size, const double *ms, const int64_t 
     }
 }
 
+/* --plan's columns: empty unless the plan was tried on this row. */
+static void emit_plan(const bench_plan_result *p, sink *k) {
+    const bool on = p->ran;
+    real(k, "plan_create_ms", on ? p->create_ms : NAN);
+    integer(k, "plan_runs", on ? p->runs : NAN);
+    real(k, "plan_execute_ms", on ? p->execute.mean : NAN);
+    real(k, "plan_execute_median_ms", on ? p->execute.median : NAN);
+    integer(k, "plan_device_bytes", on && p->device_bytes ? (double)p->device_bytes : NAN);
+    text(k, "plan_verified", on ? p->verified : "");
+    text(k, "plan_verify_method", on ? p->verify_method : "");
+    real(k, "plan_max_rel_error", on ? p->max_rel_error : NAN);
+    real(k, "plan_ratio", on ? p->ratio : NAN);
+    text(k, "plan_note", on ? p->note : "");
+}
+
 static void emit_row(const bench_row *r, sink *k) {
     const bench_input *in = r->input;
     const bench_facts *f = r->facts.known ? &r->facts : NULL;
@@ -91,6 +106,7 @@ static void emit_row(const bench_row *r, sink *k) {
     text(k, "verify_note", r->verify_note);
     text(k, "baseline", r->baseline);
     real(k, "speedup", r->speedup);
+    emit_plan(&r->plan, k);
 
     const magnus_report *p = r->has_report ? &r->report : NULL;
     real(k, "setup_ms", p ? p->time_setup_ms : NAN);

@@ -48,8 +48,30 @@ static void check_random(bench_session *s, bench_row *row, const bench_data *d,
     record_check(s, row, &c);
 }
 
+/* --plan after the row's multiply; a wrong plan C counts as a mismatch (exit status 1), a
+ * plan that fails only leaves its note: the multiply's row stands. */
+static void measure_plan(bench_session *s, bench_row *row, bench_system *sys, bench_data *d,
+                         const bench_plan *plan, bool use_reference, double rtol, uint64_t seed) {
+    const bool reference = use_reference && bench_data_reference(d);
+    bench_plan_measure(row, sys, d, plan, reference, rtol, seed + 1);
+    if (strcmp(row->plan.verified, "no")) return;
+    s->mismatches++;
+    fprintf(stderr, "magnus bench: MISMATCH: %s on %s (plan, %s check): %s\n", sys->id,
+            row->input->name, row->plan.verify_method, row->plan.note);
+}
+
 static double csr_host_bytes(const magnus_csr_s *C) {
     return (double)(C->rows + 1) * 8 + (double)C->nnz * (4.0 + (double)magnus_value_size(C->type));
+}
+
+/* --plan on the row's line: the re-execution's time and its ratio to the full multiply. */
+static void print_plan(const bench_plan_result *p) {
+    if (!p->ran) return;
+    if (isfinite(p->execute.mean))
+        fprintf(stderr, "; plan %.3f ms (median %.3f; create %.3f ms) = %.3fx the multiply, "
+                        "verified %s",
+                p->execute.mean, p->execute.median, p->create_ms, p->ratio, p->verified);
+    if (p->note[0]) fprintf(stderr, "; plan: %.300s", p->note);
 }
 
 static void print_row(const bench_row *r, int index, int count) {
@@ -61,6 +83,7 @@ static void print_row(const bench_row *r, int index, int count) {
         if (r->variant[0]) fprintf(stderr, " [%s]", r->variant);
         if (isfinite(r->speedup)) fprintf(stderr, " speedup %.3fx", r->speedup);
         fprintf(stderr, " verified %s (%s)", r->verified, r->verify_method);
+        print_plan(&r->plan);
     } else {
         fprintf(stderr, " %.300s", r->failure);
     }
@@ -194,6 +217,7 @@ void bench_run_input(bench_session *s, const bench_input *in, int index, int cou
             check_random(s, row, &d, C, rtol, seed, NULL);
         }
         magnus_csr_free(&C);
+        if (s->plan) measure_plan(s, row, sys, &d, &plan, use_reference, rtol, seed);
     }
 
     /* baselines */

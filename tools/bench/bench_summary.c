@@ -2,7 +2,7 @@
  * The terminal summary of a bench: per system, how many inputs completed, failed, were
  * skipped or mismatched; per magnus system and baseline, the geometric mean, minimum and
  * maximum of the speedup (baseline mean time / magnus mean time) over the inputs both
- * completed.
+ * completed; with --plan, the same statistics of plan_ratio per magnus system.
  */
 #include <math.h>
 #include <string.h>
@@ -10,6 +10,42 @@
 #include "bench.h"
 
 static bool is_ok(const bench_row *r) { return !strcmp(r->status, "ok"); }
+
+/* --plan: per magnus system, a re-execution's time over the full multiply's (plan_ratio),
+ * over the inputs whose plan verified; nothing without --plan. */
+static void print_plan_ratios(FILE *out, const bench_output *o, const bench_system *systems,
+                              int nsystems) {
+    bool any = false;
+    for (int i = 0; i < o->count; i++) any = any || o->rows[i].plan.ran;
+    if (!any) return;
+    fprintf(out, "plan re-execution / full multiply of the same system (plan_ratio, verified "
+                 "plans):\n");
+    fprintf(out, "  %-22s %6s %9s %9s  %-28s %9s\n", "system", "inputs", "geomean", "min",
+            "(at)", "max");
+    for (int s = 0; s < nsystems; s++) {
+        if (systems[s].kind != BENCH_SYSTEM_MAGNUS) continue;
+        int n = 0;
+        double log_sum = 0, min = INFINITY, max = 0;
+        const char *min_at = "";
+        for (int i = 0; i < o->count; i++) {
+            const bench_row *r = &o->rows[i];
+            if (r->system != &systems[s] || !r->plan.ran || strcmp(r->plan.verified, "yes") ||
+                !(r->plan.ratio > 0))
+                continue;
+            n++;
+            log_sum += log(r->plan.ratio);
+            if (r->plan.ratio < min) {
+                min = r->plan.ratio;
+                min_at = r->input->name;
+            }
+            if (r->plan.ratio > max) max = r->plan.ratio;
+        }
+        if (n == 0) fprintf(out, "  %-22s %6d %9s\n", systems[s].id, 0, "-");
+        else
+            fprintf(out, "  %-22s %6d %8.3fx %8.3fx  %-28.28s %8.3fx\n", systems[s].id, n,
+                    exp(log_sum / n), min, min_at, max);
+    }
+}
 
 int bench_summary_print(FILE *out, const bench_output *o, const bench_system *systems,
                         int nsystems) {
@@ -38,6 +74,7 @@ int bench_summary_print(FILE *out, const bench_output *o, const bench_system *sy
         if (systems[s].unavailable[0])
             fprintf(out, "    unavailable: %.300s\n", systems[s].unavailable);
     }
+    print_plan_ratios(out, o, systems, nsystems);
 
     bool any_baseline = false;
     for (int b = 0; b < nsystems; b++)

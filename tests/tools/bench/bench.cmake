@@ -1,7 +1,9 @@
 # Tests of `magnus bench` (tools/cmd_bench.c, tools/bench/), end to end on PoCL's CPU device:
-#   bench_pocl                 magnus and hash on a tiny R-MAT sweep + add32, CPU reference
+#   bench_pocl                 magnus and hash on a tiny R-MAT sweep + add32, CPU reference,
+#                              with --plan (plan columns numeric, plan verified)
 #   bench_fake_cusparse        against a fake CUDA driver + cuSPARSE (one algorithm failing):
-#                              the baseline flow, its failure record, baseline comparison
+#                              the baseline flow, its failure record, baseline comparison,
+#                              --plan verified by the randomized check
 #   bench_fake_cusparse_wrong  a wrong baseline C is reported, and not blamed on magnus
 # tests/tools/bench/check_bench_output.py checks the CSV/JSON against bench/README.md's columns.
 # Skipped (77) without an OpenCL device.

@@ -3,7 +3,7 @@
 
   check_bench_output.py --readme bench/README.md --csv F.csv --json F.json
                         [--index INDEX.tsv] [--expect-system ID]... [--expect-detail TEXT]
-                        [--expect-mismatch KIND] [--expect-speedup]
+                        [--expect-mismatch KIND] [--expect-speedup] [--expect-plan]
 
 Checks: the CSV header and the JSON column list are exactly the README's column table, in
 order; every JSON row has every column; CSV and JSON rows agree; every row is `ok` and
@@ -11,6 +11,9 @@ order; every JSON row has every column; CSV and JSON rows agree; every row is `o
 --expect-mismatch); times are ordered (min <= median <= max, min <= mean <= max) and gflops is
 2 * products / mean; every system of one input reports the same nnz(C), at most nnz_c_upper;
 for shared matrices squared, products and nnz(C) equal INDEX.tsv's independent figures.
+With --expect-plan every magnus row has numeric plan columns, plan_verified=yes, a positive
+plan_device_bytes and plan_ratio = plan_execute_ms / time_mean_ms; without it (and on
+cuSPARSE rows) every plan column is empty.
 """
 import argparse
 import csv
@@ -51,6 +54,42 @@ def close(a, b, rel=1e-5):
     return abs(a - b) <= rel * max(abs(a), abs(b), 1e-300)
 
 
+PLAN_NUMBERS = ("plan_create_ms", "plan_runs", "plan_execute_ms", "plan_execute_median_ms",
+                "plan_device_bytes", "plan_max_rel_error", "plan_ratio")
+PLAN_TEXTS = ("plan_verified", "plan_verify_method", "plan_note")
+
+
+def check_plan(where, r, c, expected):
+    """The plan columns of one JSON row r (CSV row c): filled and verified, or all empty."""
+    for key in PLAN_NUMBERS:
+        a, b = number(r.get(key)), number(c.get(key))
+        if (a is None) != (b is None) or (a is not None and not close(a, b)):
+            fail(f"{where}: {key} is {a} in JSON, {b} in CSV")
+    for key in PLAN_TEXTS:
+        if str(r.get(key, "")) != c.get(key, ""):
+            fail(f"{where}: {key} is {r.get(key)!r} in JSON, {c.get(key)!r} in CSV")
+    if not expected:
+        filled = [k for k in PLAN_NUMBERS + PLAN_TEXTS if r.get(k) not in (None, "")]
+        if filled:
+            fail(f"{where}: plan columns {filled} filled without --plan")
+        return
+    missing = [k for k in PLAN_NUMBERS if r.get(k) is None]
+    if missing or r.get("plan_verified") != "yes":
+        fail(f"{where}: plan columns missing {missing}, plan_verified {r.get('plan_verified')!r}"
+             f" ({r.get('plan_note')!r})")
+        return
+    if not r["plan_device_bytes"] > 0 or not r["plan_runs"] >= 1:
+        fail(f"{where}: plan_device_bytes {r['plan_device_bytes']}, plan_runs {r['plan_runs']}")
+    if r["plan_verify_method"] not in ("reference", "random"):
+        fail(f"{where}: plan_verify_method {r['plan_verify_method']!r}")
+    if r["plan_note"]:
+        fail(f"{where}: plan_note {r['plan_note']!r} on a verified plan")
+    if not all(r[k] > 0 for k in ("plan_create_ms", "plan_execute_ms", "plan_execute_median_ms")):
+        fail(f"{where}: plan times not positive")
+    if not close(r["plan_ratio"], r["plan_execute_ms"] / r["time_mean_ms"], 1e-4):
+        fail(f"{where}: plan_ratio {r['plan_ratio']} is not plan_execute_ms / time_mean_ms")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--readme", required=True)
@@ -61,6 +100,8 @@ def main():
     ap.add_argument("--expect-detail")
     ap.add_argument("--expect-mismatch")
     ap.add_argument("--expect-speedup", action="store_true")
+    ap.add_argument("--expect-plan", action="store_true",
+                    help="every magnus row has verified plan columns (bench --plan)")
     ap.add_argument("--expect-local-mem", type=int,
                     help="the budget per work group every magnus system must have used")
     args = ap.parse_args()
@@ -136,6 +177,7 @@ def main():
         if r["status"] != "ok":
             fail(f"{where}: status {r['status']}: {r['failure']}")
             continue
+        check_plan(where, r, c, args.expect_plan and r["system_kind"] == "magnus")
         mismatch_expected = args.expect_mismatch and r["system_kind"] == args.expect_mismatch
         want = "no" if mismatch_expected else "yes"
         if r["verified"] != want:

@@ -4,10 +4,11 @@
 # MODE:
 #   pocl        magnus and hash on the OpenCL CPU device: a tiny R-MAT sweep (scales 8-9,
 #               A 4 per row, B 8 per row, 2 runs) and add32 from the shared matrices when
-#               present; verified against the CPU reference
+#               present, with --plan; verified against the CPU reference
 #   fake        the same against the fake CUDA driver + cuSPARSE (tests/tools/bench/fake_cusparse.c)
 #               with ALG1 made to fail and --verify-limit 0, so magnus is checked against
-#               the baseline's C (and C*x); the cuSPARSE rows must name the failure
+#               the baseline's C (and C*x), --plan's C by C*x; the cuSPARSE rows must name
+#               the failure and leave the plan columns empty
 #   fake-wrong  the fake baseline returns a wrong C: its rows must be verified=no, magnus's
 #               yes, and the exit status 1
 # A 16 KiB local-memory budget makes rows heavy and runs the multisplit at these sizes.
@@ -29,8 +30,8 @@ check=(python3 "$src/tests/tools/bench/check_bench_output.py" --readme "$src/ben
 expect_rc=0
 case $mode in
   pocl)
-    args+=(--systems "$device,hash@$device")
-    check+=(--expect-system "magnus@$device" --expect-system "hash@$device") ;;
+    args+=(--systems "$device,hash@$device" --plan)
+    check+=(--expect-system "magnus@$device" --expect-system "hash@$device" --expect-plan) ;;
   fake|fake-wrong)
     [ -n "$fake" ] || { echo "test_bench: no fake cuSPARSE library given"; exit 2; }
     export MAGNUS_CUDA_LIBRARY=$fake MAGNUS_CUSPARSE_LIBRARY=$fake FAKE_CUSPARSE_FAIL=ALG1
@@ -38,7 +39,10 @@ case $mode in
     check+=(--expect-system "magnus@$device" --expect-system cusparse@cuda:0
             --expect-detail "ALG1: compute: CUSPARSE_STATUS_INSUFFICIENT_RESOURCES")
     if [ "$mode" = fake ]; then
-      check+=(--expect-speedup)
+      # --plan beside a baseline: verified by the randomized check (--verify-limit 0), its
+      # columns empty on the cuSPARSE rows (fake-wrong, without --plan: empty everywhere)
+      args+=(--plan)
+      check+=(--expect-speedup --expect-plan)
     else
       export FAKE_CUSPARSE_WRONG=1
       check+=(--expect-mismatch cusparse)
