@@ -73,8 +73,8 @@ MG_DEVICE mg_u64 mg_gm_ms_first_row(MG_LOCAL mg_u64 *slot, MG_GLOBAL const mg_u6
 /* counts[row * nchunks + chunk] += elements of that chunk (counts zeroed by the host). */
 MG_KERNEL void gmagnus_histogram(mg_u64 nrows, mg_u64 total, mg_u64 group_elems,
                                  MG_GLOBAL const mg_u64 *row_ptr, MG_GLOBAL const mg_i32 *col,
-                                 mg_u32 nchunks, mg_u32 shift, mg_u32 nsub, mg_u32 sub_size,
-                                 MG_GLOBAL mg_u64 *counts, MG_DYN_LOCAL_PARAM) {
+                                 mg_u64 col_off, mg_u32 nchunks, mg_u32 shift, mg_u32 nsub,
+                                 mg_u32 sub_size, MG_GLOBAL mg_u64 *counts, MG_DYN_LOCAL_PARAM) {
     MG_LOCAL mg_u32 *hist = MG_LOCAL_CAST(mg_u32, 0);
     MG_LOCAL_ARRAY(mg_u64, row0_slot, 1);
     const mg_u32 t = mg_local_id();
@@ -87,8 +87,8 @@ MG_KERNEL void gmagnus_histogram(mg_u64 nrows, mg_u64 total, mg_u64 group_elems,
         const mg_u64 row0 = mg_gm_ms_first_row(row0_slot, row_ptr, nrows, start);
         const mg_u32 split = mg_gm_ms_row_end(row_ptr, nrows, row0, start);
         const mg_u32 split2 = mg_gm_ms_row_end(row_ptr, nrows, row0 + 1, start);
-        mg_gm_ms_count(hist, start, (mg_u32)(end - start), split, split2, col, nchunks, shift,
-                       nsub, sub_size);
+        mg_gm_ms_count(hist, start, (mg_u32)(end - start), split, split2, col + col_off,
+                       nchunks, shift, nsub, sub_size);
         mg_barrier();
         /* one global atomic per (local row, chunk) pair, not per element */
         for (mg_u32 pair = t; pair < MG_GM_GROUP_ROWS * nchunks; pair += wg) {
@@ -103,13 +103,41 @@ MG_KERNEL void gmagnus_histogram(mg_u64 nrows, mg_u64 total, mg_u64 group_elems,
     }
 }
 
+/* Row-aligned batches for the in-place multisplit (below): bounds[0] = 0, and each next bound
+ * the start of the row holding element (bound + gap), so every batch has at most gap
+ * elements (the host checked that no row is longer: then that row starts after the bound,
+ * and two batches together always pass more than gap elements, so 2 * ceil(total / gap) + 1
+ * batches reach total); bounds[j] = total from there on, up to bounds[nbatches]. One work
+ * item: at most a few dozen binary searches. */
+MG_KERNEL void gmagnus_batch_bounds(mg_u64 nrows, MG_GLOBAL const mg_u64 *row_ptr, mg_u64 total,
+                                    mg_u64 gap, mg_u64 nbatches, MG_GLOBAL mg_u64 *bounds,
+                                    MG_DYN_LOCAL_PARAM) {
+    if (mg_global_id() != 0) return;
+    mg_u64 e = 0;
+    for (mg_u64 j = 0; j < nbatches; j++) {
+        bounds[j] = e;
+        if (total - e <= gap) e = total;
+        else e = row_ptr[mg_gm_find_segment(row_ptr, nrows, e + gap)];
+    }
+    bounds[nbatches] = total;
+}
+
 /* Permutes the elements into their chunks: cursor[q] is the next free position of natural
  * chunk q in the output (the host lays chunks out heavy first); columns are written local to
- * the chunk (col & (2^shift - 1)). */
-MG_KERNEL void gmagnus_multisplit(mg_u64 nrows, mg_u64 total, mg_u64 group_elems,
-                                  MG_GLOBAL const mg_u64 *row_ptr, MG_GLOBAL const mg_i32 *in_col,
-                                  MG_GLOBAL const mg_val *in_val, mg_u32 nchunks, mg_u32 shift,
-                                  mg_u32 nsub, mg_u32 sub_size, MG_GLOBAL mg_u64 *cursor,
+ * the chunk (col & (2^shift - 1)). This launch takes input elements [bounds[batch],
+ * bounds[batch + 1]), read at in_col/in_val[in_off + element].
+ *
+ * In place (in_off = gap > 0, in and out the same buffer of total + gap elements, launched once
+ * per batch of gmagnus_batch_bounds in order): a batch's elements go to positions inside
+ * its own rows, [b0, b1), while its input sits at [gap + b0, gap + b1), after them (b1 - b0 <=
+ * gap), and later batches' input further on; what it overwrites is input of earlier batches,
+ * already permuted by the launches before. So one C-hat plus the gap is held instead of two
+ * C-hats. */
+MG_KERNEL void gmagnus_multisplit(mg_u64 nrows, MG_GLOBAL const mg_u64 *bounds, mg_u32 batch,
+                                  mg_u64 group_elems, MG_GLOBAL const mg_u64 *row_ptr,
+                                  MG_GLOBAL const mg_i32 *in_col, MG_GLOBAL const mg_val *in_val,
+                                  mg_u64 in_off, mg_u32 nchunks, mg_u32 shift, mg_u32 nsub,
+                                  mg_u32 sub_size, MG_GLOBAL mg_u64 *cursor,
                                   MG_GLOBAL mg_i32 *out_col, MG_GLOBAL mg_val *out_val,
                                   MG_DYN_LOCAL_PARAM) {
     const mg_u32 t = mg_local_id();
@@ -122,9 +150,12 @@ MG_KERNEL void gmagnus_multisplit(mg_u64 nrows, mg_u64 total, mg_u64 group_elems
         MG_LOCAL_CAST(mg_val, mg_gm_ms_vals_at(nkeys, nchunks, group_elems));
     MG_LOCAL_ARRAY(mg_u64, row0_slot, 1);
     const mg_u32 chunk_mask = (1u << shift) - 1u;
+    const mg_u64 first = bounds[batch], total = bounds[batch + 1];
+    in_col += in_off;
+    in_val += in_off;
 
-    for (mg_u64 g = mg_group_id(); g * group_elems < total; g += mg_num_groups()) {
-        const mg_u64 start = g * group_elems;
+    for (mg_u64 g = mg_group_id(); first + g * group_elems < total; g += mg_num_groups()) {
+        const mg_u64 start = first + g * group_elems;
         const mg_u64 end = MG_MIN(start + group_elems, total);
         const mg_u32 nlocal = (mg_u32)(end - start);
         for (mg_u32 k = t; k < mg_gm_ms_hist_entries(nkeys); k += wg) hist[k] = 0u;

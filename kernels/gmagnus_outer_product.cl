@@ -24,6 +24,9 @@
  * entries a group touches are consecutive in the CSC (empty slices are compacted away and
  * masked entries never enter the CSC), so entry p has local index p - pa0. The host sizes it
  * with mg_gm_outer_bytes (kernels/shared/gmagnus_layout.h).
+ *
+ * chat_off: element k of C-hat is stored at chat_col/chat_val[chat_off + k] (0, or the gap
+ * in front of C-hat when the multisplit runs in place: gmagnus_multisplit.cl).
  */
 #include "magnus_dialect.h"
 #include "lib/gmagnus_device.cl"
@@ -96,7 +99,7 @@ MG_KERNEL void gmagnus_outer_product(mg_u64 total, mg_u64 group_elems, mg_u64 ns
                                      MG_GLOBAL const mg_i64 *b_ptr, MG_GLOBAL const mg_i32 *b_col,
                                      MG_GLOBAL const mg_val *b_val, MG_GLOBAL mg_u64 *chat_ptr,
                                      MG_GLOBAL mg_i32 *chat_col, MG_GLOBAL mg_val *chat_val,
-                                     MG_DYN_LOCAL_PARAM) {
+                                     mg_u64 chat_off, MG_DYN_LOCAL_PARAM) {
     MG_LOCAL mg_u64 *offsets_local = MG_LOCAL_CAST(mg_u64, 0);
     MG_LOCAL_ARRAY(mg_u64, first, 3); /* slice, CSC position and B entry of the first element */
     const mg_u32 t = mg_local_id();
@@ -180,8 +183,8 @@ MG_KERNEL void gmagnus_outer_product(mg_u64 total, mg_u64 group_elems, mg_u64 ns
             MG_UNROLL
             for (mg_u32 j = 0; j < MG_GM_BATCH; j++) {
                 if (dest[j] == ~(mg_u64)0) continue;
-                chat_col[dest[j]] = c[j];
-                chat_val[dest[j]] = v[j];
+                chat_col[chat_off + dest[j]] = c[j];
+                chat_val[chat_off + dest[j]] = v[j];
             }
         }
         mg_barrier(); /* first[] and offsets_local are reused by the next range */

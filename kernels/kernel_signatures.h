@@ -62,18 +62,21 @@ MG_KERNEL_SIG(gmagnus_dense_numeric, (U64, count), (BUF_I32, ids), (U64, ids_off
 
 /* ---- kernels/gmagnus_multisplit.cl ---- */
 MG_KERNEL_SIG(gmagnus_histogram, (U64, nrows), (U64, total), (U64, group_elems),
-              (BUF_U64, row_ptr), (BUF_I32, col), (U32, nchunks), (U32, shift), (U32, nsub),
-              (U32, sub_size), (BUF_U64, counts))
-MG_KERNEL_SIG(gmagnus_multisplit, (U64, nrows), (U64, total), (U64, group_elems),
-              (BUF_U64, row_ptr), (BUF_I32, in_col), (BUF_VAL, in_val), (U32, nchunks),
-              (U32, shift), (U32, nsub), (U32, sub_size), (BUF_U64, cursor),
-              (BUF_I32, out_col), (BUF_VAL, out_val))
+              (BUF_U64, row_ptr), (BUF_I32, col), (U64, col_off), (U32, nchunks), (U32, shift),
+              (U32, nsub), (U32, sub_size), (BUF_U64, counts))
+MG_KERNEL_SIG(gmagnus_batch_bounds, (U64, nrows), (BUF_U64, row_ptr), (U64, total), (U64, gap),
+              (U64, nbatches), (BUF_U64, bounds))
+MG_KERNEL_SIG(gmagnus_multisplit, (U64, nrows), (BUF_U64, bounds), (U32, batch),
+              (U64, group_elems), (BUF_U64, row_ptr), (BUF_I32, in_col), (BUF_VAL, in_val),
+              (U64, in_off), (U32, nchunks), (U32, shift), (U32, nsub), (U32, sub_size),
+              (BUF_U64, cursor), (BUF_I32, out_col), (BUF_VAL, out_val))
 
 /* ---- kernels/gmagnus_outer_product.cl ---- */
 MG_KERNEL_SIG(gmagnus_outer_product, (U64, total), (U64, group_elems), (U64, nslices),
               (BUF_I32, slice_col), (BUF_U64, slice_off), (BUF_U64, csc_ptr),
               (BUF_U32, csc_row), (BUF_VAL, csc_val), (BUF_I64, b_ptr), (BUF_I32, b_col),
-              (BUF_VAL, b_val), (BUF_U64, chat_ptr), (BUF_I32, chat_col), (BUF_VAL, chat_val))
+              (BUF_VAL, b_val), (BUF_U64, chat_ptr), (BUF_I32, chat_col), (BUF_VAL, chat_val),
+              (U64, chat_off))
 
 /* ---- kernels/hash_binning.cl ---- */
 MG_KERNEL_SIG(hash_row_products, (BUF_I64, A_rp), (BUF_I32, A_col), (BUF_I64, B_rp),
@@ -155,6 +158,8 @@ MG_KERNEL_SIG(prim_gather_u32, (BUF_U32, out), (BUF_U32, in), (U64, in_count), (
               (U64, n))
 MG_KERNEL_SIG(prim_gather_u64, (BUF_U64, out), (BUF_U64, in), (U64, in_count), (BUF_U32, idx),
               (U64, n))
+MG_KERNEL_SIG(prim_count_long_segments, (BUF_U64, ptr), (U64, n), (U64, threshold),
+              (BUF_U32, count))
 MG_KERNEL_SIG(prim_scale_values, (BUF_VAL, v), (U64, n), (BUF_VAL, alpha))
 
 /* ---- kernels/spmv.cl ---- */

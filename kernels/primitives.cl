@@ -241,6 +241,16 @@ PRIM_FILL_KERNEL(mg_u64, u64)
 PRIM_GATHER_KERNEL(mg_u32, u32)
 PRIM_GATHER_KERNEL(mg_u64, u64)
 
+/* count[0] += the segments i < n of ptr (n + 1 offsets) longer than threshold elements
+ * (integer atomics: exact). gMAGNUS asks it whether C-hat has a row too long for its
+ * in-place multisplit batches (runtime/spgemm/gmagnus/gmagnus_setup.c). */
+MG_KERNEL void prim_count_long_segments(MG_GLOBAL const mg_u64 *ptr, mg_u64 n, mg_u64 threshold,
+                                        MG_GLOBAL mg_u32 *count, MG_DYN_LOCAL_PARAM) {
+    mg_u64 stride = mg_num_groups() * mg_local_size();
+    for (mg_u64 i = mg_global_id(); i < n; i += stride)
+        if (ptr[i + 1] - ptr[i] > threshold) mg_atomic_add_u32(&count[0], 1u);
+}
+
 /* v[i] *= alpha[0] for i < n, in the value type (alpha is one mg_val in a buffer, so the
  * kernel takes no mg_val scalar: kernels/kernel_signatures.h). C = alpha * A.B's scaling. */
 MG_KERNEL void prim_scale_values(MG_GLOBAL mg_val *v, mg_u64 n, MG_GLOBAL const mg_val *alpha,

@@ -96,14 +96,16 @@ magnus_status magnus_context_create(magnus_context *ctx, const magnus_device_inf
                             "local memory budget of %llu bytes exceeds the %llu bytes of %s",
                             (unsigned long long)local_budget,
                             (unsigned long long)info.local_mem_bytes, info.name);
-    uint32_t hash_group_max, multisplit_group;
+    uint32_t hash_group_max, multisplit_group, chat_gap_divisor;
+    uint64_t chat_gap_min_bytes;
     int64_t dense_min_elements;
     uint64_t work_group_limit = info.max_work_group_size ? info.max_work_group_size : 256;
     if ((s = magnus_knob_hash_group_max(opt->hash_group_max, work_group_limit,
                                         &hash_group_max)) ||
         (s = magnus_knob_multisplit_group(opt->multisplit_group, work_group_limit,
                                               &multisplit_group)) ||
-        (s = magnus_knob_dense_min_elements(opt->dense_min_elements, &dense_min_elements)))
+        (s = magnus_knob_dense_min_elements(opt->dense_min_elements, &dense_min_elements)) ||
+        (s = magnus_knob_chat_gap(&chat_gap_divisor, &chat_gap_min_bytes)))
         return s;
 
     magnus_context c = magnus_host_calloc(1, sizeof *c);
@@ -118,6 +120,8 @@ magnus_status magnus_context_create(magnus_context *ctx, const magnus_device_inf
     c->hash_group_max = hash_group_max;
     c->dense_min_elements = dense_min_elements;
     c->multisplit_group = multisplit_group;
+    c->chat_gap_divisor = chat_gap_divisor;
+    c->chat_gap_min_bytes = chat_gap_min_bytes;
     c->build_notice.fn = opt ? opt->build_progress : NULL;
     c->build_notice.user = opt ? opt->build_progress_user : NULL;
     magnus_trace_open(c);

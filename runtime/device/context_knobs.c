@@ -74,3 +74,30 @@ magnus_status magnus_knob_dense_min_elements(int64_t option, int64_t *out) {
     *out = (int64_t)v;
     return MAGNUS_SUCCESS;
 }
+
+/* An unsigned integer variable in [lo, hi] (or exactly 0 when zero_ok), else *out unchanged. */
+static magnus_status uint_variable(const char *variable, uint64_t lo, uint64_t hi, bool zero_ok,
+                                   uint64_t *out) {
+    const char *env = getenv(variable);
+    if (!env || !*env) return MAGNUS_SUCCESS;
+    char *end = NULL;
+    errno = 0;
+    unsigned long long v = strtoull(env, &end, 10);
+    if (*end != 0 || errno != 0 || *env == '-' || (!(zero_ok && v == 0) && (v < lo || v > hi)))
+        return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT, "%s=%s: expected an integer %sfrom "
+                            "%llu to %llu", variable, env, zero_ok ? "(0: off) or " : "",
+                            (unsigned long long)lo, (unsigned long long)hi);
+    *out = v;
+    return MAGNUS_SUCCESS;
+}
+
+magnus_status magnus_knob_chat_gap(uint32_t *divisor, uint64_t *min_bytes) {
+    uint64_t d = MAGNUS_CHAT_GAP_DEFAULT, m = MAGNUS_CHAT_GAP_MIN_BYTES_DEFAULT;
+    magnus_status s;
+    if ((s = uint_variable("MAGNUS_CHAT_GAP", 2, 1024, true, &d)) ||
+        (s = uint_variable("MAGNUS_CHAT_GAP_MIN_BYTES", 0, UINT64_MAX, false, &m)))
+        return s;
+    *divisor = (uint32_t)d;
+    *min_bytes = m;
+    return MAGNUS_SUCCESS;
+}

@@ -85,6 +85,8 @@ struct magnus_context_s {
                                          default (runtime/accumulate/hash_private.h) */
     int64_t dense_min_elements;       /* gMAGNUS's last-level split; 0: tau */
     uint32_t multisplit_group;        /* work items per multisplit group; 0: the default */
+    uint32_t chat_gap_divisor;        /* in-place multisplit: gap = C-hat / this; 0: off */
+    uint64_t chat_gap_min_bytes;      /* ... for C-hats of at least this many bytes */
     magnus_build_notice build_notice; /* the options' build_progress, told by module_load */
     /* Buffers freed at the next idle point (magnus_dbuf_free_deferred); their bytes are
      * still in memory_in_use. */
@@ -156,6 +158,15 @@ magnus_status magnus_knob_dense_min_elements(int64_t option, int64_t *out);
 /* gMAGNUS's histogram and multisplit groups: like hash_group_max, MAGNUS_MULTISPLIT_GROUP. */
 magnus_status magnus_knob_multisplit_group(uint64_t option, uint64_t device_limit,
                                                uint32_t *out);
+
+/* gMAGNUS's in-place multisplit (runtime/spgemm/gmagnus/gmagnus_levels.c): MAGNUS_CHAT_GAP
+ * (the gap in front of C-hat is 1/divisor of it; 0 turns the in-place layout off; default
+ * MAGNUS_CHAT_GAP_DEFAULT) and MAGNUS_CHAT_GAP_MIN_BYTES (C-hats smaller than this use two
+ * buffers; default MAGNUS_CHAT_GAP_MIN_BYTES_DEFAULT). MAGNUS_ERROR_INVALID_ARGUMENT, naming
+ * the variable, for a value that is not an integer in range (divisor 0 or 2..1024). */
+#define MAGNUS_CHAT_GAP_DEFAULT 8u
+#define MAGNUS_CHAT_GAP_MIN_BYTES_DEFAULT (64ull << 20)
+magnus_status magnus_knob_chat_gap(uint32_t *divisor, uint64_t *min_bytes);
 
 /* Device memory, accounted against the context's limit (MAGNUS_ERROR_OUT_OF_DEVICE_MEMORY,
  * with the sizes in the message, when it would be exceeded or the device refuses). */

@@ -305,6 +305,29 @@ magnus_status magnus_prim_fill_u64(magnus_context ctx, magnus_queue_id q, magnus
                                   offset, n, value);
 }
 
+magnus_status magnus_prim_count_long_segments(magnus_context ctx, magnus_queue_id q,
+                                              const magnus_dbuf *ptr, uint64_t n,
+                                              uint64_t threshold, uint32_t *count) {
+    const char *what = "magnus_prim_count_long_segments";
+    size_t gs;
+    magnus_dbuf counter = {0};
+    *count = 0;
+    magnus_status s = fill_check(ctx, q, ptr, 0, n + 1, 8, what, &gs);
+    if (s || n == 0) return s;
+    if ((s = magnus_dbuf_alloc(ctx, 4, &counter))) return s;
+    if (!(s = magnus_prim_fill_u32(ctx, q, &counter, 0, 1, 0)) &&
+        !(s = magnus_k_prim_count_long_segments(ctx, q, PRIM_VARIANT, groups_for(ctx, n / gs + 1),
+                                                gs, 0, ptr, n, threshold, &counter)))
+        s = magnus_dbuf_read(ctx, q, count, &counter, 0, 4);
+    if (s) {
+        magnus_queue_finish(ctx, q); /* the kernel may still read ptr and write counter */
+        magnus_dbuf_free(ctx, &counter);
+        return s;
+    }
+    magnus_dbuf_free(ctx, &counter);
+    return MAGNUS_SUCCESS;
+}
+
 static magnus_status gather(magnus_context ctx, magnus_queue_id q, size_t size, magnus_dbuf *out,
                             const magnus_dbuf *in, uint64_t in_count, const magnus_dbuf *idx,
                             uint64_t n, const char *what) {

@@ -59,6 +59,9 @@ typedef struct magnus_gm {
     magnus_dbuf chat_ptr;      /* u64 nheavy+1 */
     magnus_dbuf col[2], val[2];
     int64_t chat_nnz;
+    /* In-place multisplit (gmagnus_levels.c) when > 0: buffer 1 alone holds gap + chat_nnz
+     * elements, C-hat after the gap and level 0's output from the start; buffer 0 unused. */
+    uint64_t gap;
     /* stages */
     int nstages;               /* stages built (multisplit levels run, or 1 without levels) */
     int levels_run;            /* multisplit levels run */

@@ -10,6 +10,12 @@
  * L-2, exactly the part stage L-1 consumed (its heavy chunks); stage L-2's light chunks,
  * after that prefix, stay in place for the accumulators. The loop stops early when a level
  * leaves no heavy chunk.
+ *
+ * In place (g->gap > 0, one level only, gmagnus_setup.c decides): C-hat sits after a gap of
+ * 1/divisor of its size in buffer 1 and level 0 writes from the buffer's start, in row-aligned
+ * batches of at most gap elements launched in order (gmagnus_batch_bounds): each batch
+ * overwrites only input earlier batches have consumed (kernels/gmagnus_multisplit.cl). The
+ * peak holds C-hat once plus the gap instead of twice; the cost is a launch per batch.
  */
 #include "gmagnus_internal.h"
 #include "kernels.h"
@@ -106,17 +112,23 @@ static magnus_status run_level(magnus_gm *g, int level, int *stop) {
                             "gMAGNUS level %d: %lld rows x %lld chunks exceed 2^32 chunk ids",
                             level, (long long)st->rows_in, (long long)st->nchunks);
     st->count = st->rows_in * st->nchunks;
-    if (level == 0 &&
+    if (level == 0 && !g->gap &&
         ((s = magnus_gm_alloc(g, (size_t)g->chat_nnz * 4, &g->col[1])) ||
          (s = magnus_gm_alloc(g, (size_t)g->chat_nnz * g->value_bytes, &g->val[1]))))
         return s;
+    /* In place (level 0 only): C-hat after the gap in buffer 1, the output at its start */
+    const uint64_t in_off = level == 0 ? g->gap : 0;
+    const int in_at = in_off ? st->buffer : in_buf;
 
     const uint32_t shift = (uint32_t)magnus_gmagnus_level_shift(&g->p, level);
     const int64_t group_elems = g->p.multisplit_group_elems[level];
     const size_t wg = (size_t)g->p.multisplit_group_size;
     const int64_t groups = (elems + group_elems - 1) / group_elems;
     const uint64_t nkeys = mg_gm_ms_keys(st->nchunks, g->p.subgroups);
-    magnus_dbuf counts = {0}, offsets = {0};
+    magnus_dbuf counts = {0}, offsets = {0}, bounds = {0};
+    /* batches of the in-place multisplit: at most 2 * ceil(elems / gap) + 1 (the kernel) */
+    const uint64_t nbatches = in_off ? 2 * (((uint64_t)elems + in_off - 1) / in_off) + 1 : 1;
+    const int64_t batch_groups = in_off ? ((int64_t)in_off + group_elems - 1) / group_elems : groups;
     magnus_timer *t_hist = &g->timers[MAGNUS_GM_T_HISTOGRAM + level];
     magnus_timer *t_ms = &g->timers[MAGNUS_GM_T_MULTISPLIT + level];
     if ((s = magnus_gm_alloc(g, ((size_t)st->count + 1) * 8, &counts)) ||
@@ -126,7 +138,7 @@ static magnus_status run_level(magnus_gm *g, int level, int *stop) {
         goto done;
     if ((s = magnus_k_gmagnus_histogram(ctx, q, g->variant, magnus_gm_groups(groups, 1), wg,
                                         (size_t)mg_gm_histogram_bytes(nkeys), st->rows_in, elems,
-                                        group_elems, in_ptr, &g->col[in_buf],
+                                        group_elems, in_ptr, &g->col[in_at], in_off,
                                         (uint32_t)st->nchunks, shift, (uint32_t)g->p.subgroups,
                                         (uint32_t)g->p.subgroup_size, &counts)) ||
         (s = magnus_prim_scan_u64(ctx, q, &offsets, &counts, (uint64_t)st->count + 1, NULL)))
@@ -146,14 +158,21 @@ static magnus_status run_level(magnus_gm *g, int level, int *stop) {
         goto done;
     uint64_t local = magnus_gmagnus_multisplit_local_bytes(st->nchunks, g->p.subgroups,
                                                            group_elems, g->value_bytes);
-    if ((s = magnus_k_gmagnus_multisplit(ctx, q, g->variant, magnus_gm_groups(groups, 1), wg,
-                                         (size_t)local, st->rows_in, elems, group_elems, in_ptr,
-                                         &g->col[in_buf], &g->val[in_buf], (uint32_t)st->nchunks,
-                                         shift, (uint32_t)g->p.subgroups,
-                                         (uint32_t)g->p.subgroup_size, &counts,
-                                         &g->col[st->buffer], &g->val[st->buffer])) ||
-        (s = magnus_timer_stop(ctx, q, t_ms)))
-        goto done;
+    if ((s = magnus_gm_alloc(g, ((size_t)nbatches + 1) * 8, &bounds))) goto done;
+    if (in_off) s = magnus_k_gmagnus_batch_bounds(ctx, q, g->variant, 1, 1, 0,
+                                                 (uint64_t)st->rows_in, in_ptr, (uint64_t)elems,
+                                                 in_off, nbatches, &bounds);
+    else if (!(s = magnus_prim_fill_u64(ctx, q, &bounds, 0, 1, 0)))
+        s = magnus_prim_fill_u64(ctx, q, &bounds, 1, 1, (uint64_t)elems);
+    /* in place, the batches must run one after the other: one queue, in order */
+    for (uint64_t b = 0; !s && b < nbatches; b++)
+        s = magnus_k_gmagnus_multisplit(ctx, q, g->variant, magnus_gm_groups(batch_groups, 1), wg,
+                                        (size_t)local, st->rows_in, &bounds, (uint32_t)b,
+                                        group_elems, in_ptr, &g->col[in_at], &g->val[in_at],
+                                        in_off, (uint32_t)st->nchunks, shift,
+                                        (uint32_t)g->p.subgroups, (uint32_t)g->p.subgroup_size,
+                                        &counts, &g->col[st->buffer], &g->val[st->buffer]);
+    if (s || (s = magnus_timer_stop(ctx, q, t_ms))) goto done;
     g->nstages = level + 1;
     g->levels_run = level + 1;
     *stop = !last && st->heavy == 0;
@@ -162,10 +181,12 @@ done:
         magnus_gm_drain(g, s);
         magnus_dbuf_free(ctx, &counts);
         magnus_dbuf_free(ctx, &offsets);
+        magnus_dbuf_free(ctx, &bounds);
     }
     /* the multisplit may still be running */
     magnus_dbuf_free_deferred(ctx, &counts);
     magnus_dbuf_free_deferred(ctx, &offsets);
+    magnus_dbuf_free_deferred(ctx, &bounds);
     return s;
 }
 

@@ -88,8 +88,11 @@ magnus_status magnus_gm_outer_product(magnus_gm *g) {
         (s = masked_csr2csc(g, &csc_ptr, &csc_row, &csc_val, &slice_list, &slice_off, &nslices)) ||
         (s = magnus_timer_stop(ctx, q, &g->timers[MAGNUS_GM_T_CSR2CSC])))
         goto done;
-    if ((s = magnus_gm_alloc(g, (size_t)g->chat_nnz * 4, &g->col[0])) ||
-        (s = magnus_gm_alloc(g, (size_t)g->chat_nnz * g->value_bytes, &g->val[0])) ||
+    /* C-hat in buffer 0, or after the gap in buffer 1 (in place: gmagnus_levels.c) */
+    const int buf = g->gap ? 1 : 0;
+    const size_t elems_held = (size_t)g->chat_nnz + (size_t)g->gap;
+    if ((s = magnus_gm_alloc(g, elems_held * 4, &g->col[buf])) ||
+        (s = magnus_gm_alloc(g, elems_held * g->value_bytes, &g->val[buf])) ||
         (s = magnus_timer_start(ctx, q, &g->timers[MAGNUS_GM_T_OUTER])))
         goto done;
     const int64_t elems = g->p.outer_group_elems;
@@ -98,7 +101,7 @@ magnus_status magnus_gm_outer_product(magnus_gm *g) {
              ctx, q, g->variant, magnus_gm_groups(groups, 1), (size_t)g->p.outer_group_size,
              (size_t)mg_gm_outer_bytes(elems), g->chat_nnz, elems, nslices, &slice_list,
              &slice_off, &csc_ptr, &csc_row, &csc_val, &g->B->row_ptr, &g->B->col_idx,
-             &g->B->values, &g->chat_ptr, &g->col[0], &g->val[0])) ||
+             &g->B->values, &g->chat_ptr, &g->col[buf], &g->val[buf], g->gap)) ||
         (s = magnus_timer_stop(ctx, q, &g->timers[MAGNUS_GM_T_OUTER])))
         goto done;
 done:

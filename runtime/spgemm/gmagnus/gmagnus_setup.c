@@ -6,11 +6,32 @@
  *   C-hat's row pointer   heavy rows' products scanned, stored one place to the right
  *                         (chat_ptr[h+1] = start of row h) for the outer product's in-place
  *                         atomics, which leave chat_ptr the true row pointer.
+ *   In-place multisplit   whether C-hat gets one buffer with a gap in front instead of two
+ *                         (gmagnus_levels.c): one multisplit level, a C-hat of at least
+ *                         chat_gap_min_bytes, and no heavy row longer than the gap.
  * Ends with the main queue idle (the host needs the heavy and light counts).
  */
 #include "gmagnus_internal.h"
 #include "hash_accumulate.h"
 #include "primitives.h"
+
+/* g->gap from the context's knobs and heavy_ptr, the heavy rows' row pointer into C-hat. */
+static magnus_status choose_gap(magnus_gm *g, const magnus_dbuf *heavy_ptr) {
+    const magnus_context_s *ctx = g->ctx;
+    const uint64_t n = (uint64_t)g->products_heavy;
+    g->gap = 0;
+    if (g->p.levels != 1 || ctx->chat_gap_divisor == 0 || n == 0 ||
+        n * (4 + g->value_bytes) < ctx->chat_gap_min_bytes)
+        return MAGNUS_SUCCESS;
+    /* a multiple of 256 elements keeps C-hat's start 1 KiB-aligned after the gap */
+    uint64_t gap = (n + ctx->chat_gap_divisor - 1) / ctx->chat_gap_divisor;
+    gap = (gap + 255) & ~(uint64_t)255;
+    uint32_t long_rows = 0;
+    magnus_status s = magnus_prim_count_long_segments(g->ctx, MAGNUS_QUEUE_MAIN, heavy_ptr,
+                                                      (uint64_t)g->nheavy, gap, &long_rows);
+    if (!s && long_rows == 0) g->gap = gap;
+    return s;
+}
 
 magnus_status magnus_gm_setup_sync(magnus_gm *g) {
     magnus_context ctx = g->ctx;
@@ -43,6 +64,7 @@ magnus_status magnus_gm_setup_sync(magnus_gm *g) {
             (s = magnus_dbuf_copy(ctx, q, &g->chat_ptr, 8, &heavy_products, 0, (size_t)nheavy * 8)))
             goto done;
         g->products_heavy = (int64_t)heavy_total;
+        if ((s = choose_gap(g, &heavy_products))) goto done;
     }
     if ((s = magnus_prim_fill_u64(ctx, q, &g->chat_ptr, 0, 1, 0)) ||
         (s = magnus_timer_stop(ctx, q, &g->timers[MAGNUS_GM_T_SETUP])))
