@@ -106,6 +106,7 @@ magnus_status magnus_cuda_mem_wrap(magnus_bctx *ctx, void *native, size_t bytes,
                                    magnus_bmem **mem);
 void magnus_cuda_mem_unwrap(magnus_bctx *ctx, magnus_bmem *mem);
 magnus_status magnus_cuda_context_native(magnus_bctx *ctx, void **context, void **device);
+magnus_status magnus_cuda_mem_native(magnus_bctx *ctx, magnus_bmem *mem, void **native);
 magnus_status magnus_cuda_mem_alloc(magnus_bctx *ctx, size_t bytes, magnus_bmem **mem);
 void magnus_cuda_mem_free(magnus_bctx *ctx, magnus_bmem *mem);
 magnus_status magnus_cuda_mem_write(magnus_bqueue *q, magnus_bmem *dst, size_t dst_offset,

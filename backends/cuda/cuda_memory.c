@@ -207,6 +207,15 @@ void magnus_cuda_mem_unwrap(magnus_bctx *ctx, magnus_bmem *mem) {
     magnus_host_free(mem);
 }
 
+/* A buffer's CUdeviceptr: a whole allocation (cuMemAlloc or one block of the stream-ordered
+ * pool, never a slice of a larger one), an ordinary device pointer for any CUDA code on the
+ * device. The pool's memory is accessible to its own device without cuMemPoolSetAccess. */
+magnus_status magnus_cuda_mem_native(magnus_bctx *ctx, magnus_bmem *mem, void **native) {
+    (void)ctx;
+    *native = (void *)(uintptr_t)mem->ptr;
+    return MAGNUS_SUCCESS;
+}
+
 magnus_status magnus_cuda_context_native(magnus_bctx *ctx, void **context, void **device) {
     *context = (void *)ctx->context;
     *device = (void *)(intptr_t)ctx->device;

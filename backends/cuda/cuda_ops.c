@@ -39,6 +39,7 @@ static const magnus_backend_ops cuda_ops = {
     .mem_trim = magnus_cuda_mem_trim,
     .mem_wrap = magnus_cuda_mem_wrap,
     .mem_unwrap = magnus_cuda_mem_unwrap,
+    .mem_native = magnus_cuda_mem_native,
     .context_native = magnus_cuda_context_native,
     .mem_write = magnus_cuda_mem_write,
     .mem_read = magnus_cuda_mem_read,

@@ -125,6 +125,7 @@ magnus_status level0_mem_trim(magnus_bctx *ctx);
 magnus_status level0_mem_wrap(magnus_bctx *ctx, void *native, size_t bytes, magnus_bmem **mem);
 void level0_mem_unwrap(magnus_bctx *ctx, magnus_bmem *mem);
 magnus_status level0_context_native(magnus_bctx *ctx, void **context, void **device);
+magnus_status level0_mem_native(magnus_bctx *ctx, magnus_bmem *mem, void **native);
 magnus_status level0_mem_write(magnus_bqueue *q, magnus_bmem *dst, size_t dst_offset,
                                const void *src, size_t bytes);
 magnus_status level0_mem_read(magnus_bqueue *q, void *dst, magnus_bmem *src, size_t src_offset,

@@ -80,6 +80,13 @@ void level0_mem_unwrap(magnus_bctx *ctx, magnus_bmem *mem) {
     magnus_host_free(mem);
 }
 
+/* A buffer's device USM pointer (zeMemAllocDevice's, or the caller's for a wrap). */
+magnus_status level0_mem_native(magnus_bctx *ctx, magnus_bmem *mem, void **native) {
+    (void)ctx;
+    *native = mem->ptr;
+    return MAGNUS_SUCCESS;
+}
+
 magnus_status level0_context_native(magnus_bctx *ctx, void **context, void **device) {
     *context = (void *)ctx->context;
     *device = (void *)ctx->dev->device;

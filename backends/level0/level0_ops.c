@@ -38,6 +38,7 @@ static const magnus_backend_ops level0_ops = {
     .mem_trim = level0_mem_trim,
     .mem_wrap = level0_mem_wrap,
     .mem_unwrap = level0_mem_unwrap,
+    .mem_native = level0_mem_native,
     .context_native = level0_context_native,
     .mem_write = level0_mem_write,
     .mem_read = level0_mem_read,

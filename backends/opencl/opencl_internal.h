@@ -72,6 +72,7 @@ void magnus_cl_mem_free(magnus_bctx *ctx, magnus_bmem *mem);
 magnus_status magnus_cl_mem_wrap(magnus_bctx *ctx, void *native, size_t bytes, magnus_bmem **mem);
 void magnus_cl_mem_unwrap(magnus_bctx *ctx, magnus_bmem *mem);
 magnus_status magnus_cl_context_native(magnus_bctx *ctx, void **context, void **device);
+magnus_status magnus_cl_mem_native(magnus_bctx *ctx, magnus_bmem *mem, void **native);
 magnus_status magnus_cl_mem_reserved(magnus_bctx *ctx, uint64_t *bytes);
 magnus_status magnus_cl_mem_trim(magnus_bctx *ctx);
 magnus_status magnus_cl_mem_write(magnus_bqueue *q, magnus_bmem *dst, size_t dst_offset,

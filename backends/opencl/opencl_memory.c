@@ -86,6 +86,13 @@ void magnus_cl_mem_unwrap(magnus_bctx *c, magnus_bmem *m) {
     if (m) magnus_cl.ReleaseMemObject(magnus_cl_mem(m)); /* wrap's reference */
 }
 
+/* The handle is the cl_mem itself; the caller gets no reference of its own (it borrows). */
+magnus_status magnus_cl_mem_native(magnus_bctx *c, magnus_bmem *m, void **native) {
+    (void)c;
+    *native = (void *)magnus_cl_mem(m);
+    return MAGNUS_SUCCESS;
+}
+
 magnus_status magnus_cl_context_native(magnus_bctx *c, void **context, void **device) {
     *context = (void *)c->context;
     *device = (void *)c->device;

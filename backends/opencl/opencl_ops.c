@@ -34,6 +34,7 @@ static const magnus_backend_ops opencl_ops = {
     .mem_trim = magnus_cl_mem_trim,
     .mem_wrap = magnus_cl_mem_wrap,
     .mem_unwrap = magnus_cl_mem_unwrap,
+    .mem_native = magnus_cl_mem_native,
     .context_native = magnus_cl_context_native,
     .mem_write = magnus_cl_mem_write,
     .mem_read = magnus_cl_mem_read,

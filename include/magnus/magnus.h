@@ -699,6 +699,38 @@ MAGNUS_API magnus_status magnus_device_csr_wrap(magnus_device_csr *out, magnus_c
                                                 int64_t rows, int64_t cols, int64_t nnz,
                                                 magnus_value_type type, void *row_ptr,
                                                 void *col_idx, void *values);
+/*
+ * The other direction (zero-copy output to another library): the backend-native handles of a
+ * device matrix's three arrays, as magnus_device_csr_wrap takes them: row_ptr (rows+1 int64),
+ * col_idx (nnz int32) and values (nnz of `type`), each a CUDA device pointer (CUdeviceptr cast
+ * to void *, of the device's primary context: magnus_context_native), an OpenCL cl_mem of the
+ * context's cl_context (not retained for the caller) or a Level Zero device USM pointer; each
+ * array starts at offset 0 of its handle, and with nnz 0 col_idx and values are live one-byte
+ * placeholders. On CUDA a buffer may come from magnus's stream-ordered memory pool: it is an
+ * ordinary device pointer of the device, usable by any CUDA code there (CuPy's included).
+ * Works for any live device matrix: uploaded, a product, or a wrap (whose handles are the
+ * caller's own).
+ *
+ * Lifetime: the buffers stay owned by dA and valid until magnus_device_csr_free(&dA); the
+ * caller must not free or release them. The matrix is complete when the call that made it
+ * returned (magnus's queues are idle between public calls), so another library may read it at
+ * once. magnus frees a matrix's buffers stream-ordered on its own queues only, and may hand
+ * them to its next allocation: work of another library (another stream or queue) that uses
+ * them must be complete (synchronised) before dA is freed. As with a wrap, the caller may
+ * write the values; the structure must not change while magnus holds dA (plans check a
+ * fingerprint taken once). Errors: out NULL (MAGNUS_ERROR_NULL_POINTER), dA NULL
+ * (MAGNUS_ERROR_NULL_POINTER) or freed (MAGNUS_ERROR_INVALID_HANDLE); *out is zeroed first.
+ */
+typedef struct magnus_device_csr_buffers {
+    magnus_backend_kind backend;
+    int64_t rows, cols, nnz;
+    magnus_value_type type;
+    void *row_ptr;
+    void *col_idx;
+    void *values;
+} magnus_device_csr_buffers;
+MAGNUS_API magnus_status magnus_device_csr_native(magnus_device_csr_buffers *out,
+                                                  const magnus_device_csr dA);
 
 /* ------------------------------------------------------------------------------------------
  * gMAGNUS parameters (paper's §III-D, Tables V and VI): what a multiply chooses for a device

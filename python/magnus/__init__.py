@@ -17,15 +17,20 @@ are refused). The result is a csr_array, or a csr_matrix when neither input is a
 
 Errors raise magnus.Error subclasses carrying the status name, its code and magnus's message.
 libmagnus is found through MAGNUS_LIBRARY, then the package's own copy, then the system
-loader (magnus._lib). Device data from CuPy (cupyx.scipy.sparse) is not supported yet: such
-inputs raise TypeError (the C API's magnus_device_csr_wrap can take CUDA device pointers; the
-Python path over it is future work).
+loader (magnus._lib).
+
+CuPy: when A and B are both cupyx.scipy.sparse matrices on one CUDA device, spgemm (and
+Context.spgemm) multiplies them there without a host round trip and returns a
+cupyx.scipy.sparse.csr_matrix whose columns and values are magnus's device memory (magnus._cupy
+says how; CuPy is imported only for such inputs). The context must be a CUDA context on that
+device (by default: "cuda:<the arrays' device id>"). Plans take scipy.sparse only.
 """
 import ctypes
 
 import numpy as np
 import scipy.sparse as sp
 
+from . import _cupy
 from . import _lib as L
 from ._errors import (DeviceError, DimensionMismatchError, Error, InvalidArgumentError,
                       LibraryNotFoundError, NoDeviceError, OutOfMemoryError,
@@ -107,9 +112,12 @@ def _is_sparse_array(x):
 
 def _reject_foreign(x, name):
     mod = type(x).__module__ or ""
+    if _cupy.is_cupy_sparse(x):
+        raise TypeError(f"{name}: CuPy matrices are taken by magnus.spgemm and Context.spgemm "
+                        "only (both operands CuPy); convert with .get() to scipy.sparse here")
     if mod.startswith("cupy"):
-        raise TypeError(f"{name}: CuPy matrices are not supported yet; convert with .get() "
-                        "to scipy.sparse")
+        raise TypeError(f"{name}: a CuPy {type(x).__name__} is not a sparse matrix; give a "
+                        "cupyx.scipy.sparse matrix")
     if not sp.issparse(x):
         raise TypeError(f"{name} must be a scipy.sparse matrix or array, not "
                         f"{type(x).__name__}")
@@ -234,6 +242,8 @@ class Context:
     def __init__(self, device=None, *, local_mem_bytes=0, device_memory_limit=0):
         lib = L.lib()
         self._h = ctypes.c_void_p()
+        self._closed = False
+        self._borrowers = _cupy.new_borrowers()  # live CuPy results over magnus's memory
         info = L.DeviceInfo()
         if device is None:
             L.check(lib.magnus_device_select(ctypes.byref(info)))
@@ -254,15 +264,22 @@ class Context:
         self.device = Device(used)
 
     def _handle(self):
-        if not self._h:
+        if not self._h or self._closed:
             raise InvalidArgumentError(-2, "the context is closed")
         return self._h
 
     def close(self):
-        """Frees the context (its plans must be closed first, or are closed now)."""
+        """Frees the context (its plans must be closed first, or are closed now). While CuPy
+        results of it are alive (their arrays are its device memory) the context only stops
+        taking work, and is freed when the last of them dies."""
         if getattr(self, "_h", None):
             for p in list(getattr(self, "_plans", ())):
                 p.close()
+            self._closed = True
+            self._release_deferred()
+
+    def _release_deferred(self):
+        if self._closed and self._h and not len(self._borrowers):
             L.lib().magnus_context_free(ctypes.byref(self._h))
 
     __del__ = close
@@ -279,6 +296,10 @@ class Context:
     def spgemm(self, A, B, *, algorithm=None, dtype=None, alpha=1.0, return_report=False):
         """C = alpha·A·B on this context's device (magnus.spgemm has the details)."""
         opt = _options(algorithm, alpha)
+        if _cupy.check_pair(A, B):
+            _cupy.check_context(self, _cupy.cuda_device_id(A, B))
+            out, rep = _cupy.spgemm(self, A, B, opt, dtype, _value_dtype)
+            return (out, _report_dict(rep)) if return_report else out
         hA, hB, as_array = _operands(A, B, dtype)
         C = L.CSRP()
         rep = L.Report()
@@ -400,11 +421,21 @@ def spgemm(A, B, *, device=None, algorithm=None, dtype=None, alpha=1.0, return_r
     context per device is made on first use and kept for later calls (or pass `context`).
     algorithm: None or "magnus" (gMAGNUS), or "hash". dtype: float32 or float64 (default from
     the inputs: float32 when both are float32, else float64). alpha: a finite real number.
+    CuPy: A and B both cupyx.scipy.sparse on one CUDA device multiply there (device None:
+    "cuda:<their device id>"; a device or context elsewhere raises InvalidArgumentError) and
+    give a cupyx.scipy.sparse.csr_matrix over magnus's memory; one of each raises TypeError.
     Returns a scipy.sparse.csr_array (csr_matrix when neither input is an array), and with
     return_report=True also the report (a dict of magnus_report's fields: times in ms,
     tau, heavy rows, products, nnz_c, peak device bytes, ...)."""
     if context is not None and device is not None:
         raise InvalidArgumentError(-3, "give a device or a context, not both")
+    if context is None and _cupy.check_pair(A, B):
+        # CuPy operands: their own CUDA device unless told otherwise (Context.spgemm checks
+        # that a given device is that one)
+        device_id = _cupy.cuda_device_id(A, B)
+        ctx = _default_context(f"cuda:{device_id}" if device is None else device)
+        return ctx.spgemm(A, B, algorithm=algorithm, dtype=dtype, alpha=alpha,
+                          return_report=return_report)
     ctx = context if context is not None else _default_context(device)
     return ctx.spgemm(A, B, algorithm=algorithm, dtype=dtype, alpha=alpha,
                       return_report=return_report)

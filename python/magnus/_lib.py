@@ -124,6 +124,29 @@ class PlanInfo(ctypes.Structure):
     ]
 
 
+class NativeHandles(ctypes.Structure):
+    _fields_ = [
+        ("backend", ctypes.c_int),
+        ("context", ctypes.c_void_p),
+        ("device", ctypes.c_void_p),
+    ]
+
+
+class DeviceCSRBuffers(ctypes.Structure):
+    _fields_ = [
+        ("backend", ctypes.c_int),
+        ("rows", ctypes.c_int64),
+        ("cols", ctypes.c_int64),
+        ("nnz", ctypes.c_int64),
+        ("type", ctypes.c_int),
+        ("row_ptr", ctypes.c_void_p),
+        ("col_idx", ctypes.c_void_p),
+        ("values", ctypes.c_void_p),
+    ]
+
+
+BACKEND_CUDA, BACKEND_LEVEL0, BACKEND_OPENCL = 1, 2, 3
+
 P = ctypes.c_void_p  # opaque handles: magnus_context, magnus_device_csr, magnus_spgemm_plan
 PP = ctypes.POINTER(ctypes.c_void_p)
 CSRP = ctypes.POINTER(CSR)
@@ -153,6 +176,12 @@ _SIGNATURES = {
     "magnus_device_csr_upload": (st, [PP, P, CSRP]),
     "magnus_device_csr_download": (st, [CSRPP, P]),
     "magnus_device_csr_free": (st, [PP]),
+    "magnus_device_csr_wrap": (st, [PP, P, ctypes.c_int64, ctypes.c_int64, ctypes.c_int64,
+                                    ctypes.c_int, P, P, P]),
+    "magnus_device_csr_native": (st, [ctypes.POINTER(DeviceCSRBuffers), P]),
+    "magnus_context_native": (st, [ctypes.POINTER(NativeHandles), P]),
+    "magnus_spgemm_device": (st, [PP, P, P, P, ctypes.POINTER(SpgemmOptions),
+                                  ctypes.POINTER(Report)]),
     "magnus_spgemm_plan_create": (st, [PP, P, P, P, ctypes.POINTER(SpgemmOptions)]),
     "magnus_spgemm_plan_execute": (st, [PP, P, P, P, ctypes.POINTER(Report)]),
     "magnus_spgemm_plan_info_get": (st, [ctypes.POINTER(PlanInfo), P]),

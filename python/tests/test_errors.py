@@ -72,7 +72,8 @@ def test_closed_context():
 
 
 def test_cupy_inputs_refused(ctx):
-    """CuPy matrices (recognised by their module) raise TypeError, not a silent copy."""
+    """A CuPy matrix (recognised by its module) beside a SciPy one raises TypeError, not a
+    silent copy between host and device (test_cupy_logic.py has the rest)."""
     Fake = type("csr_matrix", (), {"__module__": "cupyx.scipy.sparse._csr"})
     A = sp.csr_array(np.eye(3, dtype=np.float32))
     with pytest.raises(TypeError, match="CuPy"):

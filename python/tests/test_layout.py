@@ -18,6 +18,8 @@ MIRRORS = {
     "magnus_spgemm_options": L.SpgemmOptions,
     "magnus_report": L.Report,
     "magnus_spgemm_plan_info": L.PlanInfo,
+    "magnus_native_handles": L.NativeHandles,
+    "magnus_device_csr_buffers": L.DeviceCSRBuffers,
 }
 
 

@@ -84,9 +84,13 @@ typedef struct magnus_backend_ops {
      * `bytes`; CUDA: a CUdeviceptr; Level Zero: a device USM pointer; those two cannot be
      * checked); mem_unwrap drops the handle and leaves the caller's memory. context_native
      * gives the native context and device (cl_context and cl_device_id; CUcontext, the
-     * primary one, and the CUdevice ordinal; ze_context_handle_t and ze_device_handle_t). */
+     * primary one, and the CUdevice ordinal; ze_context_handle_t and ze_device_handle_t).
+     * mem_native is mem_wrap's inverse (magnus_device_csr_native): the native buffer of any
+     * handle, allocated or wrapped, the array at its offset 0 (OpenCL: the cl_mem, not
+     * retained; CUDA: the CUdeviceptr; Level Zero: the USM pointer). */
     magnus_status (*mem_wrap)(magnus_bctx *ctx, void *native, size_t bytes, magnus_bmem **mem);
     void (*mem_unwrap)(magnus_bctx *ctx, magnus_bmem *mem);
+    magnus_status (*mem_native)(magnus_bctx *ctx, magnus_bmem *mem, void **native);
     magnus_status (*context_native)(magnus_bctx *ctx, void **context, void **device);
 
     /* kernels: modules come from the backend's own embedded binaries */

@@ -370,3 +370,37 @@ fail:
     magnus_device_csr_destroy((magnus_device_csr *)&d);
     return s;
 }
+
+/* The inverse of a wrap: the native handles of dA's buffers, which stay dA's (magnus.h). Every
+ * buffer is live, even with nnz 0 (a one-byte placeholder), so each has a handle. */
+magnus_status magnus_device_csr_native(magnus_device_csr_buffers *out,
+                                       const magnus_device_csr dA) {
+    magnus_error_clear();
+    if (!out)
+        return magnus_error(MAGNUS_ERROR_NULL_POINTER, "magnus_device_csr_native: out is NULL");
+    memset(out, 0, sizeof *out);
+    magnus_status s = magnus_device_csr_check(dA, NULL, "dA");
+    if (s || (s = magnus_context_check(dA->ctx))) {
+        magnus_error_prefix("magnus_device_csr_native: ");
+        return s;
+    }
+    magnus_context ctx = dA->ctx;
+    magnus_dbuf *bufs[3] = {&dA->row_ptr, &dA->col_idx, &dA->values};
+    void *native[3] = {NULL, NULL, NULL};
+    for (int i = 0; i < 3; i++) {
+        if (!bufs[i]->mem)
+            return magnus_error(MAGNUS_ERROR_INTERNAL,
+                                "magnus_device_csr_native: device matrix without its %s buffer",
+                                i == 0 ? "row_ptr" : i == 1 ? "col_idx" : "values");
+        if ((s = ctx->ops->mem_native(ctx->bctx, bufs[i]->mem, &native[i]))) return s;
+    }
+    out->backend = ctx->device.backend;
+    out->rows = dA->rows;
+    out->cols = dA->cols;
+    out->nnz = dA->nnz;
+    out->type = dA->type;
+    out->row_ptr = native[0];
+    out->col_idx = native[1];
+    out->values = native[2];
+    return MAGNUS_SUCCESS;
+}

@@ -24,3 +24,7 @@ endif()
 # test makes them through the vendor's API, so OpenCL and CUDA only).
 magnus_add_device_test(device_csr_wrap SOURCES ${_dir}/test_device_csr_wrap.c
                        LABELS runtime BACKENDS opencl cuda TIMEOUT 300)
+# Borrowing a device matrix's buffers (magnus_device_csr_native): through magnus's own API on
+# every backend (wrap(native(C)) round trips), plus a CUDA-only read through the driver API.
+magnus_add_device_test(device_csr_native SOURCES ${_dir}/test_device_csr_native.c
+                       LABELS runtime BACKENDS opencl level0 level0_fake cuda TIMEOUT 300)

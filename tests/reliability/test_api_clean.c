@@ -130,6 +130,8 @@ Test(api_clean, device_calls_leave_no_message, .timeout = 300) {
     CLEAN(magnus_device_csr_upload(&dA, ctx, A));
     int64_t rows;
     CLEAN(magnus_device_csr_shape(&rows, NULL, NULL, dA));
+    magnus_device_csr_buffers bufs;
+    CLEAN(magnus_device_csr_native(&bufs, dA));
     CLEAN(magnus_spgemm_device(&dC, ctx, dA, dA, NULL, NULL));
     CLEAN(magnus_device_csr_download(&D, dC));
     KEEPS(magnus_device_csr_free(&dC));
