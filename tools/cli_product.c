@@ -178,8 +178,10 @@ static void print_device_report(const compute_report *c, FILE *out) {
                 cli_count(r->rows_heavy).s, cli_count(r->rows_total).s,
                 percent(r->rows_heavy, r->rows_total), cli_count(r->products_heavy).s,
                 cli_count(r->products_total).s, percent(r->products_heavy, r->products_total));
-        fprintf(out, "%-10sC-hat %s (%s bytes), peak device memory %s%s\n", "memory:",
+        fprintf(out, "%-10sC-hat %s (%s bytes)%s%s, peak device memory %s%s\n", "memory:",
                 cli_bytes(r->chat_bytes).s, cli_count((int64_t)r->chat_bytes).s,
+                r->chat_gap_bytes ? ", multisplit in place with a gap of " : "",
+                r->chat_gap_bytes ? cli_bytes(r->chat_gap_bytes).s : "",
                 cli_bytes(r->peak_device_bytes).s, reserved_note(r).s);
     } else {
         fprintf(out, "%-10slocal tables hold up to %s products; rows in global tables: %s\n",
@@ -297,6 +299,7 @@ static void device_report_json(const compute_report *c, cli_json *j) {
     cli_json_int(j, "chat_bytes", (int64_t)r->chat_bytes);
     cli_json_int(j, "peak_device_bytes", (int64_t)r->peak_device_bytes);
     cli_json_int(j, "reserved_device_bytes", (int64_t)r->reserved_device_bytes);
+    cli_json_int(j, "chat_gap_bytes", (int64_t)r->chat_gap_bytes);
     cli_json_close(j);
 }
 

@@ -568,6 +568,10 @@ typedef struct magnus_report {
                                     reuse (CUDA's stream-ordered pool; its rounding and kept
                                     memory included); 0 when it keeps nothing of its own. The
                                     device footprint is the larger of the two. */
+    uint64_t chat_gap_bytes;     /* gMAGNUS: > 0 when the multisplit ran in place, C-hat held
+                                    once plus this gap in front of it instead of twice (one
+                                    level, C-hat of MAGNUS_CHAT_GAP_MIN_BYTES or more, no heavy
+                                    row longer than the gap: 1/MAGNUS_CHAT_GAP of C-hat) */
 } magnus_report;
 
 /*

@@ -108,6 +108,7 @@ class Report(ctypes.Structure):
         ("chat_bytes", ctypes.c_uint64),
         ("peak_device_bytes", ctypes.c_uint64),
         ("reserved_device_bytes", ctypes.c_uint64),
+        ("chat_gap_bytes", ctypes.c_uint64),
     ]
 
 

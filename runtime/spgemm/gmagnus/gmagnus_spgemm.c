@@ -116,6 +116,7 @@ static void fill_report(const magnus_gm *g, magnus_report *r) {
                                   : 0;
     r->peak_device_bytes = g->ctx->memory_peak;
     r->reserved_device_bytes = g->ctx->memory_reserved_peak;
+    r->chat_gap_bytes = g->gap * (4 + g->value_bytes);
 }
 
 /* Light rows have at most tau products, which the hash accumulator holds in local memory;

@@ -15,6 +15,11 @@ magnus_add_device_test(gmagnus_dense_chunks SOURCES ${_dir}/test_gmagnus_dense_c
 magnus_add_device_variant(spgemm_gmagnus all_dense ARGS --filter "gmagnus*/*"
                           ENV MAGNUS_DENSE_MIN_ELEMENTS=1 LABELS gmagnus TIMEOUT 900
                           BACKENDS opencl level0_fake cuda)
+# The multisplit in place (one C-hat buffer with a gap in front) wherever it can run: the
+# whole suite with a gap of 1/4 of C-hat and no minimum size.
+magnus_add_device_variant(spgemm_gmagnus in_place ARGS --filter "gmagnus*/*"
+                          ENV MAGNUS_CHAT_GAP=4 MAGNUS_CHAT_GAP_MIN_BYTES=0 LABELS gmagnus
+                          TIMEOUT 900 BACKENDS opencl level0_fake cuda)
 # A 1 KiB budget per work group (MAGNUS_LOCAL_MEM_BYTES) on the PVC-like test device: every
 # multiply that uses the default budget sends rows down the heavy path and through the
 # multisplit (the R-MAT pairs: 8 chunks per heavy row in float32, 16 in float64); the level

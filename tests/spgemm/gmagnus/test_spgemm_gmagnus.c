@@ -248,6 +248,89 @@ static void rmat_pairs_case(magnus_context ctx, magnus_value_type type, bool sma
 }
 Test(gmagnus, rmat_pairs) { run_with_both_budgets_and_types(rmat_pairs_case); }
 
+/* ---- in-place multisplit (gmagnus_levels.c): one C-hat buffer with a gap in front ---------- */
+
+/* C = A·B checked, on a context made with MAGNUS_CHAT_GAP=gap (and no minimum size), which
+ * contexts read at creation, and the smallest budget that plans one multisplit level for B's
+ * columns on this device (the in-place layout needs exactly one; a small budget makes many rows
+ * heavy). */
+static magnus_report multiply_with_gap(const char *gap, const magnus_csr_s *A,
+                                       const magnus_csr_s *B, const char *what) {
+    const uint64_t budget = magnus_test_budget_for_levels(magnus_test_context(), B->cols,
+                                                          A->type, 1);
+    cr_assert_gt(budget, 0, "no budget plans one level for %lld columns", (long long)B->cols);
+    cr_assert_eq(setenv("MAGNUS_CHAT_GAP", gap, 1), 0);
+    cr_assert_eq(setenv("MAGNUS_CHAT_GAP_MIN_BYTES", "0", 1), 0);
+    magnus_context ctx = magnus_test_budget_context(budget);
+    unsetenv("MAGNUS_CHAT_GAP");
+    unsetenv("MAGNUS_CHAT_GAP_MIN_BYTES");
+    char label[128];
+    snprintf(label, sizeof label, "%s, MAGNUS_CHAT_GAP=%s", what, gap);
+    magnus_report r = multiply_checked(ctx, A, B, label);
+    magnus_context_free(&ctx);
+    return r;
+}
+
+/* The gap the runtime takes for divisor d: ceil(C-hat / d) elements, rounded up to 256. */
+static uint64_t expected_gap_bytes(const magnus_report *r, uint64_t d, size_t value_bytes) {
+    uint64_t n = (uint64_t)r->products_heavy, gap = (n + d - 1) / d;
+    return ((gap + 255) & ~(uint64_t)255) * (4 + value_bytes);
+}
+
+/* Every divisor gives the reference's C (multiply_checked), in place when no heavy row is
+ * longer than the gap; the in-place runs hold less device memory than two buffers. Divisor
+ * 16 makes a dozen or more batches, so batch boundaries fall inside the rows' sequence many
+ * times; both value types. */
+Test(gmagnus, in_place_multisplit) {
+    for (int t = 0; t < 2; t++) {
+        const magnus_value_type type = both_types[t];
+        if (!type_supported(magnus_test_context(), type)) continue;
+        magnus_csr A = magnus_test_rmat(11, 8, 31 + (uint64_t)t, type);
+        magnus_csr B = magnus_test_rmat(11, 8, 41 + (uint64_t)t, type);
+        magnus_report off = multiply_with_gap("0", A, B, "rmat11 pair");
+        cr_assert_eq(off.levels, 1, "the case needs exactly one multisplit level (%d)", off.levels);
+        cr_assert_gt(off.rows_heavy, 0);
+        cr_assert_eq(off.chat_gap_bytes, 0);
+        const char *divisors[] = {"2", "3", "16"};
+        int in_place = 0;
+        for (size_t i = 0; i < sizeof divisors / sizeof *divisors; i++) {
+            magnus_report r = multiply_with_gap(divisors[i], A, B, "rmat11 pair");
+            cr_assert_eq(r.nnz_c, off.nnz_c);
+            if (!r.chat_gap_bytes) continue; /* a heavy row longer than this gap */
+            in_place++;
+            cr_assert_eq(r.chat_gap_bytes,
+                         expected_gap_bytes(&r, strtoull(divisors[i], NULL, 10),
+                                            magnus_value_size(type)));
+            cr_assert_lt(r.peak_device_bytes, off.peak_device_bytes,
+                         "divisor %s: peak %llu, two buffers %llu", divisors[i],
+                         (unsigned long long)r.peak_device_bytes,
+                         (unsigned long long)off.peak_device_bytes);
+        }
+        cr_assert_geq(in_place, 2, "only %d of the divisors ran in place", in_place);
+        magnus_csr_free(&A);
+        magnus_csr_free(&B);
+    }
+}
+
+/* A heavy row longer than the gap: two buffers as before, and still the reference's C. */
+static void pick_full_row0(int64_t row, int64_t cols, unsigned char *mark, uint64_t seed) {
+    if (row == 0) memset(mark, 1, (size_t)cols);
+    else mark_random(row, cols, mark, seed, 3, 0, cols);
+}
+static void pick_uniform12(int64_t row, int64_t cols, unsigned char *mark, uint64_t seed) {
+    mark_random(row, cols, mark, seed, 12, 0, cols);
+}
+Test(gmagnus, in_place_refused_for_a_long_row) {
+    magnus_csr A = build(600, 800, MAGNUS_FLOAT32, pick_full_row0, 51);
+    magnus_csr B = build(800, 4096, MAGNUS_FLOAT32, pick_uniform12, 52);
+    magnus_report r = multiply_with_gap("64", A, B, "a full row");
+    cr_assert_eq(r.levels, 1);
+    cr_assert_gt(r.rows_heavy, 0);
+    cr_assert_eq(r.chat_gap_bytes, 0, "row 0 holds far more than 1/64 of C-hat");
+    magnus_csr_free(&A);
+    magnus_csr_free(&B);
+}
+
 static void structured_case(magnus_context ctx, magnus_value_type type, bool small_budget) {
     magnus_csr L2 = NULL, L3 = NULL, W = NULL, N = NULL;
     ASSERT_OK(magnus_gen_laplacian_2d(&L2, 25, 17, type));
