@@ -17,6 +17,8 @@ typedef struct compute_options {
     const char *algorithm;     /* --algorithm: "magnus" (default) or "hash" */
     int64_t local_mem_bytes;   /* --local-mem: budget per work group (0: MAGNUS_LOCAL_MEM_BYTES,
                                   else the default min(device, 48 KiB)) */
+    bool keep_device;          /* on a device: keep the context and C there after the download
+                                  (compute_report.ctx, .dC) for the randomized check */
 } compute_options;
 
 /* The option table entries for compute_options, to put in a command's cli_option list. */
@@ -57,7 +59,14 @@ typedef struct compute_report {
     char device_flags[256];    /* when choosing the device failed: the flags that chose it
                                   ("--device"; "" when none was given) */
     magnus_report report;      /* magnus_spgemm's report */
+    /* with compute_options.keep_device: the context and the product on the device (freed by
+     * compute_report_release); NULL otherwise */
+    magnus_context ctx;
+    magnus_device_csr dC;
 } compute_report;
+
+/* Frees what compute_options.keep_device kept (safe on a report that kept nothing). */
+void compute_report_release(compute_report *report);
 
 /* C = A·B. Prints nothing; returns the library's status (detail in magnus_last_error()). */
 magnus_status compute_product(magnus_csr *C, compute_report *report, const magnus_csr_s *A,

@@ -11,6 +11,7 @@ void cli_verify_choice_init(cli_verify_choice *v) {
     verify_options d;
     verify_options_init(&d);
     v->mode = NULL;
+    v->where = NULL;
     v->always = false;
     v->exact_limit = d.exact_limit;
     v->vectors_option = d.vectors;
@@ -27,6 +28,11 @@ bool cli_verify_choice_get(verify_options *out, const cli_verify_choice *v, char
     }
     if (v->exact_limit < 0) {
         snprintf(why, why_size, "--verify-limit must not be negative");
+        return false;
+    }
+    if (v->where && !verify_where_parse(v->where, &out->where)) {
+        snprintf(why, why_size, "unknown --verify-on '%s' (expected auto, host or device)",
+                 v->where);
         return false;
     }
     if (v->vectors_option < 1 || v->vectors_option > 64) {
@@ -51,7 +57,8 @@ int product_options_check(verify_options *verify, const cli_spec *spec,
         const char *name;
     } checks[] = {{&choice->exact_limit, "--verify-limit"},
                   {&choice->vectors_option, "--verify-vectors"},
-                  {&choice->seed, "--verify-seed"}};
+                  {&choice->seed, "--verify-seed"},
+                  {&choice->where, "--verify-on"}};
     for (size_t i = 0; i < sizeof checks / sizeof checks[0] && !choice->always && !choice->mode;
          i++)
         if (cli_option_given(checks[i].target))
@@ -77,7 +84,14 @@ int product_run_execute(product_run *run, const magnus_csr_s *A, const magnus_cs
     run->verify_requested = verify != NULL;
     magnus_status s = magnus_csr_stats_compute(&run->stats, A, B);
     if (s) return cli_fail(s);
-    s = compute_product(&run->C, &run->compute, A, B, how, progress);
+    /* the randomized check multiplies with C where the multiply left it: keep it there */
+    compute_options keep = *how;
+    keep.keep_device = verify && verify->where != VERIFY_ON_HOST &&
+                       (verify->mode == VERIFY_RANDOM ||
+                        (verify->mode == VERIFY_AUTO && run->stats.products > verify->exact_limit));
+    if (verify && verify->where == VERIFY_ON_DEVICE && how->cpu)
+        return cli_failf("--verify-on device needs a device multiply, not --cpu");
+    s = compute_product(&run->C, &run->compute, A, B, &keep, progress);
     if (s) {
         int rc = cli_fail_in(s, run->compute.device_flags);
         if (s == MAGNUS_ERROR_NO_DEVICE || s == MAGNUS_ERROR_BACKEND_UNAVAILABLE)
@@ -91,10 +105,16 @@ int product_run_execute(product_run *run, const magnus_csr_s *A, const magnus_cs
     if (run->compute.on_device && run->compute.device.is_cpu)
         cli_note("%s", product_cpu_note(&run->compute));
     if (!verify) return CLI_EXIT_OK;
-    /* the random check's vector products run on the device that multiplied */
+    /* the random check's C·x runs where C is */
     verify_options vopt = *verify;
-    if (run->compute.on_device) vopt.device = &run->compute.device;
+    vopt.ctx = run->compute.ctx;
+    vopt.dC = run->compute.dC;
     s = verify_product(&run->verify, run->C, A, B, run->stats.products, &vopt, progress);
+    compute_report_release(&run->compute);
+    if ((s == MAGNUS_SUCCESS || s == MAGNUS_ERROR_MISMATCH) && verify->where == VERIFY_ON_DEVICE &&
+        run->verify.method == VERIFY_RANDOM && strncmp(run->verify.vectors_where, "device", 6))
+        return cli_failf("--verify-on device: C*x did not run on the device (%s)",
+                         run->verify.vectors_where);
     run->verified = s == MAGNUS_SUCCESS || s == MAGNUS_ERROR_MISMATCH;
     if (s == MAGNUS_ERROR_MISMATCH)
         return cli_failf("verification failed (%s): %s", verify_method_name(run->verify.method),
@@ -215,7 +235,9 @@ static void print_verification(const product_run *run, FILE *out) {
     fprintf(out, "%-10s|Cx - A(Bx)| / |A|(|B||x|): %.3g normwise, %.3g largest row; "
                  "tolerance %.0e\n",
             "", v->rel_error, v->rel_error_row, v->tolerance);
-    if (v->vectors_where[0]) fprintf(out, "%-10sproducts with the vectors on %s\n", "", v->vectors_where);
+    if (v->vectors_where[0])
+        fprintf(out, "%-10sC·x on %s; the vectors took %.3f s\n", "", v->vectors_where,
+                v->vectors_seconds);
     fprintf(out, "%-10s%d rows recomputed on the host (the %s): largest relative error %.3g\n",
             "", v->rows_sampled, "heaviest and random ones", v->rows_sample_error);
     if (!v->structure_checked)
@@ -318,6 +340,7 @@ static void verification_json(const verify_report *v, cli_json *j) {
         cli_json_int(j, "worst_row", v->worst_row);
         cli_json_real(j, "tolerance", v->tolerance);
         cli_json_string(j, "vectors_on", v->vectors_where[0] ? v->vectors_where : NULL);
+        cli_json_real(j, "vectors_seconds", v->vectors_seconds);
         cli_json_int(j, "rows_sampled", v->rows_sampled);
         cli_json_real(j, "rows_sample_error", v->rows_sample_error);
         cli_json_int(j, "rows_sample_bad_row", v->rows_sample_bad_row);
@@ -371,5 +394,6 @@ void product_run_json(const product_run *run, cli_json *j) {
 }
 
 void product_run_free(product_run *run) {
+    compute_report_release(&run->compute);
     magnus_csr_free(&run->C);
 }

@@ -44,11 +44,15 @@ double cli_gflops(int64_t products, double seconds);
      "bare --verify: exact up to this many products (default 300000000)"},             \
     {"--verify-vectors", NULL, CLI_INT, &(v)->vectors_option, "K",                              \
      "random vectors of the randomized check (1..64, default 4)"},                             \
-    {"--verify-seed", NULL, CLI_UINT, &(v)->seed, "SEED", "seed of the random vectors (default 1)"}
+    {"--verify-seed", NULL, CLI_UINT, &(v)->seed, "SEED", "seed of the random vectors (default 1)"}, \
+    {"--verify-on", NULL, CLI_STRING, &(v)->where, "auto|host|device",                          \
+     "where the randomized check's C*x runs: on the device that multiplied, with C where it "  \
+     "is (auto, the default, when possible; device: or fail) or on the host"}
 
 /* verify_options plus the int64 the option table writes the vector count to. */
 typedef struct cli_verify_choice {
     const char *mode;       /* --verify[=MODE]: NULL when absent */
+    const char *where;      /* --verify-on: NULL when absent */
     bool always;            /* the command always verifies (demo): the --verify-* options
                                apply without --verify */
     int64_t exact_limit;

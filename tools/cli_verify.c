@@ -4,11 +4,19 @@
 #include <string.h>
 
 void verify_options_init(verify_options *opt) {
-    memset(opt, 0, sizeof *opt); /* device NULL: the vectors' products on the host */
+    memset(opt, 0, sizeof *opt); /* no device C: the vectors' products on the host */
     opt->mode = VERIFY_AUTO;
     opt->exact_limit = VERIFY_DEFAULT_EXACT_LIMIT;
     opt->vectors = VERIFY_DEFAULT_VECTORS;
     opt->seed = 1;
+}
+
+bool verify_where_parse(const char *text, verify_where *out) {
+    if (!text || !strcmp(text, "auto")) *out = VERIFY_ON_AUTO;
+    else if (!strcmp(text, "host")) *out = VERIFY_ON_HOST;
+    else if (!strcmp(text, "device")) *out = VERIFY_ON_DEVICE;
+    else return false;
+    return true;
 }
 
 bool verify_mode_parse(const char *text, verify_mode *out) {
@@ -65,6 +73,8 @@ magnus_status verify_product(verify_report *report, const magnus_csr_s *C, const
     verify_random_settings random = {.vectors = opt->vectors,
                                      .seed = opt->seed,
                                      .tolerance = verify_random_tolerance(C, A),
-                                     .device = opt->device};
+                                     .ctx = opt->ctx,
+                                     .dC = opt->dC,
+                                     .where = opt->where};
     return verify_random(report, C, A, B, &random, progress);
 }

@@ -29,6 +29,15 @@ typedef enum verify_mode {
     VERIFY_RANDOM
 } verify_mode;
 
+/* Where the randomized check's C·x runs (--verify-on). */
+typedef enum verify_where {
+    VERIFY_ON_AUTO,   /* on the device that multiplied when C is still there, else the host */
+    VERIFY_ON_HOST,
+    VERIFY_ON_DEVICE  /* on the device, an error when C is not there */
+} verify_where;
+/* Parses --verify-on's value ("auto", "host", "device"); false if unknown. */
+bool verify_where_parse(const char *text, verify_where *out);
+
 #define VERIFY_DEFAULT_EXACT_LIMIT 300000000 /* products: ~3 x 10^8 */
 #define VERIFY_DEFAULT_VECTORS 4
 
@@ -37,10 +46,14 @@ typedef struct verify_options {
     int64_t exact_limit; /* VERIFY_AUTO: products up to which the exact check runs */
     int vectors;         /* random: how many vectors x (1..64) */
     uint64_t seed;       /* random: seed of the vectors */
-    /* random: the device whose SpMV (magnus_spmv, float64) computes the vectors' products
-     * B·x, |B|·|x|, A·t, |A|·s and C·x; the errors are still reduced on the host. NULL, or a
-     * device without float64 or the memory: the host computes them (the report says where). */
-    const magnus_device_info *device;
+    /* random: C where the multiply left it (ctx and dC, NULL when it is not kept): the
+     * vectors' products C·x, the pass over the largest matrix, run there by SpMV in C's
+     * type, with that SpMV's rounding bound taken off each row's error; B·x, A·(B·x) and the
+     * scales stay on the host (a pass over A and B). NULL, or where = VERIFY_ON_HOST: all on
+     * the host. The report says where. */
+    magnus_context ctx;
+    const struct magnus_device_csr_s *dC;
+    verify_where where;
 } verify_options;
 
 /* Defaults: AUTO, VERIFY_DEFAULT_EXACT_LIMIT, VERIFY_DEFAULT_VECTORS, seed 1. */
@@ -61,8 +74,9 @@ typedef struct verify_report {
     uint64_t seed;
     double tolerance;
     bool vectors_checked; /* false if C was invalid or misshapen, or memory ran out */
-    char vectors_where[256]; /* where the vectors' products ran: "host", or "device BACKEND:N
-                                NAME (SpMV, float64)", or "host (device: why not)" */
+    char vectors_where[256]; /* where C·x ran: "host", or "device BACKEND:N NAME (...)", or
+                                "host (device: why not)" */
+    double vectors_seconds;  /* the vectors' products and errors, end to end */
     double rel_error;     /* normwise, largest over the vectors */
     double rel_error_row; /* rowwise, largest over the vectors and rows */
     int64_t worst_row;    /* the row of rel_error_row (-1 if all errors are 0) */
@@ -103,7 +117,9 @@ typedef struct verify_random_settings {
      * takes time in proportion to the products of A·B, not to nnz, and the sampled heaviest
      * rows are recomputed on one thread: too slow beside the bench's timed runs. */
     bool vectors_only;
-    const magnus_device_info *device; /* verify_options.device */
+    magnus_context ctx; /* verify_options.ctx, .dC and .where */
+    const struct magnus_device_csr_s *dC;
+    verify_where where;
 } verify_random_settings;
 
 /* The CLI's tolerance for C = A·B: float64 (A and C) 1e-10, otherwise 1e-4. */

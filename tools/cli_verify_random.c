@@ -11,11 +11,13 @@
  *              wrong entry in a row of 10^5 entries moves that row's vector error by ~10^-5
  *              only, below float32's tolerance, but not its own.
  * `magnus bench` runs the vectors alone (settings->vectors_only, at its own tolerance).
- * Nothing here shares code with any SpGEMM, device or reference. Given a device with float64
- * (settings->device: `magnus multiply` passes the one that multiplied), the vectors' products
- * run there through the library's SpMV (magnus_spmv, float64, AUTO format), which shares no
- * code with the multiply either; the errors are reduced here as for the host pass, and the
- * report's vectors_where says where they ran (the host when the device cannot).
+ * Nothing here shares code with any SpGEMM, device or reference. When the multiply left C on
+ * its device (settings->ctx and ->dC: `magnus multiply`; settings->where = VERIFY_ON_HOST
+ * keeps everything here), y = C·x, the pass over the largest matrix, runs there through the
+ * library's SpMV in C's type (x rounded to that type for both sides), which shares no code
+ * with the multiply; t, s, z and w stay on the host in float64, and each row's error is
+ * taken less the SpMV's own rounding bound (error_pair_device). The report's vectors_where
+ * says where C·x ran (the host when the device could not).
  */
 #include <math.h>
 #include <pthread.h>
@@ -160,6 +162,8 @@ typedef struct vector_job {
     const double *x;         /* inputs (cols of M) x k */
     double *ts;              /* pass 1: t = B·x beside s = |B|·|x|, rows of B x k pairs */
     row_pool *pool;
+    const double *y;         /* pass 2 on the device's C·x: rows of C x k */
+    double unit;             /* ... and the unit roundoff of C's type */
     /* pass 2 reductions */
     double err2[MAX_VECTORS], scale2[MAX_VECTORS];
     double row_max;
@@ -224,8 +228,7 @@ static void *product_work(void *arg) {
 
 /* Adds vector v's errors of row i to the job's reductions: y = (C·x)_i, z = (A·(B·x))_i,
  * w = (|A|·(|B|·|x|))_i. */
-static void add_row_error(vector_job *job, int64_t i, int v, double y, double z, double w) {
-    double d = fabs(y - z);
+static void add_row_difference(vector_job *job, int64_t i, int v, double d, double w) {
     job->err2[v] += d * d;
     job->scale2[v] += w * w;
     /* 0/0 (an empty or all-zero row) is no error; NaN and x/0 are infinite. */
@@ -234,6 +237,9 @@ static void add_row_error(vector_job *job, int64_t i, int v, double y, double z,
         job->row_max = rel;
         job->row_worst = i;
     }
+}
+static void add_row_error(vector_job *job, int64_t i, int v, double y, double z, double w) {
+    add_row_difference(job, i, v, fabs(y - z), w);
 }
 
 /* Pass 2, per row i: y = C(i,:)·x, z = A(i,:)·t, w = |A(i,:)|·s (t, s from pass 1 in
@@ -258,79 +264,71 @@ static void *error_work(void *arg) {
     return NULL;
 }
 
-/* ---- the vectors' products on a device ----------------------------------------------------- */
+/* ---- C·x where the multiply left C ------------------------------------------------------- */
 
-/* M in float64 with |values| when `absolute`. */
-static magnus_status to_f64(magnus_csr *out, const magnus_csr_s *M, bool absolute) {
-    magnus_status s = magnus_csr_convert(out, M, MAGNUS_FLOAT64);
-    if (!s && absolute)
-        for (int64_t e = 0; e < (*out)->nnz; e++)
-            ((double *)(*out)->values)[e] = fabs(((double *)(*out)->values)[e]);
-    return s;
-}
-
-/* y = M·v on the device (AUTO format, float64). */
-static magnus_status device_product(double *y, magnus_context ctx, magnus_device_csr dM,
-                                    const double *v, int64_t rows, int64_t cols) {
+/* y[i*k + v] = (C·x_v)_i for every vector, by SpMV on the device matrix dC in its own type
+ * (x as given there: the caller rounded x to that type), balanced CSR (it reads C's arrays
+ * as they are: no converted copy of C, the largest matrix, is made). */
+static magnus_status products_on_device(double *y, magnus_context ctx,
+                                        const struct magnus_device_csr_s *dC,
+                                        magnus_value_type type, const double *x, int k,
+                                        int64_t rows, int64_t cols) {
+    const size_t vb = magnus_value_size(type);
+    void *hx = malloc((size_t)(cols > 0 ? cols : 1) * vb);
+    void *hy = malloc((size_t)(rows > 0 ? rows : 1) * vb);
     magnus_device_vector dv = NULL, dy = NULL;
-    magnus_status s = magnus_device_vector_upload(&dv, ctx, MAGNUS_FLOAT64, cols, v);
-    if (!s) s = magnus_device_vector_zeros(&dy, ctx, MAGNUS_FLOAT64, rows);
-    if (!s) s = magnus_spmv(ctx, dy, 1, dM, dv, 0, NULL, NULL);
-    if (!s) s = magnus_device_vector_download(y, rows, dy);
+    magnus_spmv_options opt;
+    magnus_status s = hx && hy ? magnus_spmv_options_init(&opt) : MAGNUS_ERROR_OUT_OF_HOST_MEMORY;
+    if (!s) opt.format = MAGNUS_SPMV_CSR_BALANCED;
+    if (!s) s = magnus_device_vector_zeros(&dy, ctx, type, rows);
+    for (int v = 0; v < k && !s; v++) {
+        for (int64_t j = 0; j < cols; j++) {
+            if (type == MAGNUS_FLOAT64) ((double *)hx)[j] = x[j * k + v];
+            else ((float *)hx)[j] = (float)x[j * k + v];
+        }
+        magnus_device_vector_free(&dv);
+        if ((s = magnus_device_vector_upload(&dv, ctx, type, cols, hx)) ||
+            (s = magnus_spmv(ctx, dy, 1.0, (magnus_device_csr)dC, dv, 0.0, &opt, NULL)) ||
+            (s = magnus_device_vector_download(hy, rows, dy)))
+            break;
+        for (int64_t i = 0; i < rows; i++)
+            y[i * k + v] = type == MAGNUS_FLOAT64 ? ((double *)hy)[i] : (double)((float *)hy)[i];
+    }
     magnus_device_vector_free(&dv);
     magnus_device_vector_free(&dy);
+    free(hx);
+    free(hy);
     return s;
 }
 
-/* The products of check_vectors on `device`, x laid out as there (entry j of vector v at
- * x[j*k + v]); the errors go into job as the host pass puts them. Returns the status; the
- * caller falls back to the host on failure. */
-static magnus_status vectors_on_device(vector_job *job, const magnus_device_info *device,
-                                       const magnus_csr_s *C, const magnus_csr_s *A,
-                                       const magnus_csr_s *B, int k, const double *x) {
-    if (!device->fp64)
-        return MAGNUS_ERROR_FEATURE_UNSUPPORTED; /* the caller names the reason */
-    magnus_context ctx = NULL;
-    magnus_csr h[5] = {NULL}; /* B, |B|, A, |A|, C in float64 */
-    magnus_device_csr d[5] = {NULL};
-    double *xv = NULL, *xa = NULL, *t = NULL, *sv = NULL, *z = NULL, *w = NULL, *y = NULL;
-    magnus_status s = magnus_context_create(&ctx, device, NULL);
-    const magnus_csr_s *src[5] = {B, B, A, A, C};
-    for (int i = 0; i < 5 && !s; i++) {
-        s = to_f64(&h[i], src[i], i == 1 || i == 3);
-        if (!s) s = magnus_device_csr_upload(&d[i], ctx, h[i]);
-        magnus_csr_free(&h[i]);
+/* Pass 2 with C·x from the device (job->y): z = A(i,:)·t, w = |A(i,:)|·s as on the host, and
+ * the error less the device SpMV's own rounding bound. Each y_i is a sum of L_i = nnz(C(i,:))
+ * rounded products in C's type (unit roundoff u), in whatever order the format adds them, so
+ * |fl(C·x)_i - (C·x)_i| <= gamma(L_i) (|C|·|x|)_i <= gamma(L_i) w_i with gamma(L) = L u /
+ * (1 - L u) (Higham, Accuracy and Stability, §3.1; |C| <= |A|·|B| entrywise, C being that
+ * product up to its own tolerance): the check tests C, not the SpMV that reads it. */
+static void error_pair_device(vector_job *job, int64_t i, int v, bool pair) {
+    const int k = job->k;
+    double z[2], w[2];
+    row_sums(job->A, i, job->ts, job->ts + 1, k, v, pair, 2, z, w);
+    const double Lu = (double)(job->C->row_ptr[i + 1] - job->C->row_ptr[i]) * job->unit;
+    const double gamma = Lu < 1 ? Lu / (1 - Lu) : INFINITY;
+    for (int u = 0; u <= (int)pair; u++) {
+        const double allow = w[u] > 0 ? gamma * w[u] : 0;
+        double d = fabs(job->y[i * k + v + u] - z[u]); /* NaN stays NaN: an error */
+        if (!isnan(d)) d = d > allow ? d - allow : 0;
+        add_row_difference(job, i, v + u, d, w[u]);
     }
-    size_t nb = (size_t)(B->rows > 0 ? B->rows : 1), na = (size_t)(A->rows > 0 ? A->rows : 1);
-    size_t nx = (size_t)(B->cols > 0 ? B->cols : 1);
-    if (!s) {
-        xv = malloc(nx * 8), xa = malloc(nx * 8), t = malloc(nb * 8), sv = malloc(nb * 8);
-        z = malloc(na * 8), w = malloc(na * 8), y = malloc(na * 8);
-        if (!xv || !xa || !t || !sv || !z || !w || !y) s = MAGNUS_ERROR_OUT_OF_HOST_MEMORY;
-    }
-    for (int v = 0; v < k && !s; v++) {
-        for (int64_t j = 0; j < B->cols; j++) {
-            xv[j] = x[j * k + v];
-            xa[j] = fabs(xv[j]);
-        }
-        if ((s = device_product(t, ctx, d[0], xv, B->rows, B->cols)) ||
-            (s = device_product(sv, ctx, d[1], xa, B->rows, B->cols)) ||
-            (s = device_product(z, ctx, d[2], t, A->rows, A->cols)) ||
-            (s = device_product(w, ctx, d[3], sv, A->rows, A->cols)) ||
-            (s = device_product(y, ctx, d[4], xv, C->rows, C->cols)))
-            break;
-        for (int64_t i = 0; i < A->rows; i++) add_row_error(job, i, v, y[i], z[i], w[i]);
-    }
-    for (int i = 0; i < 5; i++) magnus_device_csr_free(&d[i]);
-    magnus_context_free(&ctx);
-    free(xv), free(xa), free(t), free(sv), free(z), free(w), free(y);
-    return s;
+}
+static void *error_work_device(void *arg) {
+    for_rows_and_vector_pairs(arg, error_pair_device);
+    return NULL;
 }
 
 /* Fills the vector fields of the report; false when out of memory. */
 static bool check_vectors(verify_report *r, const magnus_csr_s *C, const magnus_csr_s *A,
                           const magnus_csr_s *B, int k, uint64_t seed,
-                          const magnus_device_info *device) {
+                          const verify_random_settings *st) {
     size_t xn = (size_t)(B->cols > 0 ? B->cols : 1) * (size_t)k;
     size_t tn = (size_t)(B->rows > 0 ? B->rows : 1) * (size_t)k;
     double *x = malloc(xn * sizeof *x);
@@ -346,41 +344,47 @@ static bool check_vectors(verify_report *r, const magnus_csr_s *C, const magnus_
             x[i] = (bits & 1 ? -1.0 : 1.0) * (0.5 + 0.5 * u);
         }
         vector_job jobs[MAX_THREADS];
-        int n = 0;
-        if (device) {
-            jobs[0] = (vector_job){.k = k, .row_worst = -1};
-            magnus_status s = vectors_on_device(&jobs[0], device, C, A, B, k, x);
-            if (!s) {
-                n = 1;
-                snprintf(r->vectors_where, sizeof r->vectors_where,
-                         "device %s:%d %.200s (SpMV, float64)", magnus_backend_name(device->backend),
-                         device->index, device->name);
-            } else {
-                snprintf(r->vectors_where, sizeof r->vectors_where, "host (device: %.200s)",
-                         s == MAGNUS_ERROR_FEATURE_UNSUPPORTED && !device->fp64
-                             ? "no float64"
-                             : magnus_last_error()[0] ? magnus_last_error()
-                                                      : magnus_status_string(s));
-            }
-        } else {
-            snprintf(r->vectors_where, sizeof r->vectors_where, "host");
-        }
-        if (n == 0) {
+        /* C·x on the device: x in C's type there, so the host's passes use those values too */
+        double *y = NULL;
+        const bool on_device = st->ctx && st->dC && st->where != VERIFY_ON_HOST;
+        if (on_device && C->type == MAGNUS_FLOAT32)
+            for (size_t i = 0; i < (size_t)B->cols * (size_t)k; i++) x[i] = (double)(float)x[i];
         row_pool pool = {.rows = B->rows};
         atomic_init(&pool.next, 0);
-        n = thread_count(B->rows);
+        int n = thread_count(B->rows);
         for (int i = 0; i < n; i++)
             jobs[i] = (vector_job){.M = B, .k = k, .x = x, .ts = ts, .pool = &pool};
         run_threads(n, product_work, jobs, sizeof jobs[0]);
 
+        snprintf(r->vectors_where, sizeof r->vectors_where, "host");
+        if (on_device) {
+            magnus_device_info dev;
+            size_t yn = (size_t)(C->rows > 0 ? C->rows : 1) * (size_t)k;
+            magnus_status s = magnus_context_device(&dev, st->ctx);
+            if (!s) s = (y = malloc(yn * sizeof *y)) ? MAGNUS_SUCCESS : MAGNUS_ERROR_OUT_OF_HOST_MEMORY;
+            if (!s) s = products_on_device(y, st->ctx, st->dC, C->type, x, k, C->rows, C->cols);
+            if (!s)
+                snprintf(r->vectors_where, sizeof r->vectors_where,
+                         "device %s:%d %.160s (C·x by SpMV on the product, %s; its rounding "
+                         "bound taken off)",
+                         magnus_backend_name(dev.backend), dev.index, dev.name,
+                         C->type == MAGNUS_FLOAT64 ? "float64" : "float32");
+            else {
+                snprintf(r->vectors_where, sizeof r->vectors_where, "host (device: %.200s)",
+                         magnus_last_error()[0] ? magnus_last_error() : magnus_status_string(s));
+                free(y);
+                y = NULL;
+            }
+        }
         pool.rows = A->rows;
         atomic_init(&pool.next, 0);
         n = thread_count(A->rows);
         for (int i = 0; i < n; i++)
-            jobs[i] = (vector_job){.A = A, .C = C, .k = k, .x = x, .ts = ts,
-                                   .pool = &pool, .row_worst = -1};
-        run_threads(n, error_work, jobs, sizeof jobs[0]);
-        }
+            jobs[i] = (vector_job){.A = A, .C = C, .k = k, .x = x, .ts = ts, .pool = &pool,
+                                   .row_worst = -1, .y = y,
+                                   .unit = C->type == MAGNUS_FLOAT64 ? 0x1.0p-53 : 0x1.0p-24};
+        run_threads(n, y ? error_work_device : error_work, jobs, sizeof jobs[0]);
+        free(y);
         r->rel_error = 0;
         r->rel_error_row = 0;
         r->worst_row = -1;
@@ -537,7 +541,10 @@ magnus_status verify_random(verify_report *report, const magnus_csr_s *C, const 
         (void)check_structure(report, C, A, B);
     }
     cli_progress_update(progress, -1, "verifying (random vectors)");
-    bool vectors_ok = check_vectors(report, C, A, B, report->vectors, seed, settings->device);
+    double vectors_start = cli_now();
+    bool vectors_ok = check_vectors(report, C, A, B, report->vectors, seed, settings);
+    report->vectors_seconds = cli_now() - vectors_start;
+
     report->vectors_checked = vectors_ok;
     bool rows_ok = true;
     if (!settings->vectors_only) {

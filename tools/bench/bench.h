@@ -173,6 +173,13 @@ typedef struct bench_plan_result {
     char note[BENCH_TEXT];       /* why the plan failed, or the first mismatch */
 } bench_plan_result;
 
+typedef struct bench_check {
+    bool passed;
+    char method[64];
+    double max_rel_error;
+    char note[BENCH_TEXT];
+} bench_check;
+
 typedef struct bench_row {
     const bench_input *input;
     const bench_system *system;
@@ -198,6 +205,9 @@ typedef struct bench_row {
     char baseline[64];           /* magnus rows: the baseline the speedup is over */
     double speedup;              /* baseline mean time / this mean time */
     bench_plan_result plan;      /* --plan, magnus rows whose multiply completed */
+    bool has_device_check;       /* magnus rows: the randomized check ran on the device C of
+                                    the warm-up (bench_plan.random_check), result here */
+    bench_check device_check;
 } bench_row;
 void bench_row_init(bench_row *row, const bench_input *in, const bench_system *sys);
 void bench_row_set_facts(bench_row *row, const bench_data *d);
@@ -209,6 +219,11 @@ typedef struct bench_plan {
     cli_progress *progress;
     const char *label;         /* "input 3/12 rmat-s15-a4-b8" */
     bool cusparse_time_all;    /* time every cuSPARSE algorithm, not only the best trial */
+    /* magnus systems: run the randomized check's C·x on the warm-up's C while it is on the
+     * device (row->device_check), at this tolerance and seed */
+    bool random_check;
+    double rtol;
+    uint64_t seed;
 } bench_plan;
 
 /* Runs one magnus system; C (downloaded from the warm-up run) goes to *C when C is not NULL. */
@@ -242,12 +257,6 @@ void bench_cusparse_run(bench_row *row, bench_cusparse *cs, const bench_data *d,
                         const bench_plan *plan, int64_t nnz_c_hint, magnus_csr *C);
 
 /* ---- verification -------------------------------------------------------------------------- */
-typedef struct bench_check {
-    bool passed;
-    char method[64];
-    double max_rel_error;
-    char note[BENCH_TEXT];
-} bench_check;
 double bench_default_rtol(magnus_value_type type);
 /* C against the CPU reference with |A|·|B| as the scale (magnus_csr_compare). */
 void bench_check_reference(bench_check *out, const magnus_csr_s *C, const magnus_csr_s *ref,
@@ -258,8 +267,10 @@ void bench_check_reference(bench_check *out, const magnus_csr_s *C, const magnus
 void bench_check_baseline(bench_check *out, const magnus_csr_s *C, const magnus_csr_s *expected,
                           bool values, double rtol);
 /* C·x against A·(B·x) in double for two random x (entries ±[0.5, 1]), each row's error
- * relative to (|A|·(|B|·|x|))_i; C is validated first. verify_random's vectors, at rtol. */
-void bench_check_random(bench_check *out, const magnus_csr_s *C, const magnus_csr_s *A,
+ * relative to (|A|·(|B|·|x|))_i; C is validated first. verify_random's vectors, at rtol, with
+ * C·x by SpMV on dC (C on the device of ctx) when both are given, else on the host. */
+void bench_check_random(bench_check *out, magnus_context ctx, const struct magnus_device_csr_s *dC,
+                        const magnus_csr_s *C, const magnus_csr_s *A,
                         const magnus_csr_s *B, double rtol, uint64_t seed);
 
 /* ---- speed of light ------------------------------------------------------------------------ */

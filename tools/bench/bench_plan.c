@@ -159,7 +159,7 @@ static void verify(bench_plan_result *p, const plan_state *st, const bench_data 
     scale_values(C->values, C->nnz, C->type, 1.0 / factor);
     bench_check c;
     if (use_reference) bench_check_reference(&c, C, d->ref, d->magnitude, rtol);
-    else bench_check_random(&c, C, d->A, d->B, rtol, seed);
+    else bench_check_random(&c, NULL, NULL, C, d->A, d->B, rtol, seed);
     magnus_csr_free(&C);
     p->verified = c.passed ? "yes" : "no";
     snprintf(p->verify_method, sizeof p->verify_method, "%s", c.method);

@@ -43,7 +43,8 @@ static void record_check(bench_session *s, bench_row *row, const bench_check *c)
 static void check_random(bench_session *s, bench_row *row, const bench_data *d,
                          const magnus_csr_s *C, double rtol, uint64_t seed, const char *method) {
     bench_check c;
-    bench_check_random(&c, C, d->A, d->B, rtol, seed);
+    if (row->has_device_check) c = row->device_check; /* C·x ran on the warm-up's device C */
+    else bench_check_random(&c, NULL, NULL, C, d->A, d->B, rtol, seed);
     if (method) snprintf(c.method, sizeof c.method, "%.60s", method);
     record_check(s, row, &c);
 }
@@ -163,8 +164,11 @@ void bench_run_input(bench_session *s, const bench_input *in, int index, int cou
         .progress = &s->progress,
         .label = label,
         .cusparse_time_all = s->cusparse_time_all,
+        .rtol = rtol,
+        .seed = seed,
     };
     const bool use_reference = (double)d.products <= s->verify_limit;
+    plan.random_check = !use_reference || !bench_data_reference(&d);
 
     /* Which systems run at all. */
     bool will_run[BENCH_MAX_SYSTEMS] = {false};

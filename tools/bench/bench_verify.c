@@ -100,13 +100,15 @@ void bench_check_baseline(bench_check *out, const magnus_csr_s *C, const magnus_
                  (long long)only_zero);
 }
 
-void bench_check_random(bench_check *out, const magnus_csr_s *C, const magnus_csr_s *A,
+void bench_check_random(bench_check *out, magnus_context ctx, const struct magnus_device_csr_s *dC,
+                        const magnus_csr_s *C, const magnus_csr_s *A,
                         const magnus_csr_s *B, double rtol, uint64_t seed) {
     set_method(out, "random");
     verify_report report;
     memset(&report, 0, sizeof report);
     verify_random_settings settings = {
-        .vectors = BENCH_RANDOM_VECTORS, .seed = seed, .tolerance = rtol, .vectors_only = true};
+        .vectors = BENCH_RANDOM_VECTORS, .seed = seed, .tolerance = rtol, .vectors_only = true,
+        .ctx = ctx, .dC = dC};
     magnus_status s = verify_random(&report, C, A, B, &settings, NULL);
     out->passed = s == MAGNUS_SUCCESS;
     if (report.vectors_checked) out->max_rel_error = report.rel_error_row;
@@ -118,4 +120,6 @@ void bench_check_random(bench_check *out, const magnus_csr_s *C, const magnus_cs
                  (long long)report.worst_row, report.rel_error_row, rtol);
     else if (!out->passed)
         snprintf(out->note, sizeof out->note, "%s", report.detail);
+    if (!out->note[0] && !strncmp(report.vectors_where, "device", 6))
+        snprintf(out->note, sizeof out->note, "C·x on the device");
 }

@@ -64,6 +64,16 @@ if [ "$mode" = fake-wrong ] && ! grep -q "MISMATCH: cusparse@cuda:0" "$out.log";
   exit 1
 fi
 "${check[@]}" || exit 1
+if [ "$mode" = fake ]; then
+  # --verify-limit 0: magnus's randomized check ran C*x on its device C (the warm-up's), and says so
+  python3 - "$out.csv" "magnus@$device" <<'PYEOF' || exit 1
+import csv, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["system"] == sys.argv[2] and r["status"] == "ok"]
+bad = [r["input"] for r in rows if "C·x on the device" not in r["verify_note"]]
+if not rows or bad:
+    sys.exit(f"test_bench: magnus rows without the device C*x note: {bad or 'no rows'}")
+PYEOF
+fi
 if [ "$mode" = pocl ]; then
   # --seeds: every pair once per seed, beyond seed 1 named -seedS, B drawn with seed S + 1
   "$magnus" bench --rmat-sweep --scales 7 --a-per-row 4 --b-per-row 8 --seeds 1,3 --runs 1 \

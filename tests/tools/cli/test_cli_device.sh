@@ -122,6 +122,18 @@ holds "limit: f64 tolerance" "d['verification']['tolerance'] == 1e-10 and d['ver
 expect 0 "$magnus" multiply rmat:11:4:1 --backend opencl --verify=random
 contains out "verified: yes (random: 4 vectors"
 contains out "structure: every row has the columns"
+contains out "C·x on device opencl"
+# --verify-on: the host on request, the device or an error, a usage error for a typo
+expect 0 "$magnus" multiply rmat:11:4:1 --backend opencl --verify=random --verify-on host --json
+same "verify-on host" "$(json verification.vectors_on)" '"host"'
+expect 0 "$magnus" multiply rmat:11:4:1 --backend opencl --verify=random --verify-on device --json
+holds "verify-on device" "d['verification']['vectors_on'].startswith('device opencl') and d['verification']['vectors_seconds'] >= 0"
+expect 1 "$magnus" multiply rmat:9:4:1 --cpu --verify=random --verify-on device
+contains err "--verify-on device needs a device multiply"
+expect 2 "$magnus" multiply rmat:9:4:1 --verify=random --verify-on gpu
+contains err "unknown --verify-on 'gpu'"
+expect 2 "$magnus" multiply rmat:9:4:1 --verify-on host
+contains err "--verify-on needs --verify"
 expect 0 "$magnus" multiply rmat:11:4:1 --backend opencl --verify=exact --verify-limit 0 --json
 same "exact above the limit: method" "$(json verification.method)" '"exact"'
 

@@ -272,32 +272,44 @@ Test(cli_verify, mode_names) {
     cr_expect_str_eq(verify_method_name(VERIFY_RANDOM), "random");
 }
 
-/* The random check's vector products on a device (magnus_spmv in float64): a correct product
- * passes there, a value off in C's longest row fails on that row, and the report says where
- * the products ran. Skipped without a device with float64. */
+/* The random check's C·x on the device, with C as a device matrix (as `magnus multiply` leaves
+ * it), in C's own type: a correct product passes there, a value off in C's longest row fails on
+ * that row, the report says where C·x ran, and VERIFY_ON_HOST keeps it on the host. Both
+ * types (float64 where the device has it). Skipped without a device. */
 Test(cli_verify, vectors_on_a_device) {
     magnus_device_info dev;
-    if (magnus_device_select(&dev) != MAGNUS_SUCCESS || !dev.fp64)
-        cr_skip_test("no device with float64 for the vectors' products");
-    for (int off = 0; off < 2; off++) {
-        fixture f = make(MAGNUS_FLOAT32);
-        int64_t row = longest_row(f.C);
-        if (off) scale_value(f.C, f.C->row_ptr[row], 1.5);
-        verify_options opt;
-        verify_options_init(&opt);
-        opt.mode = VERIFY_RANDOM;
-        opt.device = &dev;
-        verify_report r;
-        magnus_status s = verify_product(&r, f.C, f.A, f.B, 0, &opt, NULL);
-        cr_expect(strncmp(r.vectors_where, "device ", 7) == 0, "vectors on '%s'", r.vectors_where);
-        if (off) {
-            cr_expect_eq(s, MAGNUS_ERROR_MISMATCH);
-            cr_expect_eq(r.worst_row, row);
-            cr_expect_gt(r.rel_error_row, 1e-4);
-        } else {
-            cr_expect_eq(s, MAGNUS_SUCCESS, "%s", r.detail);
-            cr_expect_leq(r.rel_error_row, 1e-6);
+    if (magnus_device_select(&dev) != MAGNUS_SUCCESS) cr_skip_test("no device");
+    magnus_context ctx = NULL;
+    cr_assert_eq(magnus_context_create(&ctx, &dev, NULL), MAGNUS_SUCCESS);
+    const magnus_value_type types[] = {MAGNUS_FLOAT32, MAGNUS_FLOAT64};
+    for (int t = 0; t < (dev.fp64 ? 2 : 1); t++)
+        for (int off = 0; off < 3; off++) {
+            fixture f = make(types[t]);
+            int64_t row = longest_row(f.C);
+            if (off == 1) scale_value(f.C, f.C->row_ptr[row], 1.5);
+            magnus_device_csr dC = NULL;
+            cr_assert_eq(magnus_device_csr_upload(&dC, ctx, f.C), MAGNUS_SUCCESS);
+            verify_options opt;
+            verify_options_init(&opt);
+            opt.mode = VERIFY_RANDOM;
+            opt.ctx = ctx;
+            opt.dC = dC;
+            opt.where = off == 2 ? VERIFY_ON_HOST : VERIFY_ON_AUTO;
+            verify_report r;
+            magnus_status s = verify_product(&r, f.C, f.A, f.B, 0, &opt, NULL);
+            if (off == 2) cr_expect_str_eq(r.vectors_where, "host");
+            else cr_expect(strncmp(r.vectors_where, "device ", 7) == 0, "C·x on '%s'",
+                           r.vectors_where);
+            if (off == 1) {
+                cr_expect_eq(s, MAGNUS_ERROR_MISMATCH);
+                cr_expect_eq(r.worst_row, row);
+                cr_expect_gt(r.rel_error_row, 1e-4);
+            } else {
+                cr_expect_eq(s, MAGNUS_SUCCESS, "%s", r.detail);
+                cr_expect_leq(r.rel_error_row, types[t] == MAGNUS_FLOAT64 ? 1e-12 : 1e-6);
+            }
+            magnus_device_csr_free(&dC);
+            release(&f);
         }
-        release(&f);
-    }
+    magnus_context_free(&ctx);
 }
