@@ -1,7 +1,7 @@
 /*
  * SpMV, y = alpha*A*x + beta*y, in the formats of Anzt, Chow and Dongarra (TOPC 2020):
- * CSR with a group of lanes per row, CSR with the nonzeros split evenly among work groups,
- * COO, hybrid ELL + COO and SELL-P, plus the device conversions into them
+ * CSR with a group of lanes per row, merge-path CSR (row ends and nonzeros split evenly among
+ * work groups), COO, hybrid ELL + COO and SELL-P, plus the device conversions into them
  * (docs/algorithm.md §9 describes each; runtime/spmv/ launches them).
  *
  * Common rules:
@@ -11,7 +11,10 @@
  *   - rows that work groups share are never written by two of them: each group leaves its
  *     share of its first and last row in part_first/part_last with the rows in
  *     seg_first/seg_last (-1: none), and spmv_combine adds them up in group order, so the
- *     result does not depend on scheduling (no float atomics).
+ *     result does not depend on scheduling (no float atomics);
+ *   - inside a group, spmv_merge and spmv_coo stage their share in local memory with
+ *     coalesced loads, and combine the rows their work items share by a segmented scan in
+ *     local memory (spmv_seg_scan), in a fixed order.
  */
 #include "magnus_dialect.h"
 
