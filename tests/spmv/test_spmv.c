@@ -477,3 +477,33 @@ static void deterministic(magnus_value_type t) {
 }
 Test(spmv_f32, deterministic) { deterministic(MAGNUS_FLOAT32); }
 Test(spmv_f64, deterministic) { deterministic(MAGNUS_FLOAT64); }
+
+/* The staged kernels' tuning variables: out of range, a plan of that format is refused. */
+Test(spmv_errors, bad_knobs) {
+    magnus_context ctx = magnus_test_context();
+    magnus_csr A = build(100, 100, len_wide, MAGNUS_FLOAT32, SEED);
+    float x[100], y[100];
+    for (int i = 0; i < 100; i++) x[i] = y[i] = 1;
+    const struct {
+        const char *var, *value;
+        magnus_spmv_format f;
+    } bad[] = {{"MAGNUS_SPMV_MERGE_ITEMS", "0", MAGNUS_SPMV_CSR_BALANCED},
+               {"MAGNUS_SPMV_MERGE_ITEMS", "64", MAGNUS_SPMV_CSR_BALANCED},
+               {"MAGNUS_SPMV_COO_ITEMS", "7x", MAGNUS_SPMV_COO},
+               {"MAGNUS_SPMV_GROUP", "48", MAGNUS_SPMV_HYBRID}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        magnus_spmv_options o;
+        ASSERT_OK(magnus_spmv_options_init(&o));
+        o.format = bad[i].f;
+        o.hybrid_width = 0; /* all COO */
+        setenv(bad[i].var, bad[i].value, 1);
+        uint64_t in_use = ctx->memory_in_use;
+        magnus_status s = magnus_spmv_host(y, ctx, 1, A, x, 0, &o, NULL);
+        cr_assert_eq(ctx->memory_in_use, in_use, "%s: device memory left allocated", bad[i].var);
+        cr_assert_eq(s, MAGNUS_ERROR_INVALID_ARGUMENT, "%s=%s: %s", bad[i].var, bad[i].value,
+                     magnus_status_string(s));
+        cr_assert(strstr(magnus_last_error(), bad[i].var), "%s", magnus_last_error());
+        unsetenv(bad[i].var);
+    }
+    magnus_csr_free(&A);
+}
