@@ -1,7 +1,7 @@
 /*
  * SpMV, y = alpha*A*x + beta*y, in the formats of Anzt, Chow and Dongarra (TOPC 2020):
- * CSR with a group of lanes per row, CSR with the nonzeros split evenly among work groups,
- * COO, hybrid ELL + COO and SELL-P, plus the device conversions into them
+ * CSR with a group of lanes per row, merge-path CSR (row ends and nonzeros split evenly among
+ * work groups), COO, hybrid ELL + COO and SELL-P, plus the device conversions into them
  * (docs/algorithm.md §9 describes each; runtime/spmv/ launches them).
  *
  * Common rules:
@@ -11,7 +11,10 @@
  *   - rows that work groups share are never written by two of them: each group leaves its
  *     share of its first and last row in part_first/part_last with the rows in
  *     seg_first/seg_last (-1: none), and spmv_combine adds them up in group order, so the
- *     result does not depend on scheduling (no float atomics).
+ *     result does not depend on scheduling (no float atomics);
+ *   - inside a group, spmv_merge and spmv_coo stage their share in local memory with
+ *     coalesced loads, and combine the rows their work items share by a segmented scan in
+ *     local memory (spmv_seg_scan), in a fixed order.
  */
 #include "magnus_dialect.h"
 
@@ -76,64 +79,141 @@ MG_KERNEL void spmv_csr_vector(mg_i64 rows, MG_GLOBAL const mg_i64 *row_ptr,
 }
 
 /*
- * CSR with balanced work: group g takes entries [g*per_group, min((g+1)*per_group, nnz)).
- * Its rows are r0 = the row of its first entry (0 for group 0, so leading empty rows are
- * covered) up to r1 = the row of the next group's first entry (rows for the last group).
- * Rows strictly between are whole in the group (empty ones included) and written here; r0's
- * and r1's shares go to part_first/part_last for spmv_combine. Lanes per row come from the
- * group's own mean row length, so a group of one long row reduces it with every item.
+ * CSR_BALANCED: merge-path CSR (the idea of Merrill and Garland, "Merge-based parallel sparse
+ * matrix-vector multiplication", SC16). The merge of the row ends row_ptr[1..rows] with the
+ * entry indices 0..nnz-1 (a row end r goes before entry k when row_ptr[r+1] <= k) has
+ * rows + nnz items; group g takes items [g*W, (g+1)*W), W = group size * per_item, so every
+ * group and every work item gets the same work whatever the row lengths (long rows, runs of
+ * empty rows). The diagonal search of item d: the number i of row ends among the first d
+ * items, the least i in [max(0, d - nnz), min(d, rows)] with row_ptr[i+1] > d - i - 1 (then the
+ * entries are k = d - i).
  */
-MG_KERNEL void spmv_balanced(mg_i64 rows, mg_i64 nnz, mg_i64 per_group, mg_u64 ngroups,
-                             MG_GLOBAL const mg_i64 *row_ptr, MG_GLOBAL const mg_i32 *col,
-                             MG_GLOBAL const mg_val *val, MG_GLOBAL const mg_val *x,
-                             MG_GLOBAL mg_val *y, mg_u64 alpha_bits, mg_u64 beta_bits,
-                             MG_GLOBAL mg_i32 *seg_first, MG_GLOBAL mg_i32 *seg_last,
-                             MG_GLOBAL mg_val *part_first, MG_GLOBAL mg_val *part_last,
-                             MG_DYN_LOCAL_PARAM) {
-    MG_LOCAL mg_val *sums = MG_LOCAL_CAST(mg_val, 0);
-    MG_LOCAL_ARRAY(mg_i64, bounds, 2);
-    const mg_val alpha = spmv_scalar(alpha_bits), beta = spmv_scalar(beta_bits);
-    const mg_u32 lid = mg_local_id(), size = mg_local_size();
-    for (mg_u64 g = mg_group_id(); g < ngroups; g += mg_num_groups()) {
-        const mg_i64 b = (mg_i64)g * per_group, e = MG_MIN(b + per_group, nnz);
-        if (lid == 0) {
-            bounds[0] = g == 0 ? 0 : spmv_row_of(row_ptr, rows, b);
-            bounds[1] = g + 1 == ngroups ? rows : spmv_row_of(row_ptr, rows, e);
+
+/* The row coordinate of diagonal d in the global merge. */
+MG_DEVICE mg_i64 spmv_merge_search(MG_GLOBAL const mg_i64 *row_ptr, mg_i64 rows, mg_i64 nnz,
+                                   mg_i64 d) {
+    mg_i64 lo = MG_MAX(d - nnz, (mg_i64)0), hi = MG_MIN(d, rows);
+    while (lo < hi) {
+        const mg_i64 mid = lo + (hi - lo) / 2;
+        if (row_ptr[mid + 1] <= d - mid - 1) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/* Plan conversion: starts[g] = the row coordinate where group g's items begin, g = 0..ngroups
+ * (starts[ngroups] = rows). */
+MG_KERNEL void spmv_merge_starts(mg_i64 rows, mg_i64 nnz, mg_i64 per_group, mg_u64 ngroups,
+                                 MG_GLOBAL const mg_i64 *row_ptr, MG_GLOBAL mg_i64 *starts,
+                                 MG_DYN_LOCAL_PARAM) {
+    for (mg_u64 g = mg_global_id(); g <= ngroups; g += mg_num_groups() * mg_local_size())
+        starts[g] = spmv_merge_search(row_ptr, rows, nnz, MG_MIN((mg_i64)g * per_group, rows + nnz));
+}
+
+/*
+ * Inclusive segmented scan over the group of (v, f): an item with f set starts a segment.
+ * sv and sf hold 2 * size values (ping-pong: one barrier a step); all items must call it.
+ * Returns the offset (0 or size) of the half that holds the result, sv[off + lid].
+ */
+MG_DEVICE mg_u32 spmv_seg_scan(mg_u32 lid, mg_u32 size, mg_val v, mg_i32 f, MG_LOCAL mg_val *sv,
+                               MG_LOCAL mg_i32 *sf) {
+    mg_u32 src = 0;
+    sv[lid] = v;
+    sf[lid] = f;
+    mg_barrier();
+    for (mg_u32 off = 1; off < size; off *= 2) {
+        if (lid >= off && !f) {
+            v += sv[src + lid - off];
+            f = sf[src + lid - off];
         }
+        src = size - src;
+        sv[src + lid] = v;
+        sf[src + lid] = f;
         mg_barrier();
-        const mg_i64 r0 = bounds[0], r1 = bounds[1];
-        const mg_i64 last = r1 < rows ? r1 : rows - 1;
-        const mg_i64 mean = (e - b) / (last - r0 + 1);
-        mg_u32 lanes = 1;
-        while ((mg_i64)lanes * 2 <= mean && lanes * 2 <= size) lanes *= 2;
-        const mg_u32 lane = lid % lanes;
-        const mg_i64 per_batch = (mg_i64)(size / lanes);
-        for (mg_i64 base = r0; base <= last; base += per_batch) {
-            const mg_i64 r = base + (mg_i64)(lid / lanes);
-            mg_val s = 0;
-            if (r <= last) {
-                const mg_i64 hi = MG_MIN(row_ptr[r + 1], e);
-                for (mg_i64 k = MG_MAX(row_ptr[r], b) + lane; k < hi; k += lanes)
-                    s += val[k] * x[col[k]];
-            }
-            sums[lid] = s;
-            mg_barrier();
-            for (mg_u32 w = lanes / 2; w > 0; w /= 2) {
-                if (lane < w) sums[lid] += sums[lid + w];
-                mg_barrier();
-            }
-            if (lane == 0 && r <= last) {
-                if (r == r0) part_first[g] = sums[lid];
-                else if (r == r1) part_last[g] = sums[lid];
-                else spmv_out(y, r, sums[lid], alpha, beta);
-            }
-            mg_barrier();
+    }
+    return src;
+}
+
+/*
+ * The merge-path product. Group g's items run from (r0, k0) to (r1, k1) (row ends r0..r1-1,
+ * entries k0..k1-1; r = starts[g], k = diagonal - r). The group first stages, with coalesced
+ * loads (consecutive items, consecutive entries), the products val[k]*x[col[k]] of its entries
+ * and its row ends as offsets from k0 in local memory; each work item then finds its own
+ * per_item items by a diagonal search in local memory and consumes them in order: an entry is
+ * added to a running sum, a row end finishes a row. Rows whose end and start are both in the
+ * item are written at once (alpha*sum + beta*y). Each item's first row end gets the shares of
+ * the items before it by a segmented scan of the items' carries (the sum after an item's last
+ * row end, or its whole sum when it ends no row) in local memory, in a fixed order; the group's
+ * first row r0 and its last row r1 (begun here, ended in a later group) go to part_first /
+ * part_last for spmv_combine, seg_last = -1 when the group ends no row (r1 == r0) or r1 ==
+ * rows. Local memory: (per_item + 2) * (sizeof(mg_val) + 4) bytes per work item (the
+ * staged items, then the scan's two halves).
+ */
+MG_KERNEL void spmv_merge(mg_i64 rows, mg_i64 nnz, mg_u32 per_item, mg_u64 ngroups,
+                          MG_GLOBAL const mg_i64 *starts, MG_GLOBAL const mg_i64 *row_ptr,
+                          MG_GLOBAL const mg_i32 *col, MG_GLOBAL const mg_val *val,
+                          MG_GLOBAL const mg_val *x, MG_GLOBAL mg_val *y, mg_u64 alpha_bits,
+                          mg_u64 beta_bits, MG_GLOBAL mg_i32 *seg_first,
+                          MG_GLOBAL mg_i32 *seg_last, MG_GLOBAL mg_val *part_first,
+                          MG_GLOBAL mg_val *part_last, MG_DYN_LOCAL_PARAM) {
+    const mg_u32 lid = mg_local_id(), size = mg_local_size();
+    const mg_i64 per_group = (mg_i64)size * per_item;
+    MG_LOCAL mg_val *scan_v = MG_LOCAL_CAST(mg_val, 0);
+    MG_LOCAL mg_i32 *scan_f = MG_LOCAL_CAST(mg_i32, (mg_u64)size * 2 * sizeof(mg_val));
+    MG_LOCAL mg_val *prod = MG_LOCAL_CAST(mg_val, (mg_u64)size * 2 * (sizeof(mg_val) + 4));
+    MG_LOCAL mg_i32 *ends = MG_LOCAL_CAST(mg_i32, (mg_u64)size * 2 * (sizeof(mg_val) + 4) +
+                                                      (mg_u64)per_group * sizeof(mg_val));
+    const mg_val alpha = spmv_scalar(alpha_bits), beta = spmv_scalar(beta_bits);
+    for (mg_u64 g = mg_group_id(); g < ngroups; g += mg_num_groups()) {
+        const mg_i64 d0 = (mg_i64)g * per_group, d1 = MG_MIN(d0 + per_group, rows + nnz);
+        const mg_i64 r0 = starts[g], r1 = starts[g + 1];
+        const mg_i64 k0 = d0 - r0, k1 = d1 - r1;
+        const mg_i32 nr = (mg_i32)(r1 - r0), nk = (mg_i32)(k1 - k0);
+        for (mg_i32 i = (mg_i32)lid; i < nk; i += (mg_i32)size)
+            prod[i] = val[k0 + i] * x[col[k0 + i]];
+        for (mg_i32 i = (mg_i32)lid; i < nr; i += (mg_i32)size)
+            ends[i] = (mg_i32)(row_ptr[r0 + 1 + i] - k0);
+        mg_barrier();
+        /* this item's start: row ends ri, entries ki = dl - ri */
+        const mg_i32 dl = (mg_i32)MG_MIN((mg_i64)lid * per_item, (mg_i64)(nr + nk));
+        mg_i32 lo = MG_MAX(dl - nk, 0), hi = MG_MIN(dl, nr);
+        while (lo < hi) {
+            const mg_i32 mid = lo + (hi - lo) / 2;
+            if (ends[mid] <= dl - mid - 1) lo = mid + 1;
+            else hi = mid;
         }
-        if (lid == 0) {
-            const int has_last = r1 < rows && r1 != r0;
+        mg_i32 ri = lo, ki = dl - lo;
+        const mg_i32 first_row = ri; /* relative to r0 */
+        mg_i32 has_end = 0;
+        mg_val head = 0, s = 0;
+        for (mg_u32 t = 0; t < per_item; t++) {
+            if (ri < nr && ends[ri] <= ki) {
+                if (has_end) spmv_out(y, r0 + ri, s, alpha, beta);
+                else head = s;
+                has_end = 1;
+                s = 0;
+                ri++;
+            } else if (ki < nk) {
+                s += prod[ki];
+                ki++;
+            }
+        }
+        const mg_u32 at = spmv_seg_scan(lid, size, s, has_end, scan_v, scan_f);
+        if (has_end) {
+            const mg_val t = head + (lid > 0 ? scan_v[at + lid - 1] : (mg_val)0);
+            if (first_row == 0) part_first[g] = t;
+            else spmv_out(y, r0 + first_row, t, alpha, beta);
+        }
+        if (lid == size - 1) {
             seg_first[g] = (mg_i32)r0;
-            seg_last[g] = has_last ? (mg_i32)r1 : -1;
-            if (!has_last) part_last[g] = 0;
+            if (nr == 0) {
+                part_first[g] = scan_v[at + lid];
+                seg_last[g] = -1;
+                part_last[g] = 0;
+            } else {
+                seg_last[g] = r1 < rows ? (mg_i32)r1 : -1;
+                part_last[g] = r1 < rows ? scan_v[at + lid] : (mg_val)0;
+            }
         }
         mg_barrier();
     }
@@ -187,24 +267,19 @@ MG_KERNEL void spmv_coo_rows(mg_i64 rows, MG_GLOBAL const mg_i64 *row_ptr,
             coo_row[k] = (mg_i32)r;
 }
 
-/* The shares, in items j, j+1, ... of this group, of row r that those items begin with. */
-MG_DEVICE mg_val spmv_chain_local(mg_u32 j, mg_u32 size, mg_i32 r, MG_LOCAL const mg_i32 *frow,
-                                  MG_LOCAL const mg_i32 *lrow, MG_LOCAL const mg_val *pf) {
-    mg_val t = 0;
-    for (; j < size && frow[j] == r; j++) {
-        t += pf[j];
-        if (lrow[j] >= 0) break;
-    }
-    return t;
-}
-
 /*
  * COO (rows sorted), y already scaled by beta: group g takes entries [g*per_group, ...),
- * each item per_item consecutive ones (per_group = group size * per_item), summed serially
- * by row. An item writes the rows that begin and end inside it; its first and last rows'
- * shares meet in local memory, where the owning item (as in spmv_combine) adds them; the
- * group's own first and last rows go to part_first/part_last for spmv_combine.
- * Local memory: 2 int32 and 2 mg_val per work item.
+ * per_group = group size * per_item. The group first stages its entries' rows and products
+ * coo_val[k]*x[coo_col[k]] in local memory with coalesced loads (consecutive work items,
+ * consecutive entries); then each item walks its per_item consecutive entries in local memory
+ * (per_item odd keeps the items' strided reads on different banks), summing by row. A row
+ * ends where the row index changes (also between the last entry of the item before and this
+ * item's first): the rows that begin and end inside the item are added to y at once; the
+ * item's first row to end gets the shares of the items before it by the segmented scan of the
+ * items' carries (what follows an item's last row end, or all of it when it ends no row), as
+ * in spmv_merge. The group's first row (srow[0]) and last row go to part_first / part_last
+ * for spmv_combine (seg_last = -1 when the group has one row).
+ * Local memory: (per_item + 2) * (sizeof(mg_val) + 4) bytes per work item.
  */
 MG_KERNEL void spmv_coo(mg_i64 nnz, mg_i64 per_group, mg_u64 ngroups, mg_u32 per_item,
                         MG_GLOBAL const mg_i32 *coo_row, MG_GLOBAL const mg_i32 *coo_col,
@@ -213,64 +288,55 @@ MG_KERNEL void spmv_coo(mg_i64 nnz, mg_i64 per_group, mg_u64 ngroups, mg_u32 per
                         MG_GLOBAL mg_i32 *seg_last, MG_GLOBAL mg_val *part_first,
                         MG_GLOBAL mg_val *part_last, MG_DYN_LOCAL_PARAM) {
     const mg_u32 lid = mg_local_id(), size = mg_local_size();
-    MG_LOCAL mg_i32 *frow = MG_LOCAL_CAST(mg_i32, 0);
-    MG_LOCAL mg_i32 *lrow = MG_LOCAL_CAST(mg_i32, (mg_u64)size * 4);
-    MG_LOCAL mg_val *pf = MG_LOCAL_CAST(mg_val, (mg_u64)size * 8);
-    MG_LOCAL mg_val *pl = MG_LOCAL_CAST(mg_val, (mg_u64)size * (8 + sizeof(mg_val)));
+    const mg_u64 scan_bytes = (mg_u64)size * 2 * (sizeof(mg_val) + 4);
+    MG_LOCAL mg_val *scan_v = MG_LOCAL_CAST(mg_val, 0);
+    MG_LOCAL mg_i32 *scan_f = MG_LOCAL_CAST(mg_i32, (mg_u64)size * 2 * sizeof(mg_val));
+    MG_LOCAL mg_val *prod = MG_LOCAL_CAST(mg_val, scan_bytes);
+    MG_LOCAL mg_i32 *srow = MG_LOCAL_CAST(mg_i32, scan_bytes + (mg_u64)per_group * sizeof(mg_val));
     const mg_val alpha = spmv_scalar(alpha_bits);
     for (mg_u64 g = mg_group_id(); g < ngroups; g += mg_num_groups()) {
         const mg_i64 b = (mg_i64)g * per_group, e = MG_MIN(b + per_group, nnz);
-        const mg_i32 gf = coo_row[b], gl = coo_row[e - 1];
-        const mg_i64 ib = b + (mg_i64)lid * per_item, ie = MG_MIN(ib + (mg_i64)per_item, e);
-        mg_i32 fr = -1, lr = -1;
-        mg_val sf = 0, sl = 0;
-        if (ib < ie) {
-            mg_i32 r = coo_row[ib];
-            mg_val s = 0;
-            fr = r;
-            for (mg_i64 k = ib; k < ie; k++) {
-                const mg_i32 rk = coo_row[k];
-                if (rk != r) {
-                    if (r == fr) sf = s;
-                    else y[r] += alpha * s;
-                    r = rk;
-                    s = 0;
-                }
-                s += coo_val[k] * x[coo_col[k]];
-            }
-            if (r == fr) {
-                sf = s;
-            } else {
-                lr = r;
-                sl = s;
-            }
+        const mg_i32 n = (mg_i32)(e - b);
+        for (mg_i32 i = (mg_i32)lid; i < n; i += (mg_i32)size) {
+            srow[i] = coo_row[b + i];
+            prod[i] = coo_val[b + i] * x[coo_col[b + i]];
         }
-        frow[lid] = fr;
-        lrow[lid] = lr;
-        pf[lid] = sf;
-        pl[lid] = sl;
         mg_barrier();
-        for (int side = 0; side < 2 && ib < ie; side++) {
-            const mg_i32 prev = lid == 0 ? -1 : (lrow[lid - 1] >= 0 ? lrow[lid - 1] : frow[lid - 1]);
-            mg_i32 r;
-            mg_val t;
-            if (side == 0) {
-                if (prev == fr) continue;
-                r = fr;
-                t = sf + (lr < 0 ? spmv_chain_local(lid + 1, size, fr, frow, lrow, pf) : 0);
-            } else {
-                if (lr < 0) continue;
-                r = lr;
-                t = sl + spmv_chain_local(lid + 1, size, lr, frow, lrow, pf);
+        const mg_i32 gf = srow[0], gl = srow[n - 1];
+        const mg_i32 ib = (mg_i32)MG_MIN((mg_i64)lid * per_item, (mg_i64)n);
+        const mg_i32 ie = MG_MIN(ib + (mg_i32)per_item, n);
+        mg_i32 cur = srow[ib > 0 ? ib - 1 : 0], first_row = -1, has_end = 0;
+        mg_val head = 0, s = 0;
+        for (mg_i32 k = ib; k < ie; k++) {
+            const mg_i32 rk = srow[k];
+            if (rk != cur) {
+                if (has_end) y[cur] += alpha * s;
+                else {
+                    head = s;
+                    first_row = cur;
+                }
+                has_end = 1;
+                cur = rk;
+                s = 0;
             }
-            if (r == gf) part_first[g] = t;
-            else if (r == gl) part_last[g] = t;
-            else y[r] += alpha * t;
+            s += prod[k];
         }
-        if (lid == 0) {
+        const mg_u32 at = spmv_seg_scan(lid, size, s, has_end, scan_v, scan_f);
+        if (has_end) {
+            const mg_val t = head + (lid > 0 ? scan_v[at + lid - 1] : (mg_val)0);
+            if (first_row == gf) part_first[g] = t;
+            else y[first_row] += alpha * t;
+        }
+        if (lid == size - 1) {
             seg_first[g] = gf;
-            seg_last[g] = gl != gf ? gl : -1;
-            if (gl == gf) part_last[g] = 0;
+            if (gl == gf) {
+                part_first[g] = scan_v[at + lid];
+                seg_last[g] = -1;
+                part_last[g] = 0;
+            } else {
+                seg_last[g] = gl;
+                part_last[g] = scan_v[at + lid];
+            }
         }
         mg_barrier();
     }

@@ -818,7 +818,7 @@ MAGNUS_API magnus_status magnus_device_vector_free(magnus_device_vector *v);
 typedef enum magnus_spmv_format {
     MAGNUS_SPMV_AUTO = 0,         /* chosen from the row lengths (magnus_spmv_options) */
     MAGNUS_SPMV_CSR = 1,          /* the CSR as it is: lanes per row from the mean row length */
-    MAGNUS_SPMV_CSR_BALANCED = 2, /* the CSR, nonzeros split evenly among work groups */
+    MAGNUS_SPMV_CSR_BALANCED = 2, /* merge-path CSR: row ends + nonzeros split evenly */
     MAGNUS_SPMV_COO = 3,          /* row indices made on the device, nonzeros split evenly */
     MAGNUS_SPMV_HYBRID = 4,       /* ELL of a width from the row lengths + COO for the rest */
     MAGNUS_SPMV_SELL_P = 5        /* sliced ELL, slice widths padded to a stride */

@@ -24,8 +24,10 @@ struct magnus_device_vector_s {
 #define MAGNUS_SPMV_SELLP_STRIDE 4
 #define MAGNUS_SPMV_WIDTH_CAP 1024   /* HYBRID's widest ELL part, the histogram's last bin */
 #define MAGNUS_SPMV_GROUP_MAX 256    /* work items per group, at most */
-#define MAGNUS_SPMV_BALANCED_ITEMS 8 /* CSR_BALANCED: entries per work item of a group's share */
-#define MAGNUS_SPMV_COO_ITEMS 8      /* COO: entries each work item sums serially */
+#define MAGNUS_SPMV_MERGE_ITEMS 7 /* CSR_BALANCED: merge items (row ends + entries) per work item */
+#define MAGNUS_SPMV_COO_ITEMS 7   /* COO: entries each work item sums serially */
+#define MAGNUS_SPMV_ITEMS_MAX 63  /* the most per work item that MAGNUS_SPMV_*_ITEMS may ask */
+#define MAGNUS_SPMV_LOCAL_CAP 49152 /* bytes of local memory per group, at most (CUDA's default) */
 
 struct magnus_spmv_plan_s {
     uint64_t magic;
@@ -36,9 +38,10 @@ struct magnus_spmv_plan_s {
     size_t value_bytes;
     size_t group;          /* work items per group of the product kernels */
     uint32_t lanes;        /* CSR */
-    int64_t per_group;     /* CSR_BALANCED, COO (and HYBRID's COO part): entries per group */
+    int64_t per_group;     /* COO (and HYBRID's COO part): entries per group; CSR_BALANCED:
+                              merge items (row ends + entries) per group */
     uint64_t ngroups;      /* segments of that split */
-    uint32_t per_item;     /* COO: entries per work item */
+    uint32_t per_item;     /* CSR_BALANCED, COO: per work item */
     int64_t width;         /* HYBRID: ELL width */
     int64_t coo_nnz;       /* COO / HYBRID: COO entries */
     int64_t slice, stride, max_width; /* SELL-P */
@@ -46,6 +49,7 @@ struct magnus_spmv_plan_s {
     magnus_dbuf ell_col, ell_val;
     magnus_dbuf slice_ptr, s_col, s_val;
     magnus_dbuf seg_first, seg_last, part_first, part_last;
+    magnus_dbuf merge_starts; /* CSR_BALANCED: row coordinate of each group's start, ngroups + 1 */
     uint64_t format_bytes;
     double conversion_ms;
 };
@@ -62,5 +66,7 @@ size_t magnus_spmv_groups(const magnus_context_s *ctx, uint64_t work, size_t gro
  * largest power of two up to MAGNUS_SPMV_GROUP_MAX that the kernel, device and budget allow. */
 magnus_status magnus_spmv_group_size(size_t *out, magnus_context ctx, magnus_kernel_variant variant,
                                      const char *name, size_t local_per_item);
+/* Local memory of spmv_merge and spmv_coo per work item, for per_item items. */
+size_t magnus_spmv_staged_bytes(uint32_t per_item, size_t value_bytes);
 
 #endif

@@ -3,6 +3,7 @@
  * format, all on the device (queue MAIN), timed together as the report's conversion_ms.
  * docs/algorithm.md §9 gives the rules.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "kernels.h"
@@ -27,6 +28,53 @@ magnus_status magnus_spmv_group_size(size_t *out, magnus_context ctx, magnus_ker
                      g * local_per_item + lim.static_local_bytes > ctx->device.local_mem_bytes))
         g /= 2;
     *out = g;
+    return MAGNUS_SUCCESS;
+}
+
+size_t magnus_spmv_staged_bytes(uint32_t per_item, size_t value_bytes) {
+    return ((size_t)per_item + 2) * (value_bytes + 4);
+}
+
+/* Items per work item of spmv_merge / spmv_coo: `variable` when set (1..MAGNUS_SPMV_ITEMS_MAX,
+ * for tuning; odd values keep the items' strided local reads off one bank), else def. */
+static magnus_status items_knob(const char *variable, uint32_t def, uint32_t *out) {
+    const char *env = getenv(variable);
+    *out = def;
+    if (!env || !*env) return MAGNUS_SUCCESS;
+    char *end = NULL;
+    unsigned long v = strtoul(env, &end, 10);
+    if (*end != 0 || v < 1 || v > MAGNUS_SPMV_ITEMS_MAX)
+        return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT, "%s=%s: expected an integer from 1 to %d",
+                            variable, env, MAGNUS_SPMV_ITEMS_MAX);
+    *out = (uint32_t)v;
+    return MAGNUS_SUCCESS;
+}
+
+/* The group and per-item count of a staged kernel (spmv_merge, spmv_coo): the group size from
+ * the device for the local memory of per_item items each (MAGNUS_SPMV_GROUP, a power of two,
+ * caps it), then per_item lowered until the group's local memory fits MAGNUS_SPMV_LOCAL_CAP. */
+static magnus_status staged_layout(struct magnus_spmv_plan_s *p, const char *kernel,
+                                   const char *items_variable, uint32_t def) {
+    uint32_t k;
+    size_t g;
+    magnus_status s;
+    if ((s = items_knob(items_variable, def, &k)) ||
+        (s = magnus_spmv_group_size(&g, p->ctx, p->variant, kernel,
+                                    magnus_spmv_staged_bytes(k, p->value_bytes))))
+        return s;
+    const char *env = getenv("MAGNUS_SPMV_GROUP");
+    if (env && *env) {
+        char *end = NULL;
+        unsigned long v = strtoul(env, &end, 10);
+        if (*end != 0 || v < 1 || (v & (v - 1)) || v > MAGNUS_SPMV_GROUP_MAX)
+            return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT, "MAGNUS_SPMV_GROUP=%s: expected a "
+                                "power of two from 1 to %d", env, MAGNUS_SPMV_GROUP_MAX);
+        if (v < g) g = v;
+    }
+    while (k > 1 && g * magnus_spmv_staged_bytes(k, p->value_bytes) > MAGNUS_SPMV_LOCAL_CAP) k--;
+    p->group = g;
+    p->per_item = k;
+    p->per_group = (int64_t)g * k;
     return MAGNUS_SUCCESS;
 }
 
@@ -110,14 +158,25 @@ static magnus_status plan_split(struct magnus_spmv_plan_s *p, int64_t entries) {
 }
 
 static magnus_status coo_layout(struct magnus_spmv_plan_s *p) {
-    size_t g;
-    magnus_status s = magnus_spmv_group_size(&g, p->ctx, p->variant, "spmv_coo",
-                                             8 + 2 * p->value_bytes);
-    if (s) return s;
-    p->group = g;
-    p->per_item = MAGNUS_SPMV_COO_ITEMS;
-    p->per_group = (int64_t)g * p->per_item;
-    return plan_split(p, p->coo_nnz);
+    magnus_status s = staged_layout(p, "spmv_coo", "MAGNUS_SPMV_COO_ITEMS", MAGNUS_SPMV_COO_ITEMS);
+    return s ? s : plan_split(p, p->coo_nnz);
+}
+
+/* CSR_BALANCED: the merge-path split of rows + nnz items and each group's start (a diagonal
+ * search per group, spmv_merge_starts). */
+static magnus_status build_merge(struct magnus_spmv_plan_s *p) {
+    const struct magnus_device_csr_s *A = p->A;
+    size_t g = 1;
+    magnus_status s;
+    if ((s = staged_layout(p, "spmv_merge", "MAGNUS_SPMV_MERGE_ITEMS", MAGNUS_SPMV_MERGE_ITEMS)) ||
+        (s = plan_split(p, A->rows + A->nnz)) ||
+        (s = plan_alloc(p, (p->ngroups + 1) * 8, &p->merge_starts)) ||
+        (s = magnus_spmv_group_size(&g, p->ctx, MAGNUS_VARIANT_F32, "spmv_merge_starts", 0)))
+        return s;
+    return magnus_k_spmv_merge_starts(p->ctx, Q, MAGNUS_VARIANT_F32,
+                                      magnus_spmv_groups(p->ctx, p->ngroups + 1, g), g, 0, A->rows,
+                                      A->nnz, p->per_group, p->ngroups, &A->row_ptr,
+                                      &p->merge_starts);
 }
 
 static magnus_status build_coo(struct magnus_spmv_plan_s *p) {
@@ -241,15 +300,9 @@ magnus_status magnus_spmv_plan_build(struct magnus_spmv_plan_s *p, const magnus_
         p->lanes = lanes_for_mean(A->rows ? (double)A->nnz / (double)A->rows : 0, g);
         break;
     }
-    case MAGNUS_SPMV_CSR_BALANCED: {
-        size_t g;
-        if ((s = magnus_spmv_group_size(&g, ctx, p->variant, "spmv_balanced", p->value_bytes)))
-            goto fail;
-        p->group = g;
-        p->per_group = (int64_t)g * MAGNUS_SPMV_BALANCED_ITEMS;
-        if (A->nnz > 0 && (s = plan_split(p, A->nnz))) goto fail;
+    case MAGNUS_SPMV_CSR_BALANCED:
+        if (A->nnz > 0 && (s = build_merge(p))) goto fail;
         break;
-    }
     case MAGNUS_SPMV_COO:
         if (A->nnz > 0 && (s = build_coo(p))) goto fail;
         break;
@@ -277,6 +330,7 @@ fail:
 void magnus_spmv_plan_release(struct magnus_spmv_plan_s *p) {
     magnus_dbuf *bufs[] = {&p->coo_row,   &p->coo_col,   &p->coo_val,    &p->ell_col,
                            &p->ell_val,   &p->slice_ptr, &p->s_col,      &p->s_val,
-                           &p->seg_first, &p->seg_last,  &p->part_first, &p->part_last};
+                           &p->seg_first, &p->seg_last,  &p->part_first, &p->part_last,
+                           &p->merge_starts};
     for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) magnus_dbuf_free(p->ctx, bufs[i]);
 }

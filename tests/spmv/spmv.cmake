@@ -2,3 +2,8 @@
 # error cases and plan reuse, on every device backend.
 magnus_add_device_test(spmv SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_spmv.c
                        LABELS spmv TIMEOUT 600)
+# The staged kernels (spmv_merge, spmv_coo) away from their defaults: 2 and 3 items per work
+# item in groups of at most 32, so the scans, the diagonal searches and the group splits take
+# other shapes (docs/algorithm.md §9, "Tuning").
+magnus_add_device_variant(spmv knobs ENV MAGNUS_SPMV_MERGE_ITEMS=2 MAGNUS_SPMV_COO_ITEMS=3
+                          MAGNUS_SPMV_GROUP=32 LABELS spmv TIMEOUT 600)

@@ -3,8 +3,9 @@
  * format, both value types, on empty rows, one dense row spanning many work groups,
  * rectangular shapes, an R-MAT and a 2-D Laplacian, with alpha and beta including 0 and NaN
  * in y when beta is 0; plans reused; the errors. Sizes come from the matrices, never from an
- * assumed device: the dense row is longer than any split of the runtime's (at most 256 items
- * x 8 entries per group) many times over.
+ * assumed device: the dense row is longer than any split of the runtime's (at most 256 work
+ * items x 7 per group) many times over; also a run of empty rows longer than a group's
+ * items, single rows (one of 50000 entries, one of 1) and fewer rows than groups.
  */
 #include <math.h>
 #include <string.h>
@@ -66,6 +67,15 @@ static int64_t len_long_rows(int64_t r, int64_t cols) { /* a few long rows among
     return r % 97 == 1 ? cols / 2 : 1 + r % 3;
 }
 static int64_t len_wide(int64_t r, int64_t cols) { (void)cols; return 1 + (r * 7) % 23; }
+/* 20000 rows: a run of 9000 empty rows (more row ends than a group's items, 256 x 7 by
+ * default), then a row of 30000 entries (many groups), then short rows and empty ones. */
+static int64_t len_empty_run(int64_t r, int64_t cols) {
+    (void)cols;
+    if (r >= 1000 && r < 10000) return 0;
+    if (r == 10000) return 30000;
+    return r % 5 == 0 ? 0 : 1 + r % 4;
+}
+static int64_t len_full(int64_t r, int64_t cols) { (void)r; return cols; }
 
 typedef struct matrix_case {
     const char *name;
@@ -80,6 +90,12 @@ static size_t make_cases(matrix_case *c, magnus_value_type t) {
     c[n++] = (matrix_case){"rectangular 300x2000", build(300, 2000, len_wide, t, SEED + 3)};
     c[n++] = (matrix_case){"rectangular 2000x300", build(2000, 300, len_wide, t, SEED + 4)};
     c[n++] = (matrix_case){"R-MAT scale 12", magnus_test_rmat(12, 8, SEED + 5, t)};
+    c[n++] = (matrix_case){"empty run, long row 20000x40000",
+                           build(20000, 40000, len_empty_run, t, SEED + 6)};
+    c[n++] = (matrix_case){"one row of 50000", build(1, 50000, len_full, t, SEED + 7)};
+    c[n++] = (matrix_case){"one row of 1", build(1, 1, len_full, t, SEED + 8)};
+    c[n++] = (matrix_case){"3 rows of 60000 (fewer rows than groups)",
+                           build(3, 60000, len_full, t, SEED + 9)};
     magnus_csr L;
     ASSERT_OK(magnus_gen_laplacian_2d(&L, 60, 50, t));
     c[n++] = (matrix_case){"laplace2d 60x50", L};
@@ -421,3 +437,73 @@ static void few_groups(magnus_value_type t) {
 }
 Test(spmv_f32, few_groups) { few_groups(MAGNUS_FLOAT32); }
 Test(spmv_f64, few_groups) { few_groups(MAGNUS_FLOAT64); }
+
+/* No float atomics: the same product twice gives the same bits (every format, both types, on
+ * the R-MAT and the long row among empty ones, beta != 0). */
+static void deterministic(magnus_value_type t) {
+    magnus_context ctx = magnus_test_context();
+    if (t == MAGNUS_FLOAT64) magnus_test_require_fp64(ctx);
+    magnus_csr mats[2] = {magnus_test_rmat(13, 16, SEED + 40, t),
+                          build(20000, 40000, len_empty_run, t, SEED + 41)};
+    const magnus_spmv_format fs[] = {MAGNUS_SPMV_CSR, MAGNUS_SPMV_CSR_BALANCED, MAGNUS_SPMV_COO,
+                                     MAGNUS_SPMV_HYBRID, MAGNUS_SPMV_SELL_P};
+    const size_t vb = magnus_value_size(t);
+    for (size_t m = 0; m < 2; m++) {
+        const magnus_csr A = mats[m];
+        void *x = malloc((size_t)A->cols * vb), *y0 = malloc((size_t)A->rows * vb),
+             *y1 = malloc((size_t)A->rows * vb), *y2 = malloc((size_t)A->rows * vb);
+        cr_assert(x && y0 && y1 && y2);
+        magnus_prng g;
+        magnus_prng_seed(&g, SEED + m);
+        for (int64_t j = 0; j < A->cols; j++) value_set(x, t, j, uniform(&g, -1, 1));
+        for (int64_t i = 0; i < A->rows; i++) value_set(y0, t, i, uniform(&g, -1, 1));
+        for (size_t f = 0; f < sizeof fs / sizeof fs[0]; f++) {
+            magnus_spmv_options o;
+            ASSERT_OK(magnus_spmv_options_init(&o));
+            o.format = fs[f];
+            memcpy(y1, y0, (size_t)A->rows * vb);
+            memcpy(y2, y0, (size_t)A->rows * vb);
+            ASSERT_OK(magnus_spmv_host(y1, ctx, 1.5, A, x, -0.25, &o, NULL));
+            ASSERT_OK(magnus_spmv_host(y2, ctx, 1.5, A, x, -0.25, &o, NULL));
+            cr_assert(memcmp(y1, y2, (size_t)A->rows * vb) == 0, "%s: format %s differs between runs",
+                      m ? "long row" : "R-MAT", magnus_spmv_format_name(fs[f]));
+        }
+        free(x);
+        free(y0);
+        free(y1);
+        free(y2);
+        magnus_csr_free(&mats[m]);
+    }
+}
+Test(spmv_f32, deterministic) { deterministic(MAGNUS_FLOAT32); }
+Test(spmv_f64, deterministic) { deterministic(MAGNUS_FLOAT64); }
+
+/* The staged kernels' tuning variables: out of range, a plan of that format is refused. */
+Test(spmv_errors, bad_knobs) {
+    magnus_context ctx = magnus_test_context();
+    magnus_csr A = build(100, 100, len_wide, MAGNUS_FLOAT32, SEED);
+    float x[100], y[100];
+    for (int i = 0; i < 100; i++) x[i] = y[i] = 1;
+    const struct {
+        const char *var, *value;
+        magnus_spmv_format f;
+    } bad[] = {{"MAGNUS_SPMV_MERGE_ITEMS", "0", MAGNUS_SPMV_CSR_BALANCED},
+               {"MAGNUS_SPMV_MERGE_ITEMS", "64", MAGNUS_SPMV_CSR_BALANCED},
+               {"MAGNUS_SPMV_COO_ITEMS", "7x", MAGNUS_SPMV_COO},
+               {"MAGNUS_SPMV_GROUP", "48", MAGNUS_SPMV_HYBRID}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        magnus_spmv_options o;
+        ASSERT_OK(magnus_spmv_options_init(&o));
+        o.format = bad[i].f;
+        o.hybrid_width = 0; /* all COO */
+        setenv(bad[i].var, bad[i].value, 1);
+        uint64_t in_use = ctx->memory_in_use;
+        magnus_status s = magnus_spmv_host(y, ctx, 1, A, x, 0, &o, NULL);
+        cr_assert_eq(ctx->memory_in_use, in_use, "%s: device memory left allocated", bad[i].var);
+        cr_assert_eq(s, MAGNUS_ERROR_INVALID_ARGUMENT, "%s=%s: %s", bad[i].var, bad[i].value,
+                     magnus_status_string(s));
+        cr_assert(strstr(magnus_last_error(), bad[i].var), "%s", magnus_last_error());
+        unsetenv(bad[i].var);
+    }
+    magnus_csr_free(&A);
+}
