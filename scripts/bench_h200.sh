@@ -29,6 +29,7 @@
 # 1.5e10). Other knobs: BENCH_REAL_SYSTEMS / BENCH_SWEEP_SYSTEMS (--systems lists; default
 # all GPU systems / "cuda:0,cusparse@cuda:0"), BENCH_SCALES (15-20), BENCH_A (4,8,16,32),
 # BENCH_B (4,8,16), BENCH_SEEDS (1; "1,2": every pair with A of seed 1 and of seed 2), BENCH_PHASES (real,rmat), BENCH_BUILD (build-gpu), BENCH_MIN_PRODUCTS (1e7),
+# BENCH_RUNS / BENCH_RUNS_LARGE (the sweep's --runs / --runs-large, default 20 / 5),
 # BENCH_LOCAL_MEM_BYTES (sets MAGNUS_LOCAL_MEM_BYTES for magnus, e.g. 227K: the H200's whole
 # local memory per work group through CUDA, the budget of the 2026-11-30 results; default:
 # the library's, min(device, 48 KiB), the paper's H200 budget per work group).
@@ -129,7 +130,7 @@ if [[ ",$phases," == *",rmat,"* ]]; then
   run_phase rmat $((left - 10)) --rmat-sweep --scales "${BENCH_SCALES:-15-20}" \
     --a-per-row "${BENCH_A:-4,8,16,32}" --b-per-row "${BENCH_B:-4,8,16}" --seeds "${BENCH_SEEDS:-1}" \
     --systems "${BENCH_SWEEP_SYSTEMS:-cuda:0,cusparse@cuda:0}" \
-    --runs 20 --runs-large 5 --large-products 1e9 --max-timed-seconds 5 \
+    --runs "${BENCH_RUNS:-20}" --runs-large "${BENCH_RUNS_LARGE:-5}" --large-products 1e9 --max-timed-seconds 5 \
     --max-products "${BENCH_MAX_PRODUCTS:-1.5e10}" --verify-limit 2e7 \
     --time-limit $((left - margin > 30 ? left - margin : 30))
 fi

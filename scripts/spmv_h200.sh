@@ -10,6 +10,7 @@
 #   bench     `magnus bench --op spmv` on the issue's inputs (R-MAT scale 22 x 16 per row, scale
 #             24 x 8, a 256^3 7-point Laplacian), f64, every magnus format on CUDA beside
 #             cuSPARSE's SpMV, SPMV_RUNS (default 50) products per format
+# SPMV_FORMATS and SPMV_TESTS narrow the sanitized formats and test executables.
 # Output in $OUT: sanitize.log, spmv.csv, spmv.json, spmv.log. Exit 1 if a step failed.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -37,13 +38,13 @@ sanitize() { # NAME TOOL COMMAND...
 }
 
 if [[ ,$steps, == *,sanitize,* ]]; then
-  for fmt in csr csr-balanced coo hybrid sellp auto; do
+  for fmt in ${SPMV_FORMATS:-csr csr-balanced coo hybrid sellp auto}; do
     for case in memcheck:f32 memcheck:f64 racecheck:f64; do
       sanitize "spmv-$fmt-${case#*:}" "${case%%:*}" "$magnus" spmv rmat:13:16:3 --format "$fmt" \
         --type "${case#*:}" --alpha 1.5 --beta 0.5 --verify --device cuda:0
     done
   done
-  for t in spmv spgemm_plan device_csr_wrap; do
+  for t in ${SPMV_TESTS-spmv spgemm_plan device_csr_wrap}; do
     sanitize "test-$t" memcheck "$root/build-gpu/tests/$t" --jobs 1
   done
 fi
