@@ -829,9 +829,10 @@ MAGNUS_API const char *magnus_spmv_format_name(magnus_spmv_format format);
 
 typedef struct magnus_spmv_options {
     magnus_spmv_format format;
-    /* AUTO's rule (provisional: no GPU has measured it yet): CSR_BALANCED when the longest
-     * row is more than max(64, 8 x the mean row length) (one group of lanes would work far
-     * longer than the others), else CSR. AUTO never picks a format that needs a conversion. */
+    /* AUTO's rule (from H200 measurements; docs/algorithm.md §9): CSR_BALANCED when the
+     * longest row is more than max(64, 8 x the mean row length) (one group of lanes would work
+     * far longer than the others); otherwise HYBRID for a plan (magnus_spmv_plan_create: its
+     * conversion pays off over repeated products) and CSR for a one-shot magnus_spmv. */
     int64_t sellp_slice;        /* SELL-P rows per slice, 1..1024; 0: 32 */
     int64_t sellp_stride;       /* SELL-P slice widths are multiples of it, 1..1024; 0: 4 */
     int64_t hybrid_width;       /* ELL width of HYBRID, 0..1024; -1 (the default): the rule

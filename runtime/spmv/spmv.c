@@ -82,8 +82,11 @@ static void report_plan(magnus_spmv_report *r, const struct magnus_spmv_plan_s *
     r->groups = (int64_t)p->ngroups;
 }
 
+/* reused: the plan serves many products (magnus_spmv_plan_create), so AUTO may pick a format
+ * that converts; a one-shot magnus_spmv passes false. */
 static magnus_status plan_new(struct magnus_spmv_plan_s **out, magnus_context ctx,
-                              const struct magnus_device_csr_s *A, const magnus_spmv_options *opt) {
+                              const struct magnus_device_csr_s *A, const magnus_spmv_options *opt,
+                              bool reused) {
     magnus_spmv_options defaults;
     if (!opt) {
         magnus_spmv_options_init(&defaults);
@@ -98,6 +101,7 @@ static magnus_status plan_new(struct magnus_spmv_plan_s **out, magnus_context ct
     p->A = A;
     p->variant = magnus_variant_of(A->type);
     p->value_bytes = magnus_value_size(A->type);
+    p->reused = reused;
     if ((s = magnus_spmv_plan_build(p, opt))) {
         plan_destroy(&p);
         return s;
@@ -114,7 +118,7 @@ magnus_status magnus_spmv_plan_create(magnus_spmv_plan *out, magnus_context ctx,
     *out = NULL;
     magnus_status s;
     if ((s = magnus_context_check(ctx)) || (s = magnus_device_csr_check(A, ctx, "A"))) return s;
-    if ((s = plan_new(out, ctx, A, opt))) return s;
+    if ((s = plan_new(out, ctx, A, opt, true))) return s;
     if (report) report_plan(report, *out, (*out)->conversion_ms);
     return MAGNUS_SUCCESS;
 }
@@ -288,7 +292,7 @@ magnus_status magnus_spmv(magnus_context ctx, magnus_device_vector y, double alp
         (s = magnus_device_vector_check(y, ctx, "y")) || (s = magnus_device_vector_check(x, ctx, "x")))
         return s;
     struct magnus_spmv_plan_s *p = NULL;
-    if ((s = plan_new(&p, ctx, A, opt))) return s;
+    if ((s = plan_new(&p, ctx, A, opt, false))) return s;
     s = execute(p, y, alpha, x, beta, report, p->conversion_ms);
     plan_destroy(&p);
     return s;

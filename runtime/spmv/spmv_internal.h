@@ -34,6 +34,7 @@ struct magnus_spmv_plan_s {
     magnus_context ctx;
     const struct magnus_device_csr_s *A;
     magnus_spmv_format format;
+    bool reused;           /* a plan for many products: AUTO may choose a converting format */
     magnus_kernel_variant variant;
     size_t value_bytes;
     size_t group;          /* work items per group of the product kernels */

@@ -91,8 +91,11 @@ static uint32_t lanes_for_mean(double mean, size_t group) {
     return lanes;
 }
 
-/* AUTO (provisional, no GPU measurement yet): rows longer than max(64, 8 x mean) make one
- * group of lanes work far longer than the rest, so the balanced split is chosen then. */
+/* AUTO, from the H200 measurements of 2026-12-01 (docs/algorithm.md §9): rows longer than
+ * max(64, 8 x mean) make one group of lanes work far longer than the rest, so the balanced
+ * split (merge path, a conversion of a few hundred µs) is chosen then; otherwise HYBRID for a
+ * plan (its ELL part reads regular rows at the copy bandwidth; the conversion pays off after a
+ * dozen products) and CSR for a one-shot product (no conversion). */
 static magnus_status choose_format(struct magnus_spmv_plan_s *p, magnus_spmv_format *out) {
     const struct magnus_device_csr_s *A = p->A;
     double mean = A->rows ? (double)A->nnz / (double)A->rows : 0;
@@ -108,7 +111,7 @@ static magnus_status choose_format(struct magnus_spmv_plan_s *p, magnus_spmv_for
                                         A->rows, &A->row_ptr, threshold, &count);
     if (!s) s = magnus_dbuf_read(p->ctx, Q, &longer, &count, 0, 4);
     magnus_dbuf_free(p->ctx, &count);
-    *out = longer ? MAGNUS_SPMV_CSR_BALANCED : MAGNUS_SPMV_CSR;
+    *out = longer ? MAGNUS_SPMV_CSR_BALANCED : p->reused ? MAGNUS_SPMV_HYBRID : MAGNUS_SPMV_CSR;
     return s;
 }
 

@@ -232,6 +232,40 @@ Test(spmv_f32, parameters) {
 }
 
 /* A plan converts once: repeated products report no conversion and give the right values. */
+/* AUTO's rule (docs/algorithm.md §9), on both sides of its threshold: a matrix with rows far
+ * above the mean gets the balanced split, plan or not; regular rows get HYBRID in a plan
+ * (repeated products) and CSR in a one-shot product (no conversion to pay off). */
+static magnus_spmv_format auto_choice(magnus_context ctx, magnus_csr_s *A, bool plan) {
+    magnus_device_csr dA = NULL;
+    ASSERT_OK(magnus_device_csr_upload(&dA, ctx, A));
+    magnus_spmv_report rep;
+    if (plan) {
+        magnus_spmv_plan p = NULL;
+        ASSERT_OK(magnus_spmv_plan_create(&p, ctx, dA, NULL, &rep));
+        ASSERT_OK(magnus_spmv_plan_free(&p));
+    } else {
+        double *x = calloc((size_t)A->cols, sizeof *x), *y = calloc((size_t)A->rows, sizeof *y);
+        cr_assert(x && y);
+        ASSERT_OK(magnus_spmv_host(y, ctx, 1.0, A, x, 0.0, NULL, &rep));
+        free(x);
+        free(y);
+    }
+    magnus_device_csr_free(&dA);
+    return rep.format;
+}
+Test(spmv_f64, auto_rule) {
+    magnus_context ctx = magnus_test_context();
+    if (!ctx->device.fp64) cr_skip_test("no fp64");
+    magnus_csr regular = NULL, skewed = build(3000, 9000, len_long_rows, MAGNUS_FLOAT64, SEED);
+    ASSERT_OK(magnus_gen_laplacian_2d(&regular, 60, 50, MAGNUS_FLOAT64));
+    cr_expect_eq(auto_choice(ctx, skewed, true), MAGNUS_SPMV_CSR_BALANCED);
+    cr_expect_eq(auto_choice(ctx, skewed, false), MAGNUS_SPMV_CSR_BALANCED);
+    cr_expect_eq(auto_choice(ctx, regular, true), MAGNUS_SPMV_HYBRID);
+    cr_expect_eq(auto_choice(ctx, regular, false), MAGNUS_SPMV_CSR);
+    magnus_csr_free(&regular);
+    magnus_csr_free(&skewed);
+}
+
 Test(spmv_f32, plan_reuse) {
     magnus_context ctx = magnus_test_context();
     magnus_csr A = magnus_test_rmat(10, 8, SEED, MAGNUS_FLOAT32);

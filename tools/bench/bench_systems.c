@@ -239,6 +239,12 @@ static void measure_bandwidth(bench_system *s, const bench_system_request *req) 
     }
     s->copy_gbps = gbps;
     snprintf(s->copy_note, sizeof s->copy_note, "%.2f GiB copied", (double)bytes / ONE_GIB);
+    /* the copy's buffers stay in the backend's pool otherwise, and the first input's peak
+     * (which counts what the pool holds) would carry them (the 2026-12-01 sweep: 2.15 GB on
+     * rmat-s15-a4-b8 against 0.34 GB on its seed-2 twin) */
+    if ((st = magnus_context_trim(s->ctx)))
+        snprintf(s->copy_note, sizeof s->copy_note, "copy buffers kept: %.40s: %.40s",
+                 magnus_status_string(st), magnus_last_error());
 }
 
 bool bench_systems_build(bench_system *systems, int *count, const bench_system_request *req,
