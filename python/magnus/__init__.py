@@ -34,7 +34,7 @@ from . import _cupy
 from . import _lib as L
 from ._errors import (DeviceError, DimensionMismatchError, Error, InvalidArgumentError,
                       LibraryNotFoundError, NoDeviceError, OutOfMemoryError,
-                      UnsupportedTypeError)
+                      UnsupportedTypeError, check_product_shapes)
 
 __version__ = "0.1.0"
 __all__ = ["Context", "Device", "Plan", "Error", "DeviceError", "DimensionMismatchError",
@@ -219,11 +219,7 @@ def _options(algorithm, alpha):
 def _operands(A, B, dtype):
     _reject_foreign(A, "A")
     _reject_foreign(B, "B")
-    if len(A.shape) != 2 or len(B.shape) != 2:
-        raise InvalidArgumentError(-3, "A and B must be 2-D")
-    if A.shape[1] != B.shape[0]:
-        raise DimensionMismatchError(-4, f"A is {A.shape[0]} x {A.shape[1]} but B is "
-                                     f"{B.shape[0]} x {B.shape[1]} (A.cols must equal B.rows)")
+    check_product_shapes(A, B)
     dt = _value_dtype(A, B, dtype)
     as_array = _is_sparse_array(A) or _is_sparse_array(B)
     hA = _HostCSR(*_canonical(A, dt))

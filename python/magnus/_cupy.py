@@ -13,7 +13,7 @@ import weakref
 import numpy as np
 
 from . import _lib as L
-from ._errors import DimensionMismatchError, InvalidArgumentError
+from ._errors import InvalidArgumentError, check_product_shapes
 
 INT32_MAX = 2**31 - 1
 
@@ -143,11 +143,7 @@ def spgemm(ctx, A, B, opt, dtype, value_dtype):
     """C = alpha·A·B on ctx (a CUDA context on the operands' device, checked by the caller) for
     cupyx.scipy.sparse A and B; returns (csr_matrix, magnus Report)."""
     cupy, csp = _import_cupy("A", A)
-    if len(A.shape) != 2 or len(B.shape) != 2:
-        raise InvalidArgumentError(-3, "A and B must be 2-D")
-    if A.shape[1] != B.shape[0]:
-        raise DimensionMismatchError(-4, f"A is {A.shape[0]} x {A.shape[1]} but B is "
-                                     f"{B.shape[0]} x {B.shape[1]} (A.cols must equal B.rows)")
+    check_product_shapes(A, B)
     dt = value_dtype(A, B, dtype)
     t = L.FLOAT64 if dt == np.float64 else L.FLOAT32
     device_id = A.data.device.id

@@ -101,3 +101,13 @@ _CLASSES = {
 def error_for(code, message, status_text=""):
     """The Error subclass instance for a failing status."""
     return _CLASSES.get(int(code), Error)(code, message, status_text)
+
+
+def check_product_shapes(A, B):
+    """A and B 2-D with A.cols == B.rows, else the errors the C API gives for it (host and CuPy
+    operands alike)."""
+    if len(A.shape) != 2 or len(B.shape) != 2:
+        raise InvalidArgumentError(-3, "A and B must be 2-D")
+    if A.shape[1] != B.shape[0]:
+        raise DimensionMismatchError(-4, f"A is {A.shape[0]} x {A.shape[1]} but B is "
+                                     f"{B.shape[0]} x {B.shape[1]} (A.cols must equal B.rows)")
