@@ -39,7 +39,7 @@ from ._errors import (DeviceError, DimensionMismatchError, Error, InvalidArgumen
 __version__ = "0.1.0"
 __all__ = ["Context", "Device", "Plan", "Error", "DeviceError", "DimensionMismatchError",
            "InvalidArgumentError", "LibraryNotFoundError", "NoDeviceError", "OutOfMemoryError",
-           "UnsupportedTypeError", "devices", "spgemm", "library_version", "library_path"]
+           "UnsupportedTypeError", "devices", "spgemm", "spmv", "library_version", "library_path"]
 
 _ALGORITHMS = {None: L.ALGORITHM_MAGNUS, "magnus": L.ALGORITHM_MAGNUS,
                "gmagnus": L.ALGORITHM_MAGNUS, "hash": L.ALGORITHM_HASH}
@@ -307,6 +307,51 @@ class Context:
             L.lib().magnus_csr_free(ctypes.byref(C))
         return (out, _report_dict(rep)) if return_report else out
 
+    def spmv(self, A, x, *, y=None, alpha=1.0, beta=0.0, format="auto", dtype=None,
+             return_report=False):
+        """y = alpha·A·x + beta·y on this context's device (magnus.spmv has the details)."""
+        _reject_foreign(A, "A")
+        if len(A.shape) != 2:
+            raise InvalidArgumentError(-3, "A must be 2-D")
+        fmt = L.SPMV_FORMATS.get(format)
+        if fmt is None:
+            raise InvalidArgumentError(-3, f"format {format!r} is none of "
+                                       f"{', '.join(L.SPMV_FORMATS)}")
+        for v, name in ((alpha, "alpha"), (beta, "beta")):
+            if not np.isfinite(v):
+                raise InvalidArgumentError(-3, f"{name} = {v} is not a finite number")
+        dt = _value_dtype(A, A, dtype)
+        xs = np.asarray(x)
+        if xs.dtype != dt and dtype is None and xs.dtype == np.float64:
+            dt = np.dtype(np.float64)  # float32 A with float64 x: the product in float64
+        xs = np.ascontiguousarray(xs, dtype=dt)
+        if xs.ndim != 1 or xs.shape[0] != A.shape[1]:
+            raise DimensionMismatchError(-4, f"x has shape {np.shape(x)}; A is {A.shape[0]} x "
+                                         f"{A.shape[1]}, so x needs {A.shape[1]} values")
+        if y is None:
+            ys = np.zeros(A.shape[0], dtype=dt)
+        else:
+            ys = np.array(y, dtype=dt, copy=True)  # the caller's y is not overwritten
+            if ys.ndim != 1 or ys.shape[0] != A.shape[0]:
+                raise DimensionMismatchError(-4, f"y has shape {np.shape(y)}; A has "
+                                             f"{A.shape[0]} rows")
+        hA = _HostCSR(*_canonical(A, dt))
+        opt = L.SpmvOptions()
+        L.check(L.lib().magnus_spmv_options_init(ctypes.byref(opt)))
+        opt.format = fmt
+        rep = L.SpmvReport()
+        try:
+            L.check(L.lib().magnus_spmv_host(ys.ctypes.data, self._handle(), float(alpha), hA.ptr,
+                                             xs.ctypes.data, float(beta), ctypes.byref(opt),
+                                             ctypes.byref(rep)))
+        finally:
+            hA.free()
+        if not return_report:
+            return ys
+        d = {name: getattr(rep, name) for name, _ in L.SpmvReport._fields_}
+        d["format"] = L.lib().magnus_spmv_format_name(rep.format).decode()
+        return ys, d
+
     def plan(self, A, B, *, dtype=None, alpha=1.0):
         """A Plan for C = alpha·A·B: the symbolic phase now, numeric phases by
         plan.execute(A2, B2) for matrices of the same structures (shape, nnz, and row pointers
@@ -435,3 +480,20 @@ def spgemm(A, B, *, device=None, algorithm=None, dtype=None, alpha=1.0, return_r
     ctx = context if context is not None else _default_context(device)
     return ctx.spgemm(A, B, algorithm=algorithm, dtype=dtype, alpha=alpha,
                       return_report=return_report)
+
+
+def spmv(A, x, *, y=None, alpha=1.0, beta=0.0, format="auto", device=None, dtype=None,
+         return_report=False, context=None):
+    """y = alpha·A·x + beta·y for a scipy.sparse A and a 1-D x, like `alpha * (A @ x) + beta * y`.
+
+    y: None (zeros; beta then has no effect) or A.shape[0] values, not modified (a new array is
+    returned). format: "auto" (chosen from the row lengths, docs/algorithm.md §9), "csr",
+    "csr-balanced", "coo", "hybrid" or "sellp". dtype: float32 or float64 (default: A's, float64
+    when x is float64 or A is not float32). device and context as for magnus.spgemm. Returns
+    the numpy array y, and with return_report=True also the report (format that ran,
+    conversion_ms, product_ms, floor_bytes, ...). beta == 0 never reads y (NaN in y stays out)."""
+    if context is not None and device is not None:
+        raise InvalidArgumentError(-3, "give a device or a context, not both")
+    ctx = context if context is not None else _default_context(device)
+    return ctx.spmv(A, x, y=y, alpha=alpha, beta=beta, format=format, dtype=dtype,
+                    return_report=return_report)

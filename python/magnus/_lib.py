@@ -146,6 +146,31 @@ class DeviceCSRBuffers(ctypes.Structure):
     ]
 
 
+class SpmvOptions(ctypes.Structure):
+    _fields_ = [
+        ("format", ctypes.c_int),
+        ("sellp_slice", ctypes.c_int64),
+        ("sellp_stride", ctypes.c_int64),
+        ("hybrid_width", ctypes.c_int64),
+    ]
+
+
+class SpmvReport(ctypes.Structure):
+    _fields_ = [
+        ("format", ctypes.c_int),
+        ("conversion_ms", ctypes.c_double),
+        ("product_ms", ctypes.c_double),
+        ("floor_bytes", ctypes.c_uint64),
+        ("format_bytes", ctypes.c_uint64),
+        ("lanes", ctypes.c_int64),
+        ("ell_width", ctypes.c_int64),
+        ("coo_entries", ctypes.c_int64),
+        ("groups", ctypes.c_int64),
+    ]
+
+
+SPMV_FORMATS = {"auto": 0, "csr": 1, "csr-balanced": 2, "coo": 3, "hybrid": 4, "sellp": 5}
+
 BACKEND_CUDA, BACKEND_LEVEL0, BACKEND_OPENCL = 1, 2, 3
 
 P = ctypes.c_void_p  # opaque handles: magnus_context, magnus_device_csr, magnus_spgemm_plan
@@ -187,6 +212,10 @@ _SIGNATURES = {
     "magnus_spgemm_plan_execute": (st, [PP, P, P, P, ctypes.POINTER(Report)]),
     "magnus_spgemm_plan_info_get": (st, [ctypes.POINTER(PlanInfo), P]),
     "magnus_spgemm_plan_free": (st, [PP]),
+    "magnus_spmv_options_init": (st, [ctypes.POINTER(SpmvOptions)]),
+    "magnus_spmv_format_name": (ctypes.c_char_p, [ctypes.c_int]),
+    "magnus_spmv_host": (st, [P, P, ctypes.c_double, CSRP, P, ctypes.c_double,
+                              ctypes.POINTER(SpmvOptions), ctypes.POINTER(SpmvReport)]),
 }
 
 

@@ -20,6 +20,8 @@ MIRRORS = {
     "magnus_spgemm_plan_info": L.PlanInfo,
     "magnus_native_handles": L.NativeHandles,
     "magnus_device_csr_buffers": L.DeviceCSRBuffers,
+    "magnus_spmv_options": L.SpmvOptions,
+    "magnus_spmv_report": L.SpmvReport,
 }
 
 
