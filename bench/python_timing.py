@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""Issue 16's two Python timings, on one CUDA device (the H200), in one process:
+
+  1. magnus.spgemm with SciPy inputs (conversion to CSR, upload, multiply, download, SciPy
+     result) against the C CLI's end-to-end time of the same multiply (`magnus multiply FILE
+     --json`: compute_seconds = upload + multiply + download), target within 1.2x;
+  2. the CuPy path (cupyx.scipy.sparse in and out, no host round trip) against
+     magnus_spgemm_device's own time for the same product (the report's time_total_ms of the
+     call the CuPy path makes), target within 1.05x.
+
+usage: MAGNUS_LIBRARY=build-gpu/runtime/libmagnus.so PYTHONPATH=python \\
+           python3 bench/python_timing.py MATRIX.mtx[.gz] [--cli build-gpu/tools/magnus] [--runs N]
+Prints one JSON object (medians in ms). A is squared in float32 (the CLI's type for pattern
+files; --dtype float64 for both).
+"""
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import time
+
+import numpy as np
+import scipy.io
+import scipy.sparse as sp
+
+import magnus
+
+
+def median_ms(fn, runs):
+    fn()  # warm-up (kernels built, pools filled)
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - t0) * 1e3)
+    return statistics.median(times)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("matrix")
+    ap.add_argument("--cli", default="build-gpu/tools/magnus")
+    ap.add_argument("--runs", type=int, default=10)
+    ap.add_argument("--dtype", default="float32", choices=["float32", "float64"])
+    ap.add_argument("--device", default="cuda:0")
+    args = ap.parse_args()
+    dt = np.dtype(args.dtype)
+    A = sp.csr_array(scipy.io.mmread(args.matrix), dtype=dt)
+    out = {"matrix": args.matrix, "dtype": args.dtype, "rows": A.shape[0], "nnz": int(A.nnz),
+           "runs": args.runs}
+    ctx = magnus.Context(args.device)
+    out["device"] = ctx.device.name
+
+    # 1. SciPy in and out against the CLI's end to end
+    out["scipy_spgemm_ms"] = median_ms(lambda: ctx.spgemm(A, A, dtype=dt), args.runs)
+    _, rep = ctx.spgemm(A, A, dtype=dt, return_report=True)
+    out["products"] = int(rep["products_total"])
+    cli = []
+    for _ in range(3):
+        r = subprocess.run([args.cli, "multiply", args.matrix, "--device", args.device, "--type",
+                            "f32" if dt == np.float32 else "f64", "--json"],
+                           capture_output=True, text=True, check=True)
+        cli.append(json.loads(r.stdout)["compute_seconds"] * 1e3)
+    out["cli_end_to_end_ms"] = statistics.median(cli)
+    out["scipy_over_cli"] = out["scipy_spgemm_ms"] / out["cli_end_to_end_ms"]
+
+    # 2. CuPy in and out against magnus_spgemm_device
+    try:
+        import cupy
+        import cupyx.scipy.sparse as csp
+    except ImportError as e:
+        out["cupy"] = f"not available: {e}"
+    else:
+        Ad = csp.csr_matrix(sp.csr_matrix(A))
+        reports = []
+
+        def cupy_call():
+            C, r = ctx.spgemm(Ad, Ad, return_report=True)
+            cupy.cuda.get_current_stream().synchronize()
+            reports.append(r["time_total_ms"])
+            return C
+
+        out["cupy_spgemm_ms"] = median_ms(cupy_call, args.runs)
+        out["spgemm_device_ms"] = statistics.median(reports[1:])
+        out["cupy_over_device"] = out["cupy_spgemm_ms"] / out["spgemm_device_ms"]
+    ctx.close()
+    json.dump(out, sys.stdout, indent=1)
+    print()
+
+
+if __name__ == "__main__":
+    main()
