@@ -182,12 +182,17 @@ done
 # ---- item 11: writing .gz within a few times the time of reading it back -------------------
 # bcsstk13^2 in f64 (397k entries of 17-digit values): 0.77-0.86 s to write at zlib's default
 # level against 0.08 s to read (docs/benchmarks/mm_write.md), 0.23-0.27 s at level 1.
+# The best of three of each: a loaded machine (ctest -j, other jobs) stretches single runs.
 if [ -f "$shared/bcsstk13.mtx.gz" ]; then
-    expect 0 "$magnus" multiply "$shared/bcsstk13.mtx.gz" --cpu --type f64 -o "$work/C13.mtx.gz" --json
-    write_s=$(json write_seconds)
-    expect 0 "$magnus" info "$work/C13.mtx.gz" --type f64 --json
-    holds "item 11: .gz written ($write_s s) within 5x the read time + 0.2 s" \
-        "$write_s <= 5 * d['read_seconds'] + 0.2"
+    write_s=99 read_s=99
+    for _ in 1 2 3; do
+        expect 0 "$magnus" multiply "$shared/bcsstk13.mtx.gz" --cpu --type f64 -o "$work/C13.mtx.gz" --json
+        write_s=$(python3 -c "import sys; print(min(float(sys.argv[1]), float(sys.argv[2])))" "$write_s" "$(json write_seconds)")
+        expect 0 "$magnus" info "$work/C13.mtx.gz" --type f64 --json
+        read_s=$(python3 -c "import sys; print(min(float(sys.argv[1]), float(sys.argv[2])))" "$read_s" "$(json read_seconds)")
+    done
+    holds "item 11: .gz written ($write_s s, best of 3) within 5x the read time ($read_s s) + 0.2 s" \
+        "$write_s <= 5 * $read_s + 0.2"
 fi
 
 echo "test_cli_io: $checks checks, $failures failures"
