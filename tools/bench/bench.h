@@ -245,12 +245,16 @@ void bench_cusparse_close(bench_cusparse *cs);
 const char *bench_cusparse_describe(const bench_cusparse *cs);
 uint64_t bench_cusparse_device_memory(const bench_cusparse *cs);
 /* nnz_c_hint: nnz(C) known from another system (-1 unknown), for the 32-bit check. */
-/* y = A*x by cuSPARSE's generic SpMV (CSR, CUSPARSE_SPMV_ALG_DEFAULT, alpha 1, beta 0) on
- * cs's device: a warm-up, then `runs` timed products (times_ms[i], each from launch to the
+/* cuSPARSE's SpMV algorithms the baseline times: 0 .. bench_cusparse_spmv_algorithms() - 1,
+ * named "CSR ALG_DEFAULT", "CSR ALG1", "CSR ALG2", "COO ALG1", "COO ALG2" (NULL outside). */
+int bench_cusparse_spmv_algorithms(void);
+const char *bench_cusparse_spmv_algorithm(int i);
+/* y = A*x by cuSPARSE's generic SpMV in algorithm `algorithm` (alpha 1, beta 0) on cs's
+ * device: a warm-up, then `runs` timed products (times_ms[i], each from launch to the
  * device's completion), y downloaded. False with the reason (no SpMV in the library, memory,
  * a failed call). */
-bool bench_cusparse_spmv(bench_cusparse *cs, const magnus_csr_s *A, const void *x, void *y,
-                         int runs, double *times_ms, char *why, size_t n);
+bool bench_cusparse_spmv(bench_cusparse *cs, int algorithm, const magnus_csr_s *A, const void *x,
+                         void *y, int runs, double *times_ms, char *why, size_t n);
 /* Whether the loaded library has the generic SpMV (a fake or old one may not). */
 bool bench_cusparse_has_spmv(const bench_cusparse *cs);
 void bench_cusparse_run(bench_row *row, bench_cusparse *cs, const bench_data *d,

@@ -57,9 +57,11 @@ void bench_cusparse_run(bench_row *row, bench_cusparse *cs, const bench_data *d,
     row->status = "failed";
     snprintf(row->failure, sizeof row->failure, "built without cusparse.h");
 }
-bool bench_cusparse_spmv(bench_cusparse *cs, const magnus_csr_s *A, const void *x, void *y,
-                         int runs, double *times_ms, char *why, size_t n) {
-    (void)cs, (void)A, (void)x, (void)y, (void)runs, (void)times_ms;
+int bench_cusparse_spmv_algorithms(void) { return 1; }
+const char *bench_cusparse_spmv_algorithm(int i) { return i == 0 ? "CSR ALG_DEFAULT" : NULL; }
+bool bench_cusparse_spmv(bench_cusparse *cs, int algorithm, const magnus_csr_s *A, const void *x,
+                         void *y, int runs, double *times_ms, char *why, size_t n) {
+    (void)cs, (void)algorithm, (void)A, (void)x, (void)y, (void)runs, (void)times_ms;
     snprintf(why, n, "built without cusparse.h");
     return false;
 }

@@ -44,7 +44,8 @@
     X(cusparseCreateDnVec)               \
     X(cusparseDestroyDnVec)              \
     X(cusparseSpMV_bufferSize)           \
-    X(cusparseSpMV)
+    X(cusparseSpMV)                      \
+    X(cusparseCreateCoo)
 
 struct bench_cusparse {
     bench_cuda_api cu;

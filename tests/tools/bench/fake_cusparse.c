@@ -161,6 +161,7 @@ struct cusparseSpMatDescr {
     int64_t rows, cols, nnz;
     void *row_ptr, *col_idx, *values;
     cudaDataType type;
+    void *coo_row; /* a COO matrix (cusparseCreateCoo): row index of each entry; else NULL */
 };
 struct cusparseSpGEMMDescr {
     int stage; /* 0 new, 1 work estimated, 2 memory estimated, 3 computed */
@@ -201,7 +202,7 @@ EXPORT cusparseStatus_t cusparseCreateCsr(cusparseSpMatDescr_t *d, int64_t rows,
         return CUSPARSE_STATUS_INVALID_VALUE;
     *d = calloc(1, sizeof **d);
     if (!*d) return CUSPARSE_STATUS_ALLOC_FAILED;
-    **d = (struct cusparseSpMatDescr){rows, cols, nnz, row_ptr, col_idx, values, type};
+    **d = (struct cusparseSpMatDescr){rows, cols, nnz, row_ptr, col_idx, values, type, NULL};
     return CUSPARSE_STATUS_SUCCESS;
 }
 EXPORT cusparseStatus_t cusparseDestroySpMat(cusparseConstSpMatDescr_t d) {
@@ -422,14 +423,34 @@ EXPORT cusparseStatus_t cusparseDestroyDnVec(cusparseConstDnVecDescr_t d) {
     return CUSPARSE_STATUS_SUCCESS;
 }
 
+EXPORT cusparseStatus_t cusparseCreateCoo(cusparseSpMatDescr_t *d, int64_t rows, int64_t cols,
+                                          int64_t nnz, void *row_idx, void *col_idx, void *values,
+                                          cusparseIndexType_t idx_type, cusparseIndexBase_t base,
+                                          cudaDataType type) {
+    if (idx_type != CUSPARSE_INDEX_32I || base != CUSPARSE_INDEX_BASE_ZERO ||
+        (type != CUDA_R_32F && type != CUDA_R_64F) || (nnz > 0 && (!row_idx || !col_idx)))
+        return CUSPARSE_STATUS_INVALID_VALUE;
+    *d = calloc(1, sizeof **d);
+    if (!*d) return CUSPARSE_STATUS_ALLOC_FAILED;
+    **d = (struct cusparseSpMatDescr){rows, cols, nnz, NULL, col_idx, values, type, row_idx};
+    return CUSPARSE_STATUS_SUCCESS;
+}
+
+/* The algorithms a format takes (cuSPARSE refuses the others: CUSPARSE_STATUS_INVALID_VALUE). */
+static bool alg_fits(cusparseConstSpMatDescr_t A, cusparseSpMVAlg_t alg) {
+    if (alg == CUSPARSE_SPMV_ALG_DEFAULT) return true;
+    if (A->coo_row) return alg == CUSPARSE_SPMV_COO_ALG1 || alg == CUSPARSE_SPMV_COO_ALG2;
+    return alg == CUSPARSE_SPMV_CSR_ALG1 || alg == CUSPARSE_SPMV_CSR_ALG2;
+}
+
 EXPORT cusparseStatus_t cusparseSpMV_bufferSize(cusparseHandle_t h, cusparseOperation_t op,
                                                 const void *alpha, cusparseConstSpMatDescr_t A,
                                                 cusparseConstDnVecDescr_t x, const void *beta,
                                                 cusparseDnVecDescr_t y, cudaDataType type,
                                                 cusparseSpMVAlg_t alg, size_t *bytes) {
-    (void)h, (void)alpha, (void)beta, (void)alg;
+    (void)h, (void)alpha, (void)beta;
     if (op != CUSPARSE_OPERATION_NON_TRANSPOSE || A->cols != x->size || A->rows != y->size ||
-        type != A->type || type != x->type || type != y->type)
+        type != A->type || type != x->type || type != y->type || !alg_fits(A, alg))
         return CUSPARSE_STATUS_INVALID_VALUE;
     *bytes = 64;
     return CUSPARSE_STATUS_SUCCESS;
@@ -439,20 +460,26 @@ EXPORT cusparseStatus_t cusparseSpMV(cusparseHandle_t h, cusparseOperation_t op,
                                      cusparseConstSpMatDescr_t A, cusparseConstDnVecDescr_t x,
                                      const void *beta, cusparseDnVecDescr_t y, cudaDataType type,
                                      cusparseSpMVAlg_t alg, void *buffer) {
-    (void)h, (void)alg;
+    (void)h;
     if (listed(getenv("FAKE_CUSPARSE_FAIL"), "SPMV")) return CUSPARSE_STATUS_INTERNAL_ERROR;
     if (op != CUSPARSE_OPERATION_NON_TRANSPOSE || A->cols != x->size || A->rows != y->size ||
-        type != A->type || !buffer)
+        type != A->type || !buffer || !alg_fits(A, alg))
         return CUSPARSE_STATUS_INVALID_VALUE;
     const bool f64 = type == CUDA_R_64F;
     const double a = f64 ? *(const double *)alpha : *(const float *)alpha;
     const double b = f64 ? *(const double *)beta : *(const float *)beta;
-    const int32_t *ptr = A->row_ptr, *col = A->col_idx;
+    const int32_t *ptr = A->row_ptr, *col = A->col_idx, *coo_row = A->coo_row;
+    int64_t k = 0; /* COO: the next entry (rows sorted, as the baseline makes them) */
     for (int64_t i = 0; i < A->rows; i++) {
         double sum = 0;
-        for (int32_t k = ptr[i]; k < ptr[i + 1]; k++)
-            sum += value(A, k) * (f64 ? ((const double *)x->values)[col[k]]
-                                      : ((const float *)x->values)[col[k]]);
+        if (coo_row)
+            for (; k < A->nnz && coo_row[k] == i; k++)
+                sum += value(A, k) * (f64 ? ((const double *)x->values)[col[k]]
+                                          : ((const float *)x->values)[col[k]]);
+        else
+            for (int32_t e = ptr[i]; e < ptr[i + 1]; e++)
+                sum += value(A, e) * (f64 ? ((const double *)x->values)[col[e]]
+                                          : ((const float *)x->values)[col[e]]);
         if (f64) {
             double *yv = y->values;
             yv[i] = a * sum + (b != 0 ? b * yv[i] : 0);

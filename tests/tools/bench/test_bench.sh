@@ -100,4 +100,9 @@ if [ "$mode" = fake ]; then
       exit 1
     fi
   done
+  # every one of cuSPARSE's CSR and COO algorithms has its own verified row
+  for alg in "CSR ALG_DEFAULT" "CSR ALG1" "CSR ALG2" "COO ALG1" "COO ALG2"; do
+    grep -q "^rmat:8:4,cusparse@cuda:0,cusparse,$alg,256,256,.*,yes,\"\"\$" "$out-spmv-none.csv" ||
+      { cat "$out-spmv-none.csv"; echo "test_bench: no verified cuSPARSE SpMV row for $alg"; exit 1; }
+  done
 fi
