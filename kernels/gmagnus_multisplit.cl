@@ -108,7 +108,8 @@ MG_KERNEL void gmagnus_histogram(mg_u64 nrows, mg_u64 total, mg_u64 group_elems,
  * elements (the host checked that no row is longer: then that row starts after the bound,
  * and two batches together always pass more than gap elements, so 2 * ceil(total / gap) + 1
  * batches reach total); bounds[j] = total from there on, up to bounds[nbatches]. One work
- * item: at most a few dozen binary searches. */
+ * item: at most a few dozen binary searches. Not in place the host asks for one batch with
+ * gap = total: bounds = {0, total}. */
 MG_KERNEL void gmagnus_batch_bounds(mg_u64 nrows, MG_GLOBAL const mg_u64 *row_ptr, mg_u64 total,
                                     mg_u64 gap, mg_u64 nbatches, MG_GLOBAL mg_u64 *bounds,
                                     MG_DYN_LOCAL_PARAM) {

@@ -195,5 +195,3 @@ MG_KERNEL_SIG(spmv_sellp_fill, (I64, rows), (I64, slice), (BUF_I64, row_ptr), (B
               (BUF_VAL, val), (BUF_U64, slice_ptr), (BUF_I32, s_col), (BUF_VAL, s_val))
 MG_KERNEL_SIG(spmv_sellp, (I64, rows), (I64, slice), (BUF_U64, slice_ptr), (BUF_I32, s_col),
               (BUF_VAL, s_val), (BUF_VAL, x), (BUF_VAL, y), (U64, alpha_bits), (U64, beta_bits))
-MG_KERNEL_SIG(spmv_long_rows, (I64, rows), (BUF_I64, row_ptr), (I64, threshold),
-              (BUF_U32, count))

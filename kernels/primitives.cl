@@ -243,7 +243,8 @@ PRIM_GATHER_KERNEL(mg_u64, u64)
 
 /* count[0] += the segments i < n of ptr (n + 1 offsets) longer than threshold elements
  * (integer atomics: exact). gMAGNUS asks it whether C-hat has a row too long for its
- * in-place multisplit batches (runtime/spgemm/gmagnus/gmagnus_setup.c). */
+ * in-place multisplit batches (runtime/spgemm/gmagnus/gmagnus_setup.c), SpMV's AUTO whether A
+ * has rows far above the mean (runtime/spmv/spmv_plan.c). */
 MG_KERNEL void prim_count_long_segments(MG_GLOBAL const mg_u64 *ptr, mg_u64 n, mg_u64 threshold,
                                         MG_GLOBAL mg_u32 *count, MG_DYN_LOCAL_PARAM) {
     mg_u64 stride = mg_num_groups() * mg_local_size();

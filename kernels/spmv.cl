@@ -451,9 +451,3 @@ MG_KERNEL void spmv_sellp(mg_i64 rows, mg_i64 slice, MG_GLOBAL const mg_u64 *sli
     }
 }
 
-/* count[0] += rows longer than threshold (AUTO's test; integer atomics, so exact). */
-MG_KERNEL void spmv_long_rows(mg_i64 rows, MG_GLOBAL const mg_i64 *row_ptr, mg_i64 threshold,
-                              MG_GLOBAL mg_u32 *count, MG_DYN_LOCAL_PARAM) {
-    for (mg_u64 r = mg_global_id(); r < (mg_u64)rows; r += mg_num_groups() * mg_local_size())
-        if (row_ptr[r + 1] - row_ptr[r] > threshold) mg_atomic_add_u32(&count[0], 1);
-}

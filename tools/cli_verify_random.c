@@ -268,7 +268,7 @@ static void *error_work(void *arg) {
 
 /* y[i*k + v] = (C·x_v)_i for every vector, by SpMV on the device matrix dC in its own type
  * (x as given there: the caller rounded x to that type), balanced CSR (it reads C's arrays
- * as they are: no converted copy of C, the largest matrix, is made). */
+ * as they are: no converted copy of C, the largest matrix, is made), one plan for all k. */
 static magnus_status products_on_device(double *y, magnus_context ctx,
                                         const struct magnus_device_csr_s *dC,
                                         magnus_value_type type, const double *x, int k,
@@ -277,9 +277,11 @@ static magnus_status products_on_device(double *y, magnus_context ctx,
     void *hx = malloc((size_t)(cols > 0 ? cols : 1) * vb);
     void *hy = malloc((size_t)(rows > 0 ? rows : 1) * vb);
     magnus_device_vector dv = NULL, dy = NULL;
+    magnus_spmv_plan plan = NULL;
     magnus_spmv_options opt;
     magnus_status s = hx && hy ? magnus_spmv_options_init(&opt) : MAGNUS_ERROR_OUT_OF_HOST_MEMORY;
     if (!s) opt.format = MAGNUS_SPMV_CSR_BALANCED;
+    if (!s) s = magnus_spmv_plan_create(&plan, ctx, (magnus_device_csr)dC, &opt, NULL);
     if (!s) s = magnus_device_vector_zeros(&dy, ctx, type, rows);
     for (int v = 0; v < k && !s; v++) {
         for (int64_t j = 0; j < cols; j++) {
@@ -288,12 +290,13 @@ static magnus_status products_on_device(double *y, magnus_context ctx,
         }
         magnus_device_vector_free(&dv);
         if ((s = magnus_device_vector_upload(&dv, ctx, type, cols, hx)) ||
-            (s = magnus_spmv(ctx, dy, 1.0, (magnus_device_csr)dC, dv, 0.0, &opt, NULL)) ||
+            (s = magnus_spmv_plan_execute(plan, dy, 1.0, dv, 0.0, NULL)) ||
             (s = magnus_device_vector_download(hy, rows, dy)))
             break;
         for (int64_t i = 0; i < rows; i++)
             y[i * k + v] = type == MAGNUS_FLOAT64 ? ((double *)hy)[i] : (double)((float *)hy)[i];
     }
+    magnus_spmv_plan_free(&plan);
     magnus_device_vector_free(&dv);
     magnus_device_vector_free(&dy);
     free(hx);

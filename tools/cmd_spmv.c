@@ -11,7 +11,6 @@
 #include "cli_device.h"
 #include "cli_matrix.h"
 
-static const char *const format_names[] = {"auto", "csr", "csr-balanced", "coo", "hybrid", "sellp"};
 
 /* Reads `n` values, one per line (blank lines and lines starting with '%' or '#' skipped),
  * into values (doubles). Returns 0 or the exit code after reporting. */
@@ -152,8 +151,9 @@ int cmd_spmv(int argc, char **argv) {
     magnus_spmv_options opt;
     magnus_spmv_options_init(&opt);
     int fi = -1;
-    for (int i = 0; i < 6; i++)
-        if (!strcmp(format, format_names[i])) fi = i;
+    /* the library's names (magnus_spmv_format_name), AUTO .. SELL_P */
+    for (int i = MAGNUS_SPMV_AUTO; i <= MAGNUS_SPMV_SELL_P; i++)
+        if (!strcmp(format, magnus_spmv_format_name((magnus_spmv_format)i))) fi = i;
     if (fi < 0) return cli_usage_error(&spec, "unknown format '%s'", format);
     opt.format = (magnus_spmv_format)fi;
     char why[512];

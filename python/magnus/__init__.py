@@ -229,7 +229,17 @@ def _operands(A, B, dtype):
 
 # ---- contexts ------------------------------------------------------------------------------
 
-class Context:
+class _Closing:
+    """`with` support for the handles that free themselves with close()."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+class Context(_Closing):
     """A context on one device: Context(device=None, *, local_mem_bytes=0,
     device_memory_limit=0). device: None (MAGNUS_DEVICE if set, else the best device), a
     device spec string as MAGNUS_DEVICE takes it ("opencl:cpu", "gpu", "0", "h200"), or a
@@ -279,12 +289,6 @@ class Context:
             L.lib().magnus_context_free(ctypes.byref(self._h))
 
     __del__ = close
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
 
     def __repr__(self):
         return f"<magnus.Context on {self.device!r}>"
@@ -364,7 +368,7 @@ class Context:
         return d
 
 
-class Plan:
+class Plan(_Closing):
     """Symbolic once, numeric many (magnus_spgemm_plan): made by Context.plan. Its phases are
     the hash algorithm's; `info` is a dict of what it holds (C's shape and nnz, the device
     bytes it keeps, the symbolic phase's report)."""
@@ -435,12 +439,6 @@ class Plan:
             L.lib().magnus_spgemm_plan_free(ctypes.byref(self._h))
 
     __del__ = close
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
 
 
 _contexts = {}

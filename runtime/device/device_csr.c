@@ -23,6 +23,19 @@ magnus_status magnus_device_csr_check(const struct magnus_device_csr_s *d, magnu
     return MAGNUS_SUCCESS;
 }
 
+/* A handle of rows x cols of `type`, no buffers yet and no magic (the callers set it once the
+ * handle may be destroyed as a matrix); NULL when out of host memory. */
+static struct magnus_device_csr_s *handle_alloc(magnus_context ctx, int64_t rows, int64_t cols,
+                                                magnus_value_type type) {
+    struct magnus_device_csr_s *d = magnus_host_calloc(1, sizeof *d);
+    if (!d) return NULL;
+    d->ctx = ctx;
+    d->rows = rows;
+    d->cols = cols;
+    d->type = type;
+    return d;
+}
+
 magnus_status magnus_device_csr_new(magnus_device_csr *out, magnus_context ctx, int64_t rows,
                                     int64_t cols, magnus_value_type type) {
     *out = NULL;
@@ -34,12 +47,8 @@ magnus_status magnus_device_csr_new(magnus_device_csr *out, magnus_context ctx, 
     if (magnus_value_size(type) == 0)
         return magnus_error(MAGNUS_ERROR_UNSUPPORTED_TYPE, "device matrix value type %d",
                             (int)type);
-    struct magnus_device_csr_s *d = magnus_host_calloc(1, sizeof *d);
+    struct magnus_device_csr_s *d = handle_alloc(ctx, rows, cols, type);
     if (!d) return magnus_error(MAGNUS_ERROR_OUT_OF_HOST_MEMORY, "device matrix handle");
-    d->ctx = ctx;
-    d->rows = rows;
-    d->cols = cols;
-    d->type = type;
     if ((s = magnus_dbuf_alloc(ctx, (size_t)(rows + 1) * sizeof(int64_t), &d->row_ptr))) {
         magnus_host_free(d);
         return s;
@@ -327,12 +336,8 @@ magnus_status magnus_device_csr_wrap(magnus_device_csr *out, magnus_context ctx,
         return magnus_error(MAGNUS_ERROR_SIZE_OVERFLOW, "device matrix with %lld entries",
                             (long long)nnz);
     size_t rp_bytes = (size_t)(rows + 1) * sizeof(int64_t);
-    struct magnus_device_csr_s *d = magnus_host_calloc(1, sizeof *d);
+    struct magnus_device_csr_s *d = handle_alloc(ctx, rows, cols, type);
     if (!d) return magnus_error(MAGNUS_ERROR_OUT_OF_HOST_MEMORY, "device matrix handle");
-    d->ctx = ctx;
-    d->rows = rows;
-    d->cols = cols;
-    d->type = type;
     d->magic = MAGNUS_MAGIC_DEVICE_CSR;
     int64_t *rp = NULL;
     int32_t *ci = NULL;

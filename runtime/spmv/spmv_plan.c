@@ -100,17 +100,10 @@ static magnus_status choose_format(struct magnus_spmv_plan_s *p, magnus_spmv_for
     const struct magnus_device_csr_s *A = p->A;
     double mean = A->rows ? (double)A->nnz / (double)A->rows : 0;
     int64_t threshold = (int64_t)(8 * mean) > 64 ? (int64_t)(8 * mean) : 64;
-    magnus_dbuf count = {0};
     uint32_t longer = 0;
-    size_t g = 1;
-    magnus_status s = magnus_spmv_group_size(&g, p->ctx, MAGNUS_VARIANT_F32, "spmv_long_rows", 0);
-    if (!s) s = magnus_dbuf_alloc(p->ctx, 4, &count);
-    if (!s) s = magnus_prim_fill_u32(p->ctx, Q, &count, 0, 1, 0);
-    if (!s) s = magnus_k_spmv_long_rows(p->ctx, Q, MAGNUS_VARIANT_F32,
-                                        magnus_spmv_groups(p->ctx, (uint64_t)A->rows, g), g, 0,
-                                        A->rows, &A->row_ptr, threshold, &count);
-    if (!s) s = magnus_dbuf_read(p->ctx, Q, &longer, &count, 0, 4);
-    magnus_dbuf_free(p->ctx, &count);
+    /* counted on the device (row pointers are non-negative: the same bits as uint64) */
+    magnus_status s = magnus_prim_count_long_segments(p->ctx, Q, &A->row_ptr, (uint64_t)A->rows,
+                                                      (uint64_t)threshold, &longer);
     *out = longer ? MAGNUS_SPMV_CSR_BALANCED : p->reused ? MAGNUS_SPMV_HYBRID : MAGNUS_SPMV_CSR;
     return s;
 }

@@ -126,9 +126,11 @@ static magnus_status run_level(magnus_gm *g, int level, int *stop) {
     const int64_t groups = (elems + group_elems - 1) / group_elems;
     const uint64_t nkeys = mg_gm_ms_keys(st->nchunks, g->p.subgroups);
     magnus_dbuf counts = {0}, offsets = {0}, bounds = {0};
-    /* batches of the in-place multisplit: at most 2 * ceil(elems / gap) + 1 (the kernel) */
+    /* The multisplit's batches: in place at most 2 * ceil(elems / gap) + 1 of at most the gap
+     * each (gmagnus_batch_bounds), else one of every element (a batch as long as the input). */
+    const uint64_t batch_max = in_off ? in_off : (uint64_t)elems;
     const uint64_t nbatches = in_off ? 2 * (((uint64_t)elems + in_off - 1) / in_off) + 1 : 1;
-    const int64_t batch_groups = in_off ? ((int64_t)in_off + group_elems - 1) / group_elems : groups;
+    const int64_t batch_groups = ((int64_t)batch_max + group_elems - 1) / group_elems;
     magnus_timer *t_hist = &g->timers[MAGNUS_GM_T_HISTOGRAM + level];
     magnus_timer *t_ms = &g->timers[MAGNUS_GM_T_MULTISPLIT + level];
     if ((s = magnus_gm_alloc(g, ((size_t)st->count + 1) * 8, &counts)) ||
@@ -158,12 +160,11 @@ static magnus_status run_level(magnus_gm *g, int level, int *stop) {
         goto done;
     uint64_t local = magnus_gmagnus_multisplit_local_bytes(st->nchunks, g->p.subgroups,
                                                            group_elems, g->value_bytes);
-    if ((s = magnus_gm_alloc(g, ((size_t)nbatches + 1) * 8, &bounds))) goto done;
-    if (in_off) s = magnus_k_gmagnus_batch_bounds(ctx, q, g->variant, 1, 1, 0,
-                                                 (uint64_t)st->rows_in, in_ptr, (uint64_t)elems,
-                                                 in_off, nbatches, &bounds);
-    else if (!(s = magnus_prim_fill_u64(ctx, q, &bounds, 0, 1, 0)))
-        s = magnus_prim_fill_u64(ctx, q, &bounds, 1, 1, (uint64_t)elems);
+    if ((s = magnus_gm_alloc(g, ((size_t)nbatches + 1) * 8, &bounds)) ||
+        (s = magnus_k_gmagnus_batch_bounds(ctx, q, g->variant, 1, 1, 0, (uint64_t)st->rows_in,
+                                           in_ptr, (uint64_t)elems, batch_max, nbatches,
+                                           &bounds)))
+        goto done;
     /* in place, the batches must run one after the other: one queue, in order */
     for (uint64_t b = 0; !s && b < nbatches; b++)
         s = magnus_k_gmagnus_multisplit(ctx, q, g->variant, magnus_gm_groups(batch_groups, 1), wg,
