@@ -52,6 +52,7 @@ void bench_row_init(bench_row *row, const bench_input *in, const bench_system *s
     row->status = "failed";
     row->time = (bench_stats){NAN, NAN, NAN, NAN};
     row->gflops = NAN;
+    row->first_ms = NAN;
     row->nnz_c = -1;
     row->verified = "n/a";
     row->max_rel_error = NAN;
