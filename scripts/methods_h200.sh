@@ -14,10 +14,16 @@
 #                   algorithm: the host time outside kernels (waits, allocations, launches)
 #   cold            the first multiply of a fresh context (kernels cached on disk) against
 #                   the warm ones: bench's first_ms column, one input per process
-# METHODS_STEPS picks steps (default real32,real64,rmat,trace,cold); METHODS_RUNS (10) timed
+#   variants        gMAGNUS (cuda:0) under each setting of METHODS_VARIANTS ("NAME:VAR=V,VAR=V
+#                   NAME2:..."; default: the heavy-row threshold at 6144, 12288 and 24576
+#                   products, with and without wide hash bins) on real32, real64 and R-MAT
+#                   scales 15-18: which rows should take the heavy path?
+#                   (docs/performance.md, "The method per row"). Output: variants.csv, every
+#                   row's setting in its `variant` column
+# METHODS_STEPS picks steps (default real32,real64,rmat,trace,cold; variants on request); METHODS_RUNS (10) timed
 # runs; METHODS_BUDGET_S (420) bounds them all (a step is skipped with less than 20 s left).
 # Files in $OUT, at most 8: summary.txt, real32.csv, real64.csv, rmat.csv, trace.txt,
-# cold.csv, logs.tgz (the JSON files and logs). Every C is verified (CPU reference up to
+# cold.csv, variants.csv, logs.tgz (the JSON files and logs). Every C is verified (CPU reference up to
 # 2*10^7 products, else cuSPARSE's C and the randomized check); columns: bench/README.md.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -88,6 +94,37 @@ if has cold; then
       --runs 10 --no-bandwidth --verify-limit 0 --csv "$out/logs/cold-$m.csv"
     if [ -s "$out/cold.csv" ]; then tail -n +2 "$out/logs/cold-$m.csv" >>"$out/cold.csv"
     else cat "$out/logs/cold-$m.csv" >>"$out/cold.csv" 2>/dev/null; fi
+  done
+fi
+if has variants; then
+  : >"$out/variants.csv"
+  for v in ${METHODS_VARIANTS:-base: t6144:MAGNUS_HEAVY_ROW_PRODUCTS=6144,MAGNUS_HASH_WIDE_BINS=0 t6144w:MAGNUS_HEAVY_ROW_PRODUCTS=6144,MAGNUS_HASH_WIDE_BINS=1 t12288w:MAGNUS_HEAVY_ROW_PRODUCTS=12288,MAGNUS_HASH_WIDE_BINS=1 t24576w:MAGNUS_HEAVY_ROW_PRODUCTS=24576,MAGNUS_HASH_WIDE_BINS=1}; do
+    name=${v%%:*}
+    envs=()
+    IFS=, read -r -a envs <<<"${v#*:}"
+    for part in real32 real64 rmat; do
+      case $part in
+        real32) args=(--matrices "$matrices" --min-products 1e7 --type f32) ;;
+        real64) args=(--matrices "$matrices" --min-products 1e7 --type f64) ;;
+        rmat) args=(--rmat-sweep --scales 15-18 --a-per-row 4,16 --b-per-row 8) ;;
+      esac
+      step "v-$name-$part" 60 env "${envs[@]}" "$magnus" bench "${args[@]}" --systems cuda:0 \
+        --runs "$runs" --runs-large 5 --max-timed-seconds 3 --verify-limit 2e7 --no-bandwidth \
+        --csv "$out/logs/v-$name-$part.csv"
+      python3 - "$out/logs/v-$name-$part.csv" "$name" "$out/variants.csv" <<'PY'
+import csv, os, sys
+src, name, dst = sys.argv[1:]
+if not os.path.exists(src): sys.exit(0)
+rows = list(csv.DictReader(open(src)))
+new = not os.path.getsize(dst)
+with open(dst, "a", newline="") as f:
+    w = csv.DictWriter(f, fieldnames=list(rows[0].keys()) if rows else [])
+    if rows and new: w.writeheader()
+    for r in rows:
+        r["variant"] = name
+        w.writerow(r)
+PY
+    done
   done
 fi
 say "methods_h200: $([ $failed -eq 0 ] && echo 'all steps passed' || echo 'a step FAILED') in $((SECONDS - start)) s"

@@ -6,7 +6,8 @@
 # 1 KiB budget on scale 14 (three levels: the heavy-first layout between levels), the default
 # 48 KiB budget (C narrow enough for one dense accumulator: no multisplit), every chunk dense
 # (MAGNUS_DENSE_MIN_ELEMENTS=1), the multisplit in place in batches (MAGNUS_CHAT_GAP=4 on scale
-# 14: one level), and the hash algorithm with a 4 KiB budget (global tables).
+# 14: one level), the hash algorithm with a 4 KiB budget (global tables), and light rows
+# above tau (the heavy-row threshold at 12288 products) in wide local bins and in global tables.
 # Every product is verified. Output: $OUT/sanitize.log; exit 1 if any tool reports an error.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -41,6 +42,8 @@ for tool in memcheck racecheck synccheck; do
   run_case all-dense "$tool" MAGNUS_BACKENDS=cuda MAGNUS_DENSE_MIN_ELEMENTS=1 -- rmat:13:8:1 rmat:13:8:2
   run_case in-place "$tool" MAGNUS_BACKENDS=cuda MAGNUS_CHAT_GAP=4 MAGNUS_CHAT_GAP_MIN_BYTES=0 -- rmat:14:8:1 rmat:14:8:2
   run_case hash-global "$tool" MAGNUS_BACKENDS=cuda -- rmat:12:8:1 rmat:12:8:2 --algorithm hash --local-mem 4096
+  run_case long-light-rows "$tool" MAGNUS_BACKENDS=cuda MAGNUS_HEAVY_ROW_PRODUCTS=12288 MAGNUS_HASH_WIDE_BINS=1 -- rmat:14:8:1 rmat:14:8:2
+  run_case light-rows-global "$tool" MAGNUS_BACKENDS=cuda MAGNUS_HEAVY_ROW_PRODUCTS=12288 MAGNUS_HASH_WIDE_BINS=0 -- rmat:14:8:1 rmat:14:8:2
 done
 echo "sanitize: $([ $failed -eq 0 ] && echo 'no errors reported' || echo 'ERRORS (see sanitize.log)')" | tee -a "$log"
 exit $failed

@@ -194,6 +194,11 @@ static void print_device_report(const compute_report *c, FILE *out) {
             fprintf(out, "%-10schunks: %s dense (more than %s elements), %s hash\n", "",
                     cli_count(r->chunks_dense).s, cli_count(r->dense_min_elements).s,
                     cli_count(r->chunks_hash).s);
+        fprintf(out, "%-10sheavy rows: more than %s products (%s)%s%s\n", "",
+                cli_count(r->heavy_row_products).s,
+                r->heavy_row_rule ? r->heavy_row_rule : "tau",
+                r->light_rows_global ? "; light rows in global tables: " : "",
+                r->light_rows_global ? cli_count(r->light_rows_global).s : "");
         fprintf(out, "%-10sheavy rows %s of %s (%.2f%%), heavy products %s of %s (%.2f%%)\n", "",
                 cli_count(r->rows_heavy).s, cli_count(r->rows_total).s,
                 percent(r->rows_heavy, r->rows_total), cli_count(r->products_heavy).s,
@@ -301,6 +306,11 @@ static void device_report_json(const compute_report *c, cli_json *j) {
     cli_json_real(j, "time_alloc_ms", r->time_alloc_ms);
     cli_json_int(j, "local_mem_bytes", (int64_t)r->local_mem_bytes);
     cli_json_int(j, "tau", r->tau);
+    if (r->algorithm == MAGNUS_ALGORITHM_MAGNUS) {
+        cli_json_int(j, "heavy_row_products", r->heavy_row_products);
+        cli_json_string(j, "heavy_row_rule", r->heavy_row_rule ? r->heavy_row_rule : "");
+        cli_json_int(j, "light_rows_global", r->light_rows_global);
+    }
     cli_json_int(j, "chunks_required", r->chunks_required);
     cli_json_int(j, "levels", r->levels);
     cli_json_int_array(j, "chunks_per_level", r->chunks_per_level, levels);

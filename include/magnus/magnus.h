@@ -547,7 +547,12 @@ typedef struct magnus_report {
     double time_alloc_ms;        /* allocation of C and work buffers */
     /* parameters (paper's Table V / VI) */
     uint64_t local_mem_bytes;    /* budget per work group used */
-    int64_t tau;                 /* products above which a row/chunk is heavy */
+    int64_t tau;                 /* products above which a chunk is heavy */
+    int64_t heavy_row_products;  /* gMAGNUS: rows with more products took the heavy path (tau
+                                    or more: MAGNUS_HEAVY_ROW_PRODUCTS, else the default rule) */
+    const char *heavy_row_rule;  /* gMAGNUS: why that threshold (static text) */
+    int64_t light_rows_global;   /* gMAGNUS: light rows the hash accumulator counted or filled
+                                    in a global-memory table (symbolic and numeric added) */
     int64_t chunks_required;     /* chunks per heavy row after the last level */
     int levels;                  /* multisplit levels run (0: no heavy rows) */
     int64_t chunks_per_level[MAGNUS_MAX_LEVELS];

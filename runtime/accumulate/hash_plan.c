@@ -67,6 +67,21 @@ void magnus_hash_plan_build(hash_plan *p, const magnus_context_s *ctx, int numer
     int64_t tau = (int64_t)(budget / (2 * slot));
     if (numeric && p->nbins > 1 && tau > top->max_key && tau < (int64_t)top->table)
         top->max_key = tau;
+    /* Wide bins: items past the budget get local tables up to the device's local memory, at
+     * lower occupancy, instead of global ones (magnus_hash_wide_bins). */
+    if (magnus_hash_wide_bins(ctx) && p->nbins > 1) {
+        uint64_t wide_bytes = ctx->device_local_mem_bytes - HASH_LOCAL_RESERVE;
+        uint64_t wroom = wide_bytes > HASH_ITEM_EXTRA ? wide_bytes - HASH_ITEM_EXTRA : 0;
+        uint64_t widest = numeric ? (wroom / slot) & ~(uint64_t)1 : pow2_floor(wroom / 4);
+        if (widest > UINT32_MAX / 2) widest = pow2_floor(UINT32_MAX / 2);
+        uint64_t last_table = p->bin[p->nbins - 1].table;
+        for (uint64_t t = pow2_floor(last_table) * 2;; t *= 2) {
+            uint64_t table = t < widest ? t : widest;
+            if (table <= last_table || p->nbins >= HASH_MAX_BINS - 1) break;
+            hash_plan_add(p, numeric, value_bytes, wide_bytes, table);
+            last_table = table;
+        }
+    }
     p->bin[p->nbins++] = (hash_bin){.max_key = INT64_MAX};
 }
 

@@ -10,6 +10,9 @@
 
 #include "device_runtime.h"
 
+/* Wide hash bins by default (with the library's budget): see magnus_hash_wide_bins. */
+#define MAGNUS_HASH_WIDE_RULE 0
+
 static bool power_of_two_in(uint64_t v, uint64_t device_limit) {
     return v >= 8 && v <= device_limit && (v & (v - 1)) == 0;
 }
@@ -100,4 +103,21 @@ magnus_status magnus_knob_chat_gap(uint32_t *divisor, uint64_t *min_bytes) {
     *divisor = (uint32_t)d;
     *min_bytes = m;
     return MAGNUS_SUCCESS;
+}
+
+magnus_status magnus_knob_heavy_rows(uint64_t *row_products, uint32_t *wide_bins) {
+    uint64_t rows = 0, wide = MAGNUS_HASH_WIDE_DEFAULT;
+    magnus_status s;
+    if ((s = uint_variable("MAGNUS_HEAVY_ROW_PRODUCTS", 1, (uint64_t)INT64_MAX, true, &rows)) ||
+        (s = uint_variable("MAGNUS_HASH_WIDE_BINS", 1, 1, true, &wide)))
+        return s;
+    *row_products = rows;
+    *wide_bins = (uint32_t)wide;
+    return MAGNUS_SUCCESS;
+}
+
+bool magnus_hash_wide_bins(const magnus_context_s *ctx) {
+    if (ctx->device_local_mem_bytes <= ctx->device.local_mem_bytes) return false;
+    if (ctx->hash_wide_bins != MAGNUS_HASH_WIDE_DEFAULT) return ctx->hash_wide_bins == 1;
+    return !ctx->local_budget_set && MAGNUS_HASH_WIDE_RULE;
 }

@@ -66,11 +66,17 @@ magnus_status magnus_launch(magnus_context ctx, magnus_queue_id q, magnus_kernel
         return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
                             "magnus_launch(%s): work group of %zu items (device maximum %llu)",
                             name, group_size, (unsigned long long)ctx->device.max_work_group_size);
-    if (local_bytes > ctx->device.local_mem_bytes)
+    /* The budget sizes the algorithms; only the hash accumulator's wide bins
+     * (magnus_hash_wide_bins) go past it, never past the device. */
+    const uint64_t local_limit = magnus_hash_wide_bins(ctx) ? ctx->device_local_mem_bytes
+                                                            : ctx->device.local_mem_bytes;
+    if (local_bytes > local_limit)
         return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
-                            "magnus_launch(%s): %zu bytes of local memory exceed the budget of "
+                            "magnus_launch(%s): %zu bytes of local memory exceed the %s of "
                             "%llu",
-                            name, local_bytes, (unsigned long long)ctx->device.local_mem_bytes);
+                            name, local_bytes,
+                            local_limit == ctx->device.local_mem_bytes ? "budget" : "device's",
+                            (unsigned long long)local_limit);
     for (int i = 0; i < nargs; i++)
         if (args[i].kind == MAGNUS_KARG_MEM ? !args[i].u.mem
                                             : args[i].kind != MAGNUS_KARG_VALUE ||

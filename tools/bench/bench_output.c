@@ -123,6 +123,8 @@ static void emit_row(const bench_row *r, sink *k) {
     real(k, "report_total_ms", p ? p->time_total_ms : NAN);
     integer(k, "local_mem_bytes", p ? (double)p->local_mem_bytes : NAN);
     integer(k, "tau", p ? (double)p->tau : NAN);
+    integer(k, "heavy_row_products", p && p->heavy_row_products ? (double)p->heavy_row_products : NAN);
+    integer(k, "light_rows_global", p && p->algorithm == MAGNUS_ALGORITHM_MAGNUS ? (double)p->light_rows_global : NAN);
     integer(k, "levels", p ? p->levels : NAN);
     integer(k, "chunks_required", p ? (double)p->chunks_required : NAN);
     integer(k, "chunks_level0", p ? (double)p->chunks_per_level[0] : NAN);

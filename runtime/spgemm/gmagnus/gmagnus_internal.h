@@ -54,6 +54,9 @@ typedef struct magnus_gm {
     /* setup */
     magnus_dbuf heavy_rows, light_rows; /* u32 row ids */
     int64_t nheavy, nlight;
+    int64_t heavy_row_products; /* rows with more products are heavy (gmagnus_rows.c) */
+    const char *heavy_row_rule; /* why that threshold (static text) */
+    int64_t light_rows_global;  /* light rows in global hash tables (symbolic + numeric) */
     int64_t products_total, products_heavy;
     /* C-hat and the double buffer of the multisplit levels */
     magnus_dbuf chat_ptr;      /* u64 nheavy+1 */
@@ -88,6 +91,12 @@ magnus_status magnus_gm_alloc(magnus_gm *g, size_t bytes, magnus_dbuf *out);
 /* After an error: waits for every queue (so buffers can be freed) keeping the error's
  * message; returns s. */
 magnus_status magnus_gm_drain(magnus_gm *g, magnus_status s);
+
+/* The heavy-row threshold's default rule (gmagnus_rows.c): 0 tau, 1 the hash accumulator's
+ * symbolic capacity (at least tau). */
+#define MAGNUS_GM_HEAVY_ROW_RULE 0
+/* g->heavy_row_products and g->heavy_row_rule from the context's knob or the default rule. */
+void magnus_gm_choose_heavy_rows(magnus_gm *g);
 
 /* Phases (see the file comments). Where each waits on the host, which fixes the flow's
  * order (gmagnus_spgemm.c): */

@@ -2,7 +2,8 @@
  * gMAGNUS setup (paper Alg. 3 lines 2-5), on the main queue:
  *   products per row      C.row_ptr[r] = sum over k in A[r,:] of nnz(B[k,:])   (hash helper)
  *   InterOffsets          the exclusive scan of those (64-bit)
- *   ThreshPartition       rows with more than tau products are heavy
+ *   ThreshPartition       rows with more than heavy_row_products (tau or more,
+ *                         gmagnus_rows.c) products are heavy
  *   C-hat's row pointer   heavy rows' products scanned, stored one place to the right
  *                         (chat_ptr[h+1] = start of row h) for the outer product's in-place
  *                         atomics, which leave chat_ptr the true row pointer.
@@ -45,7 +46,8 @@ magnus_status magnus_gm_setup_sync(magnus_gm *g) {
         (s = magnus_prim_fill_u64(ctx, q, &g->C->row_ptr, (uint64_t)rows, 1, 0)) ||
         (s = magnus_gm_alloc(g, ((size_t)rows + 1) * 8, &offsets)) ||
         (s = magnus_prim_scan_u64(ctx, q, &offsets, &g->C->row_ptr, (uint64_t)rows + 1, &total)) ||
-        (s = magnus_prim_partition_threshold(ctx, q, &offsets, (uint64_t)rows, g->p.tau,
+        (s = magnus_prim_partition_threshold(ctx, q, &offsets, (uint64_t)rows,
+                                             (uint64_t)g->heavy_row_products,
                                              &g->heavy_rows, &g->light_rows, &nheavy, &nlight)))
         goto done;
     g->products_total = (int64_t)total;

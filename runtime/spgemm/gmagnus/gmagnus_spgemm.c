@@ -9,8 +9,9 @@
  *   heavy   chunk positions, dense numeric (queued)
  *   light   numeric of the light rows (hash; runs while the dense numeric does)
  *   heavy   numeric of the light chunks (hash)                                   [sync]
- * No step accumulates in global memory: light rows and chunks have at most tau products
- * (the hash accumulator's local capacity), heavy chunks of the last level fit the dense one.
+ * No step accumulates in global memory while light rows have at most tau products (the hash
+ * accumulator's local capacity; longer ones, gmagnus_rows.c, may take its wide or global
+ * tables); light chunks have at most tau, heavy chunks of the last level fit the dense one.
  * The hash helpers (magnus_hash_*_sync) wait for their queue before returning, hence the
  * order above: queued heavy work first, then the blocking light call. [sync] marks the
  * other host waits for a whole queue; scans with a total and partitions also wait for
@@ -94,6 +95,9 @@ static void fill_report(const magnus_gm *g, magnus_report *r) {
     const magnus_gmagnus_params *p = &g->p;
     r->local_mem_bytes = p->local_mem_bytes;
     r->tau = p->tau;
+    r->heavy_row_products = g->heavy_row_products;
+    r->heavy_row_rule = g->heavy_row_rule;
+    r->light_rows_global = g->light_rows_global;
     r->chunks_required = p->chunks_required;
     r->levels = g->levels_run;
     for (int L = 0; L < MAGNUS_MAX_LEVELS; L++)
@@ -119,10 +123,12 @@ static void fill_report(const magnus_gm *g, magnus_report *r) {
     r->chat_gap_bytes = g->gap * (4 + g->value_bytes);
 }
 
-/* Light rows have at most tau products, which the hash accumulator holds in local memory;
- * a row it had to count in a global table means the parameters are wrong. */
-static magnus_status check_rows_local(const magnus_hash_stats *st) {
-    if (st->items_global != 0)
+/* Light rows with at most tau products fit the hash accumulator's local memory; a row it
+ * had to count in a global table then means the parameters are wrong. Above tau (the knob or
+ * the rule of gmagnus_rows.c), a light row may take a wide or a global table. */
+static magnus_status check_rows_local(magnus_gm *g, const magnus_hash_stats *st) {
+    g->light_rows_global += st->items_global;
+    if (g->heavy_row_products <= g->p.tau && st->items_global != 0)
         return magnus_error(MAGNUS_ERROR_INTERNAL,
                             "gMAGNUS: %lld light rows went to a global-memory hash table",
                             (long long)st->items_global);
@@ -144,7 +150,7 @@ static magnus_status symbolic(magnus_gm *g, const magnus_hash_config *light, mag
     if (g->nlight > 0 &&
         ((s = magnus_hash_rows_symbolic_sync(g->ctx, light, g->A, g->B, &g->light_rows, 0,
                                              g->nlight, &g->C->row_ptr, &stats)) ||
-         (s = check_rows_local(&stats))))
+         (s = check_rows_local(g, &stats))))
         return s;
     r->time_symbolic_ms += magnus_now_ms() - t;
     /* the chunks' partition would wait for the levels anyway: wait here, so the levels'
@@ -177,7 +183,7 @@ static magnus_status numeric(magnus_gm *g, const magnus_hash_config *light) {
         ((s = magnus_hash_rows_numeric_sync(g->ctx, light, g->A, g->B, &g->light_rows, 0,
                                             g->nlight, &g->C->row_ptr, &g->C->col_idx,
                                             &g->C->values, &stats)) ||
-         (s = check_rows_local(&stats))))
+         (s = check_rows_local(g, &stats))))
         return s;
     return magnus_gm_chunks_numeric_sync(g);
 }
@@ -245,6 +251,7 @@ magnus_status magnus_gmagnus_spgemm(magnus_device_csr *C, magnus_context ctx,
     }
     /* the parameters' messages already begin "gMAGNUS parameters: " */
     if (!s) {
+        magnus_gm_choose_heavy_rows(g);
         s = run(g, r);
         if (s) magnus_gm_drain(g, s);
     }

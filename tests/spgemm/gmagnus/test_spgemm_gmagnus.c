@@ -24,6 +24,7 @@
 #include <sys/stat.h>
 
 #include "device_test_main.h"
+#include "csr_products.h"
 #include "magnus/magnus.h"
 #include "reference_test_util.h"
 #include "spgemm_test_util.h"
@@ -63,10 +64,21 @@ static magnus_report multiply_checked(magnus_context ctx, const magnus_csr_s *A,
     cr_assert_eq(rep.chunks_required, plan.params.chunks_required);
     cr_assert_eq(rep.products_total, plan.products, "%s: products %lld, host %lld", what,
                  (long long)rep.products_total, (long long)plan.products);
-    cr_assert_eq(rep.rows_heavy, plan.rows_heavy, "%s: heavy rows %lld, host %lld", what,
-                 (long long)rep.rows_heavy, (long long)plan.rows_heavy);
-    cr_assert_eq(rep.products_heavy, plan.products_heavy);
-    cr_assert_eq(rep.chat_bytes, plan.rows_heavy ? plan.chat_bytes : 0);
+    /* the heavy rows: those above the report's threshold (tau or more), counted on the host */
+    cr_assert_geq(rep.heavy_row_products, rep.tau, "%s", what);
+    cr_assert(rep.heavy_row_rule && *rep.heavy_row_rule, "%s: no heavy_row_rule", what);
+    magnus_products heavy;
+    ASSERT_OK(magnus_products_count(&heavy, A, B, rep.heavy_row_products));
+    cr_assert_eq(rep.rows_heavy, heavy.rows_above, "%s: heavy rows %lld, host %lld", what,
+                 (long long)rep.rows_heavy, (long long)heavy.rows_above);
+    cr_assert_eq(rep.products_heavy, heavy.products_above);
+    uint64_t chat_bytes = (uint64_t)heavy.products_above * (4 + magnus_value_size(A->type)) +
+                          ((uint64_t)heavy.rows_above + 1) * 8;
+    cr_assert_eq(rep.chat_bytes, heavy.rows_above ? chat_bytes : 0);
+    if (rep.heavy_row_products == rep.tau) { /* the paper's split: the host plan's too */
+        cr_assert_eq(rep.rows_heavy, plan.rows_heavy);
+        cr_assert_eq(rep.light_rows_global, 0, "%s: light rows in global tables", what);
+    }
     cr_assert_leq(rep.levels, plan.params.levels);
     for (int i = 0; i < plan.params.levels; i++)
         cr_assert_eq(rep.chunks_per_level[i], plan.params.chunks_per_level[i]);
