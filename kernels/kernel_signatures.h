@@ -158,8 +158,8 @@ MG_KERNEL_SIG(prim_gather_u32, (BUF_U32, out), (BUF_U32, in), (U64, in_count), (
               (U64, n))
 MG_KERNEL_SIG(prim_gather_u64, (BUF_U64, out), (BUF_U64, in), (U64, in_count), (BUF_U32, idx),
               (U64, n))
-MG_KERNEL_SIG(prim_count_long_segments, (BUF_U64, ptr), (U64, n), (U64, threshold),
-              (BUF_U32, count))
+MG_KERNEL_SIG(prim_long_segments, (BUF_U64, ptr), (U64, n), (U64, threshold),
+              (BUF_U64, part))
 MG_KERNEL_SIG(prim_scale_values, (BUF_VAL, v), (U64, n), (BUF_VAL, alpha))
 
 /* ---- kernels/spmv.cl ---- */

@@ -245,11 +245,36 @@ PRIM_GATHER_KERNEL(mg_u64, u64)
  * (integer atomics: exact). gMAGNUS asks it whether C-hat has a row too long for its
  * in-place multisplit batches (runtime/spgemm/gmagnus/gmagnus_setup.c), SpMV's AUTO whether A
  * has rows far above the mean (runtime/spmv/spmv_plan.c). */
-MG_KERNEL void prim_count_long_segments(MG_GLOBAL const mg_u64 *ptr, mg_u64 n, mg_u64 threshold,
-                                        MG_GLOBAL mg_u32 *count, MG_DYN_LOCAL_PARAM) {
-    mg_u64 stride = mg_num_groups() * mg_local_size();
-    for (mg_u64 i = mg_global_id(); i < n; i += stride)
-        if (ptr[i + 1] - ptr[i] > threshold) mg_atomic_add_u32(&count[0], 1u);
+/* Segments of ptr (n segments, n+1 offsets) longer than threshold: group g writes its count
+ * of them to part[2g] and the sum of their lengths to part[2g+1]; the host adds the
+ * num_groups pairs (runtime/primitives/primitives.c). Local memory: 2 mg_u64 per work item. */
+MG_KERNEL void prim_long_segments(MG_GLOBAL const mg_u64 *ptr, mg_u64 n, mg_u64 threshold,
+                                  MG_GLOBAL mg_u64 *part, MG_DYN_LOCAL_PARAM) {
+    MG_LOCAL mg_u64 *cnt = MG_LOCAL_CAST(mg_u64, 0);
+    mg_u32 lid = mg_local_id(), gs = mg_local_size();
+    MG_LOCAL mg_u64 *len = cnt + gs;
+    mg_u64 stride = mg_num_groups() * gs, c = 0, l = 0;
+    for (mg_u64 i = mg_global_id(); i < n; i += stride) {
+        mg_u64 d = ptr[i + 1] - ptr[i];
+        if (d > threshold) {
+            c += 1;
+            l += d;
+        }
+    }
+    cnt[lid] = c;
+    len[lid] = l;
+    mg_barrier();
+    for (mg_u32 k = gs >> 1; k > 0; k >>= 1) {
+        if (lid < k) {
+            cnt[lid] += cnt[lid + k];
+            len[lid] += len[lid + k];
+        }
+        mg_barrier();
+    }
+    if (lid == 0) {
+        part[2 * (mg_u64)mg_group_id()] = cnt[0];
+        part[2 * (mg_u64)mg_group_id() + 1] = len[0];
+    }
 }
 
 /* v[i] *= alpha[0] for i < n, in the value type (alpha is one mg_val in a buffer, so the

@@ -20,6 +20,10 @@
 #                   scales 15-18: which rows should take the heavy path?
 #                   (docs/performance.md, "The method per row"). Output: variants.csv, every
 #                   row's setting in its `variant` column
+# METHODS_SYSTEMS (default auto@cuda:0,magnus@cuda:0,hash@cuda:0,cusparse@cuda:0: the
+# library's choice, each algorithm forced, cuSPARSE) for real32, real64 and rmat;
+# METHODS_VARIANT_SYSTEMS (magnus@cuda:0) and METHODS_VARIANT_PARTS ("real32 real64 rmat")
+# for variants.
 # METHODS_STEPS picks steps (default real32,real64,rmat,trace,cold; variants on request); METHODS_RUNS (10) timed
 # runs; METHODS_BUDGET_S (420) bounds them all (a step is skipped with less than 20 s left).
 # Files in $OUT, at most 8: summary.txt, real32.csv, real64.csv, rmat.csv, trace.txt,
@@ -46,7 +50,7 @@ GPU_LIBS_SAY=say gpu_find_cusparse
 export MAGNUS_BACKENDS=cuda
 magnus=$root/build-gpu/tools/magnus
 matrices=$root/.carry/matrices
-systems=cuda:0,hash@cuda:0,cusparse@cuda:0
+systems=${METHODS_SYSTEMS:-auto@cuda:0,magnus@cuda:0,hash@cuda:0,cusparse@cuda:0}
 
 step() { # NAME LIMIT COMMAND...: bounded by the budget; output in logs/NAME.log
   local name=$1 limit=$2 left=$((budget - (SECONDS - start)))
@@ -90,7 +94,7 @@ if has cold; then
   # One process per input: its first multiply is the context's first (bench's first_ms).
   : >"$out/cold.csv"
   for m in EX5 ca-AstroPh_cc1 email-Enron; do
-    step "cold-$m" 40 "$magnus" bench "$matrices/$m.mtx.gz" --type f32 --systems cuda:0 \
+    step "cold-$m" 40 "$magnus" bench "$matrices/$m.mtx.gz" --type f32 --systems auto@cuda:0 \
       --runs 10 --no-bandwidth --verify-limit 0 --csv "$out/logs/cold-$m.csv"
     if [ -s "$out/cold.csv" ]; then tail -n +2 "$out/logs/cold-$m.csv" >>"$out/cold.csv"
     else cat "$out/logs/cold-$m.csv" >>"$out/cold.csv" 2>/dev/null; fi
@@ -102,13 +106,13 @@ if has variants; then
     name=${v%%:*}
     envs=()
     IFS=, read -r -a envs <<<"${v#*:}"
-    for part in real32 real64 rmat; do
+    for part in ${METHODS_VARIANT_PARTS:-real32 real64 rmat}; do
       case $part in
         real32) args=(--matrices "$matrices" --min-products 1e7 --type f32) ;;
         real64) args=(--matrices "$matrices" --min-products 1e7 --type f64) ;;
         rmat) args=(--rmat-sweep --scales 15-18 --a-per-row 4,16 --b-per-row 8) ;;
       esac
-      step "v-$name-$part" 60 env "${envs[@]}" "$magnus" bench "${args[@]}" --systems cuda:0 \
+      step "v-$name-$part" 60 env "${envs[@]}" "$magnus" bench "${args[@]}" --systems "${METHODS_VARIANT_SYSTEMS:-magnus@cuda:0}" \
         --runs "$runs" --runs-large 5 --max-timed-seconds 3 --verify-limit 2e7 --no-bandwidth \
         --csv "$out/logs/v-$name-$part.csv"
       python3 - "$out/logs/v-$name-$part.csv" "$name" "$out/variants.csv" <<'PY'

@@ -7,8 +7,9 @@
 # 48 KiB budget (C narrow enough for one dense accumulator: no multisplit), every chunk dense
 # (MAGNUS_DENSE_MIN_ELEMENTS=1), the multisplit in place in batches (MAGNUS_CHAT_GAP=4 on scale
 # 14: one level), the hash algorithm with a 4 KiB budget (global tables), and light rows
-# above tau (the heavy-row threshold at 12288 products) in wide local bins and in global tables.
-# Every product is verified. Output: $OUT/sanitize.log; exit 1 if any tool reports an error.
+# above tau (the heavy-row threshold at 12288 products) in wide local bins and in global tables,
+# the hash algorithm in wide bins, and the default (AUTO: the choice's statistics kernel).
+# SANITIZE_CASES (a regex of case names) runs a subset. Every product is verified. Output: $OUT/sanitize.log; exit 1 if any tool reports an error.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root" || exit 2
@@ -22,8 +23,9 @@ gpu_libs_setup "$root/build-gpu" "$root/.carry" >>"$log"
 cs=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 magnus=$root/build-gpu/tools/magnus
 failed=0
-run_case() { # NAME TOOL ENV... -- ARGS...
+run_case() { # NAME TOOL ENV... -- ARGS...; SANITIZE_CASES (a regex) picks cases by name
   local name=$1 tool=$2 envs=()
+  [[ -n ${SANITIZE_CASES:-} && ! $name =~ ${SANITIZE_CASES} ]] && return
   shift 2
   while [ "$1" != -- ]; do envs+=("$1"); shift; done
   shift
@@ -36,14 +38,16 @@ run_case() { # NAME TOOL ENV... -- ARGS...
   fi
 }
 for tool in memcheck racecheck synccheck; do
-  run_case small-budget "$tool" MAGNUS_BACKENDS=cuda -- rmat:12:4:1 rmat:12:8:2 --local-mem 4096
-  run_case three-levels "$tool" MAGNUS_BACKENDS=cuda -- rmat:14:4:1 rmat:14:8:2 --local-mem 1024
-  run_case default "$tool" MAGNUS_BACKENDS=cuda -- rmat:13:8:1 rmat:13:8:2
-  run_case all-dense "$tool" MAGNUS_BACKENDS=cuda MAGNUS_DENSE_MIN_ELEMENTS=1 -- rmat:13:8:1 rmat:13:8:2
-  run_case in-place "$tool" MAGNUS_BACKENDS=cuda MAGNUS_CHAT_GAP=4 MAGNUS_CHAT_GAP_MIN_BYTES=0 -- rmat:14:8:1 rmat:14:8:2
+  run_case small-budget "$tool" MAGNUS_BACKENDS=cuda -- rmat:12:4:1 rmat:12:8:2 --local-mem 4096 --algorithm magnus
+  run_case three-levels "$tool" MAGNUS_BACKENDS=cuda -- rmat:14:4:1 rmat:14:8:2 --local-mem 1024 --algorithm magnus
+  run_case default "$tool" MAGNUS_BACKENDS=cuda -- rmat:13:8:1 rmat:13:8:2 --algorithm magnus
+  run_case all-dense "$tool" MAGNUS_BACKENDS=cuda MAGNUS_DENSE_MIN_ELEMENTS=1 -- rmat:13:8:1 rmat:13:8:2 --algorithm magnus
+  run_case in-place "$tool" MAGNUS_BACKENDS=cuda MAGNUS_CHAT_GAP=4 MAGNUS_CHAT_GAP_MIN_BYTES=0 -- rmat:14:8:1 rmat:14:8:2 --algorithm magnus
+  run_case auto "$tool" MAGNUS_BACKENDS=cuda -- rmat:14:8:1 rmat:14:8:2
   run_case hash-global "$tool" MAGNUS_BACKENDS=cuda -- rmat:12:8:1 rmat:12:8:2 --algorithm hash --local-mem 4096
-  run_case long-light-rows "$tool" MAGNUS_BACKENDS=cuda MAGNUS_HEAVY_ROW_PRODUCTS=12288 MAGNUS_HASH_WIDE_BINS=1 -- rmat:14:8:1 rmat:14:8:2
-  run_case light-rows-global "$tool" MAGNUS_BACKENDS=cuda MAGNUS_HEAVY_ROW_PRODUCTS=12288 MAGNUS_HASH_WIDE_BINS=0 -- rmat:14:8:1 rmat:14:8:2
+  run_case long-light-rows "$tool" MAGNUS_BACKENDS=cuda MAGNUS_HEAVY_ROW_PRODUCTS=12288 MAGNUS_HASH_WIDE_BINS=1 -- rmat:14:8:1 rmat:14:8:2 --algorithm magnus
+  run_case hash-wide "$tool" MAGNUS_BACKENDS=cuda MAGNUS_HASH_WIDE_BINS=1 -- rmat:14:8:1 rmat:14:8:2 --algorithm hash
+  run_case light-rows-global "$tool" MAGNUS_BACKENDS=cuda MAGNUS_HEAVY_ROW_PRODUCTS=12288 MAGNUS_HASH_WIDE_BINS=0 -- rmat:14:8:1 rmat:14:8:2 --algorithm magnus
 done
 echo "sanitize: $([ $failed -eq 0 ] && echo 'no errors reported' || echo 'ERRORS (see sanitize.log)')" | tee -a "$log"
 exit $failed

@@ -5,14 +5,14 @@
 #include <string.h>
 
 static bool parse_algorithm(const char *name, magnus_algorithm *out) {
-    if (!name || !strcmp(name, "magnus") || !strcmp(name, "gmagnus")) {
-        *out = MAGNUS_ALGORITHM_MAGNUS;
-        return true;
-    }
-    if (!strcmp(name, "hash")) {
-        *out = MAGNUS_ALGORITHM_HASH;
-        return true;
-    }
+    if (name && !strcmp(name, "gmagnus")) name = "magnus";
+    magnus_algorithm all[] = {MAGNUS_ALGORITHM_AUTO, MAGNUS_ALGORITHM_MAGNUS,
+                              MAGNUS_ALGORITHM_HASH};
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+        if (!name || !strcmp(name, magnus_algorithm_name(all[i]))) {
+            *out = all[i];
+            return true;
+        }
     return false;
 }
 
@@ -27,7 +27,7 @@ const char *cli_local_mem_problem(int64_t bytes, bool given) {
 bool compute_options_check(const compute_options *opt, char *why, size_t why_size) {
     magnus_algorithm algorithm;
     if (!parse_algorithm(opt->algorithm, &algorithm)) {
-        snprintf(why, why_size, "unknown algorithm '%s' (expected magnus or hash)", opt->algorithm);
+        snprintf(why, why_size, "unknown algorithm '%s' (expected auto, magnus or hash)", opt->algorithm);
         return false;
     }
     if (!cli_device_check(opt->backend, opt->device, why, why_size)) return false;
@@ -223,6 +223,8 @@ static magnus_status compute_on_device(magnus_csr *C, compute_report *report,
     start = cli_now();
     s = multiply_on_device(C, &report->dC, ctx, A, B, &sopt, &report->report, opt->keep_device);
     report->seconds = cli_now() - start;
+    if (!s) /* what ran (AUTO picks one) */
+        report->engine = report->report.algorithm == MAGNUS_ALGORITHM_HASH ? "hash" : "gMAGNUS";
     if (!s && opt->keep_device) {
         report->ctx = ctx; /* the randomized check multiplies with C where it is */
         ctx = NULL;

@@ -25,8 +25,8 @@ typedef struct compute_options {
 #define CLI_COMPUTE_OPTIONS(o)                                                                  \
     CLI_BACKEND_OPTION(&(o)->backend),                                                          \
     CLI_DEVICE_OPTION(&(o)->device),                                                            \
-    {"--algorithm", NULL, CLI_STRING, &(o)->algorithm, "magnus|hash",                           \
-     "gMAGNUS (default) or the hash baseline"},                                                 \
+    {"--algorithm", NULL, CLI_STRING, &(o)->algorithm, "auto|magnus|hash",                      \
+     "auto (default: the library picks per product and says why), gMAGNUS or the hash algorithm"}, \
     CLI_LOCAL_MEM_OPTION(&(o)->local_mem_bytes),                                                \
     {"--cpu", NULL, CLI_FLAG, &(o)->cpu, NULL, "multiply with the CPU reference instead"}
 

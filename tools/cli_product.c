@@ -180,6 +180,16 @@ static void print_device_report(const compute_report *c, FILE *out) {
         first = false;
     }
     fprintf(out, "%s\n", first ? "none timed" : "");
+    if (r->algorithm_requested == MAGNUS_ALGORITHM_AUTO)
+        fprintf(out, "%-10s%s: rows of more than %s products carry %.1f%% of the products "
+                     "(the limit: %.0f%%), chosen in %s\n",
+                "method:", r->algorithm == MAGNUS_ALGORITHM_HASH ? "hash" : "gMAGNUS",
+                cli_count(r->auto_long_row_products).s, 100.0 * r->auto_long_share,
+                100.0 * MAGNUS_AUTO_HASH_MAX_LONG_SHARE, cli_duration(r->time_choice_ms * 1e-3).s);
+    else
+        fprintf(out, "%-10s%s, %s\n", "method:",
+                r->algorithm == MAGNUS_ALGORITHM_HASH ? "hash" : "gMAGNUS",
+                r->algorithm_reason ? r->algorithm_reason : "requested");
     if (r->algorithm == MAGNUS_ALGORITHM_MAGNUS) {
         fprintf(out, "%-10stau %s products, levels %d, chunks per heavy row %s", "gMAGNUS:",
                 cli_count(r->tau).s, r->levels, cli_count(r->chunks_required).s);
@@ -293,6 +303,13 @@ static void device_report_json(const compute_report *c, cli_json *j) {
     cli_json_bool(j, "first_use", c->first_use);
     cli_json_object(j, "report");
     cli_json_string(j, "algorithm", r->algorithm == MAGNUS_ALGORITHM_HASH ? "hash" : "magnus");
+    cli_json_string(j, "algorithm_requested", magnus_algorithm_name(r->algorithm_requested));
+    cli_json_string(j, "algorithm_reason", r->algorithm_reason);
+    if (r->algorithm_requested == MAGNUS_ALGORITHM_AUTO) {
+        cli_json_int(j, "auto_long_row_products", r->auto_long_row_products);
+        cli_json_real(j, "auto_long_share", r->auto_long_share);
+        cli_json_real(j, "time_choice_ms", r->time_choice_ms);
+    }
     cli_json_real(j, "time_total_ms", r->time_total_ms);
     cli_json_real(j, "time_upload_ms", r->time_upload_ms);
     cli_json_real(j, "time_download_ms", r->time_download_ms);

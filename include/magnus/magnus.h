@@ -516,12 +516,23 @@ MAGNUS_API magnus_status magnus_context_device(magnus_device_info *out, const ma
 typedef enum magnus_algorithm {
     MAGNUS_ALGORITHM_MAGNUS = 0, /* gMAGNUS: light rows hashed, heavy rows expanded, reordered
                                     by column range and accumulated densely in local memory */
-    MAGNUS_ALGORITHM_HASH = 1    /* OpSparse-style binned hash Gustavson; rows too large for
+    MAGNUS_ALGORITHM_HASH = 1,   /* OpSparse-style binned hash Gustavson; rows too large for
                                     local memory use a global-memory table */
+    MAGNUS_ALGORITHM_AUTO = 2    /* the default: one of the two per product, by the rule of
+                                    docs/performance.md "The method per input" (measured on the
+                                    H200): the hash algorithm when rows longer than what its
+                                    local tables hold (auto_long_row_products) carry less than
+                                    MAGNUS_AUTO_HASH_MAX_LONG_SHARE of the products, else
+                                    gMAGNUS. The report says which ran and why. */
 } magnus_algorithm;
+/* AUTO's threshold (a fraction of the products) */
+#define MAGNUS_AUTO_HASH_MAX_LONG_SHARE 0.25
+/* "auto", "magnus" or "hash" (static text; NULL for another value). */
+MAGNUS_API const char *magnus_algorithm_name(magnus_algorithm algorithm);
 
 typedef struct magnus_spgemm_options {
-    magnus_algorithm algorithm;
+    magnus_algorithm algorithm;  /* MAGNUS_ALGORITHM_AUTO from magnus_spgemm_options_init (and
+                                    for NULL options); MAGNUS or HASH forces one, for studies */
     magnus_progress_fn progress; /* may be NULL */
     void *progress_user;
     double alpha;                /* C = alpha * A.B (1 from magnus_spgemm_options_init; NULL
@@ -535,7 +546,12 @@ MAGNUS_API magnus_status magnus_spgemm_options_init(magnus_spgemm_options *opt);
 #define MAGNUS_MAX_LEVELS 8
 /* Filled by every multiply: where the time went and what the parameters were. Times in ms. */
 typedef struct magnus_report {
-    magnus_algorithm algorithm;
+    magnus_algorithm algorithm;  /* what ran: MAGNUS or HASH (never AUTO) */
+    magnus_algorithm algorithm_requested; /* what the options asked for (AUTO by default) */
+    const char *algorithm_reason; /* why that algorithm ran (static text) */
+    int64_t auto_long_row_products; /* AUTO: rows with more products are "long" ... */
+    double auto_long_share;      /* ... and carry this fraction of the products */
+    double time_choice_ms;       /* AUTO: the statistics of the choice (in time_total_ms) */
     double time_total_ms;        /* end to end, as the caller sees it */
     double time_upload_ms, time_download_ms;
     double time_setup_ms;        /* products per row, scan, threshold partition */

@@ -41,9 +41,10 @@ __all__ = ["Context", "Device", "Plan", "Error", "DeviceError", "DimensionMismat
            "InvalidArgumentError", "LibraryNotFoundError", "NoDeviceError", "OutOfMemoryError",
            "UnsupportedTypeError", "devices", "spgemm", "spmv", "library_version", "library_path"]
 
-_ALGORITHMS = {None: L.ALGORITHM_MAGNUS, "magnus": L.ALGORITHM_MAGNUS,
+_ALGORITHMS = {None: L.ALGORITHM_AUTO, "auto": L.ALGORITHM_AUTO, "magnus": L.ALGORITHM_MAGNUS,
                "gmagnus": L.ALGORITHM_MAGNUS, "hash": L.ALGORITHM_HASH}
-_ALGORITHM_NAMES = {L.ALGORITHM_MAGNUS: "magnus", L.ALGORITHM_HASH: "hash"}
+_ALGORITHM_NAMES = {L.ALGORITHM_AUTO: "auto", L.ALGORITHM_MAGNUS: "magnus",
+                    L.ALGORITHM_HASH: "hash"}
 
 
 def library_version():
@@ -194,8 +195,13 @@ def _report_dict(r):
     d = {}
     for name, _ in L.Report._fields_:
         v = getattr(r, name)
-        d[name] = list(v) if not isinstance(v, (int, float)) else v
+        if isinstance(v, bytes) or v is None:
+            d[name] = v.decode() if v else ""
+        else:
+            d[name] = list(v) if not isinstance(v, (int, float)) else v
     d["algorithm"] = _ALGORITHM_NAMES.get(r.algorithm, r.algorithm)
+    d["algorithm_requested"] = _ALGORITHM_NAMES.get(r.algorithm_requested,
+                                                    r.algorithm_requested)
     d["levels"] = int(r.levels)
     for k in ("time_histogram_ms", "time_multisplit_ms", "chunks_per_level"):
         d[k] = d[k][:max(d["levels"], 0)]
@@ -204,7 +210,7 @@ def _report_dict(r):
 
 def _options(algorithm, alpha):
     if algorithm not in _ALGORITHMS:
-        raise InvalidArgumentError(-3, f"unknown algorithm {algorithm!r}: 'magnus' or 'hash'")
+        raise InvalidArgumentError(-3, f"unknown algorithm {algorithm!r}: 'auto', 'magnus' or 'hash'")
     try:
         alpha = float(alpha)
     except (TypeError, ValueError):
@@ -458,7 +464,8 @@ def spgemm(A, B, *, device=None, algorithm=None, dtype=None, alpha=1.0, return_r
 
     device: None (MAGNUS_DEVICE, else the best device), a device spec string or a Device; a
     context per device is made on first use and kept for later calls (or pass `context`).
-    algorithm: None or "magnus" (gMAGNUS), or "hash". dtype: float32 or float64 (default from
+    algorithm: None or "auto" (the library's choice per product; the report's
+    algorithm_reason says why), "magnus" (gMAGNUS), or "hash". dtype: float32 or float64 (default from
     the inputs: float32 when both are float32, else float64). alpha: a finite real number.
     CuPy: A and B both cupyx.scipy.sparse on one CUDA device multiply there (device None:
     "cuda:<their device id>"; a device or context elsewhere raises InvalidArgumentError) and

@@ -16,7 +16,7 @@ from ._errors import LibraryNotFoundError, error_for
 
 MAX_LEVELS = 8
 FLOAT32, FLOAT64 = 1, 2
-ALGORITHM_MAGNUS, ALGORITHM_HASH = 0, 1
+ALGORITHM_MAGNUS, ALGORITHM_HASH, ALGORITHM_AUTO = 0, 1, 2
 
 
 class CSR(ctypes.Structure):
@@ -80,6 +80,11 @@ class SpgemmOptions(ctypes.Structure):
 class Report(ctypes.Structure):
     _fields_ = [
         ("algorithm", ctypes.c_int),
+        ("algorithm_requested", ctypes.c_int),
+        ("algorithm_reason", ctypes.c_char_p),
+        ("auto_long_row_products", ctypes.c_int64),
+        ("auto_long_share", ctypes.c_double),
+        ("time_choice_ms", ctypes.c_double),
         ("time_total_ms", ctypes.c_double),
         ("time_upload_ms", ctypes.c_double),
         ("time_download_ms", ctypes.c_double),
@@ -93,6 +98,9 @@ class Report(ctypes.Structure):
         ("time_alloc_ms", ctypes.c_double),
         ("local_mem_bytes", ctypes.c_uint64),
         ("tau", ctypes.c_int64),
+        ("heavy_row_products", ctypes.c_int64),
+        ("heavy_row_rule", ctypes.c_char_p),
+        ("light_rows_global", ctypes.c_int64),
         ("chunks_required", ctypes.c_int64),
         ("levels", ctypes.c_int),
         ("chunks_per_level", ctypes.c_int64 * MAX_LEVELS),

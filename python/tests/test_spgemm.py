@@ -16,7 +16,7 @@ def _need(ctx, dtype):
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("algorithm", [None, "hash"])
+@pytest.mark.parametrize("algorithm", [None, "magnus", "hash"])
 @pytest.mark.parametrize("shape", [(200, 150, 120), (1, 300, 1), (64, 1, 80), (150, 150, 150)])
 def test_random_rectangular(ctx, dtype, algorithm, shape):
     _need(ctx, dtype)
@@ -110,8 +110,13 @@ def test_report(ctx):
     products = int(np.diff(B.indptr)[A.indices].sum())
     assert rep["products_total"] == products
     assert rep["peak_device_bytes"] > 0 and rep["time_total_ms"] >= 0
-    _, rep = ctx.spgemm(A, B, return_report=True)
+    _, rep = ctx.spgemm(A, B, algorithm="magnus", return_report=True)
     assert rep["algorithm"] == "magnus" and rep["tau"] > 0
+    assert rep["heavy_row_products"] >= rep["tau"] and rep["heavy_row_rule"]
+    # the default: AUTO picks one and says why; rows of at most ~40 products are never long
+    _, rep = ctx.spgemm(A, B, return_report=True)
+    assert rep["algorithm_requested"] == "auto" and rep["algorithm"] == "hash"
+    assert rep["auto_long_share"] == 0 and rep["algorithm_reason"].startswith("auto")
 
 
 def test_devices_and_default_context(ctx):

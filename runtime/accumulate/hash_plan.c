@@ -39,8 +39,8 @@ static void hash_plan_add(hash_plan *p, int numeric, size_t value_bytes, uint64_
 
 /* The bins for one phase, with work groups of at most group_cap items; nbins == 2 (empty +
  * global) when local memory holds no table. */
-void magnus_hash_plan_build(hash_plan *p, const magnus_context_s *ctx, int numeric,
-                            size_t value_bytes, uint32_t group_cap) {
+static void plan_build(hash_plan *p, const magnus_context_s *ctx, int numeric,
+                       size_t value_bytes, uint32_t group_cap, bool wide) {
     memset(p, 0, sizeof *p);
     p->group_cap = group_cap;
     uint64_t budget = ctx->device.local_mem_bytes;
@@ -69,7 +69,7 @@ void magnus_hash_plan_build(hash_plan *p, const magnus_context_s *ctx, int numer
         top->max_key = tau;
     /* Wide bins: items past the budget get local tables up to the device's local memory, at
      * lower occupancy, instead of global ones (magnus_hash_wide_bins). */
-    if (magnus_hash_wide_bins(ctx) && p->nbins > 1) {
+    if (wide && p->nbins > 1) {
         uint64_t wide_bytes = ctx->device_local_mem_bytes - HASH_LOCAL_RESERVE;
         uint64_t wroom = wide_bytes > HASH_ITEM_EXTRA ? wide_bytes - HASH_ITEM_EXTRA : 0;
         uint64_t widest = numeric ? (wroom / slot) & ~(uint64_t)1 : pow2_floor(wroom / 4);
@@ -83,6 +83,25 @@ void magnus_hash_plan_build(hash_plan *p, const magnus_context_s *ctx, int numer
         }
     }
     p->bin[p->nbins++] = (hash_bin){.max_key = INT64_MAX};
+}
+
+void magnus_hash_plan_build(hash_plan *p, const magnus_context_s *ctx, int numeric,
+                            size_t value_bytes, uint32_t group_cap) {
+    plan_build(p, ctx, numeric, value_bytes, group_cap, magnus_hash_wide_bins(ctx));
+}
+
+void magnus_hash_budget_capacity(const magnus_context_s *ctx, magnus_value_type type,
+                                 int64_t *symbolic_products, int64_t *numeric_nnz) {
+    hash_plan p;
+    size_t vb = magnus_value_size(type);
+    if (symbolic_products) {
+        plan_build(&p, ctx, 0, vb, HASH_MAX_GROUP, false);
+        *symbolic_products = p.bin[p.nbins - 2].max_key;
+    }
+    if (numeric_nnz) {
+        plan_build(&p, ctx, 1, vb, HASH_MAX_GROUP, false);
+        *numeric_nnz = p.bin[p.nbins - 2].max_key;
+    }
 }
 
 void magnus_hash_local_capacity(const magnus_context_s *ctx, magnus_value_type type,

@@ -305,26 +305,31 @@ magnus_status magnus_prim_fill_u64(magnus_context ctx, magnus_queue_id q, magnus
                                   offset, n, value);
 }
 
-magnus_status magnus_prim_count_long_segments(magnus_context ctx, magnus_queue_id q,
-                                              const magnus_dbuf *ptr, uint64_t n,
-                                              uint64_t threshold, uint32_t *count) {
-    const char *what = "magnus_prim_count_long_segments";
+magnus_status magnus_prim_long_segments(magnus_context ctx, magnus_queue_id q,
+                                        const magnus_dbuf *ptr, uint64_t n, uint64_t threshold,
+                                        magnus_long_segments *out) {
+    const char *what = "magnus_prim_long_segments";
     size_t gs;
-    magnus_dbuf counter = {0};
-    *count = 0;
+    memset(out, 0, sizeof *out);
     magnus_status s = fill_check(ctx, q, ptr, 0, n + 1, 8, what, &gs);
     if (s || n == 0) return s;
-    if ((s = magnus_dbuf_alloc(ctx, 4, &counter))) return s;
-    if (!(s = magnus_prim_fill_u32(ctx, q, &counter, 0, 1, 0)) &&
-        !(s = magnus_k_prim_count_long_segments(ctx, q, PRIM_VARIANT, groups_for(ctx, n / gs + 1),
-                                                gs, 0, ptr, n, threshold, &counter)))
-        s = magnus_dbuf_read(ctx, q, count, &counter, 0, 4);
-    if (s) {
-        magnus_queue_finish(ctx, q); /* the kernel may still read ptr and write counter */
-        magnus_dbuf_free(ctx, &counter);
-        return s;
+    if ((s = group_size_or_error(ctx, 16, what, &gs))) return s;
+    /* few groups: the host adds one (count, length) pair per group */
+    size_t groups = groups_for(ctx, n / gs + 1);
+    if (groups > 256) groups = 256;
+    uint64_t part[2 * 256];
+    magnus_dbuf parts = {0};
+    if ((s = magnus_dbuf_alloc(ctx, groups * 16, &parts))) return s;
+    if (!(s = magnus_k_prim_long_segments(ctx, q, PRIM_VARIANT, groups, gs, gs * 16, ptr, n,
+                                          threshold, &parts)))
+        s = magnus_dbuf_read(ctx, q, part, &parts, 0, groups * 16);
+    if (s) magnus_queue_finish(ctx, q); /* the kernel may still write parts */
+    magnus_dbuf_free(ctx, &parts);
+    if (s) return s;
+    for (size_t g = 0; g < groups; g++) {
+        out->count += part[2 * g];
+        out->length += part[2 * g + 1];
     }
-    magnus_dbuf_free(ctx, &counter);
     return MAGNUS_SUCCESS;
 }
 

@@ -78,11 +78,14 @@ magnus_status magnus_prim_histogram_u32(magnus_context ctx, magnus_queue_id q, m
 magnus_status magnus_prim_histogram_u64(magnus_context ctx, magnus_queue_id q, magnus_dbuf *bins,
                                         uint32_t nbins, const magnus_dbuf *keys, uint64_t n);
 
-/* *count = the segments i < n of the row pointer ptr (n + 1 uint64 offsets) longer than
- * threshold elements. Waits for q (the count is read back). */
-magnus_status magnus_prim_count_long_segments(magnus_context ctx, magnus_queue_id q,
-                                              const magnus_dbuf *ptr, uint64_t n,
-                                              uint64_t threshold, uint32_t *count);
+/* The segments i < n of the row pointer ptr (n + 1 uint64 offsets) longer than threshold
+ * elements: how many, and their elements together. Waits for q (read back). */
+typedef struct magnus_long_segments {
+    uint64_t count, length;
+} magnus_long_segments;
+magnus_status magnus_prim_long_segments(magnus_context ctx, magnus_queue_id q,
+                                        const magnus_dbuf *ptr, uint64_t n, uint64_t threshold,
+                                        magnus_long_segments *out);
 
 /* buf[offset + i] = value for i < n (offset and n in elements). */
 magnus_status magnus_prim_fill_u32(magnus_context ctx, magnus_queue_id q, magnus_dbuf *buf,

@@ -14,13 +14,13 @@ magnus_status magnus_spgemm_options_init(magnus_spgemm_options *opt) {
     magnus_error_clear();
     if (!opt) return magnus_error(MAGNUS_ERROR_NULL_POINTER, "magnus_spgemm_options_init: NULL");
     memset(opt, 0, sizeof *opt);
-    opt->algorithm = MAGNUS_ALGORITHM_MAGNUS;
+    opt->algorithm = MAGNUS_ALGORITHM_AUTO;
     opt->alpha = 1.0;
     return MAGNUS_SUCCESS;
 }
 
 static magnus_status check_options(const magnus_spgemm_options *opt) {
-    if (opt && opt->algorithm != MAGNUS_ALGORITHM_MAGNUS && opt->algorithm != MAGNUS_ALGORITHM_HASH)
+    if (opt && !magnus_algorithm_name(opt->algorithm))
         return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT, "unknown SpGEMM algorithm %d",
                             (int)opt->algorithm);
     if (opt && !isfinite(opt->alpha))
@@ -64,15 +64,21 @@ static magnus_status dispatch(magnus_device_csr *C, magnus_context ctx,
                               const struct magnus_device_csr_s *A,
                               const struct magnus_device_csr_s *B,
                               const magnus_spgemm_options *opt, magnus_report *rep) {
-    magnus_algorithm algorithm = opt ? opt->algorithm : MAGNUS_ALGORITHM_MAGNUS;
-    rep->algorithm = algorithm;
+    magnus_algorithm algorithm = opt ? opt->algorithm : MAGNUS_ALGORITHM_AUTO;
+    rep->algorithm_requested = algorithm;
     rep->local_mem_bytes = ctx->device.local_mem_bytes;
-    magnus_trace_mark(ctx,
-                      algorithm == MAGNUS_ALGORITHM_HASH ? "multiply hash" : "multiply gmagnus");
     /* The API is synchronous, so the queues are idle here: saying so lets the blocks freed
      * since the last multiply (C's, the caller's) be reused by this one. */
     magnus_status s = magnus_context_finish(ctx);
     if (s) return s;
+    if (algorithm == MAGNUS_ALGORITHM_AUTO) {
+        if ((s = magnus_spgemm_choose(&algorithm, ctx, A, B, rep))) return s;
+    } else {
+        rep->algorithm_reason = "requested by the options";
+    }
+    rep->algorithm = algorithm;
+    magnus_trace_mark(ctx,
+                      algorithm == MAGNUS_ALGORITHM_HASH ? "multiply hash" : "multiply gmagnus");
     if (algorithm == MAGNUS_ALGORITHM_HASH) s = magnus_hash_spgemm(C, ctx, A, B, rep);
     else s = magnus_gmagnus_spgemm(C, ctx, A, B, rep);
     /* C = alpha * (A.B): one pass over C's values after either algorithm */

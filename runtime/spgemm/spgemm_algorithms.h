@@ -18,6 +18,13 @@ magnus_status magnus_gmagnus_spgemm(magnus_device_csr *C, magnus_context ctx,
                                     const struct magnus_device_csr_s *A,
                                     const struct magnus_device_csr_s *B, magnus_report *report);
 
+/* MAGNUS_ALGORITHM_AUTO's choice for A·B (runtime/spgemm/spgemm_choice.c): *out is MAGNUS
+ * or HASH; fills the report's auto_* fields, algorithm_reason and time_choice_ms. Waits for
+ * the main queue. */
+magnus_status magnus_spgemm_choose(magnus_algorithm *out, magnus_context ctx,
+                                   const struct magnus_device_csr_s *A,
+                                   const struct magnus_device_csr_s *B, magnus_report *report);
+
 /* The phases of a plan (runtime/spgemm/spgemm_plan.c), by the hash algorithm's accumulator:
  * symbolic: C's row pointers (rows+1 int64, a new buffer the caller frees) and nnz;
  * numeric: C (a new matrix, or `into`, which has C's shape, type and nnz) gets a copy of

@@ -100,11 +100,11 @@ static magnus_status choose_format(struct magnus_spmv_plan_s *p, magnus_spmv_for
     const struct magnus_device_csr_s *A = p->A;
     double mean = A->rows ? (double)A->nnz / (double)A->rows : 0;
     int64_t threshold = (int64_t)(8 * mean) > 64 ? (int64_t)(8 * mean) : 64;
-    uint32_t longer = 0;
+    magnus_long_segments longer;
     /* counted on the device (row pointers are non-negative: the same bits as uint64) */
-    magnus_status s = magnus_prim_count_long_segments(p->ctx, Q, &A->row_ptr, (uint64_t)A->rows,
-                                                      (uint64_t)threshold, &longer);
-    *out = longer ? MAGNUS_SPMV_CSR_BALANCED : p->reused ? MAGNUS_SPMV_HYBRID : MAGNUS_SPMV_CSR;
+    magnus_status s = magnus_prim_long_segments(p->ctx, Q, &A->row_ptr, (uint64_t)A->rows,
+                                                (uint64_t)threshold, &longer);
+    *out = longer.count ? MAGNUS_SPMV_CSR_BALANCED : p->reused ? MAGNUS_SPMV_HYBRID : MAGNUS_SPMV_CSR;
     return s;
 }
 

@@ -438,6 +438,56 @@ Test(fill, u32_u64_offsets) {
     magnus_dbuf_free(ctx, &b);
 }
 
+/* Long segments of a random row pointer (lengths up to 2^33: 64-bit sums), against a host
+ * count, for several group counts (the host adds the groups' pairs). */
+static void check_long_segments(magnus_context ctx, uint64_t n, uint64_t threshold,
+                                uint64_t seed) {
+    uint64_t *ptr = xmalloc((n + 1) * 8), count = 0, length = 0;
+    magnus_prng r;
+    magnus_prng_seed(&r, seed);
+    ptr[0] = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        uint64_t x = magnus_prng_next(&r), d = x % 4 == 0 ? (x >> 8) % ((uint64_t)1 << 33)
+                                                          : (x >> 8) % (2 * threshold + 2);
+        ptr[i + 1] = ptr[i] + d;
+        if (d > threshold) {
+            count++;
+            length += d;
+        }
+    }
+    magnus_dbuf b = upload(ctx, ptr, (n + 1) * 8);
+    magnus_long_segments got;
+    ASSERT_OK(magnus_prim_long_segments(ctx, Q, &b, n, threshold, &got));
+    cr_assert(got.count == count && got.length == length,
+              "long segments of %llu (threshold %llu, seed %llu): %llu / %llu, host %llu / %llu",
+              (unsigned long long)n, (unsigned long long)threshold, (unsigned long long)seed,
+              (unsigned long long)got.count, (unsigned long long)got.length,
+              (unsigned long long)count, (unsigned long long)length);
+    magnus_dbuf_free(ctx, &b);
+    free(ptr);
+}
+
+Test(long_segments, counts_and_lengths) {
+    magnus_context ctx = magnus_test_context();
+    uint64_t ns[] = {0, 1, 255, 4097, 300007};
+    for (size_t i = 0; i < sizeof ns / sizeof *ns; i++) {
+        check_long_segments(ctx, ns[i], 0, SEED + i);
+        check_long_segments(ctx, ns[i], 6144, SEED + 10 + i);
+    }
+    size_t caps[] = {1, 3};
+    for (size_t i = 0; i < 2; i++) {
+        magnus_prim_set_max_groups(caps[i]);
+        check_long_segments(ctx, 100003, 100, SEED + 20 + i);
+    }
+    magnus_prim_set_max_groups(0);
+    magnus_dbuf small;
+    ASSERT_OK(magnus_dbuf_alloc(ctx, 16, &small));
+    magnus_long_segments got;
+    cr_assert_eq(magnus_prim_long_segments(ctx, Q, &small, 2, 0, &got),
+                 MAGNUS_ERROR_INVALID_ARGUMENT); /* 3 offsets do not fit 16 bytes */
+    magnus_dbuf_free(ctx, &small);
+}
+
 static void check_gather(magnus_context ctx, size_t size, int values, uint64_t n,
                          uint64_t in_count, uint64_t seed) {
     magnus_prng g;

@@ -28,7 +28,7 @@ static const char *kind_name(const bench_system *s) {
 
 static const char *algorithm_name(const bench_system *s) {
     if (s->kind == BENCH_SYSTEM_CUSPARSE) return "cusparse";
-    return s->algorithm == MAGNUS_ALGORITHM_HASH ? "hash" : "magnus";
+    return magnus_algorithm_name(s->algorithm);
 }
 
 static double sum_levels(const double *t) {
@@ -123,6 +123,9 @@ static void emit_row(const bench_row *r, sink *k) {
     real(k, "report_total_ms", p ? p->time_total_ms : NAN);
     integer(k, "local_mem_bytes", p ? (double)p->local_mem_bytes : NAN);
     integer(k, "tau", p ? (double)p->tau : NAN);
+    text(k, "algorithm_ran", p ? magnus_algorithm_name(p->algorithm) : "");
+    real(k, "auto_long_share", p && p->algorithm_requested == MAGNUS_ALGORITHM_AUTO ? p->auto_long_share : NAN);
+    real(k, "choice_ms", p && p->algorithm_requested == MAGNUS_ALGORITHM_AUTO ? p->time_choice_ms : NAN);
     integer(k, "heavy_row_products", p && p->heavy_row_products ? (double)p->heavy_row_products : NAN);
     integer(k, "light_rows_global", p && p->algorithm == MAGNUS_ALGORITHM_MAGNUS ? (double)p->light_rows_global : NAN);
     integer(k, "levels", p ? p->levels : NAN);

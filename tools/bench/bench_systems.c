@@ -50,15 +50,19 @@ static bool in_list(const char *list, const char *item) {
 }
 
 static bool parse_algorithm(const char *name, size_t len, magnus_algorithm *out) {
-    if (len == 6 && !strncmp(name, "magnus", 6)) *out = MAGNUS_ALGORITHM_MAGNUS;
-    else if (len == 4 && !strncmp(name, "hash", 4)) *out = MAGNUS_ALGORITHM_HASH;
-    else return false;
-    return true;
+    magnus_algorithm all[] = {MAGNUS_ALGORITHM_AUTO, MAGNUS_ALGORITHM_MAGNUS,
+                              MAGNUS_ALGORITHM_HASH};
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
+        const char *n = magnus_algorithm_name(all[i]);
+        if (len == strlen(n) && !strncmp(name, n, len)) {
+            *out = all[i];
+            return true;
+        }
+    }
+    return false;
 }
 
-static const char *algorithm_name(magnus_algorithm a) {
-    return a == MAGNUS_ALGORITHM_HASH ? "hash" : "magnus";
-}
+static const char *algorithm_name(magnus_algorithm a) { return magnus_algorithm_name(a); }
 
 typedef struct builder {
     bench_system *systems;
@@ -121,7 +125,7 @@ static bool add_device_algorithms(builder *b, int device, char *why, size_t n) {
         size_t len = end ? (size_t)(end - p) : strlen(p);
         magnus_algorithm a;
         if (!parse_algorithm(p, len, &a)) {
-            snprintf(why, n, "unknown algorithm '%.*s' (magnus, hash)", (int)len, p);
+            snprintf(why, n, "unknown algorithm '%.*s' (auto, magnus, hash)", (int)len, p);
             return false;
         }
         if (!add_magnus(b, device, a, why, n)) return false;
@@ -168,7 +172,7 @@ static bool add_listed(builder *b, const char *item, size_t len, char *why, size
     if (!at) return add_device_algorithms(b, d, why, n);
     magnus_algorithm a;
     if (!parse_algorithm(item, (size_t)(at - item), &a)) {
-        snprintf(why, n, "'%.*s': unknown algorithm (magnus, hash, cusparse)", (int)len, item);
+        snprintf(why, n, "'%.*s': unknown algorithm (auto, magnus, hash, cusparse)", (int)len, item);
         return false;
     }
     return add_magnus(b, d, a, why, n);

@@ -20,7 +20,7 @@ static int64_t default_threshold(const magnus_gm *g, const char **why) {
         return tau;
     }
     int64_t symbolic = 0, numeric = 0;
-    magnus_hash_local_capacity(g->ctx, g->A->type, &symbolic, &numeric);
+    magnus_hash_budget_capacity(g->ctx, g->A->type, &symbolic, &numeric);
     *why = "the hash accumulator's symbolic capacity";
     return symbolic > tau ? symbolic : tau;
 }

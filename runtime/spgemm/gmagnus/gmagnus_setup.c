@@ -27,10 +27,10 @@ static magnus_status choose_gap(magnus_gm *g, const magnus_dbuf *heavy_ptr) {
     /* a multiple of 256 elements keeps C-hat's start 1 KiB-aligned after the gap */
     uint64_t gap = (n + ctx->chat_gap_divisor - 1) / ctx->chat_gap_divisor;
     gap = (gap + 255) & ~(uint64_t)255;
-    uint32_t long_rows = 0;
-    magnus_status s = magnus_prim_count_long_segments(g->ctx, MAGNUS_QUEUE_MAIN, heavy_ptr,
-                                                      (uint64_t)g->nheavy, gap, &long_rows);
-    if (!s && long_rows == 0) g->gap = gap;
+    magnus_long_segments long_rows;
+    magnus_status s = magnus_prim_long_segments(g->ctx, MAGNUS_QUEUE_MAIN, heavy_ptr,
+                                                (uint64_t)g->nheavy, gap, &long_rows);
+    if (!s && long_rows.count == 0) g->gap = gap;
     return s;
 }
 

@@ -544,6 +544,7 @@ Test(gmagnus, budget_too_small_refused) {
     magnus_csr C = NULL;
     magnus_spgemm_options opt;
     ASSERT_OK(magnus_spgemm_options_init(&opt));
+    opt.algorithm = MAGNUS_ALGORITHM_MAGNUS;
     magnus_status s = magnus_spgemm(&C, ctx, A, A, &opt, NULL);
     cr_assert_eq(s, MAGNUS_ERROR_INVALID_ARGUMENT, "%s", magnus_last_error());
     cr_assert_null(C);

@@ -1,0 +1,67 @@
+/*
+ * MAGNUS_ALGORITHM_AUTO: which algorithm multiplies a product, from one statistic of A and
+ * B that costs a pass over A's structure on the device (products per row, their scan, and
+ * the long rows' share; one host read):
+ *
+ *   long rows  rows with more products than the hash accumulator's symbolic table holds
+ *              within the budget (6144 at 48 KiB): the hash algorithm counts them in
+ *              global-memory tables, one work group per row; gMAGNUS expands them and
+ *              splits them by column range across the whole device.
+ *   rule       hash when the long rows carry less than MAGNUS_AUTO_HASH_MAX_LONG_SHARE of
+ *              the products, gMAGNUS otherwise.
+ *
+ * Measured on the H200 (docs/performance.md, "The method per input"): the hash algorithm
+ * was faster on every shared matrix whose long rows carry under 20 % of the products
+ * (0-18 %: EX5, bcsstk16, astro-ph, vsp_sctap1-2b; up to 2.7x) and gMAGNUS on every input
+ * with more than 45 % (R-MAT, soc-Slashdot0902, email-Enron, ego-Facebook, ca-HepPh,
+ * vsp_befref: up to 10x); the one input between (ca-AstroPh_cc1, 40 %) was within 11 %
+ * either way.
+ */
+#include "hash_accumulate.h"
+#include "primitives.h"
+#include "spgemm_algorithms.h"
+
+const char *magnus_algorithm_name(magnus_algorithm algorithm) {
+    switch (algorithm) {
+    case MAGNUS_ALGORITHM_AUTO: return "auto";
+    case MAGNUS_ALGORITHM_MAGNUS: return "magnus";
+    case MAGNUS_ALGORITHM_HASH: return "hash";
+    }
+    return NULL;
+}
+
+magnus_status magnus_spgemm_choose(magnus_algorithm *out, magnus_context ctx,
+                                   const struct magnus_device_csr_s *A,
+                                   const struct magnus_device_csr_s *B, magnus_report *rep) {
+    const magnus_queue_id q = MAGNUS_QUEUE_MAIN;
+    double t = magnus_now_ms();
+    int64_t long_products = 0;
+    magnus_hash_budget_capacity(ctx, A->type, &long_products, NULL);
+    rep->auto_long_row_products = long_products;
+    *out = MAGNUS_ALGORITHM_MAGNUS;
+    magnus_dbuf products = {0}, offsets = {0};
+    uint64_t total = 0;
+    magnus_long_segments longer = {0, 0};
+    const uint64_t rows = (uint64_t)A->rows;
+    magnus_status s;
+    if ((s = magnus_dbuf_alloc(ctx, (rows + 1) * 8, &products)) ||
+        (s = magnus_dbuf_alloc(ctx, (rows + 1) * 8, &offsets)) ||
+        (s = magnus_hash_rows_products(ctx, q, A, B, NULL, 0, A->rows, &products, NULL)) ||
+        (s = magnus_prim_fill_u64(ctx, q, &products, rows, 1, 0)) ||
+        (s = magnus_prim_scan_u64(ctx, q, &offsets, &products, rows + 1, &total)) ||
+        (s = magnus_prim_long_segments(ctx, q, &offsets, rows, (uint64_t)long_products,
+                                       &longer)))
+        magnus_context_finish_after_error(ctx, s);
+    magnus_dbuf_free(ctx, &products);
+    magnus_dbuf_free(ctx, &offsets);
+    if (s) return s;
+    rep->auto_long_share = total ? (double)longer.length / (double)total : 0;
+    if (rep->auto_long_share < MAGNUS_AUTO_HASH_MAX_LONG_SHARE) {
+        *out = MAGNUS_ALGORITHM_HASH;
+        rep->algorithm_reason = "auto: long rows carry less than the share limit (hash)";
+    } else {
+        rep->algorithm_reason = "auto: long rows carry the share limit or more (gMAGNUS)";
+    }
+    rep->time_choice_ms = magnus_now_ms() - t;
+    return MAGNUS_SUCCESS;
+}
