@@ -9,20 +9,25 @@
 
 #include "device_runtime.h"
 
+/* `products`, when not NULL: A·B's products per row already counted (rows+1 int64, the last
+ * 0; magnus_spgemm_choose's), which the algorithm copies instead of counting again. */
 /* OpSparse-style binned hash Gustavson (runtime/spgemm/hash/hash_spgemm.c). */
 magnus_status magnus_hash_spgemm(magnus_device_csr *C, magnus_context ctx,
                                  const struct magnus_device_csr_s *A,
-                                 const struct magnus_device_csr_s *B, magnus_report *report);
+                                 const struct magnus_device_csr_s *B, magnus_report *report,
+                                 const magnus_dbuf *products);
 /* gMAGNUS (runtime/spgemm/gmagnus/gmagnus_spgemm.c). */
 magnus_status magnus_gmagnus_spgemm(magnus_device_csr *C, magnus_context ctx,
                                     const struct magnus_device_csr_s *A,
-                                    const struct magnus_device_csr_s *B, magnus_report *report);
+                                    const struct magnus_device_csr_s *B, magnus_report *report,
+                                    const magnus_dbuf *products);
 
 /* MAGNUS_ALGORITHM_AUTO's choice for A·B (runtime/spgemm/spgemm_choice.c): *out is MAGNUS
- * or HASH; fills the report's auto_* fields, algorithm_reason and time_choice_ms. Waits for
- * the main queue. */
-magnus_status magnus_spgemm_choose(magnus_algorithm *out, magnus_context ctx,
-                                   const struct magnus_device_csr_s *A,
+ * or HASH; *products the products per row it counted (for the algorithm; the caller frees
+ * it); fills the report's auto_* fields, algorithm_reason and time_choice_ms. Waits for the
+ * main queue; on error *products is empty. */
+magnus_status magnus_spgemm_choose(magnus_algorithm *out, magnus_dbuf *products,
+                                   magnus_context ctx, const struct magnus_device_csr_s *A,
                                    const struct magnus_device_csr_s *B, magnus_report *report);
 
 /* The phases of a plan (runtime/spgemm/spgemm_plan.c), by the hash algorithm's accumulator:

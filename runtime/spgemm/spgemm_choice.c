@@ -17,6 +17,8 @@
  * vsp_befref: up to 10x); the one input between (ca-AstroPh_cc1, 40 %) was within 11 %
  * either way.
  */
+#include <string.h>
+
 #include "hash_accumulate.h"
 #include "primitives.h"
 #include "spgemm_algorithms.h"
@@ -30,8 +32,8 @@ const char *magnus_algorithm_name(magnus_algorithm algorithm) {
     return NULL;
 }
 
-magnus_status magnus_spgemm_choose(magnus_algorithm *out, magnus_context ctx,
-                                   const struct magnus_device_csr_s *A,
+magnus_status magnus_spgemm_choose(magnus_algorithm *out, magnus_dbuf *products,
+                                   magnus_context ctx, const struct magnus_device_csr_s *A,
                                    const struct magnus_device_csr_s *B, magnus_report *rep) {
     const magnus_queue_id q = MAGNUS_QUEUE_MAIN;
     double t = magnus_now_ms();
@@ -39,22 +41,25 @@ magnus_status magnus_spgemm_choose(magnus_algorithm *out, magnus_context ctx,
     magnus_hash_budget_capacity(ctx, A->type, &long_products, NULL);
     rep->auto_long_row_products = long_products;
     *out = MAGNUS_ALGORITHM_MAGNUS;
-    magnus_dbuf products = {0}, offsets = {0};
+    magnus_dbuf offsets = {0};
+    memset(products, 0, sizeof *products);
     uint64_t total = 0;
     magnus_long_segments longer = {0, 0};
     const uint64_t rows = (uint64_t)A->rows;
     magnus_status s;
-    if ((s = magnus_dbuf_alloc(ctx, (rows + 1) * 8, &products)) ||
+    if ((s = magnus_dbuf_alloc(ctx, (rows + 1) * 8, products)) ||
         (s = magnus_dbuf_alloc(ctx, (rows + 1) * 8, &offsets)) ||
-        (s = magnus_hash_rows_products(ctx, q, A, B, NULL, 0, A->rows, &products, NULL)) ||
-        (s = magnus_prim_fill_u64(ctx, q, &products, rows, 1, 0)) ||
-        (s = magnus_prim_scan_u64(ctx, q, &offsets, &products, rows + 1, &total)) ||
+        (s = magnus_hash_rows_products(ctx, q, A, B, NULL, 0, A->rows, products, NULL)) ||
+        (s = magnus_prim_fill_u64(ctx, q, products, rows, 1, 0)) ||
+        (s = magnus_prim_scan_u64(ctx, q, &offsets, products, rows + 1, &total)) ||
         (s = magnus_prim_long_segments(ctx, q, &offsets, rows, (uint64_t)long_products,
                                        &longer)))
         magnus_context_finish_after_error(ctx, s);
-    magnus_dbuf_free(ctx, &products);
     magnus_dbuf_free(ctx, &offsets);
-    if (s) return s;
+    if (s) {
+        magnus_dbuf_free(ctx, products);
+        return s;
+    }
     rep->auto_long_share = total ? (double)longer.length / (double)total : 0;
     if (rep->auto_long_share < MAGNUS_AUTO_HASH_MAX_LONG_SHARE) {
         *out = MAGNUS_ALGORITHM_HASH;

@@ -47,6 +47,7 @@ typedef struct magnus_gm_stage {
 typedef struct magnus_gm {
     magnus_context ctx;
     const struct magnus_device_csr_s *A, *B;
+    const magnus_dbuf *products; /* counted already (AUTO's), else NULL: setup counts them */
     struct magnus_device_csr_s *C; /* row_ptr: products, then counts, then row pointers */
     magnus_gmagnus_params p;
     magnus_kernel_variant variant;

@@ -42,9 +42,16 @@ magnus_status magnus_gm_setup_sync(magnus_gm *g) {
     uint64_t total = 0, nheavy = 0, nlight = 0;
     magnus_status s;
     if ((s = magnus_timer_start(ctx, q, &g->timers[MAGNUS_GM_T_SETUP]))) return s;
-    if ((s = magnus_hash_rows_products(ctx, q, g->A, g->B, NULL, 0, rows, &g->C->row_ptr, NULL)) ||
-        (s = magnus_prim_fill_u64(ctx, q, &g->C->row_ptr, (uint64_t)rows, 1, 0)) ||
-        (s = magnus_gm_alloc(g, ((size_t)rows + 1) * 8, &offsets)) ||
+    if (g->products) { /* AUTO's statistics counted them already: the same layout */
+        if ((s = magnus_dbuf_copy(ctx, q, &g->C->row_ptr, 0, g->products, 0,
+                                  ((size_t)rows + 1) * 8)))
+            goto done;
+    } else if ((s = magnus_hash_rows_products(ctx, q, g->A, g->B, NULL, 0, rows, &g->C->row_ptr,
+                                              NULL)) ||
+               (s = magnus_prim_fill_u64(ctx, q, &g->C->row_ptr, (uint64_t)rows, 1, 0))) {
+        goto done;
+    }
+    if ((s = magnus_gm_alloc(g, ((size_t)rows + 1) * 8, &offsets)) ||
         (s = magnus_prim_scan_u64(ctx, q, &offsets, &g->C->row_ptr, (uint64_t)rows + 1, &total)) ||
         (s = magnus_prim_partition_threshold(ctx, q, &offsets, (uint64_t)rows,
                                              (uint64_t)g->heavy_row_products,

@@ -226,7 +226,8 @@ static magnus_status run(magnus_gm *g, magnus_report *r) {
 
 magnus_status magnus_gmagnus_spgemm(magnus_device_csr *C, magnus_context ctx,
                                     const struct magnus_device_csr_s *A,
-                                    const struct magnus_device_csr_s *B, magnus_report *report) {
+                                    const struct magnus_device_csr_s *B, magnus_report *report,
+                                    const magnus_dbuf *products) {
     if (!C || !ctx || !A || !B)
         return magnus_error(MAGNUS_ERROR_NULL_POINTER, "magnus_gmagnus_spgemm: NULL argument");
     *C = NULL;
@@ -238,6 +239,7 @@ magnus_status magnus_gmagnus_spgemm(magnus_device_csr *C, magnus_context ctx,
     g->ctx = ctx;
     g->A = A;
     g->B = B;
+    g->products = products;
     g->variant = magnus_variant_of(A->type);
     g->value_bytes = magnus_value_size(A->type);
     magnus_context_reset_peak(ctx);

@@ -32,12 +32,11 @@ static void begin_report(magnus_report *rep, magnus_context ctx,
     magnus_hash_local_capacity(ctx, A->type, &rep->tau, NULL);
 }
 
-magnus_status magnus_hash_spgemm_ex(magnus_device_csr *C, magnus_context ctx,
-                                    const struct magnus_device_csr_s *A,
-                                    const struct magnus_device_csr_s *B, magnus_report *report,
-                                    const magnus_hash_config *config,
-                                    magnus_hash_stats *symbolic_stats,
-                                    magnus_hash_stats *numeric_stats) {
+static magnus_status run_hash(magnus_device_csr *C, magnus_context ctx,
+                              const struct magnus_device_csr_s *A,
+                              const struct magnus_device_csr_s *B, magnus_report *report,
+                              const magnus_hash_config *config, magnus_hash_stats *symbolic_stats,
+                              magnus_hash_stats *numeric_stats, const magnus_dbuf *products) {
     magnus_hash_config cfg;
     if (config) {
         cfg = *config;
@@ -57,11 +56,18 @@ magnus_status magnus_hash_spgemm_ex(magnus_device_csr *C, magnus_context ctx,
     /* setup: products per row in C.row_ptr[0..m-1]; C.row_ptr[m] = 0 for the scan */
     double t = magnus_now_ms();
     const int64_t zero = 0;
-    if ((s = magnus_device_csr_new(&dC, ctx, m, B->cols, A->type)) ||
-        (s = magnus_dbuf_write(ctx, cfg.main, &dC->row_ptr, (size_t)m * sizeof(int64_t), &zero,
-                               sizeof zero)) ||
-        (s = magnus_hash_rows_products(ctx, cfg.main, A, B, NULL, 0, m, &dC->row_ptr, &sym)) ||
-        (s = magnus_queue_finish(ctx, cfg.main))) /* so the setup time is the setup's */
+    if ((s = magnus_device_csr_new(&dC, ctx, m, B->cols, A->type))) goto fail;
+    if (products) { /* AUTO's statistics counted them already (the same layout) */
+        if ((s = magnus_dbuf_copy(ctx, cfg.main, &dC->row_ptr, 0, products, 0,
+                                  ((size_t)m + 1) * sizeof(int64_t))))
+            goto fail;
+    } else if ((s = magnus_dbuf_write(ctx, cfg.main, &dC->row_ptr, (size_t)m * sizeof(int64_t),
+                                      &zero, sizeof zero)) ||
+               (s = magnus_hash_rows_products(ctx, cfg.main, A, B, NULL, 0, m, &dC->row_ptr,
+                                              &sym))) {
+        goto fail;
+    }
+    if ((s = magnus_queue_finish(ctx, cfg.main))) /* so the setup time is the setup's */
         goto fail;
     rep->time_setup_ms = magnus_now_ms() - t;
 
@@ -101,10 +107,20 @@ fail:
     return s;
 }
 
+magnus_status magnus_hash_spgemm_ex(magnus_device_csr *C, magnus_context ctx,
+                                    const struct magnus_device_csr_s *A,
+                                    const struct magnus_device_csr_s *B, magnus_report *report,
+                                    const magnus_hash_config *config,
+                                    magnus_hash_stats *symbolic_stats,
+                                    magnus_hash_stats *numeric_stats) {
+    return run_hash(C, ctx, A, B, report, config, symbolic_stats, numeric_stats, NULL);
+}
+
 magnus_status magnus_hash_spgemm(magnus_device_csr *C, magnus_context ctx,
                                  const struct magnus_device_csr_s *A,
-                                 const struct magnus_device_csr_s *B, magnus_report *report) {
-    return magnus_hash_spgemm_ex(C, ctx, A, B, report, NULL, NULL, NULL);
+                                 const struct magnus_device_csr_s *B, magnus_report *report,
+                                 const magnus_dbuf *products) {
+    return run_hash(C, ctx, A, B, report, NULL, NULL, NULL, products);
 }
 
 /* ---- the plan's phases (runtime/spgemm/spgemm_plan.c) ------------------------------------ */
