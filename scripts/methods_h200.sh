@@ -91,13 +91,28 @@ if has trace; then
   done
 fi
 if has cold; then
-  # One process per input: its first multiply is the context's first (bench's first_ms).
+  # One process per input: its first multiply is the context's first (bench's first_ms), with
+  # kernels loaded on first use (preload 0, the default) or all at context creation (1).
   : >"$out/cold.csv"
   for m in EX5 ca-AstroPh_cc1 email-Enron; do
-    step "cold-$m" 40 "$magnus" bench "$matrices/$m.mtx.gz" --type f32 --systems auto@cuda:0 \
-      --runs 10 --no-bandwidth --verify-limit 0 --csv "$out/logs/cold-$m.csv"
-    if [ -s "$out/cold.csv" ]; then tail -n +2 "$out/logs/cold-$m.csv" >>"$out/cold.csv"
-    else cat "$out/logs/cold-$m.csv" >>"$out/cold.csv" 2>/dev/null; fi
+    for preload in 0 1; do
+      step "cold-$m-$preload" 40 env MAGNUS_PRELOAD_KERNELS=$preload "$magnus" bench \
+        "$matrices/$m.mtx.gz" --type f32 --systems auto@cuda:0 --runs 10 --no-bandwidth \
+        --verify-limit 0 --csv "$out/logs/cold-$m-$preload.csv"
+      python3 - "$out/logs/cold-$m-$preload.csv" "preload$preload" "$out/cold.csv" <<'PY'
+import csv, os, sys
+src, name, dst = sys.argv[1:]
+if not os.path.exists(src): sys.exit(0)
+rows = list(csv.DictReader(open(src)))
+new = not os.path.getsize(dst)
+with open(dst, "a", newline="") as f:
+    w = csv.DictWriter(f, fieldnames=list(rows[0].keys()) if rows else [])
+    if rows and new: w.writeheader()
+    for r in rows:
+        r["variant"] = name
+        w.writerow(r)
+PY
+    done
   done
 fi
 if has variants; then

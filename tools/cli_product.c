@@ -305,6 +305,7 @@ static void device_report_json(const compute_report *c, cli_json *j) {
     cli_json_string(j, "algorithm", r->algorithm == MAGNUS_ALGORITHM_HASH ? "hash" : "magnus");
     cli_json_string(j, "algorithm_requested", magnus_algorithm_name(r->algorithm_requested));
     cli_json_string(j, "algorithm_reason", r->algorithm_reason);
+    cli_json_real(j, "time_kernel_load_ms", r->time_kernel_load_ms);
     if (r->algorithm_requested == MAGNUS_ALGORITHM_AUTO) {
         cli_json_int(j, "auto_long_row_products", r->auto_long_row_products);
         cli_json_real(j, "auto_long_share", r->auto_long_share);

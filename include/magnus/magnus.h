@@ -552,6 +552,10 @@ typedef struct magnus_report {
     int64_t auto_long_row_products; /* AUTO: rows with more products are "long" ... */
     double auto_long_share;      /* ... and carry this fraction of the products */
     double time_choice_ms;       /* AUTO: the statistics of the choice (in time_total_ms) */
+    double time_kernel_load_ms;  /* loading kernels on their first use in this context (host
+                                    time, in time_total_ms): nonzero on a context's first
+                                    multiplies, unless MAGNUS_PRELOAD_KERNELS=1 loaded them all
+                                    when the context was created */
     double time_total_ms;        /* end to end, as the caller sees it */
     double time_upload_ms, time_download_ms;
     double time_setup_ms;        /* products per row, scan, threshold partition */

@@ -85,6 +85,7 @@ class Report(ctypes.Structure):
         ("auto_long_row_products", ctypes.c_int64),
         ("auto_long_share", ctypes.c_double),
         ("time_choice_ms", ctypes.c_double),
+        ("time_kernel_load_ms", ctypes.c_double),
         ("time_total_ms", ctypes.c_double),
         ("time_upload_ms", ctypes.c_double),
         ("time_download_ms", ctypes.c_double),

@@ -98,7 +98,7 @@ magnus_status magnus_context_create(magnus_context *ctx, const magnus_device_inf
                             (unsigned long long)info.local_mem_bytes, info.name);
     uint32_t hash_group_max, multisplit_group, chat_gap_divisor;
     uint64_t chat_gap_min_bytes, heavy_row_products;
-    uint32_t hash_wide_bins;
+    uint32_t hash_wide_bins, preload_kernels;
     int64_t dense_min_elements;
     uint64_t work_group_limit = info.max_work_group_size ? info.max_work_group_size : 256;
     if ((s = magnus_knob_hash_group_max(opt->hash_group_max, work_group_limit,
@@ -107,7 +107,8 @@ magnus_status magnus_context_create(magnus_context *ctx, const magnus_device_inf
                                               &multisplit_group)) ||
         (s = magnus_knob_dense_min_elements(opt->dense_min_elements, &dense_min_elements)) ||
         (s = magnus_knob_chat_gap(&chat_gap_divisor, &chat_gap_min_bytes)) ||
-        (s = magnus_knob_heavy_rows(&heavy_row_products, &hash_wide_bins)))
+        (s = magnus_knob_heavy_rows(&heavy_row_products, &hash_wide_bins)) ||
+        (s = magnus_knob_preload(&preload_kernels)))
         return s;
 
     magnus_context c = magnus_host_calloc(1, sizeof *c);
@@ -139,6 +140,13 @@ magnus_status magnus_context_create(magnus_context *ctx, const magnus_device_inf
             context_release(c);
             return s;
         }
+    }
+    c->preload_kernels = preload_kernels;
+    if (preload_kernels &&
+        ((s = magnus_context_preload(c, MAGNUS_VARIANT_F32)) ||
+         (c->device.fp64 && (s = magnus_context_preload(c, MAGNUS_VARIANT_F64))))) {
+        context_release(c);
+        return s;
     }
     *ctx = c;
     return MAGNUS_SUCCESS;

@@ -121,3 +121,10 @@ bool magnus_hash_wide_bins(const magnus_context_s *ctx) {
     if (ctx->hash_wide_bins != MAGNUS_HASH_WIDE_DEFAULT) return ctx->hash_wide_bins == 1;
     return !ctx->local_budget_set && MAGNUS_HASH_WIDE_RULE;
 }
+
+magnus_status magnus_knob_preload(uint32_t *preload) {
+    uint64_t v = 0;
+    magnus_status s = uint_variable("MAGNUS_PRELOAD_KERNELS", 1, 1, true, &v);
+    *preload = (uint32_t)v;
+    return s;
+}

@@ -23,6 +23,7 @@ static magnus_status lookup(magnus_context ctx, magnus_kernel_variant variant, c
                             "kernel cache full (%d kernels): raise MAGNUS_MAX_KERNELS",
                             MAGNUS_MAX_KERNELS);
     magnus_status s;
+    double t0 = magnus_now_ms();
     if (!ctx->modules[variant] &&
         (s = ctx->ops->module_load(ctx->bctx, variant, &ctx->build_notice, &ctx->modules[variant])))
         return s;
@@ -47,6 +48,23 @@ static magnus_status lookup(magnus_context ctx, magnus_kernel_variant variant, c
     ctx->kernels[ctx->nkernels].kernel = kernel;
     ctx->kernels[ctx->nkernels].limits = limits;
     ctx->nkernels++;
+    ctx->kernel_load_ms += magnus_now_ms() - t0;
+    return MAGNUS_SUCCESS;
+}
+
+/* Every kernel's name (kernels/kernel_signatures.h), for magnus_context_preload. */
+#define MG_KERNEL_SIG(kernel, ...) #kernel,
+static const char *const all_kernels[] = {
+#include "kernel_signatures.h"
+};
+#undef MG_KERNEL_SIG
+
+magnus_status magnus_context_preload(magnus_context ctx, magnus_kernel_variant variant) {
+    for (size_t i = 0; i < sizeof all_kernels / sizeof *all_kernels; i++) {
+        int entry;
+        magnus_status s = lookup(ctx, variant, all_kernels[i], &entry);
+        if (s) return s;
+    }
     return MAGNUS_SUCCESS;
 }
 

@@ -65,6 +65,7 @@ static magnus_status dispatch(magnus_device_csr *C, magnus_context ctx,
                               const struct magnus_device_csr_s *B,
                               const magnus_spgemm_options *opt, magnus_report *rep) {
     magnus_algorithm algorithm = opt ? opt->algorithm : MAGNUS_ALGORITHM_AUTO;
+    const double load0 = ctx->kernel_load_ms;
     rep->algorithm_requested = algorithm;
     rep->local_mem_bytes = ctx->device.local_mem_bytes;
     /* The API is synchronous, so the queues are idle here: saying so lets the blocks freed
@@ -91,6 +92,7 @@ static magnus_status dispatch(magnus_device_csr *C, magnus_context ctx,
             magnus_device_csr_destroy(C);
         rep->time_numeric_ms += magnus_now_ms() - t;
     }
+    rep->time_kernel_load_ms = ctx->kernel_load_ms - load0;
     magnus_trace_event(ctx, "mark", "end", magnus_now_ms(), 0);
     return s;
 }

@@ -191,6 +191,7 @@ typedef struct bench_row {
     double gflops;               /* 2 * products / mean time */
     double first_ms;             /* magnus: the warm-up multiply's wall time, ms (a fresh
                                     context's first multiply on the process's first input) */
+    double first_kernel_load_ms; /* ... of which loading kernels (the report's) */
     int64_t nnz_c;               /* -1 unknown */
     uint64_t peak_device_bytes;
     const char *verified;        /* "yes", "no", "n/a" */

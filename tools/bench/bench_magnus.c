@@ -88,6 +88,7 @@ void bench_magnus_run(bench_row *row, bench_system *sys, const bench_data *d,
     double t_first = cli_now();
     s = magnus_spgemm_device(&dC, sys->ctx, dA, dB, &opt, &report);
     row->first_ms = (cli_now() - t_first) * 1e3;
+    row->first_kernel_load_ms = s ? NAN : report.time_kernel_load_ms;
     if (s) {
         fail(row, "multiply", s);
         goto done;

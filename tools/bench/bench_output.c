@@ -99,6 +99,7 @@ static void emit_row(const bench_row *r, sink *k) {
     real(k, "time_max_ms", r->time.max);
     real(k, "gflops", r->gflops);
     real(k, "first_ms", r->first_ms);
+    real(k, "first_kernel_load_ms", r->first_kernel_load_ms);
     integer(k, "nnz_c", r->nnz_c >= 0 ? (double)r->nnz_c : NAN);
     integer(k, "peak_device_bytes", r->peak_device_bytes ? (double)r->peak_device_bytes : NAN);
     text(k, "verified", r->verified);

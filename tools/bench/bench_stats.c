@@ -53,6 +53,7 @@ void bench_row_init(bench_row *row, const bench_input *in, const bench_system *s
     row->time = (bench_stats){NAN, NAN, NAN, NAN};
     row->gflops = NAN;
     row->first_ms = NAN;
+    row->first_kernel_load_ms = NAN;
     row->nnz_c = -1;
     row->verified = "n/a";
     row->max_rel_error = NAN;
