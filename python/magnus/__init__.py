@@ -173,20 +173,45 @@ class _HostCSR:
     __del__ = free
 
 
+class _CSROwner:
+    """Owns a magnus_csr whose arrays back numpy arrays (freed when the last of them dies)."""
+
+    def __init__(self, ptr):
+        self.ptr = ptr
+
+    def __del__(self):
+        if self.ptr:
+            L.lib().magnus_csr_free(ctypes.byref(self.ptr))
+
+
+def _borrow(owner, address, ctype, n, dtype):
+    """A numpy view of n elements at address that keeps `owner` alive."""
+    buf = (ctype * n).from_address(address)
+    buf._owner = owner
+    return np.frombuffer(buf, dtype=dtype)
+
+
 def _to_scipy(ptr, as_array):
-    """A scipy CSR copied out of a magnus_csr (which the caller frees)."""
+    """A scipy CSR over a magnus_csr's own arrays, without copying C's columns and values: the
+    result owns the magnus_csr and frees it when its arrays die; ptr is set to NULL (the
+    caller's magnus_csr_free then does nothing). The row pointers are converted (int32 when
+    nnz allows, so that scipy keeps the int32 columns as they are instead of widening them)."""
     c = ptr.contents
     dt = np.float64 if c.type == L.FLOAT64 else np.float32
-    indptr = np.ctypeslib.as_array(c.row_ptr, shape=(c.rows + 1,)).copy()
-    if c.nnz:
-        indices = np.ctypeslib.as_array(c.col_idx, shape=(c.nnz,)).copy()
-        vals = ctypes.cast(c.values, ctypes.POINTER(ctypes.c_double if dt == np.float64
-                                                    else ctypes.c_float))
-        data = np.ctypeslib.as_array(vals, shape=(c.nnz,)).copy()
+    rows, cols, nnz = c.rows, c.cols, c.nnz
+    index_dt = np.int32 if nnz <= 2**31 - 1 else np.int64
+    indptr = np.ctypeslib.as_array(c.row_ptr, shape=(rows + 1,)).astype(index_dt)
+    if nnz:
+        owner = _CSROwner(L.CSRP(c))
+        indices = _borrow(owner, ctypes.cast(c.col_idx, ctypes.c_void_p).value, ctypes.c_int32,
+                          nnz, np.int32)
+        data = _borrow(owner, ctypes.cast(c.values, ctypes.c_void_p).value,
+                       ctypes.c_double if dt == np.float64 else ctypes.c_float, nnz, dt)
+        ctypes.memset(ctypes.byref(ptr), 0, ctypes.sizeof(ptr))  # the owner has it now
     else:
         indices, data = np.zeros(0, np.int32), np.zeros(0, dt)
     cls = sp.csr_array if as_array else sp.csr_matrix
-    M = cls((data, indices, indptr), shape=(c.rows, c.cols))
+    M = cls((data, indices, indptr), shape=(rows, cols))
     M.has_sorted_indices = True
     return M
 
