@@ -54,7 +54,11 @@ magnus_status magnus_spgemm_choose(magnus_algorithm *out, magnus_context ctx,
         magnus_context_finish_after_error(ctx, s);
     magnus_dbuf_free(ctx, &products);
     magnus_dbuf_free(ctx, &offsets);
-    if (s) return s;
+    if (s) {
+        /* the detail names the step (a budget too small for the scan, say); say whose it is */
+        magnus_error_prefix("MAGNUS_ALGORITHM_AUTO's choice of algorithm: ");
+        return s;
+    }
     rep->auto_long_share = total ? (double)longer.length / (double)total : 0;
     if (rep->auto_long_share < MAGNUS_AUTO_HASH_MAX_LONG_SHARE) {
         *out = MAGNUS_ALGORITHM_HASH;
