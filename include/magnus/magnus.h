@@ -635,9 +635,11 @@ typedef struct magnus_spgemm_plan_s *magnus_spgemm_plan;
  * same matrix): it runs the symbolic phase once and keeps C's row pointers and nnz (rows+1
  * int64 on the device), the operands' shapes, value type and structure fingerprints, and
  * opt->alpha (opt may be NULL: alpha 1). A and B are not kept: they may be freed after. Both
- * phases are the hash algorithm's (MAGNUS_ALGORITHM_HASH) whichever opt->algorithm names (a
- * numeric-only pass of gMAGNUS is not written yet); opt->progress is not called. Errors as
- * magnus_spgemm_device. A plan must be freed before its context; one thread at a time.
+ * phases are the hash algorithm's (MAGNUS_ALGORITHM_HASH) whichever opt->algorithm names,
+ * AUTO (the default) included (a numeric-only pass of gMAGNUS is not written yet); the plan's
+ * reports say algorithm HASH and, in algorithm_requested, what opt named. opt->progress is not
+ * called. Errors as magnus_spgemm_device. A plan must be freed before its context; one thread
+ * at a time.
  *
  * The structure check: a 64-bit fingerprint of rows, cols, nnz, row_ptr and col_idx (not the
  * values), computed on the host when the matrix is uploaded with magnus_device_csr_upload, else

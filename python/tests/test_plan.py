@@ -34,6 +34,9 @@ def test_execute_new_values(ctx, dtype, shared):
             B2 = A2 if shared else revalue(B, seed + 10)
             C, rep = plan.execute(A2, B2, return_report=True)
             assert rep["nnz_c"] == plan.nnz
+            # the default options ask for AUTO; a plan runs the hash phases and says so
+            assert rep["algorithm"] == "hash" and rep["algorithm_requested"] == "auto"
+            assert rep["algorithm_reason"]
             fresh = ctx.spgemm(A2, B2, alpha=1.5)
             assert C.nnz == fresh.nnz
             np.testing.assert_array_equal(C.indptr, fresh.indptr)

@@ -59,7 +59,7 @@ static magnus_status progress(const magnus_spgemm_options *opt, double fraction,
     return MAGNUS_SUCCESS;
 }
 
-/* The algorithm of opt (default gMAGNUS) on checked operands. */
+/* The algorithm of opt (default AUTO: spgemm_choice.c picks one) on checked operands. */
 static magnus_status dispatch(magnus_device_csr *C, magnus_context ctx,
                               const struct magnus_device_csr_s *A,
                               const struct magnus_device_csr_s *B,

@@ -58,6 +58,8 @@ magnus_status magnus_spgemm_choose(magnus_algorithm *out, magnus_dbuf *products,
     magnus_dbuf_free(ctx, &offsets);
     if (s) {
         magnus_dbuf_free(ctx, products);
+        /* the detail names the step (a budget too small for the scan, say); say whose it is */
+        magnus_error_prefix("MAGNUS_ALGORITHM_AUTO's choice of algorithm: ");
         return s;
     }
     rep->auto_long_share = total ? (double)longer.length / (double)total : 0;

@@ -20,6 +20,7 @@ struct magnus_spgemm_plan_s {
     magnus_value_type type;
     uint64_t a_fingerprint, b_fingerprint;
     double alpha;
+    magnus_algorithm requested; /* what the options asked for (the reports say so) */
     magnus_dbuf row_ptr; /* C's, int64, a_rows + 1 */
     int64_t nnz;         /* C's */
     magnus_report symbolic;
@@ -34,6 +35,13 @@ static magnus_status plan_check(const struct magnus_spgemm_plan_s *p) {
     return magnus_context_check(p->ctx);
 }
 
+/* What a plan's reports say of the algorithm: the hash phases ran, whatever was asked. */
+static void plan_report_algorithm(magnus_report *rep, const struct magnus_spgemm_plan_s *p) {
+    rep->algorithm = MAGNUS_ALGORITHM_HASH;
+    rep->algorithm_requested = p->requested;
+    rep->algorithm_reason = "a plan runs the hash algorithm's phases";
+}
+
 magnus_status magnus_spgemm_plan_create(magnus_spgemm_plan *plan, magnus_context ctx,
                                         const magnus_device_csr A, const magnus_device_csr B,
                                         const magnus_spgemm_options *opt) {
@@ -45,7 +53,9 @@ magnus_status magnus_spgemm_plan_create(magnus_spgemm_plan *plan, magnus_context
     if ((s = magnus_context_check(ctx)) || (s = magnus_device_csr_check(A, ctx, "A")) ||
         (s = magnus_device_csr_check(B, ctx, "B")))
         return s;
-    if (opt && opt->algorithm != MAGNUS_ALGORITHM_MAGNUS && opt->algorithm != MAGNUS_ALGORITHM_HASH)
+    /* any algorithm the options may name (AUTO, the default, included): a plan runs the hash
+     * algorithm's phases whichever it is */
+    if (opt && !magnus_algorithm_name(opt->algorithm))
         return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT, "unknown SpGEMM algorithm %d",
                             (int)opt->algorithm);
     double alpha = opt ? opt->alpha : 1.0;
@@ -71,6 +81,7 @@ magnus_status magnus_spgemm_plan_create(magnus_spgemm_plan *plan, magnus_context
     p->b_rows = B->rows, p->b_cols = B->cols, p->b_nnz = B->nnz;
     p->type = A->type;
     p->alpha = alpha;
+    p->requested = opt ? opt->algorithm : MAGNUS_ALGORITHM_AUTO;
     double t0 = magnus_now_ms();
     if ((s = magnus_device_csr_fingerprint(&p->a_fingerprint, A)) ||
         (s = magnus_device_csr_fingerprint(&p->b_fingerprint, B)) ||
@@ -80,6 +91,7 @@ magnus_status magnus_spgemm_plan_create(magnus_spgemm_plan *plan, magnus_context
         return s;
     }
     p->symbolic.time_total_ms = magnus_now_ms() - t0;
+    plan_report_algorithm(&p->symbolic, p);
     p->magic = MAGNUS_MAGIC_SPGEMM_PLAN;
     *plan = p;
     return MAGNUS_SUCCESS;
@@ -153,6 +165,7 @@ magnus_status magnus_spgemm_plan_execute(magnus_device_csr *C, const magnus_spge
         rep->time_numeric_ms += magnus_now_ms() - t;
     }
 done:
+    plan_report_algorithm(rep, plan);
     magnus_trace_event(plan->ctx, "mark", "end", magnus_now_ms(), 0);
     rep->time_total_ms = magnus_now_ms() - t0;
     return s;
@@ -194,6 +207,7 @@ magnus_status magnus_spgemm_plan_execute_into(magnus_device_csr C, const magnus_
         s = magnus_device_csr_scale(C, MAGNUS_QUEUE_MAIN, plan->alpha);
         rep->time_numeric_ms += magnus_now_ms() - t;
     }
+    plan_report_algorithm(rep, plan);
     magnus_trace_event(plan->ctx, "mark", "end", magnus_now_ms(), 0);
     rep->time_total_ms = magnus_now_ms() - t0;
     return s;

@@ -92,8 +92,8 @@ Test(alloc_failures, compare_and_write) {
 
 /* ---- device paths (PoCL in CI; skipped without a device) ----------------------------------- */
 
-/* Every host allocation of a multiply, for both algorithms; heavy rows included so that
- * gMAGNUS runs its outer-product and multisplit path with a small local-memory budget. */
+/* Every host allocation of a multiply, for both algorithms and AUTO; heavy rows included so
+ * that gMAGNUS runs its outer-product and multisplit path with a small local-memory budget. */
 static void spgemm_sweep(magnus_algorithm algorithm, uint64_t local_mem) {
     magnus_context ctx = context_or_skip(local_mem);
     /* a row of A hitting many rows of B makes heavy rows */
@@ -144,6 +144,8 @@ static void spgemm_sweep(magnus_algorithm algorithm, uint64_t local_mem) {
 
 Test(alloc_failures, spgemm_gmagnus, .timeout = 600) { spgemm_sweep(MAGNUS_ALGORITHM_MAGNUS, 8192); }
 Test(alloc_failures, spgemm_hash, .timeout = 600) { spgemm_sweep(MAGNUS_ALGORITHM_HASH, 8192); }
+/* AUTO (the default): its choice's statistics first, then whichever algorithm it picks */
+Test(alloc_failures, spgemm_auto, .timeout = 600) { spgemm_sweep(MAGNUS_ALGORITHM_AUTO, 8192); }
 
 Test(alloc_failures, device_matrices, .timeout = 300) {
     magnus_context ctx = context_or_skip(0);
@@ -156,10 +158,12 @@ Test(alloc_failures, device_matrices, .timeout = 300) {
     cr_assert_eq(magnus_csr_compare(NULL, back, A, NULL, 0), MAGNUS_SUCCESS, "%s",
                  magnus_last_error());
     const uint64_t with_a = ctx->memory_in_use;
-    for (int alg = 0; alg < 2; alg++) {
+    const magnus_algorithm algs[] = {MAGNUS_ALGORITHM_MAGNUS, MAGNUS_ALGORITHM_HASH,
+                                     MAGNUS_ALGORITHM_AUTO};
+    for (int alg = 0; alg < 3; alg++) {
         magnus_spgemm_options opt;
         magnus_spgemm_options_init(&opt);
-        opt.algorithm = alg ? MAGNUS_ALGORITHM_HASH : MAGNUS_ALGORITHM_MAGNUS;
+        opt.algorithm = algs[alg];
         SWEEP("spgemm_device", magnus_spgemm_device(&dC, ctx, dA, dA, &opt, NULL), dC, (void)0);
         cr_expect_gt(ctx->memory_in_use, with_a);
         magnus_device_csr_free(&dC);

@@ -12,3 +12,8 @@ magnus_add_device_test(spgemm_hash
 # C = alpha·A·B and the reusable plan (symbolic once, numeric many).
 magnus_add_device_test(spgemm_plan SOURCES ${_spgemm_dir}/test_spgemm_plan.c
                        LABELS spgemm plan TIMEOUT 300)
+# MAGNUS_ALGORITHM_AUTO, the default: the algorithm it runs and the share it reports against
+# the rule computed on the host, inputs built around its thresholds, the threshold against the
+# hash tables of the budget, tiny budgets refused cleanly.
+magnus_add_device_test(spgemm_auto SOURCES ${_spgemm_dir}/test_spgemm_auto.c
+                       LABELS spgemm auto TIMEOUT 300)

@@ -30,7 +30,7 @@ Test(device_csr, round_trip_and_reuse) {
     ASSERT_OK(magnus_reference_spgemm(&ref, &mag, A, B));
     magnus_spgemm_options opt;
     ASSERT_OK(magnus_spgemm_options_init(&opt));
-    cr_assert_eq(opt.algorithm, MAGNUS_ALGORITHM_MAGNUS, "gMAGNUS is the default");
+    cr_assert_eq(opt.algorithm, MAGNUS_ALGORITHM_AUTO, "AUTO is the default");
     opt.algorithm = MAGNUS_ALGORITHM_HASH;
     for (int round = 0; round < 2; round++) {
         magnus_report rep;
@@ -92,21 +92,44 @@ Test(device_csr, empty_and_other_context) {
 }
 
 Test(device_csr, default_algorithm_dispatch) {
-    /* the default options pick gMAGNUS; a build without it says so instead of guessing */
+    /* the default options (NULL, or magnus_spgemm_options_init's) ask for AUTO, which runs
+     * one of the two algorithms and says why; a build without gMAGNUS says so instead of
+     * guessing. A's rows are short (about 4 * 4 products each)... */
     magnus_context ctx = magnus_test_context();
     magnus_csr A = uniform(40, 40, 4, 81, MAGNUS_FLOAT32), C = NULL, ref, mag;
     ASSERT_OK(magnus_reference_spgemm(&ref, &mag, A, A));
-    magnus_report rep;
-    magnus_status s = magnus_spgemm(&C, ctx, A, A, NULL, &rep);
-    if (s == MAGNUS_ERROR_INVALID_ARGUMENT) {
-        cr_assert(strstr(magnus_last_error(), "not built") != NULL, "%s", magnus_last_error());
-        cr_assert_null(C);
-    } else {
-        cr_assert_eq(s, MAGNUS_SUCCESS, "%s", magnus_last_error());
-        cr_assert_eq(rep.algorithm, MAGNUS_ALGORITHM_MAGNUS);
-        ASSERT_OK(magnus_csr_compare(NULL, C, ref, mag, 0));
+    int64_t longest = 0; /* the most products of a row of A·A */
+    for (int64_t i = 0; i < A->rows; i++) {
+        int64_t products = 0;
+        for (int64_t p = A->row_ptr[i]; p < A->row_ptr[i + 1]; p++)
+            products += A->row_ptr[A->col_idx[p] + 1] - A->row_ptr[A->col_idx[p]];
+        if (products > longest) longest = products;
     }
-    magnus_csr_free(&C);
+    magnus_spgemm_options opt;
+    ASSERT_OK(magnus_spgemm_options_init(&opt));
+    for (int with_options = 0; with_options < 2; with_options++) {
+        magnus_report rep;
+        magnus_status s = magnus_spgemm(&C, ctx, A, A, with_options ? &opt : NULL, &rep);
+        if (s == MAGNUS_ERROR_INVALID_ARGUMENT) {
+            cr_assert(strstr(magnus_last_error(), "not built") != NULL, "%s", magnus_last_error());
+            cr_assert_null(C);
+            continue;
+        }
+        cr_assert_eq(s, MAGNUS_SUCCESS, "%s", magnus_last_error());
+        cr_assert_eq(rep.algorithm_requested, MAGNUS_ALGORITHM_AUTO);
+        cr_assert(rep.algorithm == MAGNUS_ALGORITHM_MAGNUS ||
+                      rep.algorithm == MAGNUS_ALGORITHM_HASH,
+                  "AUTO ran algorithm %d", (int)rep.algorithm);
+        cr_assert(rep.algorithm_reason && rep.algorithm_reason[0], "AUTO gave no reason");
+        cr_assert_gt(rep.auto_long_row_products, 0);
+        /* ... so that no row is long wherever the hash tables hold that many: hash, share 0 */
+        if (longest <= rep.auto_long_row_products) {
+            cr_assert_eq(rep.algorithm, MAGNUS_ALGORITHM_HASH, "%s", rep.algorithm_reason);
+            cr_assert_eq(rep.auto_long_share, 0.0);
+        }
+        ASSERT_OK(magnus_csr_compare(NULL, C, ref, mag, 0));
+        magnus_csr_free(&C);
+    }
     magnus_csr_free(&A);
     magnus_csr_free(&ref);
     magnus_csr_free(&mag);

@@ -54,20 +54,25 @@ static void alpha_case(magnus_value_type type) {
     if (type == MAGNUS_FLOAT64) magnus_test_require_fp64(ctx);
     uint64_t before = ctx->memory_in_use;
     magnus_csr A = magnus_test_rmat(8, 6, 3, type), B = uniform(256, 90, 4, 4, type);
-    for (int alg = 0; alg < 2; alg++)
+    /* both algorithms, and AUTO (the default: alpha is applied after whichever it picks) */
+    const magnus_algorithm algs[] = {MAGNUS_ALGORITHM_MAGNUS, MAGNUS_ALGORITHM_HASH,
+                                     MAGNUS_ALGORITHM_AUTO};
+    const char *names[] = {"gmagnus", "hash", "auto"}, *shared[] = {"gmagnus A*A", "hash A*A",
+                                                                   "auto A*A"};
+    for (int alg = 0; alg < 3; alg++)
         for (size_t i = 0; i < sizeof alphas / sizeof alphas[0]; i++) {
             magnus_spgemm_options opt;
             ASSERT_OK(magnus_spgemm_options_init(&opt));
             cr_assert_eq(opt.alpha, 1.0, "alpha defaults to 1");
-            opt.algorithm = alg ? MAGNUS_ALGORITHM_HASH : MAGNUS_ALGORITHM_MAGNUS;
+            opt.algorithm = algs[alg];
             opt.alpha = alphas[i];
             magnus_csr C;
             ASSERT_OK(magnus_spgemm(&C, ctx, A, B, &opt, NULL));
-            expect_scaled_product(C, A, B, alphas[i], alg ? "hash" : "gmagnus");
+            expect_scaled_product(C, A, B, alphas[i], names[alg]);
             magnus_csr_free(&C);
             /* B is A: the shared operand */
             ASSERT_OK(magnus_spgemm(&C, ctx, A, A, &opt, NULL));
-            expect_scaled_product(C, A, A, alphas[i], alg ? "hash A*A" : "gmagnus A*A");
+            expect_scaled_product(C, A, A, alphas[i], shared[alg]);
             magnus_csr_free(&C);
         }
     magnus_csr_free(&A);
@@ -162,6 +167,11 @@ static void plan_case(magnus_value_type type, int shared, double alpha) {
     cr_assert_eq(info.device_bytes, (uint64_t)(A->rows + 1) * sizeof(int64_t));
     cr_assert_eq(info.symbolic.nnz_c, info.nnz);
     cr_assert_eq(ctx->memory_in_use - before, info.device_bytes, "the plan holds only C's row_ptr");
+    /* the default options (AUTO) make a plan of the hash phases, and its reports say so */
+    cr_assert_eq(info.algorithm, MAGNUS_ALGORITHM_HASH);
+    cr_assert_eq(info.symbolic.algorithm, MAGNUS_ALGORITHM_HASH);
+    cr_assert_eq(info.symbolic.algorithm_requested, MAGNUS_ALGORITHM_AUTO);
+    cr_assert(info.symbolic.algorithm_reason && info.symbolic.algorithm_reason[0]);
 
     for (uint64_t round = 1; round <= 2; round++) {
         magnus_csr A2 = revalue(A, round), B2 = shared ? A2 : revalue(B, round + 100);
@@ -170,13 +180,18 @@ static void plan_case(magnus_value_type type, int shared, double alpha) {
         ASSERT_OK(magnus_spgemm_plan_execute(&dC, plan, dA2, dB2, &rep));
         cr_assert_eq(rep.nnz_c, info.nnz);
         cr_assert(rep.peak_device_bytes >= info.device_bytes);
+        cr_assert_eq(rep.algorithm, MAGNUS_ALGORITHM_HASH);
+        cr_assert_eq(rep.algorithm_requested, MAGNUS_ALGORITHM_AUTO);
+        cr_assert(rep.algorithm_reason && rep.algorithm_reason[0]);
         magnus_csr C, F;
         ASSERT_OK(magnus_device_csr_download(&C, dC));
         cr_assert_eq(C->nnz, info.nnz);
         expect_scaled_product(C, A2, B2, alpha, shared ? "plan, B is A" : "plan");
         /* a fresh multiply with those values: the same structure, values within tolerance */
-        for (int alg = 0; alg < 2; alg++) {
-            opt.algorithm = alg ? MAGNUS_ALGORITHM_HASH : MAGNUS_ALGORITHM_MAGNUS;
+        magnus_algorithm algs[] = {MAGNUS_ALGORITHM_MAGNUS, MAGNUS_ALGORITHM_HASH,
+                                   MAGNUS_ALGORITHM_AUTO};
+        for (int alg = 0; alg < 3; alg++) {
+            opt.algorithm = algs[alg];
             ASSERT_OK(magnus_spgemm(&F, ctx, A2, B2, &opt, NULL));
             ASSERT_OK(magnus_csr_compare(NULL, C, F, NULL, type == MAGNUS_FLOAT32 ? 1e-3 : 1e-9));
             magnus_csr_free(&F);

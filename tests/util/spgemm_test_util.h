@@ -11,9 +11,10 @@
 #include "magnus/magnus.h"
 #include "status_test_util.h"
 
-/* C = A·B by `algorithm` on ctx, its report in *rep and the reference's entry count in
- * *reference_nnz (an independent count to check the report with). Returns C (the caller frees
- * it); failures name `label`, the shapes, the type and the first difference. */
+/* C = A·B by `algorithm` (MAGNUS, HASH or AUTO) on ctx, its report in *rep and the
+ * reference's entry count in *reference_nnz (an independent count to check the report with).
+ * Returns C (the caller frees it); failures name `label`, the shapes, the type and the first
+ * difference. */
 static inline magnus_csr multiply_and_compare(magnus_report *rep, int64_t *reference_nnz,
                                               magnus_context ctx, const magnus_csr_s *A,
                                               const magnus_csr_s *B, magnus_algorithm algorithm,
@@ -25,6 +26,19 @@ static inline magnus_csr multiply_and_compare(magnus_report *rep, int64_t *refer
     magnus_status s = magnus_spgemm(&C, ctx, A, B, &opt, rep);
     cr_assert_eq(s, MAGNUS_SUCCESS, "%s: magnus_spgemm: %s (%s)", label, magnus_status_string(s),
                  magnus_last_error());
+    /* the algorithm asked for is the one sent, and a forced one is the one that ran (AUTO,
+     * the default, runs one of the two and says why) */
+    cr_assert_eq(rep->algorithm_requested, algorithm, "%s: algorithm %d requested, %d sent",
+                 label, (int)algorithm, (int)rep->algorithm_requested);
+    if (algorithm != MAGNUS_ALGORITHM_AUTO)
+        cr_assert_eq(rep->algorithm, algorithm, "%s: algorithm %d requested, %d ran", label,
+                     (int)algorithm, (int)rep->algorithm);
+    else
+        cr_assert(rep->algorithm == MAGNUS_ALGORITHM_MAGNUS ||
+                      rep->algorithm == MAGNUS_ALGORITHM_HASH,
+                  "%s: AUTO ran algorithm %d", label, (int)rep->algorithm);
+    cr_assert(rep->algorithm_reason && rep->algorithm_reason[0], "%s: no algorithm_reason",
+              label);
     ASSERT_OK(magnus_reference_spgemm(&R, &M, A, B));
     magnus_compare_result cmp;
     s = magnus_csr_compare(&cmp, C, R, M, 0);

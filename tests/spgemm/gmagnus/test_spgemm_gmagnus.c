@@ -35,6 +35,14 @@ static const magnus_value_type both_types[] = {MAGNUS_FLOAT32, MAGNUS_FLOAT64};
 
 /* ---- helpers ------------------------------------------------------------------------------ */
 
+/* Options that force gMAGNUS (the default, AUTO, may pick the hash algorithm). */
+static magnus_spgemm_options gmagnus_options(void) {
+    magnus_spgemm_options opt;
+    ASSERT_OK(magnus_spgemm_options_init(&opt));
+    opt.algorithm = MAGNUS_ALGORITHM_MAGNUS;
+    return opt;
+}
+
 /* Skips fp64 cases on devices without it. */
 static int type_supported(magnus_context ctx, magnus_value_type t) {
     return t == MAGNUS_FLOAT32 || ctx->device.fp64;
@@ -184,7 +192,8 @@ Test(gmagnus, hand_computed) {
                                 (double[]){1, 2, 1, 4}, both_types[t]);
         multiply_checked(ctx, A, B, "hand");
         magnus_csr C = NULL;
-        ASSERT_OK(magnus_spgemm(&C, ctx, A, B, NULL, NULL));
+        magnus_spgemm_options gm = gmagnus_options();
+        ASSERT_OK(magnus_spgemm(&C, ctx, A, B, &gm, NULL));
         cr_assert_eq(C->nnz, 3);
         cr_assert_eq(C->row_ptr[1], 2);
         cr_assert_eq(C->col_idx[0], 0);
@@ -542,9 +551,7 @@ Test(gmagnus, budget_too_small_refused) {
     magnus_context ctx = magnus_test_budget_context(16);
     magnus_csr A = magnus_test_rmat(6, 4, 5, MAGNUS_FLOAT32);
     magnus_csr C = NULL;
-    magnus_spgemm_options opt;
-    ASSERT_OK(magnus_spgemm_options_init(&opt));
-    opt.algorithm = MAGNUS_ALGORITHM_MAGNUS;
+    magnus_spgemm_options opt = gmagnus_options();
     magnus_status s = magnus_spgemm(&C, ctx, A, A, &opt, NULL);
     cr_assert_eq(s, MAGNUS_ERROR_INVALID_ARGUMENT, "%s", magnus_last_error());
     cr_assert_null(C);
@@ -572,7 +579,8 @@ Test(gmagnus_errors, device_memory_limits) {
         opt.device_memory_limit = full.peak_device_bytes * (uint64_t)k / 12;
         ASSERT_OK(magnus_context_create(&ctx, NULL, &opt));
         magnus_csr C = NULL;
-        magnus_status s = magnus_spgemm(&C, ctx, A, A, NULL, NULL);
+        magnus_spgemm_options gm = gmagnus_options();
+        magnus_status s = magnus_spgemm(&C, ctx, A, A, &gm, NULL);
         if (s == MAGNUS_SUCCESS) {
             magnus_csr R = NULL, M = NULL;
             ASSERT_OK(magnus_reference_spgemm(&R, &M, A, A));
@@ -600,10 +608,11 @@ Test(gmagnus_errors, host_allocation_failures) {
     magnus_context ctx = magnus_test_budget_context(SMALL_BUDGET);
     magnus_csr A = magnus_test_rmat(8, 8, 103, MAGNUS_FLOAT32);
     int ok = 0, failures = 0;
+    magnus_spgemm_options gm = gmagnus_options();
     for (int64_t n = 0; n < 400 && !ok; n++) {
         magnus_csr C = NULL;
         magnus_host_alloc_fail_after(n);
-        magnus_status s = magnus_spgemm(&C, ctx, A, A, NULL, NULL);
+        magnus_status s = magnus_spgemm(&C, ctx, A, A, &gm, NULL);
         magnus_host_alloc_fail_after(-1);
         if (s == MAGNUS_SUCCESS) {
             ok = 1;

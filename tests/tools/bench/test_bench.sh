@@ -2,7 +2,7 @@
 # `magnus bench` end to end on PoCL (no GPU needed), checked by check_bench_output.py.
 #   test_bench.sh MODE MAGNUS SOURCE_DIR WORK_DIR SHARED_MATRICES [FAKE_CUSPARSE_LIB]
 # MODE:
-#   pocl        magnus and hash on the OpenCL CPU device: a tiny R-MAT sweep (scales 8-9,
+#   pocl        magnus, hash and auto on the OpenCL CPU device: a tiny R-MAT sweep (scales 8-9,
 #               A 4 per row, B 8 per row, 2 runs) and add32 from the shared matrices when
 #               present, with --plan; verified against the CPU reference
 #   fake        the same against the fake CUDA driver + cuSPARSE (tests/tools/bench/fake_cusparse.c)
@@ -30,8 +30,9 @@ check=(python3 "$src/tests/tools/bench/check_bench_output.py" --readme "$src/ben
 expect_rc=0
 case $mode in
   pocl)
-    args+=(--systems "$device,hash@$device" --plan)
-    check+=(--expect-system "magnus@$device" --expect-system "hash@$device" --expect-plan) ;;
+    args+=(--systems "$device,hash@$device,auto@$device" --plan)
+    check+=(--expect-system "magnus@$device" --expect-system "hash@$device"
+            --expect-system "auto@$device" --expect-plan) ;;
   fake|fake-wrong)
     [ -n "$fake" ] || { echo "test_bench: no fake cuSPARSE library given"; exit 2; }
     export MAGNUS_CUDA_LIBRARY=$fake MAGNUS_CUSPARSE_LIBRARY=$fake FAKE_CUSPARSE_FAIL=ALG1

@@ -4,10 +4,13 @@
 Usage: mtx_facts.py A.mtx[.gz] [B.mtx[.gz]]
 Prints KEY=VALUE lines: rows, cols, nnz, row_max, empty_rows, values ("1" when every value is
 1, else "mixed"), and for A*B (B defaults to A when A is square): products (intermediate
-products) and nnz_product (entries of the product's structure). Small matrices only: it is
-plain Python.
+products) and nnz_product (entries of the product's structure), and with
+MTX_LONG_ROW_PRODUCTS=T in the environment long_products (the products of the rows of A*B with
+more than T products: MAGNUS_ALGORITHM_AUTO's statistic). Small matrices only: it is plain
+Python.
 """
 import gzip
+import os
 import sys
 
 
@@ -53,16 +56,24 @@ def main():
         return
     if b_rows != a_cols:
         return
+    long_over = os.environ.get("MTX_LONG_ROW_PRODUCTS")
     products = 0
     nnz_product = 0
+    long_products = 0
     for cols_i in a_row_cols:
         union = set()
+        row_products = 0
         for k in cols_i:
-            products += len(b_row_cols[k])
+            row_products += len(b_row_cols[k])
             union |= b_row_cols[k]
+        products += row_products
         nnz_product += len(union)
+        if long_over is not None and row_products > int(long_over):
+            long_products += row_products
     print(f"products={products}")
     print(f"nnz_product={nnz_product}")
+    if long_over is not None:
+        print(f"long_products={long_products}")
 
 
 if __name__ == "__main__":

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The device path of `magnus multiply` and `magnus demo` through OpenCL (PoCL's CPU device in
-# CI): both algorithms verified against the CPU reference, nnz(C) against an independent Python
-# count, a 4 KiB local-memory budget that takes gMAGNUS through two multisplit levels, the
-# randomized verification (forced, and chosen by --verify-limit) with its structure count
-# checked in Python, the JSON report, the default budget (min(device, 48 KiB)) and the
+# CI): both algorithms and auto, the default, verified against the CPU reference, nnz(C) (and
+# auto's long-row share) against an independent Python count, a 4 KiB local-memory budget that
+# takes gMAGNUS through two multisplit levels, tiny budgets refused, the randomized
+# verification (forced, and chosen by --verify-limit) with its structure count checked in
+# Python, the JSON report, the default budget (min(device, 48 KiB)) and the
 # device's whole local memory asked for, and bad device choices (exit 1 or 2 with the reason).
 # Skips (77) when the probe finds no OpenCL device.
 # Usage: test_cli_device.sh MAGNUS_BINARY WORK_DIR
@@ -50,11 +51,46 @@ for algorithm in magnus hash; do
     same "$algorithm: budget used" "$(json report.local_mem_bytes)" "$default_local"
     holds "$algorithm: times" "d['compute_seconds'] > 0 and d['report']['time_total_ms'] > 0 and d['setup_seconds'] >= 0"
 done
-# The text report names device, engine, phases and verification.
+# ---- the default, auto: one of the two, and why (the long rows' share counted in Python) ----
+# On the default budget and on 1 KiB, whose hash tables hold so few products that most of
+# this pair's rows are long.
+for budget in default 1024; do
+    if [ "$budget" = default ]; then
+        expect 0 "$magnus" multiply "$work/a.mtx" "$work/b.mtx" --backend opencl --verify --json
+    else
+        expect 0 "$magnus" multiply "$work/a.mtx" "$work/b.mtx" --backend opencl --verify --json \
+            --local-mem "$budget"
+    fi
+    valid_json
+    same "auto $budget: verified" "$(json verified)" true
+    same "auto $budget: nnz(C)" "$(json report.nnz_c)" "$nnz_ab"
+    same "auto $budget: requested" "$(json report.algorithm_requested)" '"auto"'
+    holds "auto $budget: ran one of the two" "d['report']['algorithm'] in ('magnus', 'hash')"
+    holds "auto $budget: a reason" "d['report']['algorithm_reason'].startswith('auto')"
+    holds "auto $budget: choice timed" \
+        "0 <= d['report']['time_choice_ms'] <= d['report']['time_total_ms']"
+    long_over=$(json report.auto_long_row_products)
+    holds "auto $budget: a threshold" "d['report']['auto_long_row_products'] > 0"
+    long_ab=$(MTX_LONG_ROW_PRODUCTS="$long_over" fact long_products "$work/a.mtx" "$work/b.mtx")
+    holds "auto $budget: long share ($long_ab of $products_ab products)" \
+        "abs(d['report']['auto_long_share'] - $long_ab / $products_ab) <= 1e-14"
+    holds "auto $budget: the rule" \
+        "d['report']['algorithm'] == ('hash' if $long_ab / $products_ab < 0.25 else 'magnus')"
+    same "auto $budget: engine" "$(json engine)" \
+        "$(json report.algorithm | sed 's/"magnus"/"gMAGNUS"/')"
+done
 expect 0 "$magnus" multiply "$work/a.mtx" "$work/b.mtx" --device opencl:0 --verify
+contains out "method:   "
+contains out "(the limit: 25%), chosen in"
+contains out "verified: yes (exact"
+
+# The text report names device, engine, phases and verification (gMAGNUS's: tau).
+expect 0 "$magnus" multiply "$work/a.mtx" "$work/b.mtx" --device opencl:0 --algorithm magnus \
+    --verify
 contains out "device:   opencl:0"
 contains out "(device maximum "
 contains out "by gMAGNUS"
+contains out "method:   gMAGNUS, requested by the options"
 contains out "phases:"
 contains out "tau"
 contains out "peak device memory"
@@ -74,10 +110,11 @@ else
 for how in "--local-mem $small" "env"; do
     if [ "$how" = env ]; then
         expect 0 env MAGNUS_LOCAL_MEM_BYTES="$small" "$magnus" multiply rmat:12:4:1 rmat:12:8:2 \
-            --backend opencl --verify --json
+            --backend opencl --algorithm magnus --verify --json
     else
         # shellcheck disable=SC2086
-        expect 0 "$magnus" multiply rmat:12:4:1 rmat:12:8:2 --backend opencl $how --verify --json
+        expect 0 "$magnus" multiply rmat:12:4:1 rmat:12:8:2 --backend opencl $how \
+            --algorithm magnus --verify --json
     fi
     valid_json
     same "$small B ($how): verified" "$(json verified)" true
@@ -88,7 +125,8 @@ for how in "--local-mem $small" "env"; do
     holds "$small B ($how): heavy rows" "0 < d['report']['rows_heavy'] < d['report']['rows_total'] and d['report']['chat_bytes'] > 0"
     holds "$small B ($how): phase times per level" "len(d['report']['time_multisplit_ms']) == d['report']['levels']"
 done
-expect 0 "$magnus" multiply rmat:12:4:1 rmat:12:8:2 --backend opencl --local-mem "$small"
+expect 0 "$magnus" multiply rmat:12:4:1 rmat:12:8:2 --backend opencl --local-mem "$small" \
+    --algorithm magnus
 contains out "(required: "
 fi
 
@@ -158,9 +196,15 @@ expect 1 "$magnus" multiply rmat:8:4 --device 99
 contains err "no device matches \"99\""
 expect 2 "$magnus" demo --scale 8 --backend opencl --device cuda:0
 contains err "--backend opencl and --device cuda:0 name different backends"
-# A budget too small for gMAGNUS is the library's refusal, not a crash.
+# A budget too small for gMAGNUS is the library's refusal, not a crash; so is one too small
+# for auto's own statistics, and auto on a budget that gMAGNUS refuses says gMAGNUS's reason.
+expect 1 "$magnus" multiply rmat:10:4 --backend opencl --local-mem 64 --algorithm magnus
+contains err "magnus multiply: invalid argument: gMAGNUS parameters: a 64-byte"
 expect 1 "$magnus" multiply rmat:10:4 --backend opencl --local-mem 64
 contains err "magnus multiply: invalid argument: gMAGNUS parameters: a 64-byte"
+expect 1 "$magnus" multiply rmat:10:4 --backend opencl --local-mem 16
+contains err "magnus multiply: invalid argument: MAGNUS_ALGORITHM_AUTO's choice of algorithm: "
+contains err "a local memory budget of 16 bytes is too small"
 
 echo "cli_device: $checks checks, $failures failures"
 [ "$failures" -eq 0 ]
