@@ -72,6 +72,22 @@ bench() { # NAME LIMIT ARGS...
     --verify-limit 2e7 --csv "$out/$name.csv" --json "$out/logs/$name.json"
 }
 
+append_csv() { # SRC NAME DST: SRC's rows appended to DST (header once), `variant` = NAME
+  python3 - "$@" <<'PY'
+import csv, os, sys
+src, name, dst = sys.argv[1:]
+if not os.path.exists(src): sys.exit(0)
+rows = list(csv.DictReader(open(src)))
+new = not os.path.getsize(dst)
+with open(dst, "a", newline="") as f:
+    w = csv.DictWriter(f, fieldnames=list(rows[0].keys()) if rows else [])
+    if rows and new: w.writeheader()
+    for r in rows:
+        r["variant"] = name
+        w.writerow(r)
+PY
+}
+
 has real32 && bench real32 90 --matrices "$matrices" --min-products 1e7 --type f32 --systems "$systems"
 has real64 && bench real64 90 --matrices "$matrices" --min-products 1e7 --type f64 --systems "$systems"
 has rmat && bench rmat 120 --rmat-sweep --scales 15-16 --a-per-row 4,8,16,32 --b-per-row 8 \
@@ -99,19 +115,7 @@ if has cold; then
       step "cold-$m-$preload" 40 env MAGNUS_PRELOAD_KERNELS=$preload "$magnus" bench \
         "$matrices/$m.mtx.gz" --type f32 --systems auto@cuda:0 --runs 10 --no-bandwidth \
         --verify-limit 0 --csv "$out/logs/cold-$m-$preload.csv"
-      python3 - "$out/logs/cold-$m-$preload.csv" "preload$preload" "$out/cold.csv" <<'PY'
-import csv, os, sys
-src, name, dst = sys.argv[1:]
-if not os.path.exists(src): sys.exit(0)
-rows = list(csv.DictReader(open(src)))
-new = not os.path.getsize(dst)
-with open(dst, "a", newline="") as f:
-    w = csv.DictWriter(f, fieldnames=list(rows[0].keys()) if rows else [])
-    if rows and new: w.writeheader()
-    for r in rows:
-        r["variant"] = name
-        w.writerow(r)
-PY
+      append_csv "$out/logs/cold-$m-$preload.csv" "preload$preload" "$out/cold.csv"
     done
   done
 fi
@@ -130,19 +134,7 @@ if has variants; then
       step "v-$name-$part" 60 env "${envs[@]}" "$magnus" bench "${args[@]}" --systems "${METHODS_VARIANT_SYSTEMS:-magnus@cuda:0}" \
         --runs "$runs" --runs-large 5 --max-timed-seconds 3 --verify-limit 2e7 --no-bandwidth \
         --csv "$out/logs/v-$name-$part.csv"
-      python3 - "$out/logs/v-$name-$part.csv" "$name" "$out/variants.csv" <<'PY'
-import csv, os, sys
-src, name, dst = sys.argv[1:]
-if not os.path.exists(src): sys.exit(0)
-rows = list(csv.DictReader(open(src)))
-new = not os.path.getsize(dst)
-with open(dst, "a", newline="") as f:
-    w = csv.DictWriter(f, fieldnames=list(rows[0].keys()) if rows else [])
-    if rows and new: w.writeheader()
-    for r in rows:
-        r["variant"] = name
-        w.writerow(r)
-PY
+      append_csv "$out/logs/v-$name-$part.csv" "$name" "$out/variants.csv"
     done
   done
 fi
