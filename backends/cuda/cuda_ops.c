@@ -46,6 +46,9 @@ static const magnus_backend_ops cuda_ops = {
     .mem_copy = magnus_cuda_mem_copy,
     .mem_fill = magnus_cuda_mem_fill,
 
+    /* fatbin with SASS for the built architectures (PTX JIT elsewhere, which the first
+     * multiply would pay anyway: the whole module loads on its first kernel) */
+    .preload_kernels = true,
     .module_load = magnus_cuda_module_load,
     .module_unload = magnus_cuda_module_unload,
     .kernel_get = magnus_cuda_kernel_get,

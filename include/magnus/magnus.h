@@ -554,8 +554,8 @@ typedef struct magnus_report {
     double time_choice_ms;       /* AUTO: the statistics of the choice (in time_total_ms) */
     double time_kernel_load_ms;  /* loading kernels on their first use in this context (host
                                     time, in time_total_ms): nonzero on a context's first
-                                    multiplies, unless MAGNUS_PRELOAD_KERNELS=1 loaded them all
-                                    when the context was created */
+                                    multiplies, unless the context loaded them all when it was
+                                    created (CUDA's default; MAGNUS_PRELOAD_KERNELS=0/1) */
     double time_total_ms;        /* end to end, as the caller sees it */
     double time_upload_ms, time_download_ms;
     double time_setup_ms;        /* products per row, scan, threshold partition */

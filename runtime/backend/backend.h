@@ -38,6 +38,10 @@
 typedef struct magnus_backend_ops {
     const char *name;          /* "cuda", "level0", "opencl" */
     magnus_backend_kind kind;
+    /* The backend's modules are prebuilt binaries, so loading every kernel when a context is
+     * created costs little and spares a context's first multiply (MAGNUS_PRELOAD_KERNELS's
+     * default). False where a module may need a build (OpenCL C, SPIR-V). */
+    bool preload_kernels;
 
     /* library */
     magnus_status (*load)(void);

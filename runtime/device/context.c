@@ -108,7 +108,7 @@ magnus_status magnus_context_create(magnus_context *ctx, const magnus_device_inf
         (s = magnus_knob_dense_min_elements(opt->dense_min_elements, &dense_min_elements)) ||
         (s = magnus_knob_chat_gap(&chat_gap_divisor, &chat_gap_min_bytes)) ||
         (s = magnus_knob_heavy_rows(&heavy_row_products, &hash_wide_bins)) ||
-        (s = magnus_knob_preload(&preload_kernels)))
+        (s = magnus_knob_preload(&preload_kernels, ops->preload_kernels)))
         return s;
 
     magnus_context c = magnus_host_calloc(1, sizeof *c);

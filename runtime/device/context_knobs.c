@@ -122,8 +122,8 @@ bool magnus_hash_wide_bins(const magnus_context_s *ctx) {
     return !ctx->local_budget_set && MAGNUS_HASH_WIDE_RULE;
 }
 
-magnus_status magnus_knob_preload(uint32_t *preload) {
-    uint64_t v = 0;
+magnus_status magnus_knob_preload(uint32_t *preload, bool backend_default) {
+    uint64_t v = backend_default ? 1 : 0;
     magnus_status s = uint_variable("MAGNUS_PRELOAD_KERNELS", 1, 1, true, &v);
     *preload = (uint32_t)v;
     return s;

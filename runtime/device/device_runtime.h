@@ -90,7 +90,7 @@ struct magnus_context_s {
     uint64_t heavy_row_products;      /* gMAGNUS: rows with more products take the heavy path
                                          (at least tau); 0: the default rule */
     bool local_budget_set;            /* the budget came from the options or the environment */
-    uint32_t preload_kernels;         /* MAGNUS_PRELOAD_KERNELS: 1 loads every kernel at creation */
+    uint32_t preload_kernels;         /* 1: every kernel loaded at creation (magnus_knob_preload) */
     double kernel_load_ms;            /* host time spent loading modules and kernels so far */
     uint32_t hash_wide_bins;          /* 1: hash bins past the budget, up to the device's local
                                          memory, for items the budget cannot hold; 0: off;
@@ -190,10 +190,11 @@ magnus_status magnus_knob_heavy_rows(uint64_t *row_products, uint32_t *wide_bins
  * the caller set, for a study or to emulate a device, is kept to) and the device has more. */
 bool magnus_hash_wide_bins(const magnus_context_s *ctx);
 
-/* MAGNUS_PRELOAD_KERNELS (0 or 1, default 0): whether magnus_context_create loads every
- * kernel of the float32 module (and of the float64 one on fp64 devices) up front, so that
- * the first multiply does not (runtime/device/launch.c). */
-magnus_status magnus_knob_preload(uint32_t *preload);
+/* MAGNUS_PRELOAD_KERNELS (0 or 1; default: the backend's preload_kernels, true for CUDA's
+ * prebuilt modules): whether magnus_context_create loads every kernel of the float32 module
+ * (and of the float64 one on fp64 devices) up front, so that the first multiply does not
+ * (runtime/device/launch.c). */
+magnus_status magnus_knob_preload(uint32_t *preload, bool backend_default);
 /* Looks up (loads, on first use) every kernel of `variant`'s module into ctx's cache. */
 magnus_status magnus_context_preload(magnus_context ctx, magnus_kernel_variant variant);
 
