@@ -84,7 +84,7 @@ void magnus_hash_config_init(magnus_hash_config *cfg, magnus_queue_id q);
  */
 void magnus_hash_local_capacity(const magnus_context_s *ctx, magnus_value_type type,
                                 int64_t *symbolic_products, int64_t *numeric_nnz);
-/* The same within the budget alone (without the wide bins of magnus_hash_wide_bins). */
+/* The same within the budget alone (without the context's wide bins, hash_wide_bins). */
 void magnus_hash_budget_capacity(const magnus_context_s *ctx, magnus_value_type type,
                                  int64_t *symbolic_products, int64_t *numeric_nnz);
 

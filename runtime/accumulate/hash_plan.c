@@ -68,7 +68,7 @@ static void plan_build(hash_plan *p, const magnus_context_s *ctx, int numeric,
     if (numeric && p->nbins > 1 && tau > top->max_key && tau < (int64_t)top->table)
         top->max_key = tau;
     /* Wide bins: items past the budget get local tables up to the device's local memory, at
-     * lower occupancy, instead of global ones (magnus_hash_wide_bins). */
+     * lower occupancy, instead of global ones (the context's hash_wide_bins). */
     if (wide && p->nbins > 1) {
         uint64_t wide_bytes = ctx->device_local_mem_bytes - HASH_LOCAL_RESERVE;
         uint64_t wroom = wide_bytes > HASH_ITEM_EXTRA ? wide_bytes - HASH_ITEM_EXTRA : 0;
@@ -87,36 +87,32 @@ static void plan_build(hash_plan *p, const magnus_context_s *ctx, int numeric,
 
 void magnus_hash_plan_build(hash_plan *p, const magnus_context_s *ctx, int numeric,
                             size_t value_bytes, uint32_t group_cap) {
-    plan_build(p, ctx, numeric, value_bytes, group_cap, magnus_hash_wide_bins(ctx));
+    plan_build(p, ctx, numeric, value_bytes, group_cap, ctx->hash_wide_bins);
 }
 
-void magnus_hash_budget_capacity(const magnus_context_s *ctx, magnus_value_type type,
-                                 int64_t *symbolic_products, int64_t *numeric_nnz) {
-    hash_plan p;
-    size_t vb = magnus_value_size(type);
-    if (symbolic_products) {
-        plan_build(&p, ctx, 0, vb, HASH_MAX_GROUP, false);
-        *symbolic_products = p.bin[p.nbins - 2].max_key;
-    }
-    if (numeric_nnz) {
-        plan_build(&p, ctx, 1, vb, HASH_MAX_GROUP, false);
-        *numeric_nnz = p.bin[p.nbins - 2].max_key;
-    }
-}
-
-void magnus_hash_local_capacity(const magnus_context_s *ctx, magnus_value_type type,
-                                int64_t *symbolic_products, int64_t *numeric_nnz) {
+static void capacity(const magnus_context_s *ctx, magnus_value_type type, bool wide,
+                     int64_t *symbolic_products, int64_t *numeric_nnz) {
     hash_plan p;
     size_t vb = magnus_value_size(type);
     /* the keys of the bins do not depend on the group size */
     if (symbolic_products) {
-        magnus_hash_plan_build(&p, ctx, 0, vb, HASH_MAX_GROUP);
+        plan_build(&p, ctx, 0, vb, HASH_MAX_GROUP, wide);
         *symbolic_products = p.bin[p.nbins - 2].max_key;
     }
     if (numeric_nnz) {
-        magnus_hash_plan_build(&p, ctx, 1, vb, HASH_MAX_GROUP);
+        plan_build(&p, ctx, 1, vb, HASH_MAX_GROUP, wide);
         *numeric_nnz = p.bin[p.nbins - 2].max_key;
     }
+}
+
+void magnus_hash_budget_capacity(const magnus_context_s *ctx, magnus_value_type type,
+                                 int64_t *symbolic_products, int64_t *numeric_nnz) {
+    capacity(ctx, type, false, symbolic_products, numeric_nnz);
+}
+
+void magnus_hash_local_capacity(const magnus_context_s *ctx, magnus_value_type type,
+                                int64_t *symbolic_products, int64_t *numeric_nnz) {
+    capacity(ctx, type, ctx->hash_wide_bins, symbolic_products, numeric_nnz);
 }
 
 /* Dynamic local bytes of a launch of bin b (kernels/hash_rows.cl, hash_chunks.cl). */

@@ -98,7 +98,8 @@ magnus_status magnus_context_create(magnus_context *ctx, const magnus_device_inf
                             (unsigned long long)info.local_mem_bytes, info.name);
     uint32_t hash_group_max, multisplit_group, chat_gap_divisor;
     uint64_t chat_gap_min_bytes, heavy_row_products;
-    uint32_t hash_wide_bins, preload_kernels;
+    uint32_t preload_kernels;
+    bool hash_wide_bins;
     int64_t dense_min_elements;
     uint64_t work_group_limit = info.max_work_group_size ? info.max_work_group_size : 256;
     if ((s = magnus_knob_hash_group_max(opt->hash_group_max, work_group_limit,
@@ -126,8 +127,8 @@ magnus_status magnus_context_create(magnus_context *ctx, const magnus_device_inf
     c->chat_gap_divisor = chat_gap_divisor;
     c->chat_gap_min_bytes = chat_gap_min_bytes;
     c->heavy_row_products = heavy_row_products;
-    c->hash_wide_bins = hash_wide_bins;
-    c->local_budget_set = local_budget != 0;
+    c->hash_wide_bins = hash_wide_bins && c->device_local_mem_bytes > c->device.local_mem_bytes;
+    c->launch_local_limit = c->hash_wide_bins ? c->device_local_mem_bytes : c->device.local_mem_bytes;
     c->build_notice.fn = opt ? opt->build_progress : NULL;
     c->build_notice.user = opt ? opt->build_progress_user : NULL;
     magnus_trace_open(c);

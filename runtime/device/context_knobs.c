@@ -10,8 +10,6 @@
 
 #include "device_runtime.h"
 
-/* Wide hash bins by default (with the library's budget): see magnus_hash_wide_bins. */
-#define MAGNUS_HASH_WIDE_RULE 0
 
 static bool power_of_two_in(uint64_t v, uint64_t device_limit) {
     return v >= 8 && v <= device_limit && (v & (v - 1)) == 0;
@@ -78,9 +76,8 @@ magnus_status magnus_knob_dense_min_elements(int64_t option, int64_t *out) {
     return MAGNUS_SUCCESS;
 }
 
-/* An unsigned integer variable in [lo, hi] (or exactly 0 when zero_ok), else *out unchanged. */
-static magnus_status uint_variable(const char *variable, uint64_t lo, uint64_t hi, bool zero_ok,
-                                   uint64_t *out) {
+magnus_status magnus_env_uint(const char *variable, uint64_t lo, uint64_t hi, bool zero_ok,
+                              uint64_t *out) {
     const char *env = getenv(variable);
     if (!env || !*env) return MAGNUS_SUCCESS;
     char *end = NULL;
@@ -97,34 +94,28 @@ static magnus_status uint_variable(const char *variable, uint64_t lo, uint64_t h
 magnus_status magnus_knob_chat_gap(uint32_t *divisor, uint64_t *min_bytes) {
     uint64_t d = MAGNUS_CHAT_GAP_DEFAULT, m = MAGNUS_CHAT_GAP_MIN_BYTES_DEFAULT;
     magnus_status s;
-    if ((s = uint_variable("MAGNUS_CHAT_GAP", 2, 1024, true, &d)) ||
-        (s = uint_variable("MAGNUS_CHAT_GAP_MIN_BYTES", 0, UINT64_MAX, false, &m)))
+    if ((s = magnus_env_uint("MAGNUS_CHAT_GAP", 2, 1024, true, &d)) ||
+        (s = magnus_env_uint("MAGNUS_CHAT_GAP_MIN_BYTES", 0, UINT64_MAX, false, &m)))
         return s;
     *divisor = (uint32_t)d;
     *min_bytes = m;
     return MAGNUS_SUCCESS;
 }
 
-magnus_status magnus_knob_heavy_rows(uint64_t *row_products, uint32_t *wide_bins) {
-    uint64_t rows = 0, wide = MAGNUS_HASH_WIDE_DEFAULT;
+magnus_status magnus_knob_heavy_rows(uint64_t *row_products, bool *wide_bins) {
+    uint64_t rows = 0, wide = 0;
     magnus_status s;
-    if ((s = uint_variable("MAGNUS_HEAVY_ROW_PRODUCTS", 1, (uint64_t)INT64_MAX, true, &rows)) ||
-        (s = uint_variable("MAGNUS_HASH_WIDE_BINS", 1, 1, true, &wide)))
+    if ((s = magnus_env_uint("MAGNUS_HEAVY_ROW_PRODUCTS", 1, (uint64_t)INT64_MAX, true, &rows)) ||
+        (s = magnus_env_uint("MAGNUS_HASH_WIDE_BINS", 1, 1, true, &wide)))
         return s;
     *row_products = rows;
-    *wide_bins = (uint32_t)wide;
+    *wide_bins = wide == 1;
     return MAGNUS_SUCCESS;
-}
-
-bool magnus_hash_wide_bins(const magnus_context_s *ctx) {
-    if (ctx->device_local_mem_bytes <= ctx->device.local_mem_bytes) return false;
-    if (ctx->hash_wide_bins != MAGNUS_HASH_WIDE_DEFAULT) return ctx->hash_wide_bins == 1;
-    return !ctx->local_budget_set && MAGNUS_HASH_WIDE_RULE;
 }
 
 magnus_status magnus_knob_preload(uint32_t *preload, bool backend_default) {
     uint64_t v = backend_default ? 1 : 0;
-    magnus_status s = uint_variable("MAGNUS_PRELOAD_KERNELS", 1, 1, true, &v);
+    magnus_status s = magnus_env_uint("MAGNUS_PRELOAD_KERNELS", 1, 1, true, &v);
     *preload = (uint32_t)v;
     return s;
 }

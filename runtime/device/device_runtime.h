@@ -89,12 +89,13 @@ struct magnus_context_s {
     uint64_t chat_gap_min_bytes;      /* ... for C-hats of at least this many bytes */
     uint64_t heavy_row_products;      /* gMAGNUS: rows with more products take the heavy path
                                          (at least tau); 0: the default rule */
-    bool local_budget_set;            /* the budget came from the options or the environment */
     uint32_t preload_kernels;         /* 1: every kernel loaded at creation (magnus_knob_preload) */
     double kernel_load_ms;            /* host time spent loading modules and kernels so far */
-    uint32_t hash_wide_bins;          /* 1: hash bins past the budget, up to the device's local
-                                         memory, for items the budget cannot hold; 0: off;
-                                         MAGNUS_HASH_WIDE_DEFAULT: the default rule */
+    bool hash_wide_bins;              /* hash bins past the budget, up to the device's local
+                                         memory, for items the budget cannot hold
+                                         (MAGNUS_HASH_WIDE_BINS=1 on a device with more) */
+    uint64_t launch_local_limit;      /* the most local bytes a launch may ask: the budget, the
+                                         device's local memory with wide hash bins */
     magnus_build_notice build_notice; /* the options' build_progress, told by module_load */
     /* Buffers freed at the next idle point (magnus_dbuf_free_deferred); their bytes are
      * still in memory_in_use. */
@@ -175,20 +176,19 @@ magnus_status magnus_knob_multisplit_group(uint64_t option, uint64_t device_limi
 #define MAGNUS_CHAT_GAP_DEFAULT 8u
 #define MAGNUS_CHAT_GAP_MIN_BYTES_DEFAULT (64ull << 20)
 magnus_status magnus_knob_chat_gap(uint32_t *divisor, uint64_t *min_bytes);
+/* An unsigned integer environment variable in [lo, hi] (or exactly 0 when zero_ok): *out
+ * unchanged when it is unset or empty; MAGNUS_ERROR_INVALID_ARGUMENT naming it otherwise. */
+magnus_status magnus_env_uint(const char *variable, uint64_t lo, uint64_t hi, bool zero_ok,
+                              uint64_t *out);
 
 /* Which rows gMAGNUS sends down its heavy path, and where the hash accumulator puts items
  * its budget cannot hold (docs/performance.md, "The method per row"):
  * MAGNUS_HEAVY_ROW_PRODUCTS (rows with more products than this are heavy, never fewer than
  * tau's; unset or 0: the default rule of runtime/spgemm/gmagnus/gmagnus_rows.c) and
- * MAGNUS_HASH_WIDE_BINS (1: bins past the budget up to the device's local memory; 0: none,
- * such items take global tables; unset: MAGNUS_HASH_WIDE_DEFAULT). MAGNUS_ERROR_INVALID_ARGUMENT,
- * naming the variable, for a value out of range. */
-#define MAGNUS_HASH_WIDE_DEFAULT 2u
-magnus_status magnus_knob_heavy_rows(uint64_t *row_products, uint32_t *wide_bins);
-/* Whether the context's hash bins go past its budget: MAGNUS_HASH_WIDE_BINS, else the
- * default rule (context_knobs.c): only when the budget is the library's default (a budget
- * the caller set, for a study or to emulate a device, is kept to) and the device has more. */
-bool magnus_hash_wide_bins(const magnus_context_s *ctx);
+ * MAGNUS_HASH_WIDE_BINS (1: bins past the budget up to the device's local memory; 0 or unset:
+ * none, such items take global tables; measured mixed, docs/performance.md).
+ * MAGNUS_ERROR_INVALID_ARGUMENT, naming the variable, for a value out of range. */
+magnus_status magnus_knob_heavy_rows(uint64_t *row_products, bool *wide_bins);
 
 /* MAGNUS_PRELOAD_KERNELS (0 or 1; default: the backend's preload_kernels, true for CUDA's
  * prebuilt modules): whether magnus_context_create loads every kernel of the float32 module

@@ -84,10 +84,9 @@ magnus_status magnus_launch(magnus_context ctx, magnus_queue_id q, magnus_kernel
         return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
                             "magnus_launch(%s): work group of %zu items (device maximum %llu)",
                             name, group_size, (unsigned long long)ctx->device.max_work_group_size);
-    /* The budget sizes the algorithms; only the hash accumulator's wide bins
-     * (magnus_hash_wide_bins) go past it, never past the device. */
-    const uint64_t local_limit = magnus_hash_wide_bins(ctx) ? ctx->device_local_mem_bytes
-                                                            : ctx->device.local_mem_bytes;
+    /* The budget sizes the algorithms; only the hash accumulator's wide bins go past it,
+     * never past the device (launch_local_limit). */
+    const uint64_t local_limit = ctx->launch_local_limit;
     if (local_bytes > local_limit)
         return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
                             "magnus_launch(%s): %zu bytes of local memory exceed the %s of "

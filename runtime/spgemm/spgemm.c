@@ -72,19 +72,20 @@ static magnus_status dispatch(magnus_device_csr *C, magnus_context ctx,
      * since the last multiply (C's, the caller's) be reused by this one. */
     magnus_status s = magnus_context_finish(ctx);
     if (s) return s;
-    magnus_dbuf products = {0}; /* AUTO's count of products per row, handed on */
+    magnus_row_products counted;
+    memset(&counted, 0, sizeof counted); /* AUTO's count of products per row, handed on */
     if (algorithm == MAGNUS_ALGORITHM_AUTO) {
-        if ((s = magnus_spgemm_choose(&algorithm, &products, ctx, A, B, rep))) return s;
+        if ((s = magnus_spgemm_choose(&algorithm, &counted, ctx, A, B, rep))) return s;
     } else {
         rep->algorithm_reason = "requested by the options";
     }
     rep->algorithm = algorithm;
     magnus_trace_mark(ctx,
                       algorithm == MAGNUS_ALGORITHM_HASH ? "multiply hash" : "multiply gmagnus");
-    const magnus_dbuf *counted = products.mem ? &products : NULL;
-    if (algorithm == MAGNUS_ALGORITHM_HASH) s = magnus_hash_spgemm(C, ctx, A, B, rep, counted);
-    else s = magnus_gmagnus_spgemm(C, ctx, A, B, rep, counted);
-    magnus_dbuf_free(ctx, &products); /* the algorithms return with every queue idle */
+    const magnus_row_products *pre = counted.products.mem ? &counted : NULL;
+    if (algorithm == MAGNUS_ALGORITHM_HASH) s = magnus_hash_spgemm(C, ctx, A, B, rep, pre);
+    else s = magnus_gmagnus_spgemm(C, ctx, A, B, rep, pre);
+    magnus_row_products_free(ctx, &counted); /* the algorithms return with every queue idle */
     /* C = alpha * (A.B): one pass over C's values after either algorithm */
     if (!s && opt && opt->alpha != 1.0) {
         double t = magnus_now_ms();

@@ -9,24 +9,33 @@
 
 #include "device_runtime.h"
 
-/* `products`, when not NULL: A·B's products per row already counted (rows+1 int64, the last
- * 0; magnus_spgemm_choose's), which the algorithm copies instead of counting again. */
+/* A·B's products per row as MAGNUS_ALGORITHM_AUTO's choice counted them: products (rows+1
+ * int64, the last 0) and, when gMAGNUS was chosen, offsets (their exclusive scan, rows+1) and
+ * total (their sum); offsets is empty otherwise. */
+typedef struct magnus_row_products {
+    magnus_dbuf products, offsets;
+    uint64_t total;
+} magnus_row_products;
+void magnus_row_products_free(magnus_context ctx, magnus_row_products *rp);
+
+/* `counted`, when not NULL: what the choice counted, which the algorithm takes instead of
+ * counting and scanning again. */
 /* OpSparse-style binned hash Gustavson (runtime/spgemm/hash/hash_spgemm.c). */
 magnus_status magnus_hash_spgemm(magnus_device_csr *C, magnus_context ctx,
                                  const struct magnus_device_csr_s *A,
                                  const struct magnus_device_csr_s *B, magnus_report *report,
-                                 const magnus_dbuf *products);
+                                 const magnus_row_products *counted);
 /* gMAGNUS (runtime/spgemm/gmagnus/gmagnus_spgemm.c). */
 magnus_status magnus_gmagnus_spgemm(magnus_device_csr *C, magnus_context ctx,
                                     const struct magnus_device_csr_s *A,
                                     const struct magnus_device_csr_s *B, magnus_report *report,
-                                    const magnus_dbuf *products);
+                                    const magnus_row_products *counted);
 
 /* MAGNUS_ALGORITHM_AUTO's choice for A·B (runtime/spgemm/spgemm_choice.c): *out is MAGNUS
- * or HASH; *products the products per row it counted (for the algorithm; the caller frees
- * it); fills the report's auto_* fields, algorithm_reason and time_choice_ms. Waits for the
- * main queue; on error *products is empty. */
-magnus_status magnus_spgemm_choose(magnus_algorithm *out, magnus_dbuf *products,
+ * or HASH; *counted what it counted, for that algorithm (the caller frees it with
+ * magnus_row_products_free); fills the report's auto_* fields, algorithm_reason and
+ * time_choice_ms. Waits for the main queue; on error *counted is empty. */
+magnus_status magnus_spgemm_choose(magnus_algorithm *out, magnus_row_products *counted,
                                    magnus_context ctx, const struct magnus_device_csr_s *A,
                                    const struct magnus_device_csr_s *B, magnus_report *report);
 

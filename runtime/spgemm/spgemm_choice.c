@@ -32,7 +32,13 @@ const char *magnus_algorithm_name(magnus_algorithm algorithm) {
     return NULL;
 }
 
-magnus_status magnus_spgemm_choose(magnus_algorithm *out, magnus_dbuf *products,
+void magnus_row_products_free(magnus_context ctx, magnus_row_products *rp) {
+    magnus_dbuf_free(ctx, &rp->products);
+    magnus_dbuf_free(ctx, &rp->offsets);
+    rp->total = 0;
+}
+
+magnus_status magnus_spgemm_choose(magnus_algorithm *out, magnus_row_products *counted,
                                    magnus_context ctx, const struct magnus_device_csr_s *A,
                                    const struct magnus_device_csr_s *B, magnus_report *rep) {
     const magnus_queue_id q = MAGNUS_QUEUE_MAIN;
@@ -41,30 +47,31 @@ magnus_status magnus_spgemm_choose(magnus_algorithm *out, magnus_dbuf *products,
     magnus_hash_budget_capacity(ctx, A->type, &long_products, NULL);
     rep->auto_long_row_products = long_products;
     *out = MAGNUS_ALGORITHM_MAGNUS;
-    magnus_dbuf offsets = {0};
-    memset(products, 0, sizeof *products);
+    memset(counted, 0, sizeof *counted);
+    magnus_dbuf *products = &counted->products, *offsets = &counted->offsets;
     uint64_t total = 0;
     magnus_long_segments longer = {0, 0};
     const uint64_t rows = (uint64_t)A->rows;
     magnus_status s;
     if ((s = magnus_dbuf_alloc(ctx, (rows + 1) * 8, products)) ||
-        (s = magnus_dbuf_alloc(ctx, (rows + 1) * 8, &offsets)) ||
+        (s = magnus_dbuf_alloc(ctx, (rows + 1) * 8, offsets)) ||
         (s = magnus_hash_rows_products(ctx, q, A, B, NULL, 0, A->rows, products, NULL)) ||
         (s = magnus_prim_fill_u64(ctx, q, products, rows, 1, 0)) ||
-        (s = magnus_prim_scan_u64(ctx, q, &offsets, products, rows + 1, &total)) ||
-        (s = magnus_prim_long_segments(ctx, q, &offsets, rows, (uint64_t)long_products,
+        (s = magnus_prim_scan_u64(ctx, q, offsets, products, rows + 1, &total)) ||
+        (s = magnus_prim_long_segments(ctx, q, offsets, rows, (uint64_t)long_products,
                                        &longer)))
         magnus_context_finish_after_error(ctx, s);
-    magnus_dbuf_free(ctx, &offsets);
     if (s) {
-        magnus_dbuf_free(ctx, products);
+        magnus_row_products_free(ctx, counted);
         /* the detail names the step (a budget too small for the scan, say); say whose it is */
         magnus_error_prefix("MAGNUS_ALGORITHM_AUTO's choice of algorithm: ");
         return s;
     }
     rep->auto_long_share = total ? (double)longer.length / (double)total : 0;
+    counted->total = total;
     if (rep->auto_long_share < MAGNUS_AUTO_HASH_MAX_LONG_SHARE) {
         *out = MAGNUS_ALGORITHM_HASH;
+        magnus_dbuf_free(ctx, offsets); /* the hash algorithm's setup needs no scan */
         rep->algorithm_reason = "auto: long rows carry less than the share limit (hash)";
     } else {
         rep->algorithm_reason = "auto: long rows carry the share limit or more (gMAGNUS)";

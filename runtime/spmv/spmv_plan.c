@@ -3,7 +3,6 @@
  * format, all on the device (queue MAIN), timed together as the report's conversion_ms.
  * docs/algorithm.md §9 gives the rules.
  */
-#include <stdlib.h>
 #include <string.h>
 
 #include "kernels.h"
@@ -38,16 +37,10 @@ size_t magnus_spmv_staged_bytes(uint32_t per_item, size_t value_bytes) {
 /* Items per work item of spmv_merge / spmv_coo: `variable` when set (1..MAGNUS_SPMV_ITEMS_MAX,
  * for tuning; odd values keep the items' strided local reads off one bank), else def. */
 static magnus_status items_knob(const char *variable, uint32_t def, uint32_t *out) {
-    const char *env = getenv(variable);
-    *out = def;
-    if (!env || !*env) return MAGNUS_SUCCESS;
-    char *end = NULL;
-    unsigned long v = strtoul(env, &end, 10);
-    if (*end != 0 || v < 1 || v > MAGNUS_SPMV_ITEMS_MAX)
-        return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT, "%s=%s: expected an integer from 1 to %d",
-                            variable, env, MAGNUS_SPMV_ITEMS_MAX);
+    uint64_t v = def;
+    magnus_status s = magnus_env_uint(variable, 1, MAGNUS_SPMV_ITEMS_MAX, false, &v);
     *out = (uint32_t)v;
-    return MAGNUS_SUCCESS;
+    return s;
 }
 
 /* The group and per-item count of a staged kernel (spmv_merge, spmv_coo): the group size from
@@ -62,15 +55,14 @@ static magnus_status staged_layout(struct magnus_spmv_plan_s *p, const char *ker
         (s = magnus_spmv_group_size(&g, p->ctx, p->variant, kernel,
                                     magnus_spmv_staged_bytes(k, p->value_bytes))))
         return s;
-    const char *env = getenv("MAGNUS_SPMV_GROUP");
-    if (env && *env) {
-        char *end = NULL;
-        unsigned long v = strtoul(env, &end, 10);
-        if (*end != 0 || v < 1 || (v & (v - 1)) || v > MAGNUS_SPMV_GROUP_MAX)
-            return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT, "MAGNUS_SPMV_GROUP=%s: expected a "
-                                "power of two from 1 to %d", env, MAGNUS_SPMV_GROUP_MAX);
-        if (v < g) g = v;
-    }
+    uint64_t v = 0;
+    if ((s = magnus_env_uint("MAGNUS_SPMV_GROUP", 1, MAGNUS_SPMV_GROUP_MAX, false, &v)))
+        return s;
+    if (v & (v - 1))
+        return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT, "MAGNUS_SPMV_GROUP=%llu: expected a "
+                            "power of two from 1 to %d", (unsigned long long)v,
+                            MAGNUS_SPMV_GROUP_MAX);
+    if (v && v < g) g = v;
     while (k > 1 && g * magnus_spmv_staged_bytes(k, p->value_bytes) > MAGNUS_SPMV_LOCAL_CAP) k--;
     p->group = g;
     p->per_item = k;

@@ -71,11 +71,11 @@ static magnus_algorithm rule_for(const host_share *h) {
 
 /* The symbolic products the hash accumulator keeps in a local table within ctx's budget: the
  * largest binning key magnus_hash_bin_shape_of gives a local table (past it, a global one),
- * with the wide bins (local tables past the budget, magnus_hash_wide_bins) off, as AUTO counts
+ * with the wide bins (local tables past the budget, the context's hash_wide_bins) off, as AUTO counts
  * them. */
 static int64_t binned_capacity(const magnus_context_s *ctx, magnus_value_type type) {
     magnus_context_s c = *ctx; /* read by the host arithmetic only */
-    c.hash_wide_bins = 0;
+    c.hash_wide_bins = false;
     magnus_hash_bin_shape sh;
     ASSERT_OK(magnus_hash_bin_shape_of(&sh, &c, type, 0, 1));
     if (sh.table == 0) return 0;

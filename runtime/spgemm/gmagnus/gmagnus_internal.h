@@ -19,6 +19,7 @@
 
 #include "device_runtime.h"
 #include "gmagnus_params.h"
+#include "spgemm_algorithms.h"
 
 #define MAGNUS_GM_TIMERS (4 + 2 * MAGNUS_MAX_LEVELS)
 
@@ -47,7 +48,7 @@ typedef struct magnus_gm_stage {
 typedef struct magnus_gm {
     magnus_context ctx;
     const struct magnus_device_csr_s *A, *B;
-    const magnus_dbuf *products; /* counted already (AUTO's), else NULL: setup counts them */
+    const magnus_row_products *counted; /* AUTO's count and scan, else NULL: setup makes them */
     struct magnus_device_csr_s *C; /* row_ptr: products, then counts, then row pointers */
     magnus_gmagnus_params p;
     magnus_kernel_variant variant;
@@ -93,10 +94,7 @@ magnus_status magnus_gm_alloc(magnus_gm *g, size_t bytes, magnus_dbuf *out);
  * message; returns s. */
 magnus_status magnus_gm_drain(magnus_gm *g, magnus_status s);
 
-/* The heavy-row threshold's default rule (gmagnus_rows.c): 0 tau, 1 the hash accumulator's
- * symbolic capacity (at least tau). */
-#define MAGNUS_GM_HEAVY_ROW_RULE 0
-/* g->heavy_row_products and g->heavy_row_rule from the context's knob or the default rule. */
+/* g->heavy_row_products and g->heavy_row_rule (gmagnus_rows.c): tau, or the context's knob. */
 void magnus_gm_choose_heavy_rows(magnus_gm *g);
 
 /* Phases (see the file comments). Where each waits on the host, which fixes the flow's

@@ -42,18 +42,22 @@ magnus_status magnus_gm_setup_sync(magnus_gm *g) {
     uint64_t total = 0, nheavy = 0, nlight = 0;
     magnus_status s;
     if ((s = magnus_timer_start(ctx, q, &g->timers[MAGNUS_GM_T_SETUP]))) return s;
-    if (g->products) { /* AUTO's statistics counted them already: the same layout */
-        if ((s = magnus_dbuf_copy(ctx, q, &g->C->row_ptr, 0, g->products, 0,
+    const magnus_dbuf *offs = &offsets;
+    if (g->counted) { /* AUTO's statistics counted and scanned them already */
+        offs = &g->counted->offsets;
+        total = g->counted->total;
+        if ((s = magnus_dbuf_copy(ctx, q, &g->C->row_ptr, 0, &g->counted->products, 0,
                                   ((size_t)rows + 1) * 8)))
             goto done;
     } else if ((s = magnus_hash_rows_products(ctx, q, g->A, g->B, NULL, 0, rows, &g->C->row_ptr,
                                               NULL)) ||
-               (s = magnus_prim_fill_u64(ctx, q, &g->C->row_ptr, (uint64_t)rows, 1, 0))) {
+               (s = magnus_prim_fill_u64(ctx, q, &g->C->row_ptr, (uint64_t)rows, 1, 0)) ||
+               (s = magnus_gm_alloc(g, ((size_t)rows + 1) * 8, &offsets)) ||
+               (s = magnus_prim_scan_u64(ctx, q, &offsets, &g->C->row_ptr, (uint64_t)rows + 1,
+                                         &total))) {
         goto done;
     }
-    if ((s = magnus_gm_alloc(g, ((size_t)rows + 1) * 8, &offsets)) ||
-        (s = magnus_prim_scan_u64(ctx, q, &offsets, &g->C->row_ptr, (uint64_t)rows + 1, &total)) ||
-        (s = magnus_prim_partition_threshold(ctx, q, &offsets, (uint64_t)rows,
+    if ((s = magnus_prim_partition_threshold(ctx, q, offs, (uint64_t)rows,
                                              (uint64_t)g->heavy_row_products,
                                              &g->heavy_rows, &g->light_rows, &nheavy, &nlight)))
         goto done;

@@ -227,7 +227,7 @@ static magnus_status run(magnus_gm *g, magnus_report *r) {
 magnus_status magnus_gmagnus_spgemm(magnus_device_csr *C, magnus_context ctx,
                                     const struct magnus_device_csr_s *A,
                                     const struct magnus_device_csr_s *B, magnus_report *report,
-                                    const magnus_dbuf *products) {
+                                    const magnus_row_products *counted) {
     if (!C || !ctx || !A || !B)
         return magnus_error(MAGNUS_ERROR_NULL_POINTER, "magnus_gmagnus_spgemm: NULL argument");
     *C = NULL;
@@ -239,7 +239,7 @@ magnus_status magnus_gmagnus_spgemm(magnus_device_csr *C, magnus_context ctx,
     g->ctx = ctx;
     g->A = A;
     g->B = B;
-    g->products = products;
+    g->counted = counted;
     g->variant = magnus_variant_of(A->type);
     g->value_bytes = magnus_value_size(A->type);
     magnus_context_reset_peak(ctx);

@@ -36,7 +36,8 @@ static magnus_status run_hash(magnus_device_csr *C, magnus_context ctx,
                               const struct magnus_device_csr_s *A,
                               const struct magnus_device_csr_s *B, magnus_report *report,
                               const magnus_hash_config *config, magnus_hash_stats *symbolic_stats,
-                              magnus_hash_stats *numeric_stats, const magnus_dbuf *products) {
+                              magnus_hash_stats *numeric_stats,
+                              const magnus_row_products *counted) {
     magnus_hash_config cfg;
     if (config) {
         cfg = *config;
@@ -57,8 +58,8 @@ static magnus_status run_hash(magnus_device_csr *C, magnus_context ctx,
     double t = magnus_now_ms();
     const int64_t zero = 0;
     if ((s = magnus_device_csr_new(&dC, ctx, m, B->cols, A->type))) goto fail;
-    if (products) { /* AUTO's statistics counted them already (the same layout) */
-        if ((s = magnus_dbuf_copy(ctx, cfg.main, &dC->row_ptr, 0, products, 0,
+    if (counted) { /* AUTO's statistics counted them already (the same layout) */
+        if ((s = magnus_dbuf_copy(ctx, cfg.main, &dC->row_ptr, 0, &counted->products, 0,
                                   ((size_t)m + 1) * sizeof(int64_t))))
             goto fail;
     } else if ((s = magnus_dbuf_write(ctx, cfg.main, &dC->row_ptr, (size_t)m * sizeof(int64_t),
@@ -119,8 +120,8 @@ magnus_status magnus_hash_spgemm_ex(magnus_device_csr *C, magnus_context ctx,
 magnus_status magnus_hash_spgemm(magnus_device_csr *C, magnus_context ctx,
                                  const struct magnus_device_csr_s *A,
                                  const struct magnus_device_csr_s *B, magnus_report *report,
-                                 const magnus_dbuf *products) {
-    return run_hash(C, ctx, A, B, report, NULL, NULL, NULL, products);
+                                 const magnus_row_products *counted) {
+    return run_hash(C, ctx, A, B, report, NULL, NULL, NULL, counted);
 }
 
 /* ---- the plan's phases (runtime/spgemm/spgemm_plan.c) ------------------------------------ */
