@@ -297,8 +297,9 @@ Test(spgemm_auto, hash_when_long_rows_carry_little) {
         magnus_value_type type = both_types[t];
         if (!type_supported(ctx, type)) continue;
         const int64_t L = binned_capacity(ctx, type);
-        cr_assert_geq(L, SHORT, "a %llu-byte budget holds tables of %lld products",
-                      (unsigned long long)ctx->device.local_mem_bytes, (long long)L);
+        if (L < SHORT) /* the inputs are built from L: a device this small cannot take them */
+            cr_skip_test("a %llu-byte budget holds tables of %lld products (this test needs %d)",
+                         (unsigned long long)ctx->device.local_mem_bytes, (long long)L, SHORT);
         /* one long row of 2L products among short rows that carry nine times as many: 10 % */
         int64_t rows;
         int64_t *products = row_plan(1, 2 * L, 18 * L, &rows);
@@ -425,7 +426,9 @@ Test(spgemm_auto, row_of_exactly_the_threshold_is_not_long) {
         magnus_value_type type = both_types[t];
         if (!type_supported(ctx, type)) continue;
         const int64_t L = binned_capacity(ctx, type);
-        cr_assert_geq(L, 400, "the budget's tables hold only %lld products", (long long)L);
+        if (L < 400) /* the short rows beside the long one have 400 products */
+            cr_skip_test("the budget's tables hold only %lld products (this test needs 400)",
+                         (long long)L);
         for (int64_t extra = 0; extra < 2; extra++) {
             int64_t rows;
             int64_t *products = row_plan(1, L + extra, 400, &rows);
@@ -478,6 +481,7 @@ Test(spgemm_auto, threshold_from_the_budget) {
     check_threshold(magnus_test_whole_budget_context(), dev.local_mem_bytes, "whole device");
     const uint64_t budgets[] = {1024, 4096, 20000};
     for (size_t i = 0; i < sizeof budgets / sizeof *budgets; i++) {
+        if (budgets[i] > dev.local_mem_bytes) continue; /* more than this device has */
         magnus_context ctx = magnus_test_budget_context(budgets[i]);
         char which[48];
         snprintf(which, sizeof which, "a %llu-byte budget", (unsigned long long)budgets[i]);
