@@ -162,6 +162,17 @@ MG_KERNEL_SIG(prim_long_segments, (BUF_U64, ptr), (U64, n), (U64, threshold),
               (BUF_U64, part))
 MG_KERNEL_SIG(prim_scale_values, (BUF_VAL, v), (U64, n), (BUF_VAL, alpha))
 
+/* ---- kernels/spgemm_plan.cl ---- */
+MG_KERNEL_SIG(plan_entry_products, (U64, nnz_a), (BUF_I32, A_col), (BUF_I64, B_rp),
+              (BUF_U64, out))
+MG_KERNEL_SIG(plan_positions, (U64, total), (U64, span), (U64, nnz_a), (I64, rows),
+              (BUF_I64, A_rp), (BUF_I32, A_col), (BUF_I64, B_rp), (BUF_I32, B_col),
+              (BUF_U64, entry_off), (BUF_I64, C_rp), (BUF_I32, C_col), (BUF_U32, positions),
+              (BUF_U32, missing), (U32, team))
+MG_KERNEL_SIG(plan_numeric, (U64, total), (U64, span), (U64, nnz_a), (BUF_I32, A_col),
+              (BUF_VAL, A_val), (BUF_I64, B_rp), (BUF_VAL, B_val), (BUF_U64, entry_off),
+              (BUF_U32, positions), (BUF_VAL, C_val), (U32, team))
+
 /* ---- kernels/spmv.cl ---- */
 MG_KERNEL_SIG(spmv_scale, (U64, n), (BUF_VAL, y), (U64, beta_bits))
 MG_KERNEL_SIG(spmv_csr_vector, (I64, rows), (BUF_I64, row_ptr), (BUF_I32, col), (BUF_VAL, val),

@@ -632,14 +632,24 @@ typedef struct magnus_spgemm_plan_s *magnus_spgemm_plan;
 
 /*
  * A plan for C = alpha·A·B made from device matrices A and B of the context (they may be the
- * same matrix): it runs the symbolic phase once and keeps C's row pointers and nnz (rows+1
- * int64 on the device), the operands' shapes, value type and structure fingerprints, and
- * opt->alpha (opt may be NULL: alpha 1). A and B are not kept: they may be freed after. Both
- * phases are the hash algorithm's (MAGNUS_ALGORITHM_HASH) whichever opt->algorithm names,
- * AUTO (the default) included (a numeric-only pass of gMAGNUS is not written yet); the plan's
- * reports say algorithm HASH and, in algorithm_requested, what opt named. opt->progress is not
- * called. Errors as magnus_spgemm_device. A plan must be freed before its context; one thread
- * at a time.
+ * same matrix). It keeps the operands' shapes, value type and structure fingerprints,
+ * opt->alpha (opt may be NULL: alpha 1), C's structure and what its numeric phase needs. A and
+ * B are not kept: they may be freed after. Two kinds (magnus_spgemm_plan_info.positions says
+ * which was made; the reports' algorithm_reason says why):
+ *   - product positions (the default): create runs a whole multiply with opt->algorithm (AUTO,
+ *     the default, picks one) and keeps C's row pointers and columns and, for every product
+ *     a_ik·b_kj of A·B, the index of C's entry it adds to: about 4 bytes per product, 8 per
+ *     entry of A and 12 per entry of C. An execution zeroes C's values and adds each product
+ *     into its entry: one pass over the products, no symbolic work. The additions into one
+ *     entry are float atomics, so their order (and the last bits of a sum) may vary between
+ *     executions. The reports name the algorithm that made the structure.
+ *   - hash numeric phase: create runs the hash algorithm's symbolic phase (or keeps the
+ *     multiply's row pointers) and keeps C's row pointers only (rows+1 int64); an execution
+ *     runs the hash algorithm's numeric phase (the reports say MAGNUS_ALGORITHM_HASH). Made
+ *     when the environment sets MAGNUS_PLAN_POSITIONS=0, when nnz(C) reaches 2^32 (positions
+ *     are 32-bit) or when the positions find no device memory (the context's limit included).
+ * opt->progress is not called. Errors as magnus_spgemm_device. A plan must be freed before its
+ * context; one thread at a time.
  *
  * The structure check: a 64-bit fingerprint of rows, cols, nnz, row_ptr and col_idx (not the
  * values), computed on the host when the matrix is uploaded with magnus_device_csr_upload, else
@@ -687,10 +697,11 @@ MAGNUS_API magnus_status magnus_device_csr_write_values(magnus_device_csr dA, co
 typedef struct magnus_spgemm_plan_info {
     int64_t rows, cols, nnz;     /* C's shape and entries */
     magnus_value_type type;
-    magnus_algorithm algorithm;  /* the phases it runs: MAGNUS_ALGORITHM_HASH */
+    magnus_algorithm algorithm;  /* what made C's structure (HASH for the hash kind) */
     double alpha;
     uint64_t device_bytes;       /* device memory the plan holds between executions */
-    magnus_report symbolic;      /* the symbolic phase's report (setup, symbolic, peak) */
+    magnus_report symbolic;      /* create's report (its multiply or symbolic phase, peak) */
+    uint64_t positions;          /* products whose positions the plan keeps; 0: hash kind */
 } magnus_spgemm_plan_info;
 MAGNUS_API magnus_status magnus_spgemm_plan_info_get(magnus_spgemm_plan_info *out,
                                                      const magnus_spgemm_plan plan);

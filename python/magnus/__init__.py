@@ -400,9 +400,11 @@ class Context(_Closing):
 
 
 class Plan(_Closing):
-    """Symbolic once, numeric many (magnus_spgemm_plan): made by Context.plan. Its phases are
-    the hash algorithm's; `info` is a dict of what it holds (C's shape and nnz, the device
-    bytes it keeps, the symbolic phase's report)."""
+    """Symbolic once, numeric many (magnus_spgemm_plan): made by Context.plan. By default it
+    keeps every product's position in C (execute is one pass over the products; see
+    magnus_spgemm_plan_create in magnus.h for the other kind); `info` is a dict of what it
+    holds (C's shape and nnz, the device bytes it keeps, the positions it keeps (0 for the
+    hash kind), the algorithm that made C's structure, create's report)."""
 
     def __init__(self, ctx, A, B, dtype, alpha):
         self._h = ctypes.c_void_p()
@@ -434,7 +436,7 @@ class Plan(_Closing):
         self.info = {"rows": info.rows, "cols": info.cols, "nnz": info.nnz,
                      "dtype": str(self.dtype), "algorithm": _ALGORITHM_NAMES[info.algorithm],
                      "alpha": info.alpha, "device_bytes": info.device_bytes,
-                     "symbolic": _report_dict(info.symbolic)}
+                     "positions": info.positions, "symbolic": _report_dict(info.symbolic)}
 
     def execute(self, A, B, *, return_report=False):
         """C = alpha·A·B for A and B with the plan's structures and new values (converted to

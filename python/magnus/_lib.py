@@ -131,6 +131,7 @@ class PlanInfo(ctypes.Structure):
         ("alpha", ctypes.c_double),
         ("device_bytes", ctypes.c_uint64),
         ("symbolic", Report),
+        ("positions", ctypes.c_uint64),
     ]
 
 

@@ -26,17 +26,25 @@ def test_execute_new_values(ctx, dtype, shared):
         A = B = rand(150, 150, 0.03, 1, dtype)
     with ctx.plan(A, B, alpha=1.5) as plan:
         assert plan.shape == (A.shape[0], B.shape[1])
-        assert plan.info["device_bytes"] == (A.shape[0] + 1) * 8
-        assert plan.info["algorithm"] == "hash"
+        # a plan of product positions (the default): row pointers, C's columns, one offset
+        # per entry of A and one position per product
+        A32, B32 = sp.csr_matrix(A), sp.csr_matrix(B)
+        products = int(np.diff(B32.indptr)[A32.indices].sum())
+        assert plan.info["positions"] == products
+        assert plan.info["device_bytes"] == ((A.shape[0] + 1) * 8 + plan.nnz * 4
+                                             + (A32.nnz + 1) * 8 + products * 4)
+        assert plan.info["algorithm"] == plan.info["symbolic"]["algorithm"]
         assert plan.nnz == (A @ B).nnz
         for seed in (3, 4):
             A2 = revalue(A, seed)
             B2 = A2 if shared else revalue(B, seed + 10)
             C, rep = plan.execute(A2, B2, return_report=True)
             assert rep["nnz_c"] == plan.nnz
-            # the default options ask for AUTO; a plan runs the hash phases and says so
-            assert rep["algorithm"] == "hash" and rep["algorithm_requested"] == "auto"
-            assert rep["algorithm_reason"]
+            # the default options ask for AUTO; the report names the algorithm that made the
+            # structure and, in the reason, the plan's kind
+            assert rep["algorithm"] == plan.info["algorithm"]
+            assert rep["algorithm_requested"] == "auto"
+            assert "positions" in rep["algorithm_reason"]
             fresh = ctx.spgemm(A2, B2, alpha=1.5)
             assert C.nnz == fresh.nnz
             np.testing.assert_array_equal(C.indptr, fresh.indptr)

@@ -59,8 +59,7 @@ static magnus_status progress(const magnus_spgemm_options *opt, double fraction,
     return MAGNUS_SUCCESS;
 }
 
-/* The algorithm of opt (default AUTO: spgemm_choice.c picks one) on checked operands. */
-static magnus_status dispatch(magnus_device_csr *C, magnus_context ctx,
+magnus_status magnus_spgemm_dispatch(magnus_device_csr *C, magnus_context ctx,
                               const struct magnus_device_csr_s *A,
                               const struct magnus_device_csr_s *B,
                               const magnus_spgemm_options *opt, magnus_report *rep) {
@@ -135,7 +134,8 @@ magnus_status magnus_spgemm(magnus_csr *C, magnus_context ctx, const magnus_csr_
         (s = magnus_device_csr_upload_on(&dB, ctx, MAGNUS_QUEUE_MAIN, B)))
         goto done;
     rep->time_upload_ms = magnus_now_ms() - t;
-    if ((s = progress(opt, 0.1, "multiply")) || (s = dispatch(&dC, ctx, dA, dB, opt, rep)) ||
+    if ((s = progress(opt, 0.1, "multiply")) ||
+        (s = magnus_spgemm_dispatch(&dC, ctx, dA, dB, opt, rep)) ||
         (s = progress(opt, 0.9, "download")))
         goto done;
     t = magnus_now_ms();
@@ -168,7 +168,7 @@ magnus_status magnus_spgemm_device(magnus_device_csr *C, magnus_context ctx,
         (s = check_operands(ctx, A->rows, A->cols, A->type, B->rows, B->cols, B->type)) ||
         (s = progress(opt, 0.0, "multiply")))
         return s;
-    if (!(s = dispatch(C, ctx, A, B, opt, rep)) && (s = progress(opt, 1.0, "done")))
+    if (!(s = magnus_spgemm_dispatch(C, ctx, A, B, opt, rep)) && (s = progress(opt, 1.0, "done")))
         magnus_device_csr_destroy(C);
     rep->time_total_ms = magnus_now_ms() - t0;
     return s;

@@ -39,6 +39,14 @@ magnus_status magnus_spgemm_choose(magnus_algorithm *out, magnus_row_products *c
                                    magnus_context ctx, const struct magnus_device_csr_s *A,
                                    const struct magnus_device_csr_s *B, magnus_report *report);
 
+/* The algorithm of opt (NULL: defaults; AUTO asks spgemm_choice.c) on checked operands, then
+ * the alpha scaling: what magnus_spgemm_device runs after its checks (runtime/spgemm/spgemm.c).
+ * Fills the report's algorithm fields; returns with every queue idle. */
+magnus_status magnus_spgemm_dispatch(magnus_device_csr *C, magnus_context ctx,
+                                     const struct magnus_device_csr_s *A,
+                                     const struct magnus_device_csr_s *B,
+                                     const magnus_spgemm_options *opt, magnus_report *rep);
+
 /* The phases of a plan (runtime/spgemm/spgemm_plan.c), by the hash algorithm's accumulator:
  * symbolic: C's row pointers (rows+1 int64, a new buffer the caller frees) and nnz;
  * numeric: C (a new matrix, or `into`, which has C's shape, type and nnz) gets a copy of

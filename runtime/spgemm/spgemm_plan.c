@@ -1,15 +1,23 @@
 /*
  * SpGEMM plans: symbolic once, numeric many (magnus.h, "SpGEMM plans"). A plan keeps C's row
- * pointers and nnz from the symbolic phase, the operands' shapes, value type and structure
- * fingerprints (magnus_device_csr_fingerprint), and alpha; executing it checks the new
- * operands against those and runs only the numeric phase. Both phases are the hash
- * algorithm's (spgemm_algorithms.h): a numeric-only pass of gMAGNUS is not written yet.
+ * pointers and nnz, the operands' shapes, value type and structure fingerprints
+ * (magnus_device_csr_fingerprint), and alpha; executing it checks the new operands against
+ * those and computes only C's values. Two kinds:
+ *   positions  (the default) create runs a whole multiply with the options' algorithm and
+ *              keeps every product's position in C (spgemm_plan_positions.h: about 4 bytes
+ *              per product beside C's structure); execute is one pass over the products.
+ *   hash       create runs the hash algorithm's symbolic phase and keeps C's row pointers
+ *              only; execute runs its numeric phase. Made when MAGNUS_PLAN_POSITIONS=0, when
+ *              nnz(C) reaches 2^32 (positions are 32-bit), or when the device has no room
+ *              for the positions (create then keeps the multiply's row pointers).
  */
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "device_csr.h"
 #include "spgemm_algorithms.h"
+#include "spgemm_plan_positions.h"
 
 #define MAGNUS_MAGIC_SPGEMM_PLAN 0x6d61676e706c616eULL /* "magnplan" */
 
@@ -23,6 +31,10 @@ struct magnus_spgemm_plan_s {
     magnus_algorithm requested; /* what the options asked for (the reports say so) */
     magnus_dbuf row_ptr; /* C's, int64, a_rows + 1 */
     int64_t nnz;         /* C's */
+    int by_positions;    /* the positions kind (pos), else the hash kind */
+    magnus_plan_positions pos;
+    magnus_algorithm algorithm; /* what made C's structure at create */
+    const char *reason;         /* why the plan is of its kind (the reports' algorithm_reason) */
     magnus_report symbolic;
 };
 
@@ -35,11 +47,49 @@ static magnus_status plan_check(const struct magnus_spgemm_plan_s *p) {
     return magnus_context_check(p->ctx);
 }
 
-/* What a plan's reports say of the algorithm: the hash phases ran, whatever was asked. */
+/* What a plan's reports say of the algorithm: the one that made C's structure at create
+ * (the hash algorithm for a plan of the hash kind), and the plan's kind in the reason. */
 static void plan_report_algorithm(magnus_report *rep, const struct magnus_spgemm_plan_s *p) {
-    rep->algorithm = MAGNUS_ALGORITHM_HASH;
+    rep->algorithm = p->algorithm;
     rep->algorithm_requested = p->requested;
-    rep->algorithm_reason = "a plan runs the hash algorithm's phases";
+    rep->algorithm_reason = p->reason;
+}
+
+/* The positions kind: a whole multiply (the options' algorithm, alpha 1), whose row pointers
+ * the plan keeps, then the products' positions in its C. Falls back to the hash kind, keeping
+ * the row pointers, when nnz(C) reaches 2^32 or the positions find no device memory. */
+static magnus_status plan_create_positions(struct magnus_spgemm_plan_s *p,
+                                           const struct magnus_device_csr_s *A,
+                                           const struct magnus_device_csr_s *B,
+                                           const magnus_spgemm_options *opt) {
+    magnus_spgemm_options o;
+    magnus_spgemm_options_init(&o);
+    if (opt) o.algorithm = opt->algorithm;
+    magnus_device_csr C = NULL;
+    magnus_status s = magnus_spgemm_dispatch(&C, p->ctx, A, B, &o, &p->symbolic);
+    if (s) return s;
+    p->algorithm = p->symbolic.algorithm;
+    p->nnz = C->nnz;
+    p->reason = "a plan of product positions: one pass over the products per execution";
+    if ((uint64_t)C->nnz >= UINT32_MAX) {
+        p->reason = "a plan of the hash numeric phase: nnz(C) reaches 2^32, past 32-bit "
+                    "positions";
+    } else if ((s = magnus_plan_positions_build(&p->pos, p->ctx, A, B, C)) ==
+               MAGNUS_ERROR_OUT_OF_DEVICE_MEMORY) {
+        magnus_error_clear();
+        s = MAGNUS_SUCCESS;
+        p->reason = "a plan of the hash numeric phase: no device memory for the products' "
+                    "positions";
+    } else if (!s) {
+        p->by_positions = 1;
+    }
+    if (!s) {
+        p->row_ptr = C->row_ptr; /* C's row pointers are the plan's now */
+        memset(&C->row_ptr, 0, sizeof C->row_ptr);
+        if (!p->by_positions) p->algorithm = MAGNUS_ALGORITHM_HASH; /* what execute runs */
+    }
+    magnus_device_csr_destroy(&C);
+    return s;
 }
 
 magnus_status magnus_spgemm_plan_create(magnus_spgemm_plan *plan, magnus_context ctx,
@@ -82,19 +132,66 @@ magnus_status magnus_spgemm_plan_create(magnus_spgemm_plan *plan, magnus_context
     p->type = A->type;
     p->alpha = alpha;
     p->requested = opt ? opt->algorithm : MAGNUS_ALGORITHM_AUTO;
+    uint64_t positions = 1;
     double t0 = magnus_now_ms();
-    if ((s = magnus_device_csr_fingerprint(&p->a_fingerprint, A)) ||
+    if ((s = magnus_env_uint("MAGNUS_PLAN_POSITIONS", 0, 1, true, &positions)) ||
+        (s = magnus_device_csr_fingerprint(&p->a_fingerprint, A)) ||
         (s = magnus_device_csr_fingerprint(&p->b_fingerprint, B)) ||
-        (s = magnus_context_finish(ctx)) ||
-        (s = magnus_hash_spgemm_symbolic(&p->row_ptr, &p->nnz, ctx, A, B, &p->symbolic))) {
-        magnus_host_free(p);
-        return s;
+        (s = magnus_context_finish(ctx)))
+        goto fail;
+    if (positions) {
+        s = plan_create_positions(p, A, B, opt);
+    } else {
+        p->algorithm = MAGNUS_ALGORITHM_HASH;
+        p->reason = "a plan of the hash algorithm's phases (MAGNUS_PLAN_POSITIONS=0)";
+        s = magnus_hash_spgemm_symbolic(&p->row_ptr, &p->nnz, ctx, A, B, &p->symbolic);
     }
+    if (s) goto fail;
     p->symbolic.time_total_ms = magnus_now_ms() - t0;
     plan_report_algorithm(&p->symbolic, p);
+    p->symbolic.nnz_c = p->nnz;
     p->magic = MAGNUS_MAGIC_SPGEMM_PLAN;
     *plan = p;
     return MAGNUS_SUCCESS;
+fail:
+    magnus_host_free(p);
+    return s;
+}
+
+/* C's values (and a copy of the plan's structure) by the plan's kind: into `into` when not
+ * NULL, else into a new matrix *C. Returns with the queues idle. */
+static magnus_status plan_numeric(magnus_device_csr *C, const struct magnus_spgemm_plan_s *p,
+                                  const struct magnus_device_csr_s *A,
+                                  const struct magnus_device_csr_s *B,
+                                  struct magnus_device_csr_s *into, magnus_report *rep) {
+    if (!p->by_positions)
+        return magnus_hash_spgemm_numeric(C, p->ctx, A, B, &p->row_ptr, p->nnz, into, rep);
+    magnus_context ctx = p->ctx;
+    magnus_device_csr dC = into;
+    magnus_status s;
+    if (C) *C = NULL;
+    magnus_context_reset_peak(ctx);
+    rep->local_mem_bytes = ctx->device.local_mem_bytes;
+    rep->rows_total = A->rows;
+    double t = magnus_now_ms();
+    if (!into && ((s = magnus_device_csr_new(&dC, ctx, p->a_rows, p->b_cols, p->type)) ||
+                  (s = magnus_device_csr_alloc_entries(dC, p->nnz))))
+        goto fail;
+    rep->time_alloc_ms = magnus_now_ms() - t;
+    t = magnus_now_ms();
+    if ((s = magnus_plan_positions_numeric(ctx, &p->pos, A, B, &p->row_ptr, dC)) ||
+        (s = magnus_context_finish(ctx)))
+        goto fail;
+    rep->time_numeric_ms = magnus_now_ms() - t;
+    rep->nnz_c = p->nnz;
+    rep->peak_device_bytes = ctx->memory_peak;
+    rep->reserved_device_bytes = ctx->memory_reserved_peak;
+    if (C) *C = dC;
+    return MAGNUS_SUCCESS;
+fail:
+    magnus_context_finish_after_error(ctx, s);
+    if (!into) magnus_device_csr_destroy(&dC);
+    return s;
 }
 
 /* The operand has the structure the plan was made for. */
@@ -154,9 +251,7 @@ magnus_status magnus_spgemm_plan_execute(magnus_device_csr *C, const magnus_spge
     magnus_status s;
     if ((s = plan_operands_check(plan, A, B))) return s;
     magnus_trace_mark(plan->ctx, "plan execute");
-    if ((s = magnus_context_finish(plan->ctx)) ||
-        (s = magnus_hash_spgemm_numeric(C, plan->ctx, A, B, &plan->row_ptr, plan->nnz, NULL,
-                                        rep)))
+    if ((s = magnus_context_finish(plan->ctx)) || (s = plan_numeric(C, plan, A, B, NULL, rep)))
         goto done;
     if (plan->alpha != 1.0) {
         double t = magnus_now_ms();
@@ -200,8 +295,7 @@ magnus_status magnus_spgemm_plan_execute_into(magnus_device_csr C, const magnus_
     /* C's structure is rewritten (to the plan's, the same when C came from this plan) */
     C->fingerprint_known = 0;
     if (!(s = magnus_context_finish(plan->ctx)) &&
-        !(s = magnus_hash_spgemm_numeric(NULL, plan->ctx, A, B, &plan->row_ptr, plan->nnz, C,
-                                         rep)) &&
+        !(s = plan_numeric(NULL, plan, A, B, C, rep)) &&
         plan->alpha != 1.0) {
         double t = magnus_now_ms();
         s = magnus_device_csr_scale(C, MAGNUS_QUEUE_MAIN, plan->alpha);
@@ -224,9 +318,10 @@ magnus_status magnus_spgemm_plan_info_get(magnus_spgemm_plan_info *out,
     out->cols = plan->b_cols;
     out->nnz = plan->nnz;
     out->type = plan->type;
-    out->algorithm = MAGNUS_ALGORITHM_HASH;
+    out->algorithm = plan->algorithm;
     out->alpha = plan->alpha;
-    out->device_bytes = plan->row_ptr.bytes;
+    out->device_bytes = plan->row_ptr.bytes + magnus_plan_positions_bytes(&plan->pos);
+    out->positions = plan->by_positions ? plan->pos.products : 0;
     out->symbolic = plan->symbolic;
     return MAGNUS_SUCCESS;
 }
@@ -239,6 +334,7 @@ magnus_status magnus_spgemm_plan_free(magnus_spgemm_plan *plan) {
                             "the SpGEMM plan is not a live magnus_spgemm_plan (freed or never "
                             "created)");
     magnus_dbuf_free(p->ctx, &p->row_ptr);
+    magnus_plan_positions_free(p->ctx, &p->pos);
     p->magic = MAGNUS_MAGIC_FREED;
     magnus_host_free(p);
     *plan = NULL;

@@ -142,10 +142,32 @@ static magnus_device_csr upload(magnus_context ctx, const magnus_csr_s *X) {
     return d;
 }
 
-/* The plan's C equals a fresh multiply's (and the reference) for new values, twice. */
-static void plan_case(magnus_value_type type, int shared, double alpha) {
+/* The products of A·B (what a positions plan keeps one position for), counted on the host. */
+static uint64_t host_products(const magnus_csr_s *A, const magnus_csr_s *B) {
+    uint64_t n = 0;
+    for (int64_t p = 0; p < A->nnz; p++) {
+        const int32_t k = A->col_idx[p];
+        n += (uint64_t)(B->row_ptr[k + 1] - B->row_ptr[k]);
+    }
+    return n;
+}
+
+/* The plan kinds (magnus.h, magnus_spgemm_plan_create): MAGNUS_PLAN_POSITIONS picks one. */
+typedef enum { KIND_POSITIONS, KIND_HASH } plan_kind;
+
+static void set_kind(plan_kind kind) {
+    if (kind == KIND_HASH) setenv("MAGNUS_PLAN_POSITIONS", "0", 1);
+    else unsetenv("MAGNUS_PLAN_POSITIONS");
+}
+
+/* The plan's C equals a fresh multiply's (and the reference) for new values, twice, for a plan
+ * of `kind` made with `algorithm` (AUTO, gMAGNUS or hash: the algorithm that makes C's
+ * structure for a positions plan). */
+static void plan_case(magnus_value_type type, int shared, double alpha, plan_kind kind,
+                      magnus_algorithm algorithm) {
     magnus_context ctx = magnus_test_context();
     if (type == MAGNUS_FLOAT64) magnus_test_require_fp64(ctx);
+    set_kind(kind);
     uint64_t before = ctx->memory_in_use;
     magnus_csr A = magnus_test_rmat(8, 6, 11, type);
     magnus_csr B = shared ? A : uniform(256, 70, 5, 12, type);
@@ -153,6 +175,7 @@ static void plan_case(magnus_value_type type, int shared, double alpha) {
     magnus_spgemm_options opt;
     ASSERT_OK(magnus_spgemm_options_init(&opt));
     opt.alpha = alpha;
+    opt.algorithm = algorithm;
     magnus_spgemm_plan plan = (magnus_spgemm_plan)&opt; /* an output only */
     ASSERT_OK(magnus_spgemm_plan_create(&plan, ctx, dA, dB, &opt));
     cr_assert_not_null(plan);
@@ -164,14 +187,30 @@ static void plan_case(magnus_value_type type, int shared, double alpha) {
     cr_assert_eq(info.cols, B->cols);
     cr_assert_eq(info.type, type);
     cr_assert_eq(info.alpha, alpha);
-    cr_assert_eq(info.device_bytes, (uint64_t)(A->rows + 1) * sizeof(int64_t));
     cr_assert_eq(info.symbolic.nnz_c, info.nnz);
-    cr_assert_eq(ctx->memory_in_use - before, info.device_bytes, "the plan holds only C's row_ptr");
-    /* the default options (AUTO) make a plan of the hash phases, and its reports say so */
-    cr_assert_eq(info.algorithm, MAGNUS_ALGORITHM_HASH);
-    cr_assert_eq(info.symbolic.algorithm, MAGNUS_ALGORITHM_HASH);
-    cr_assert_eq(info.symbolic.algorithm_requested, MAGNUS_ALGORITHM_AUTO);
-    cr_assert(info.symbolic.algorithm_reason && info.symbolic.algorithm_reason[0]);
+    uint64_t held = (uint64_t)(A->rows + 1) * sizeof(int64_t);
+    if (kind == KIND_POSITIONS) {
+        /* one position per product, C's columns and one offset per entry of A beside the row
+         * pointers; the structure made by the algorithm asked for (AUTO: the one it chose) */
+        const uint64_t products = host_products(A, B);
+        cr_assert_eq(info.positions, products);
+        held += products * 4 + (uint64_t)info.nnz * 4 + (uint64_t)(A->nnz + 1) * 8;
+        cr_assert_eq(info.symbolic.algorithm_requested, algorithm);
+        if (algorithm != MAGNUS_ALGORITHM_AUTO) cr_assert_eq(info.algorithm, algorithm);
+        cr_assert_eq(info.algorithm, info.symbolic.algorithm);
+        cr_assert(strstr(info.symbolic.algorithm_reason, "positions") != NULL, "%s",
+                  info.symbolic.algorithm_reason);
+    } else {
+        cr_assert_eq(info.positions, 0);
+        cr_assert_eq(info.algorithm, MAGNUS_ALGORITHM_HASH);
+        cr_assert_eq(info.symbolic.algorithm, MAGNUS_ALGORITHM_HASH);
+        cr_assert(strstr(info.symbolic.algorithm_reason, "MAGNUS_PLAN_POSITIONS") != NULL,
+                  "%s", info.symbolic.algorithm_reason);
+    }
+    cr_assert_eq(info.device_bytes, held);
+    cr_assert_eq(ctx->memory_in_use - before, info.device_bytes,
+                 "the plan holds what its info says");
+    cr_assert_eq(info.symbolic.algorithm_requested, algorithm);
 
     for (uint64_t round = 1; round <= 2; round++) {
         magnus_csr A2 = revalue(A, round), B2 = shared ? A2 : revalue(B, round + 100);
@@ -180,8 +219,8 @@ static void plan_case(magnus_value_type type, int shared, double alpha) {
         ASSERT_OK(magnus_spgemm_plan_execute(&dC, plan, dA2, dB2, &rep));
         cr_assert_eq(rep.nnz_c, info.nnz);
         cr_assert(rep.peak_device_bytes >= info.device_bytes);
-        cr_assert_eq(rep.algorithm, MAGNUS_ALGORITHM_HASH);
-        cr_assert_eq(rep.algorithm_requested, MAGNUS_ALGORITHM_AUTO);
+        cr_assert_eq(rep.algorithm, info.algorithm);
+        cr_assert_eq(rep.algorithm_requested, algorithm);
         cr_assert(rep.algorithm_reason && rep.algorithm_reason[0]);
         magnus_csr C, F;
         ASSERT_OK(magnus_device_csr_download(&C, dC));
@@ -210,12 +249,84 @@ static void plan_case(magnus_value_type type, int shared, double alpha) {
     cr_assert_eq(ctx->memory_in_use, before, "the plan's memory is given back");
     magnus_csr_free(&A);
     if (!shared) magnus_csr_free(&B);
+    set_kind(KIND_POSITIONS);
 }
 
-Test(spgemm_plan, float32) { plan_case(MAGNUS_FLOAT32, 0, 1.0); }
-Test(spgemm_plan, float64) { plan_case(MAGNUS_FLOAT64, 0, 1.0); }
-Test(spgemm_plan, float32_shared_alpha) { plan_case(MAGNUS_FLOAT32, 1, -2.5); }
-Test(spgemm_plan, float64_shared_alpha) { plan_case(MAGNUS_FLOAT64, 1, 2.5); }
+#define AUTO MAGNUS_ALGORITHM_AUTO
+Test(spgemm_plan, float32) { plan_case(MAGNUS_FLOAT32, 0, 1.0, KIND_POSITIONS, AUTO); }
+Test(spgemm_plan, float64) { plan_case(MAGNUS_FLOAT64, 0, 1.0, KIND_POSITIONS, AUTO); }
+Test(spgemm_plan, float32_shared_alpha) {
+    plan_case(MAGNUS_FLOAT32, 1, -2.5, KIND_POSITIONS, AUTO);
+}
+Test(spgemm_plan, float64_shared_alpha) {
+    plan_case(MAGNUS_FLOAT64, 1, 2.5, KIND_POSITIONS, AUTO);
+}
+/* the structure from either algorithm: positions index the C each one makes */
+Test(spgemm_plan, gmagnus_structure) {
+    plan_case(MAGNUS_FLOAT32, 0, 1.0, KIND_POSITIONS, MAGNUS_ALGORITHM_MAGNUS);
+}
+Test(spgemm_plan, hash_structure_float64) {
+    plan_case(MAGNUS_FLOAT64, 1, -1.5, KIND_POSITIONS, MAGNUS_ALGORITHM_HASH);
+}
+/* the hash kind (MAGNUS_PLAN_POSITIONS=0) */
+Test(spgemm_plan, hash_kind_float32) { plan_case(MAGNUS_FLOAT32, 0, 1.0, KIND_HASH, AUTO); }
+Test(spgemm_plan, hash_kind_float64_shared_alpha) {
+    plan_case(MAGNUS_FLOAT64, 1, 2.5, KIND_HASH, AUTO);
+}
+
+/* Positions that find no device memory (the context's limit) give a plan of the hash kind
+ * that still multiplies right; a bad MAGNUS_PLAN_POSITIONS is refused by name. */
+Test(spgemm_plan, positions_fall_back_without_memory) {
+    magnus_context ctx = magnus_test_context();
+    /* every row 30 consecutive of 40 columns: 600 products per row into 40 entries, so the
+     * positions (4 bytes a product) outweigh everything the multiply holds */
+    const int64_t n = 2000;
+    magnus_csr A;
+    ASSERT_OK(magnus_csr_new(&A, n, 40, n * 30, MAGNUS_FLOAT32));
+    for (int64_t r = 0; r <= n; r++) A->row_ptr[r] = r * 30;
+    for (int64_t p = 0; p < n * 30; p++) {
+        A->col_idx[p] = (int32_t)(p % 30 + (p / 30) % 11);
+        ((float *)A->values)[p] = (float)(p % 7) - 3.0f;
+    }
+    magnus_csr B = uniform(40, 40, 20, 5, MAGNUS_FLOAT32);
+    magnus_device_csr dA = upload(ctx, A), dB = upload(ctx, B), dC = NULL;
+    const uint64_t products = host_products(A, B);
+    magnus_report rep;
+    ASSERT_OK(magnus_spgemm_device(&dC, ctx, dA, dB, NULL, &rep));
+    ASSERT_OK(magnus_device_csr_free(&dC));
+    const uint64_t limit0 = ctx->memory_limit;
+    ctx->memory_limit = rep.peak_device_bytes + products * 2; /* half the positions' bytes */
+    magnus_spgemm_plan plan;
+    ASSERT_OK(magnus_spgemm_plan_create(&plan, ctx, dA, dB, NULL));
+    magnus_spgemm_plan_info info;
+    ASSERT_OK(magnus_spgemm_plan_info_get(&info, plan));
+    cr_assert_eq(info.positions, 0, "the positions (%llu bytes) cannot fit",
+                 (unsigned long long)products * 4);
+    cr_assert_eq(info.algorithm, MAGNUS_ALGORITHM_HASH);
+    cr_assert(strstr(info.symbolic.algorithm_reason, "no device memory") != NULL, "%s",
+              info.symbolic.algorithm_reason);
+    cr_assert_eq(info.device_bytes, (uint64_t)(n + 1) * sizeof(int64_t));
+    ASSERT_OK(magnus_spgemm_plan_execute(&dC, plan, dA, dB, NULL));
+    magnus_csr C;
+    ASSERT_OK(magnus_device_csr_download(&C, dC));
+    expect_scaled_product(C, A, B, 1.0, "fallback plan");
+    magnus_csr_free(&C);
+    ASSERT_OK(magnus_device_csr_free(&dC));
+    ASSERT_OK(magnus_spgemm_plan_free(&plan));
+    ctx->memory_limit = limit0;
+
+    setenv("MAGNUS_PLAN_POSITIONS", "2", 1);
+    ASSERT_STATUS(magnus_spgemm_plan_create(&plan, ctx, dA, dB, NULL),
+                  MAGNUS_ERROR_INVALID_ARGUMENT);
+    cr_assert_null(plan);
+    cr_assert(strstr(magnus_last_error(), "MAGNUS_PLAN_POSITIONS") != NULL, "%s",
+              magnus_last_error());
+    unsetenv("MAGNUS_PLAN_POSITIONS");
+    ASSERT_OK(magnus_device_csr_free(&dA));
+    ASSERT_OK(magnus_device_csr_free(&dB));
+    magnus_csr_free(&A);
+    magnus_csr_free(&B);
+}
 
 /* Operands of another structure, shape, type or nnz are refused; the plan still works after. */
 Test(spgemm_plan, mismatch_refused) {
