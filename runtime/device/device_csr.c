@@ -8,6 +8,7 @@
 #include "backend.h"
 #include "device_csr.h"
 #include "kernels.h"
+#include "shared/csr_structure.h"
 
 magnus_status magnus_device_csr_check(const struct magnus_device_csr_s *d, magnus_context ctx,
                                       const char *name) {
@@ -158,28 +159,15 @@ magnus_status magnus_device_csr_scale(struct magnus_device_csr_s *d, magnus_queu
 
 /* ---- structure fingerprints -------------------------------------------------------------- */
 
-static inline uint64_t fp_mix(uint64_t h, uint64_t x) {
-    x *= 0x9e3779b97f4a7c15ULL;
-    x ^= x >> 32;
-    h ^= x;
-    h = (h << 27) | (h >> 37);
-    return h * 0xff51afd7ed558ccdULL + 0x632be59bd9b4e019ULL;
-}
-
+/* The definition, shared with the kernels: kernels/shared/csr_structure.h. */
 uint64_t magnus_csr_structure_fingerprint(int64_t rows, int64_t cols, int64_t nnz,
                                           const int64_t *row_ptr, const int32_t *col_idx) {
-    uint64_t h = 0x6d61676e75730001ULL;
-    h = fp_mix(h, (uint64_t)rows);
-    h = fp_mix(h, (uint64_t)cols);
-    h = fp_mix(h, (uint64_t)nnz);
-    for (int64_t i = 0; i <= rows; i++) h = fp_mix(h, (uint64_t)row_ptr[i]);
-    int64_t p = 0;
-    for (; p + 1 < nnz; p += 2)
-        h = fp_mix(h, (uint64_t)(uint32_t)col_idx[p] | (uint64_t)(uint32_t)col_idx[p + 1] << 32);
-    if (p < nnz) h = fp_mix(h, (uint64_t)(uint32_t)col_idx[p] | 0xffffffff00000000ULL);
-    h ^= h >> 33;
-    h *= 0xc4ceb9fe1a85ec53ULL;
-    return h ^ (h >> 29);
+    uint64_t sum = 0;
+    for (int64_t j = 0; j <= rows; j++)
+        sum += mg_fp_term(MG_FP_ROW_PTR, (uint64_t)j, (uint64_t)row_ptr[j]);
+    for (int64_t p = 0; p < nnz; p++)
+        sum += mg_fp_term(MG_FP_COL_IDX, (uint64_t)p, (uint64_t)(uint32_t)col_idx[p]);
+    return mg_fp_finish((uint64_t)rows, (uint64_t)cols, (uint64_t)nnz, sum);
 }
 
 magnus_status magnus_device_csr_fingerprint(uint64_t *out, struct magnus_device_csr_s *d) {

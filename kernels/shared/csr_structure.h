@@ -1,0 +1,56 @@
+/*
+ * A CSR matrix's structure fingerprint, written once for the host
+ * (magnus_csr_structure_fingerprint, runtime/device/device_csr.c) and the kernels.
+ */
+#ifndef MAGNUS_SHARED_CSR_STRUCTURE_H
+#define MAGNUS_SHARED_CSR_STRUCTURE_H
+
+#include "mg_shared.h"
+
+/*
+ * The fingerprint of rows, cols, nnz, row_ptr and col_idx is
+ *
+ *   mg_fp_finish(rows, cols, nnz, S),  S = sum over j <= rows of mg_fp_term(MG_FP_ROW_PTR, j, row_ptr[j])
+ *                                        + sum over p < nnz of mg_fp_term(MG_FP_COL_IDX, p, col_idx[p])
+ *
+ * in arithmetic modulo 2^64 (a column as its 32 bits, zero-extended). A sum, because addition
+ * modulo 2^64 does not depend on the order of its terms: work items and groups add their
+ * partial sums in whatever order the reduction takes, the host adds the groups' sums, and the
+ * value is bit for bit the host's sequential loop's. The order of the entries still counts,
+ * because each term mixes its index with its value: a column moved, two entries swapped or a
+ * row pointer shifted change terms, not just their order. Each term is splitmix64's finalizer
+ * (a bijection of 64 bits with full avalanche) of the value xor a key that is itself the
+ * finalizer of the salted (index, array): for one position, distinct values give distinct
+ * terms, and the terms of different positions look independent, so two different structures
+ * share a fingerprint with a chance of about 2^-64. Indices stay below 2^62 (nnz * 4 bytes of
+ * columns fit in 64 bits), so (index << 2) | array is a distinct input per position.
+ */
+#define MG_FP_ROW_PTR 1u
+#define MG_FP_COL_IDX 2u
+#define MG_FP_SHAPE 3u
+
+/* splitmix64's finalizer (Steele, Lea and Flood, "Fast splittable pseudorandom number
+ * generators", OOPSLA 2014; the constants of Vigna's splitmix64.c). */
+MG_SHARED_FN mg_u64 mg_fp_mix(mg_u64 x) {
+    x ^= x >> 30;
+    x *= (mg_u64)0xbf58476d1ce4e5b9;
+    x ^= x >> 27;
+    x *= (mg_u64)0x94d049bb133111eb;
+    return x ^ (x >> 31);
+}
+
+/* The term of element `index` of array `array` (MG_FP_*) holding `value`. */
+MG_SHARED_FN mg_u64 mg_fp_term(mg_u32 array, mg_u64 index, mg_u64 value) {
+    mg_u64 key = mg_fp_mix(((index << 2) | array) + (mg_u64)0x6d61676e75730002);
+    return mg_fp_mix(value ^ key);
+}
+
+/* The fingerprint from the arrays' sum S: the shape's terms added, then mixed once more. */
+MG_SHARED_FN mg_u64 mg_fp_finish(mg_u64 rows, mg_u64 cols, mg_u64 nnz, mg_u64 sum) {
+    sum += mg_fp_term(MG_FP_SHAPE, 0, rows);
+    sum += mg_fp_term(MG_FP_SHAPE, 1, cols);
+    sum += mg_fp_term(MG_FP_SHAPE, 2, nnz);
+    return mg_fp_mix(sum);
+}
+
+#endif /* MAGNUS_SHARED_CSR_STRUCTURE_H */
