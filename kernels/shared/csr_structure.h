@@ -1,6 +1,9 @@
 /*
- * A CSR matrix's structure fingerprint, written once for the host
- * (magnus_csr_structure_fingerprint, runtime/device/device_csr.c) and the kernels.
+ * A CSR matrix's structure on the device: the structure fingerprint, which the host
+ * (magnus_csr_structure_fingerprint, runtime/device/device_csr_structure.c) and the kernel
+ * prim_csr_structure (kernels/primitives.cl) compute alike from these functions, and the
+ * kernel's check of magnus_csr_validate's rules (runtime/core/csr_rules.h): its reason codes
+ * and the layout of its result.
  */
 #ifndef MAGNUS_SHARED_CSR_STRUCTURE_H
 #define MAGNUS_SHARED_CSR_STRUCTURE_H
@@ -52,5 +55,33 @@ MG_SHARED_FN mg_u64 mg_fp_finish(mg_u64 rows, mg_u64 cols, mg_u64 nnz, mg_u64 su
     sum += mg_fp_term(MG_FP_SHAPE, 2, nnz);
     return mg_fp_mix(sum);
 }
+
+/*
+ * The check's result. Positions follow magnus_csr_validate's order: 0 is row_ptr[0], 1 + i
+ * row i (its pointers, then its entries), rows + 1 row_ptr[rows]; MG_CSR_NONE when nothing is
+ * broken. The first broken rule is the one of the lowest (position, entry), entry being the
+ * index into col_idx for a column's rule and 0 otherwise (a row whose pointers are broken has
+ * its entries unchecked, so one row never has both).
+ */
+#define MG_CSR_OK 0u
+#define MG_CSR_FIRST 1u        /* row_ptr[0] != 0 */
+#define MG_CSR_NOT_MONOTONE 2u /* row_ptr[i + 1] < row_ptr[i] */
+#define MG_CSR_PAST_NNZ 3u     /* row_ptr[i + 1] > nnz */
+#define MG_CSR_COLUMN 4u       /* a column outside 0..cols-1 */
+#define MG_CSR_DUPLICATE 5u    /* a column equal to the one before it in its row */
+#define MG_CSR_UNSORTED 6u     /* a column below the one before it in its row */
+#define MG_CSR_LAST 7u         /* row_ptr[rows] != nnz */
+#define MG_CSR_NONE (~(mg_u64)0)
+
+/* Per work group, MG_CSR_PART_WORDS mg_u64 in the result buffer: the group's first broken
+ * rule (position, entry, reason) and its part of the fingerprint's sum S. */
+#define MG_CSR_PART_WORDS 4u
+#define MG_CSR_PART_AT 0u
+#define MG_CSR_PART_ENTRY 1u
+#define MG_CSR_PART_REASON 2u
+#define MG_CSR_PART_SUM 3u
+
+/* Local memory: the same four words per work item, as four arrays of gs. */
+MG_SHARED_FN mg_u64 mg_csr_structure_bytes(mg_u64 gs) { return gs * MG_CSR_PART_WORDS * 8u; }
 
 #endif /* MAGNUS_SHARED_CSR_STRUCTURE_H */
