@@ -1,8 +1,10 @@
 /*
  * Device-wide primitives: exclusive scan, flagged partition, histogram, fill, gather, and the
  * check and fingerprint of a CSR structure.
- * Host wrappers and their guarantees: runtime/primitives/primitives.h. Written in the magnus
- * dialect (kernels/magnus_dialect.h); every kernel is 1-D, and work groups never wait on each other.
+ * Host wrappers and their guarantees: runtime/primitives/primitives.h (those of the CSR
+ * structure and of the value scaling: runtime/device/, whose device matrices use them).
+ * Written in the magnus dialect (kernels/magnus_dialect.h); every kernel is 1-D, and work
+ * groups never wait on each other.
  *
  * Tiles: scan and partition work on tiles of MG_PRIM_ITEMS * local_size consecutive elements
  * (kernels/shared/prim_layout.h: the tile size and every kernel's local-memory layout, which

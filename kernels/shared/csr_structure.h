@@ -13,8 +13,9 @@
 /*
  * The fingerprint of rows, cols, nnz, row_ptr and col_idx is
  *
- *   mg_fp_finish(rows, cols, nnz, S),  S = sum over j <= rows of mg_fp_term(MG_FP_ROW_PTR, j, row_ptr[j])
- *                                        + sum over p < nnz of mg_fp_term(MG_FP_COL_IDX, p, col_idx[p])
+ *   mg_fp_finish(rows, cols, nnz, S), where
+ *   S = sum over j <= rows of mg_fp_term(MG_FP_ROW_PTR, j, row_ptr[j])
+ *     + sum over p < nnz   of mg_fp_term(MG_FP_COL_IDX, p, col_idx[p])
  *
  * in arithmetic modulo 2^64 (a column as its 32 bits, zero-extended). A sum, because addition
  * modulo 2^64 does not depend on the order of its terms: work items and groups add their

@@ -41,8 +41,9 @@ static inline magnus_status magnus_csr_rule_entry(int64_t i, int64_t p, int32_t 
                             "row %lld entry %lld: column %d outside 0..%lld", (long long)i,
                             (long long)p, c, (long long)cols - 1);
     if (has_prev && c == prev)
-        return magnus_error(MAGNUS_ERROR_DUPLICATE_COLUMN, "row %lld entry %lld: duplicate column %d",
-                            (long long)i, (long long)p, c);
+        return magnus_error(MAGNUS_ERROR_DUPLICATE_COLUMN,
+                            "row %lld entry %lld: duplicate column %d", (long long)i,
+                            (long long)p, c);
     if (has_prev && c < prev)
         return magnus_error(MAGNUS_ERROR_COLUMNS_UNSORTED,
                             "row %lld entry %lld: column %d after column %d", (long long)i,
@@ -53,8 +54,9 @@ static inline magnus_status magnus_csr_rule_entry(int64_t i, int64_t p, int32_t 
 /* row_ptr[rows] is nnz (checked after every row: a row pointer past nnz is its row's error). */
 static inline magnus_status magnus_csr_rule_last(int64_t last, int64_t nnz) {
     if (last != nnz)
-        return magnus_error(MAGNUS_ERROR_ROWPTR_INVALID, "row_ptr[rows] = %lld, expected nnz = %lld",
-                            (long long)last, (long long)nnz);
+        return magnus_error(MAGNUS_ERROR_ROWPTR_INVALID,
+                            "row_ptr[rows] = %lld, expected nnz = %lld", (long long)last,
+                            (long long)nnz);
     return MAGNUS_SUCCESS;
 }
 
