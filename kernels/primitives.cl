@@ -334,7 +334,10 @@ MG_KERNEL void prim_csr_structure(MG_GLOBAL const mg_i64 *row_ptr, MG_GLOBAL con
         } else if (b >= 0) { /* b < 0 only below a broken pointer of an earlier row */
             for (mg_i64 p = b + lane; p < e; p += lanes) {
                 const mg_i32 c = col_idx[p];
-                sum += mg_fp_term(MG_FP_COL_IDX, (mg_u64)p, (mg_u64)(mg_u32)c);
+                if ((p & 1) == 0) /* the pair p, p + 1, whichever row p + 1 is in */
+                    sum += mg_fp_term(MG_FP_COL_PAIR, (mg_u64)p >> 1,
+                                      mg_fp_pair((mg_u32)c, p + 1 < nnz ? (mg_u32)col_idx[p + 1]
+                                                                        : MG_FP_PAD));
                 mg_u32 why = MG_CSR_OK;
                 if (c < 0 || c >= cols) {
                     why = MG_CSR_COLUMN;

@@ -14,24 +14,29 @@
  * The fingerprint of rows, cols, nnz, row_ptr and col_idx is
  *
  *   mg_fp_finish(rows, cols, nnz, S), where
- *   S = sum over j <= rows of mg_fp_term(MG_FP_ROW_PTR, j, row_ptr[j])
- *     + sum over p < nnz   of mg_fp_term(MG_FP_COL_IDX, p, col_idx[p])
+ *   S = sum over j <= rows      of mg_fp_term(MG_FP_ROW_PTR, j, row_ptr[j])
+ *     + sum over q < (nnz+1)/2  of mg_fp_term(MG_FP_COL_PAIR, q,
+ *                                             mg_fp_pair(col_idx[2q], col_idx[2q + 1]))
  *
- * in arithmetic modulo 2^64 (a column as its 32 bits, zero-extended). A sum, because addition
- * modulo 2^64 does not depend on the order of its terms: work items and groups add their
- * partial sums in whatever order the reduction takes, the host adds the groups' sums, and the
- * value is bit for bit the host's sequential loop's. The order of the entries still counts,
- * because each term mixes its index with its value: a column moved, two entries swapped or a
- * row pointer shifted change terms, not just their order. Each term is splitmix64's finalizer
- * (a bijection of 64 bits with full avalanche) of the value xor a key that is itself the
- * finalizer of the salted (index, array): for one position, distinct values give distinct
- * terms, and the terms of different positions look independent, so two different structures
- * share a fingerprint with a chance of about 2^-64. Indices stay below 2^62 (nnz * 4 bytes of
- * columns fit in 64 bits), so (index << 2) | array is a distinct input per position.
+ * in arithmetic modulo 2^64, the columns taken two by two (their 32 bits each; an odd nnz's
+ * last pair is completed with MG_FP_PAD, which no column is). A sum, because addition modulo
+ * 2^64 does not depend on the order of its terms: work items and groups add their partial
+ * sums in whatever order the reduction takes, the host adds the groups' sums, and the value is
+ * bit for bit the host's sequential loop's. The order of the entries still counts, because
+ * each term mixes its position with its value: a column moved, two entries swapped or a row
+ * pointer shifted change terms, not just their order. A term is splitmix64 (its finalizer, a
+ * bijection of 64 bits with full avalanche) of the value offset by the position's step of
+ * its Weyl sequence, ((index << 2) | array) times the golden-ratio constant: for one position
+ * distinct values give distinct terms, the positions' offsets are distinct and spread evenly
+ * (indices stay below 2^62: nnz * 4 bytes of columns fit in 64 bits), so the terms of
+ * different positions look independent and two different structures share a fingerprint
+ * with a chance of about 2^-64. The columns go in pairs to halve the mixing (the host pass
+ * costs about what the earlier sequential hash did).
  */
 #define MG_FP_ROW_PTR 1u
-#define MG_FP_COL_IDX 2u
+#define MG_FP_COL_PAIR 2u
 #define MG_FP_SHAPE 3u
+#define MG_FP_PAD 0xffffffffu
 
 /* splitmix64's finalizer (Steele, Lea and Flood, "Fast splittable pseudorandom number
  * generators", OOPSLA 2014; the constants of Vigna's splitmix64.c). */
@@ -45,8 +50,13 @@ MG_SHARED_FN mg_u64 mg_fp_mix(mg_u64 x) {
 
 /* The term of element `index` of array `array` (MG_FP_*) holding `value`. */
 MG_SHARED_FN mg_u64 mg_fp_term(mg_u32 array, mg_u64 index, mg_u64 value) {
-    mg_u64 key = mg_fp_mix(((index << 2) | array) + (mg_u64)0x6d61676e75730002);
-    return mg_fp_mix(value ^ key);
+    return mg_fp_mix(value + ((index << 2) | array) * (mg_u64)0x9e3779b97f4a7c15 +
+                     (mg_u64)0x6d61676e75730002);
+}
+
+/* Two columns (or a column and MG_FP_PAD) as one value. */
+MG_SHARED_FN mg_u64 mg_fp_pair(mg_u32 first, mg_u32 second) {
+    return (mg_u64)first | (mg_u64)second << 32;
 }
 
 /* The fingerprint from the arrays' sum S: the shape's terms added, then mixed once more. */

@@ -22,8 +22,13 @@ uint64_t magnus_csr_structure_fingerprint(int64_t rows, int64_t cols, int64_t nn
     uint64_t sum = 0;
     for (int64_t j = 0; j <= rows; j++)
         sum += mg_fp_term(MG_FP_ROW_PTR, (uint64_t)j, (uint64_t)row_ptr[j]);
-    for (int64_t p = 0; p < nnz; p++)
-        sum += mg_fp_term(MG_FP_COL_IDX, (uint64_t)p, (uint64_t)(uint32_t)col_idx[p]);
+    int64_t p = 0;
+    for (; p + 1 < nnz; p += 2)
+        sum += mg_fp_term(MG_FP_COL_PAIR, (uint64_t)p / 2,
+                          mg_fp_pair((uint32_t)col_idx[p], (uint32_t)col_idx[p + 1]));
+    if (p < nnz)
+        sum += mg_fp_term(MG_FP_COL_PAIR, (uint64_t)p / 2,
+                          mg_fp_pair((uint32_t)col_idx[p], MG_FP_PAD));
     return mg_fp_finish((uint64_t)rows, (uint64_t)cols, (uint64_t)nnz, sum);
 }
 
