@@ -1,7 +1,10 @@
 /*
- * Device-wide primitives: exclusive scan, flagged partition, histogram, fill, gather.
- * Host wrappers and their guarantees: runtime/primitives/primitives.h. Written in the magnus
- * dialect (kernels/magnus_dialect.h); every kernel is 1-D, and work groups never wait on each other.
+ * Device-wide primitives: exclusive scan, flagged partition, histogram, fill, gather, and the
+ * check and fingerprint of a CSR structure.
+ * Host wrappers and their guarantees: runtime/primitives/primitives.h (those of the CSR
+ * structure and of the value scaling: runtime/device/, whose device matrices use them).
+ * Written in the magnus dialect (kernels/magnus_dialect.h); every kernel is 1-D, and work
+ * groups never wait on each other.
  *
  * Tiles: scan and partition work on tiles of MG_PRIM_ITEMS * local_size consecutive elements
  * (kernels/shared/prim_layout.h: the tile size and every kernel's local-memory layout, which
@@ -11,6 +14,7 @@
  * are powers of two (the tree reductions below assume it); the host guarantees that.
  */
 #include "magnus_dialect.h"
+#include "shared/csr_structure.h"
 #include "shared/prim_layout.h"
 
 /*
@@ -284,4 +288,99 @@ MG_KERNEL void prim_scale_values(MG_GLOBAL mg_val *v, mg_u64 n, MG_GLOBAL const 
     mg_u64 stride = mg_num_groups() * mg_local_size();
     mg_val a = alpha[0];
     for (mg_u64 i = mg_global_id(); i < n; i += stride) v[i] = v[i] * a;
+}
+
+/*
+ * One pass over a CSR structure (runtime/device/device_csr_structure.c): the rules of
+ * magnus_csr_validate checked and the fingerprint's sum S computed (kernels/shared/
+ * csr_structure.h: positions, reasons, the fingerprint's terms). Teams of `lanes` work items
+ * (a power of two) take the rows grid-stride, the lanes of a team the row's entries
+ * lane-strided. Every rule of a row reads only that row: its two pointers, its columns, each
+ * column with the one before it in the row. So each work item checks its share alone and
+ * keeps the first rule it finds broken, which is its lowest (its rows, and its entries within
+ * a row, come in increasing order), then stops. A row whose pointers are broken is read no
+ * further, so no entry outside 0..nnz-1 is read whatever row_ptr holds. Group g writes its
+ * lowest (position, entry) with the reason, and its part of S, to part[4g ..] (MG_CSR_PART_*);
+ * the host takes the lowest of the groups' and adds their sums. Local memory:
+ * mg_csr_structure_bytes(local size).
+ */
+MG_KERNEL void prim_csr_structure(MG_GLOBAL const mg_i64 *row_ptr, MG_GLOBAL const mg_i32 *col_idx,
+                                  mg_i64 rows, mg_i64 cols, mg_i64 nnz, mg_u32 lanes,
+                                  MG_GLOBAL mg_u64 *part, MG_DYN_LOCAL_PARAM) {
+    const mg_u32 lid = mg_local_id(), gs = mg_local_size(), lane = lid % lanes;
+    MG_LOCAL mg_u64 *l_at = MG_LOCAL_CAST(mg_u64, 0);
+    MG_LOCAL mg_u64 *l_entry = l_at + gs;
+    MG_LOCAL mg_u64 *l_reason = l_entry + gs;
+    MG_LOCAL mg_u64 *l_sum = l_reason + gs;
+    mg_u64 at = MG_CSR_NONE, entry = 0, reason = MG_CSR_OK, sum = 0;
+    if (mg_global_id() == 0) {
+        const mg_i64 first = row_ptr[0];
+        sum += mg_fp_term(MG_FP_ROW_PTR, 0, (mg_u64)first);
+        if (first != 0) {
+            at = 0;
+            reason = MG_CSR_FIRST;
+        }
+    }
+    const mg_u64 teams = mg_num_groups() * gs / lanes;
+    for (mg_u64 r = mg_global_id() / lanes; r < (mg_u64)rows && at == MG_CSR_NONE; r += teams) {
+        const mg_i64 b = row_ptr[r], e = row_ptr[r + 1];
+        if (lane == 0) sum += mg_fp_term(MG_FP_ROW_PTR, r + 1, (mg_u64)e);
+        if (e < b) {
+            at = r + 1;
+            reason = MG_CSR_NOT_MONOTONE;
+        } else if (e > nnz) {
+            at = r + 1;
+            reason = MG_CSR_PAST_NNZ;
+        } else if (b >= 0) { /* b < 0 only below a broken pointer of an earlier row */
+            for (mg_i64 p = b + lane; p < e; p += lanes) {
+                const mg_i32 c = col_idx[p];
+                if ((p & 1) == 0) /* the pair p, p + 1, whichever row p + 1 is in */
+                    sum += mg_fp_term(MG_FP_COL_PAIR, (mg_u64)p >> 1,
+                                      mg_fp_pair((mg_u32)c, p + 1 < nnz ? (mg_u32)col_idx[p + 1]
+                                                                        : MG_FP_PAD));
+                mg_u32 why = MG_CSR_OK;
+                if (c < 0 || c >= cols) {
+                    why = MG_CSR_COLUMN;
+                } else if (p > b) {
+                    const mg_i32 prev = col_idx[p - 1];
+                    why = c == prev ? MG_CSR_DUPLICATE : c < prev ? MG_CSR_UNSORTED : MG_CSR_OK;
+                }
+                if (why != MG_CSR_OK) {
+                    at = r + 1;
+                    entry = (mg_u64)p;
+                    reason = why;
+                    break;
+                }
+            }
+        }
+    }
+    /* row_ptr[rows] comes after every row: any broken rule of a row is lower */
+    if (mg_global_id() == 0 && at == MG_CSR_NONE && row_ptr[rows] != nnz) {
+        at = (mg_u64)rows + 1;
+        reason = MG_CSR_LAST;
+    }
+    l_at[lid] = at;
+    l_entry[lid] = entry;
+    l_reason[lid] = reason;
+    l_sum[lid] = sum;
+    mg_barrier();
+    for (mg_u32 s = gs >> 1; s > 0; s >>= 1) {
+        if (lid < s) {
+            const mg_u32 o = lid + s;
+            l_sum[lid] += l_sum[o];
+            if (l_at[o] < l_at[lid] || (l_at[o] == l_at[lid] && l_entry[o] < l_entry[lid])) {
+                l_at[lid] = l_at[o];
+                l_entry[lid] = l_entry[o];
+                l_reason[lid] = l_reason[o];
+            }
+        }
+        mg_barrier();
+    }
+    if (lid == 0) {
+        MG_GLOBAL mg_u64 *out = part + (mg_u64)MG_CSR_PART_WORDS * mg_group_id();
+        out[MG_CSR_PART_AT] = l_at[0];
+        out[MG_CSR_PART_ENTRY] = l_entry[0];
+        out[MG_CSR_PART_REASON] = l_reason[0];
+        out[MG_CSR_PART_SUM] = l_sum[0];
+    }
 }

@@ -652,8 +652,9 @@ typedef struct magnus_spgemm_plan_s *magnus_spgemm_plan;
  * context; one thread at a time.
  *
  * The structure check: a 64-bit fingerprint of rows, cols, nnz, row_ptr and col_idx (not the
- * values), computed on the host when the matrix is uploaded with magnus_device_csr_upload, else
- * (a matrix made on the device, e.g. an earlier C) once by reading its structure back.
+ * values), computed on the host when the matrix is uploaded with magnus_device_csr_upload, on
+ * the device by magnus_device_csr_wrap, else (a matrix made on the device, e.g. an earlier C)
+ * once on the device.
  * Equal structures always pass; a different structure is refused but for a chance of about
  * 2^-64 that its fingerprint collides.
  */
@@ -728,9 +729,10 @@ MAGNUS_API magnus_status magnus_context_native(magnus_native_handles *out,
  * an OpenCL cl_mem of the context's cl_context (retained while wrapped; one of another context
  * or smaller than its array is refused with MAGNUS_ERROR_INVALID_ARGUMENT), a CUDA device
  * pointer (CUdeviceptr cast to void *), a Level Zero device USM pointer (those two are taken
- * as given). col_idx and values may be NULL when nnz is 0. The structure is read back once
- * (blocking, 12 bytes per entry) to be validated as magnus_csr_validate does (its status,
- * detail prefixed "wrapped matrix: ") and fingerprinted for plans; the values are not read.
+ * as given). col_idx and values may be NULL when nnz is 0. The structure is validated on the
+ * device as magnus_csr_validate does (its status and message for the first broken rule, the
+ * detail prefixed "wrapped matrix: ") and fingerprinted for plans, in one pass over row_ptr
+ * and col_idx of which a few bytes come back (blocking); the values are not read.
  * Use it as any device matrix (an operand of magnus_spgemm_device and plans, download,
  * magnus_device_csr_write_values, which then writes into the caller's buffer);
  * magnus_device_csr_free drops the wrapper and leaves the buffers to their owner, who must

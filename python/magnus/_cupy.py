@@ -151,7 +151,7 @@ def spgemm(ctx, A, B, opt, dtype, value_dtype):
     with cupy.cuda.Device(device_id):
         a = _canonical(cupy, A, dt, "A")
         b = a if B is A else _canonical(cupy, B, dt, "B")
-        # the wrap reads the structure back on magnus's own stream: CuPy's conversions above,
+        # the wrap checks the structure on magnus's own stream: CuPy's conversions above,
         # queued on its current stream, must be done first
         cupy.cuda.get_current_stream().synchronize()
         dA = _wrap(ctx, *a, t)

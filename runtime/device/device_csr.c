@@ -156,57 +156,6 @@ magnus_status magnus_device_csr_scale(struct magnus_device_csr_s *d, magnus_queu
     return s ? s : f;
 }
 
-/* ---- structure fingerprints -------------------------------------------------------------- */
-
-static inline uint64_t fp_mix(uint64_t h, uint64_t x) {
-    x *= 0x9e3779b97f4a7c15ULL;
-    x ^= x >> 32;
-    h ^= x;
-    h = (h << 27) | (h >> 37);
-    return h * 0xff51afd7ed558ccdULL + 0x632be59bd9b4e019ULL;
-}
-
-uint64_t magnus_csr_structure_fingerprint(int64_t rows, int64_t cols, int64_t nnz,
-                                          const int64_t *row_ptr, const int32_t *col_idx) {
-    uint64_t h = 0x6d61676e75730001ULL;
-    h = fp_mix(h, (uint64_t)rows);
-    h = fp_mix(h, (uint64_t)cols);
-    h = fp_mix(h, (uint64_t)nnz);
-    for (int64_t i = 0; i <= rows; i++) h = fp_mix(h, (uint64_t)row_ptr[i]);
-    int64_t p = 0;
-    for (; p + 1 < nnz; p += 2)
-        h = fp_mix(h, (uint64_t)(uint32_t)col_idx[p] | (uint64_t)(uint32_t)col_idx[p + 1] << 32);
-    if (p < nnz) h = fp_mix(h, (uint64_t)(uint32_t)col_idx[p] | 0xffffffff00000000ULL);
-    h ^= h >> 33;
-    h *= 0xc4ceb9fe1a85ec53ULL;
-    return h ^ (h >> 29);
-}
-
-magnus_status magnus_device_csr_fingerprint(uint64_t *out, struct magnus_device_csr_s *d) {
-    if (d->fingerprint_known) {
-        *out = d->fingerprint;
-        return MAGNUS_SUCCESS;
-    }
-    size_t rp_bytes = (size_t)(d->rows + 1) * sizeof(int64_t);
-    size_t ci_bytes = (size_t)d->nnz * sizeof(int32_t);
-    int64_t *rp = magnus_host_malloc(rp_bytes);
-    int32_t *ci = magnus_host_malloc(ci_bytes ? ci_bytes : 1);
-    magnus_status s = MAGNUS_SUCCESS;
-    if (!rp || !ci)
-        s = magnus_error(MAGNUS_ERROR_OUT_OF_HOST_MEMORY,
-                         "%zu bytes to read a device matrix's structure back", rp_bytes + ci_bytes);
-    if (!s) s = magnus_dbuf_read(d->ctx, MAGNUS_QUEUE_MAIN, rp, &d->row_ptr, 0, rp_bytes);
-    if (!s && ci_bytes) s = magnus_dbuf_read(d->ctx, MAGNUS_QUEUE_MAIN, ci, &d->col_idx, 0, ci_bytes);
-    if (!s) {
-        d->fingerprint = magnus_csr_structure_fingerprint(d->rows, d->cols, d->nnz, rp, ci);
-        d->fingerprint_known = 1;
-        *out = d->fingerprint;
-    }
-    magnus_host_free(rp);
-    magnus_host_free(ci);
-    return s;
-}
-
 /* ---- public entry points ------------------------------------------------------------------ */
 
 magnus_status magnus_device_csr_upload(magnus_device_csr *out, magnus_context ctx,
@@ -339,39 +288,17 @@ magnus_status magnus_device_csr_wrap(magnus_device_csr *out, magnus_context ctx,
     struct magnus_device_csr_s *d = handle_alloc(ctx, rows, cols, type);
     if (!d) return magnus_error(MAGNUS_ERROR_OUT_OF_HOST_MEMORY, "device matrix handle");
     d->magic = MAGNUS_MAGIC_DEVICE_CSR;
-    int64_t *rp = NULL;
-    int32_t *ci = NULL;
     if ((s = wrap_one(d, &d->row_ptr, 0, row_ptr, rp_bytes, "row_ptr")) ||
         (s = wrap_one(d, &d->col_idx, 1, col_idx, ci_bytes, "col_idx")) ||
         (s = wrap_one(d, &d->values, 2, values, val_bytes, "values")))
         goto fail;
     d->nnz = nnz;
-    /* The structure is read back once: validated (kernels index with it) and fingerprinted. */
-    rp = magnus_host_malloc(rp_bytes);
-    ci = magnus_host_malloc(ci_bytes ? ci_bytes : 1);
-    if (!rp || !ci) {
-        s = magnus_error(MAGNUS_ERROR_OUT_OF_HOST_MEMORY,
-                         "%zu bytes to read a wrapped matrix's structure back", rp_bytes + ci_bytes);
-        goto fail;
-    }
-    if ((s = magnus_dbuf_read(ctx, MAGNUS_QUEUE_MAIN, rp, &d->row_ptr, 0, rp_bytes)) ||
-        (ci_bytes && (s = magnus_dbuf_read(ctx, MAGNUS_QUEUE_MAIN, ci, &d->col_idx, 0, ci_bytes))))
-        goto fail;
-    magnus_csr_s view = {.magic = MAGNUS_MAGIC_CSR, .rows = rows, .cols = cols, .nnz = nnz,
-                         .type = type, .row_ptr = rp, .col_idx = ci, .values = ci};
-    if ((s = magnus_csr_validate(&view))) {
-        magnus_error_prefix("wrapped matrix: ");
-        goto fail;
-    }
-    d->fingerprint = magnus_csr_structure_fingerprint(rows, cols, nnz, rp, ci);
-    d->fingerprint_known = 1;
-    magnus_host_free(rp);
-    magnus_host_free(ci);
+    /* Validated (kernels index with the structure) and fingerprinted for plans, on the device
+     * in one pass; only a broken rule's few values come back to the host. */
+    if ((s = magnus_device_csr_structure_check(d, "wrapped matrix: "))) goto fail;
     *out = d;
     return MAGNUS_SUCCESS;
 fail:
-    magnus_host_free(rp);
-    magnus_host_free(ci);
     magnus_device_csr_destroy((magnus_device_csr *)&d);
     return s;
 }

@@ -29,15 +29,27 @@ void magnus_device_csr_destroy(magnus_device_csr *d);
 magnus_status magnus_device_csr_scale(struct magnus_device_csr_s *d, magnus_queue_id q,
                                       double alpha);
 
-/* A 64-bit fingerprint of d's structure (rows, cols, nnz, row_ptr, col_idx; not the values):
- * equal structures give equal fingerprints; different ones differ but for a chance of about
- * 2^-64 (it is a hash, not a comparison). Known from the upload when d was uploaded with
- * magnus_device_csr_upload, else computed once by reading row_ptr and col_idx back (blocking,
- * 12 bytes per entry). */
+/* ---- the structure on the device (device_csr_structure.c) ---- */
+
+/* A 64-bit fingerprint of d's structure (rows, cols, nnz, row_ptr, col_idx; not the values;
+ * defined in kernels/shared/csr_structure.h): equal structures give equal fingerprints;
+ * different ones differ but for a chance of about 2^-64 (it is a hash, not a comparison).
+ * Known from the upload when d was uploaded with magnus_device_csr_upload, or from the check
+ * of a wrap, else computed once on the device by prim_csr_structure, which checks the
+ * structure too: a broken one (never made by the library) is its rule's error, the detail
+ * prefixed "device matrix: ". Waits for queue MAIN when it computes (a small read back). */
 magnus_status magnus_device_csr_fingerprint(uint64_t *out, struct magnus_device_csr_s *d);
-/* The same fingerprint of host arrays. */
+/* The same fingerprint of host arrays (one pass over them). */
 uint64_t magnus_csr_structure_fingerprint(int64_t rows, int64_t cols, int64_t nnz,
                                           const int64_t *row_ptr, const int32_t *col_idx);
+/* Checks d's structure on the device by magnus_csr_validate's rules (runtime/core/csr_rules.h)
+ * and records its fingerprint, in one pass over row_ptr and col_idx (values are not read).
+ * A broken structure gives the first broken rule's status and message, as magnus_csr_validate
+ * would give them for the same arrays, after `prefix`; only the values that message names are
+ * read back. d->rows, cols and nnz must be set and its buffers hold rows + 1 and nnz
+ * elements. Waits for queue MAIN. */
+magnus_status magnus_device_csr_structure_check(struct magnus_device_csr_s *d,
+                                                const char *prefix);
 
 /* Upload / download on queue q, without validation or message clearing (the public entry
  * points do those). */

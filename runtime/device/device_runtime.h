@@ -357,7 +357,8 @@ struct magnus_device_csr_s {
     magnus_dbuf col_idx; /* int32, nnz */
     magnus_dbuf values;  /* float or double, nnz */
     /* magnus_device_csr_fingerprint's value, once known (set at the public upload from the
-     * host arrays, else computed on first use by reading the structure back) */
+     * host arrays and by a wrap's check on the device, else computed on the device on first
+     * use) */
     uint64_t fingerprint;
     int fingerprint_known;
     /* magnus_device_csr_wrap: which arrays are the caller's (bit 0 row_ptr, 1 col_idx,

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "csr_products.h"
+#include "csr_rules.h"
 #include "host_limit.h"
 #include "internal.h"
 
@@ -135,39 +136,17 @@ magnus_status magnus_csr_validate(const magnus_csr_s *A) {
                             (long long)A->rows, (long long)A->cols, (long long)A->nnz);
     if (!A->row_ptr || ((!A->col_idx || !A->values) && A->nnz > 0))
         return magnus_error(MAGNUS_ERROR_NULL_POINTER, "matrix arrays are NULL");
-    if (A->row_ptr[0] != 0)
-        return magnus_error(MAGNUS_ERROR_ROWPTR_INVALID, "row_ptr[0] = %lld, expected 0",
-                            (long long)A->row_ptr[0]);
+    /* the rules, in their order: runtime/core/csr_rules.h */
+    if ((s = magnus_csr_rule_first(A->row_ptr[0]))) return s;
     for (int64_t i = 0; i < A->rows; i++) {
         int64_t b = A->row_ptr[i], e = A->row_ptr[i + 1];
-        if (e < b)
-            return magnus_error(MAGNUS_ERROR_ROWPTR_NOT_MONOTONE,
-                                "row_ptr not monotone at row %lld: %lld then %lld", (long long)i,
-                                (long long)b, (long long)e);
-        if (e > A->nnz)
-            return magnus_error(MAGNUS_ERROR_ROWPTR_INVALID,
-                                "row_ptr[%lld] = %lld exceeds nnz = %lld", (long long)(i + 1),
-                                (long long)e, (long long)A->nnz);
-        for (int64_t p = b; p < e; p++) {
-            int32_t c = A->col_idx[p];
-            if (c < 0 || c >= A->cols)
-                return magnus_error(MAGNUS_ERROR_COLUMN_OUT_OF_RANGE,
-                                    "row %lld entry %lld: column %d outside 0..%lld", (long long)i,
-                                    (long long)p, c, (long long)A->cols - 1);
-            if (p > b && c == A->col_idx[p - 1])
-                return magnus_error(MAGNUS_ERROR_DUPLICATE_COLUMN,
-                                    "row %lld entry %lld: duplicate column %d", (long long)i,
-                                    (long long)p, c);
-            if (p > b && c < A->col_idx[p - 1])
-                return magnus_error(MAGNUS_ERROR_COLUMNS_UNSORTED,
-                                    "row %lld entry %lld: column %d after column %d", (long long)i,
-                                    (long long)p, c, A->col_idx[p - 1]);
-        }
+        if ((s = magnus_csr_rule_row(i, b, e, A->nnz))) return s;
+        for (int64_t p = b; p < e; p++)
+            if ((s = magnus_csr_rule_entry(i, p, A->col_idx[p], A->cols, p > b,
+                                           p > b ? A->col_idx[p - 1] : 0)))
+                return s;
     }
-    if (A->row_ptr[A->rows] != A->nnz)
-        return magnus_error(MAGNUS_ERROR_ROWPTR_INVALID, "row_ptr[rows] = %lld, expected nnz = %lld",
-                            (long long)A->row_ptr[A->rows], (long long)A->nnz);
-    return MAGNUS_SUCCESS;
+    return magnus_csr_rule_last(A->row_ptr[A->rows], A->nnz);
 }
 
 magnus_status magnus_csr_stats_compute(magnus_csr_stats *out, const magnus_csr_s *A,

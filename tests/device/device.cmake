@@ -28,3 +28,7 @@ magnus_add_device_test(device_csr_wrap SOURCES ${_dir}/test_device_csr_wrap.c
 # every backend (wrap(native(C)) round trips), plus a CUDA-only read through the driver API.
 magnus_add_device_test(device_csr_native SOURCES ${_dir}/test_device_csr_native.c
                        LABELS runtime BACKENDS opencl level0 level0_fake cuda TIMEOUT 300)
+# A device matrix's structure checked and fingerprinted on the device (wrap, plans): through
+# magnus's own API on every backend.
+magnus_add_device_test(device_csr_structure SOURCES ${_dir}/test_device_csr_structure.c
+                       LABELS runtime TIMEOUT 300)

@@ -251,7 +251,7 @@ Test(device_csr_wrap, refusals) {
     cl_mem rp = buffer(c, A->row_ptr, rp_bytes), ci = buffer(c, A->col_idx, ci_bytes),
            val = buffer(c, A->values, ci_bytes);
     magnus_device_csr d = NULL;
-    /* a column out of range: the structure read back is validated; nothing stays retained */
+    /* a column out of range: the structure is validated (on the device); nothing stays retained */
     A->col_idx[A->nnz - 1] = (int32_t)A->cols;
     cl_mem bad = buffer(c, A->col_idx, ci_bytes);
     ASSERT_STATUS(magnus_device_csr_wrap(&d, ctx, A->rows, A->cols, A->nnz, A->type, rp, bad, val),

@@ -177,7 +177,7 @@ Test(alloc_failures, device_matrices, .timeout = 300) {
     magnus_context_free(&ctx);
 }
 
-/* Plans: creation (including a fingerprint read back from a device-made operand) and
+/* Plans: creation (including a fingerprint computed on the device for a device-made operand) and
  * execution with alpha; a failure leaves no plan, no C and no device memory held. */
 Test(alloc_failures, spgemm_plan, .timeout = 300) {
     magnus_context ctx = context_or_skip(0);

@@ -408,7 +408,7 @@ Test(spgemm_plan, mismatch_refused) {
     magnus_csr_free(&B3);
 }
 
-/* A matrix made on the device (an earlier C) has its fingerprint read back; an uploaded copy
+/* A matrix made on the device (an earlier C) has its fingerprint computed there; an uploaded copy
  * of it with other values matches, a plan on it runs, and the empty case works. */
 Test(spgemm_plan, device_made_operand_and_empty) {
     magnus_context ctx = magnus_test_context();
