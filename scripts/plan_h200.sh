@@ -29,9 +29,12 @@ steps=${PLAN_STEPS:-check,sanitize,bench,ncu,python,small}
 say() { echo "$*" | tee -a "$summary"; }
 has() { [[ ",$steps," == *",$1,"* ]]; }
 failed=0
-step() { # NAME TIMEOUT COMMAND...
+deadline=${PLAN_DEADLINE_S:-560} # the device tool stops a call at 600 s
+step() { # NAME TIMEOUT COMMAND...: skipped when the deadline leaves it no time
   local name=$1 limit=$2 start=$SECONDS
   shift 2
+  if [ $((deadline - SECONDS)) -lt 20 ]; then say "$name: not started (deadline)"; failed=1; return; fi
+  [ "$limit" -gt $((deadline - SECONDS)) ] && limit=$((deadline - SECONDS))
   if timeout "$limit" "$@"; then say "$name: ok ($((SECONDS - start)) s)"
   else say "$name: FAILED (exit $?, $((SECONDS - start)) s)"; failed=1; fi
 }
@@ -54,13 +57,13 @@ if has sanitize; then
   : >"$log"
   for tool in memcheck racecheck synccheck; do
     echo "== plan suite ($tool)" >>"$log"
-    step "sanitize-suite-$tool" 120 "$cs" --tool "$tool" --error-exitcode 3 \
-      build-gpu/tests/spgemm_plan -j1 >>"$log" 2>&1
-    echo "== bench plan, rmat 14 ($tool)" >>"$log"
-    step "sanitize-bench-$tool" 120 "$cs" --tool "$tool" --error-exitcode 3 "$magnus" bench \
-      --rmat-sweep --scales 14 --a-per-row 8 --b-per-row 8 --systems cuda:0 --plan --runs 1 \
-      >>"$log" 2>&1
+    step "sanitize-suite-$tool" 100 "$cs" --tool "$tool" --target-processes all \
+      --error-exitcode 3 build-gpu/tests/spgemm_plan -j1 >>"$log" 2>&1
   done
+  echo "== bench plan, rmat 14 (memcheck)" >>"$log"
+  step sanitize-bench-memcheck 100 "$cs" --tool memcheck --error-exitcode 3 "$magnus" bench \
+    --rmat-sweep --scales 14 --a-per-row 8 --b-per-row 8 --systems cuda:0 --plan --runs 1 \
+    >>"$log" 2>&1
   grep -E "ERROR SUMMARY|RACECHECK SUMMARY|Synthesis" "$log" | sort | uniq -c >>"$summary"
 fi
 if has bench; then
@@ -79,14 +82,6 @@ if has ncu; then
     "$magnus" bench --rmat-sweep --scales 18 --a-per-row 4 --b-per-row 8 --systems cuda:0 \
     --plan --runs 1 >"$out/ncu.txt" 2>&1
 fi
-if has python; then
-  step python-timing 150 env MAGNUS_LIBRARY="$root/build-gpu/runtime/libmagnus.so" \
-    PYTHONPATH="$root/python" python3 bench/python_timing.py "$slashdot" --cli "$magnus" \
-    --runs 10 >"$out/python.json" 2>"$out/python-timing.log"
-  step python-suite 150 env MAGNUS_LIBRARY="$root/build-gpu/runtime/libmagnus.so" \
-    PYTHONPATH="$root/python" python3 -m pytest -q python/tests >"$out/python.log" 2>&1
-  tail -3 "$out/python.log" >>"$summary"
-fi
 small=(EX5 bcsstk16 ca-AstroPh_cc1 email-Enron)
 if has small; then
   files=()
@@ -98,6 +93,14 @@ if has small; then
     step "small-ncu-$m" 60 "$ncu" --clock-control none --csv --metrics gpu__time_duration.sum \
       "$magnus" multiply ".carry/matrices/$m.mtx.gz" --device cuda:0 >"$out/small-$m.ncu.csv" 2>&1
   done
+fi
+if has python; then
+  step python-timing 150 env MAGNUS_LIBRARY="$root/build-gpu/runtime/libmagnus.so" \
+    PYTHONPATH="$root/python" python3 bench/python_timing.py "$slashdot" --cli "$magnus" \
+    --runs 10 >"$out/python.json" 2>"$out/python-timing.log"
+  step python-suite 150 env MAGNUS_LIBRARY="$root/build-gpu/runtime/libmagnus.so" \
+    PYTHONPATH="$root/python" python3 -m pytest -q python/tests >"$out/python.log" 2>&1
+  tail -3 "$out/python.log" >>"$summary"
 fi
 # 8 files at most come back: the logs and JSON go into logs.tgz
 (cd "$out" && tar czf logs.tgz --exclude=logs.tgz check ./*.log ./*.json ./*.ncu.csv 2>/dev/null &&
