@@ -11,10 +11,16 @@
 usage: MAGNUS_LIBRARY=build-gpu/runtime/libmagnus.so PYTHONPATH=python \\
            python3 bench/python_timing.py MATRIX.mtx[.gz] [--cli build-gpu/tools/magnus] [--runs N]
 Prints one JSON object (medians in ms). A is squared in float32 (the CLI's type for pattern
-files; --dtype float64 for both).
+files; --dtype float64 for both). Beside each total, where it goes: the library's own upload,
+multiply and download (its report) on both sides, so that the Python layer's share (its
+conversions in and out) is the difference; --profile FILE writes a cProfile table of the
+CuPy calls (cumulative time) there.
 """
 import argparse
+import cProfile
+import io
 import json
+import pstats
 import statistics
 import subprocess
 import sys
@@ -44,6 +50,7 @@ def main():
     ap.add_argument("--runs", type=int, default=10)
     ap.add_argument("--dtype", default="float32", choices=["float32", "float64"])
     ap.add_argument("--device", default="cuda:0")
+    ap.add_argument("--profile", help="write a cProfile table of the CuPy calls here")
     args = ap.parse_args()
     dt = np.dtype(args.dtype)
     A = sp.csr_array(scipy.io.mmread(args.matrix), dtype=dt)
@@ -53,16 +60,30 @@ def main():
     out["device"] = ctx.device.name
 
     # 1. SciPy in and out against the CLI's end to end
-    out["scipy_spgemm_ms"] = median_ms(lambda: ctx.spgemm(A, A, dtype=dt), args.runs)
-    _, rep = ctx.spgemm(A, A, dtype=dt, return_report=True)
+    scipy_reports = []
+
+    def scipy_call():
+        C, r = ctx.spgemm(A, A, dtype=dt, return_report=True)
+        scipy_reports.append(r)
+        return C
+
+    out["scipy_spgemm_ms"] = median_ms(scipy_call, args.runs)
+    rep = scipy_reports[-1]
     out["products"] = int(rep["products_total"])
-    cli = []
+    phases = ("time_upload_ms", "time_total_ms", "time_download_ms")
+    for k in phases:  # the library's share of the SciPy call (magnus_spgemm's own clock)
+        out["scipy_library_" + k] = statistics.median(r[k] for r in scipy_reports[1:])
+    cli, cli_reports = [], []
     for _ in range(3):
         r = subprocess.run([args.cli, "multiply", args.matrix, "--device", args.device, "--type",
                             "f32" if dt == np.float32 else "f64", "--json"],
                            capture_output=True, text=True, check=True)
-        cli.append(json.loads(r.stdout)["compute_seconds"] * 1e3)
+        j = json.loads(r.stdout)
+        cli.append(j["compute_seconds"] * 1e3)
+        cli_reports.append(j["report"])
     out["cli_end_to_end_ms"] = statistics.median(cli)
+    for k in phases:
+        out["cli_library_" + k] = statistics.median(r[k] for r in cli_reports)
     out["scipy_over_cli"] = out["scipy_spgemm_ms"] / out["cli_end_to_end_ms"]
 
     # 2. CuPy in and out against magnus_spgemm_device
@@ -82,6 +103,16 @@ def main():
             return C
 
         out["cupy_spgemm_ms"] = median_ms(cupy_call, args.runs)
+        if args.profile:
+            prof = cProfile.Profile()
+            prof.enable()
+            for _ in range(args.runs):
+                cupy_call()
+            prof.disable()
+            text = io.StringIO()
+            pstats.Stats(prof, stream=text).sort_stats("cumulative").print_stats(40)
+            with open(args.profile, "w") as f:
+                f.write(f"{args.runs} CuPy calls\n" + text.getvalue())
         out["spgemm_device_ms"] = statistics.median(reports[1:])
         out["cupy_over_device"] = out["cupy_spgemm_ms"] / out["spgemm_device_ms"]
     ctx.close()
