@@ -5,7 +5,8 @@
 # What each step must answer:
 #   check     do the CUDA suites of plans, wrapped and native buffers and primitives pass?
 #   sanitize  compute-sanitizer memcheck, racecheck and synccheck clean on the plan kernels
-#             (the plan suite through CUDA: both kinds, the fallback; a bench plan on R-MAT)?
+#             (the plan suite through CUDA: both kinds, the fallback, every local window; a
+#             bench plan on R-MAT) and the structure check of wrapped matrices (its suite)?
 #   bench     a plan's re-execution against a full multiply (soc-Slashdot0902, rmat-s18-a4-b8),
 #             the product-positions plans (default) beside the hash kind
 #             (MAGNUS_PLAN_POSITIONS=0): is it at most half a full multiply?
@@ -41,7 +42,7 @@ step() { # NAME TIMEOUT COMMAND...: skipped when the deadline leaves it no time
 
 if has check; then
   step check 150 env GPU_CHECK_STEPS=cuda OUT="$out/check" \
-    GPU_CHECK_TESTS='plan|wrap|native|primitives|kernel' bash scripts/gpu_check.sh
+    GPU_CHECK_TESTS='plan|wrap|native|structure|primitives|kernel' bash scripts/gpu_check.sh
   cp "$out/check/summary.txt" "$out/check-summary.log" 2>/dev/null
 fi
 # shellcheck source=scripts/gpu_libs.sh
@@ -57,8 +58,14 @@ if has sanitize; then
   : >"$log"
   for tool in memcheck racecheck synccheck; do
     echo "== plan suite ($tool)" >>"$log"
-    step "sanitize-suite-$tool" 100 "$cs" --tool "$tool" --target-processes all \
-      --error-exitcode 3 build-gpu/tests/spgemm_plan -j1 >>"$log" 2>&1
+    # racecheck is the slowest: the tests of every local window (both execution kernels)
+    filter=()
+    [ "$tool" = racecheck ] && filter=(--filter 'spgemm_plan/local_windows_*')
+    step "sanitize-suite-$tool" 120 "$cs" --tool "$tool" --target-processes all \
+      --error-exitcode 3 build-gpu/tests/spgemm_plan -j1 "${filter[@]}" >>"$log" 2>&1
+    echo "== structure suite ($tool)" >>"$log"
+    step "sanitize-structure-$tool" 100 "$cs" --tool "$tool" --target-processes all \
+      --error-exitcode 3 build-gpu/tests/device_csr_structure -j1 >>"$log" 2>&1
   done
   echo "== bench plan, rmat 14 (memcheck)" >>"$log"
   step sanitize-bench-memcheck 100 "$cs" --tool memcheck --error-exitcode 3 "$magnus" bench \
@@ -97,7 +104,7 @@ fi
 if has python; then
   step python-timing 150 env MAGNUS_LIBRARY="$root/build-gpu/runtime/libmagnus.so" \
     PYTHONPATH="$root/python" python3 bench/python_timing.py "$slashdot" --cli "$magnus" \
-    --runs 10 >"$out/python.json" 2>"$out/python-timing.log"
+    --runs 10 --profile "$out/python-profile.log" >"$out/python.json" 2>"$out/python-timing.log"
   step python-suite 150 env MAGNUS_LIBRARY="$root/build-gpu/runtime/libmagnus.so" \
     PYTHONPATH="$root/python" python3 -m pytest -q python/tests >"$out/python.log" 2>&1
   tail -3 "$out/python.log" >>"$summary"
@@ -105,6 +112,7 @@ fi
 # 8 files at most come back: the logs and JSON go into logs.tgz
 (cd "$out" && tar czf logs.tgz --exclude=logs.tgz check ./*.log ./*.json ./*.ncu.csv 2>/dev/null &&
   rm -rf check check-summary.log plan.log plan-hash.log python.log python-timing.log small.log \
+    python-profile.log \
     plan.json plan-hash.json small.json ./*.ncu.csv)
 say "plan_h200: $([ $failed -eq 0 ] && echo 'all steps passed' || echo 'a step FAILED')"
 exit $failed
