@@ -171,13 +171,9 @@ MG_KERNEL_SIG(plan_positions, (U64, total), (U64, span), (U64, nnz_a), (I64, row
               (BUF_I64, A_rp), (BUF_I32, A_col), (BUF_I64, B_rp), (BUF_I32, B_col),
               (BUF_U64, entry_off), (BUF_I64, C_rp), (BUF_I32, C_col), (BUF_U32, positions),
               (BUF_U32, missing), (U32, team))
-MG_KERNEL_SIG(plan_numeric_local, (U64, nunits), (BUF_U64, units), (BUF_I32, A_col),
+MG_KERNEL_SIG(plan_numeric, (U64, total), (U64, span), (U64, nnz_a), (BUF_I32, A_col),
               (BUF_VAL, A_val), (BUF_I64, B_rp), (BUF_VAL, B_val), (BUF_U64, entry_off),
               (BUF_U32, positions), (BUF_VAL, C_val), (U32, team))
-MG_KERNEL_SIG(plan_numeric_global, (U64, npieces), (BUF_U64, pieces), (BUF_I32, A_col),
-              (BUF_VAL, A_val), (BUF_I64, B_rp), (BUF_VAL, B_val), (BUF_U64, entry_off),
-              (BUF_U32, positions), (BUF_VAL, C_val), (U32, team))
-MG_KERNEL_SIG(plan_zero_segments, (U64, nsegs), (BUF_U64, segs), (BUF_VAL, C_val))
 
 /* ---- kernels/spmv.cl ---- */
 MG_KERNEL_SIG(spmv_scale, (U64, n), (BUF_VAL, y), (U64, beta_bits))

@@ -7,15 +7,13 @@
  * when nnz(C) < 2^32); executing it is one pass over the products with no hash table, no
  * sort and no symbolic phase.
  *
- * plan_positions maps work by products: work group g owns the A entries whose products
- * start in [g·span, (g+1)·span) (two binary searches of entry_off), so every group has about
- * span products whatever the rows look like. The execution's kernels take lists the host cut
- * once (runtime/spgemm/spgemm_plan_positions.c): units of whole rows whose C entries fit the
- * group's local memory (accumulated there, written once) and pieces of longer rows (added into
- * C by global atomics). Inside a group, teams of `team` lanes (a power of two, about the mean
- * B row an entry selects) take entries in turn and stride over each entry's B row:
- * consecutive lanes read consecutive B entries and positions. Groups stride by the number of
- * groups over the ranges, units or pieces beyond the launch.
+ * Both kernels map work alike: work group g owns the A entries whose products start in
+ * [g·span, (g+1)·span) (two binary searches of entry_off), so every group has about span
+ * products whatever the rows look like (a heavy row is spread over many groups; an entry
+ * selecting a long B row stays in one). Inside a group, teams of `team` lanes (a power of
+ * two, about the mean B row an entry selects) take entries in turn and stride over each
+ * entry's B row: consecutive lanes read consecutive B entries and positions. Groups stride
+ * by the number of groups over the ranges beyond the launch.
  */
 #include "magnus_dialect.h"
 
@@ -96,64 +94,31 @@ MG_KERNEL void plan_positions(mg_u64 total, mg_u64 span, mg_u64 nnz_a, mg_i64 ro
     }
 }
 
-/* The products of A entries e0 .. e1 - 1 added into acc[position - c0]: a local window of C
- * (ADD: mg_atomic_add_val_local) or C itself (c0 = 0, ADD: mg_atomic_add_val_global). Teams of
- * `team` lanes take the entries in turn and stride over each entry's B row. Float atomics:
- * the order of the additions into one entry varies between runs, as in the hash accumulator. */
-#define PLAN_ADD_PRODUCTS(ADD, acc, c0)                                                            \
-    for (mg_u64 a = e0 + t / team; a < e1; a += teams) {                                          \
-        const mg_i32 k = A_col[a];                                                                \
-        const mg_val av = A_val[a];                                                               \
-        const mg_i64 bs = B_rp[k], len = B_rp[k + 1] - bs;                                        \
-        MG_GLOBAL const mg_u32 *pos = positions + entry_off[a];                                   \
-        for (mg_i64 b = lane; b < len; b += team) ADD(&acc[pos[b] - (c0)], av * B_val[bs + b]);   \
-    }
-
-/* Work units of whole rows whose C entries fit the group's local memory: unit u covers A
- * entries units[4u] .. units[4u+1] - 1 and C entries units[4u+2] .. units[4u+3] - 1 (the same
- * rows), accumulated in local memory and written once: nothing else adds into them. */
-MG_KERNEL void plan_numeric_local(mg_u64 nunits, MG_GLOBAL const mg_u64 *units,
-                                  MG_GLOBAL const mg_i32 *A_col, MG_GLOBAL const mg_val *A_val,
-                                  MG_GLOBAL const mg_i64 *B_rp, MG_GLOBAL const mg_val *B_val,
-                                  MG_GLOBAL const mg_u64 *entry_off,
-                                  MG_GLOBAL const mg_u32 *positions, MG_GLOBAL mg_val *C_val,
-                                  mg_u32 team, MG_DYN_LOCAL_PARAM) {
-    MG_LOCAL mg_val *acc = MG_LOCAL_CAST(mg_val, 0);
-    const mg_u32 t = mg_local_id(), wg = mg_local_size(), teams = wg / team;
-    const mg_u32 lane = t & (team - 1u);
-    for (mg_u64 u = mg_group_id(); u < nunits; u += mg_num_groups()) {
-        const mg_u64 e0 = units[4 * u], e1 = units[4 * u + 1];
-        const mg_u64 c0 = units[4 * u + 2], n = units[4 * u + 3] - c0;
-        for (mg_u64 i = t; i < n; i += wg) acc[i] = (mg_val)0;
-        mg_barrier();
-        PLAN_ADD_PRODUCTS(mg_atomic_add_val_local, acc, c0)
-        mg_barrier();
-        for (mg_u64 i = t; i < n; i += wg) C_val[c0 + i] = acc[i];
-        mg_barrier(); /* acc is cleared for the next unit */
-    }
-}
-
-/* Pieces of rows too long for local memory: piece q covers A entries pieces[2q] ..
- * pieces[2q+1] - 1 of one such row, added into C (zeroed before) by global atomics, since
- * other pieces add into the same row. */
-MG_KERNEL void plan_numeric_global(mg_u64 npieces, MG_GLOBAL const mg_u64 *pieces,
-                                   MG_GLOBAL const mg_i32 *A_col, MG_GLOBAL const mg_val *A_val,
-                                   MG_GLOBAL const mg_i64 *B_rp, MG_GLOBAL const mg_val *B_val,
-                                   MG_GLOBAL const mg_u64 *entry_off,
-                                   MG_GLOBAL const mg_u32 *positions, MG_GLOBAL mg_val *C_val,
-                                   mg_u32 team, MG_DYN_LOCAL_PARAM) {
+/* C_val[positions[p]] += A_val[a] * B_val[b] for every product p = (a, b); C_val zeroed
+ * before. Float atomics: the order of the additions into one entry varies between runs, as
+ * in the hash accumulator. */
+MG_KERNEL void plan_numeric(mg_u64 total, mg_u64 span, mg_u64 nnz_a, MG_GLOBAL const mg_i32 *A_col,
+                            MG_GLOBAL const mg_val *A_val, MG_GLOBAL const mg_i64 *B_rp,
+                            MG_GLOBAL const mg_val *B_val, MG_GLOBAL const mg_u64 *entry_off,
+                            MG_GLOBAL const mg_u32 *positions, MG_GLOBAL mg_val *C_val,
+                            mg_u32 team, MG_DYN_LOCAL_PARAM) {
+    MG_LOCAL_ARRAY(mg_u64, range, 2);
     const mg_u32 t = mg_local_id(), teams = mg_local_size() / team, lane = t & (team - 1u);
-    for (mg_u64 q = mg_group_id(); q < npieces; q += mg_num_groups()) {
-        const mg_u64 e0 = pieces[2 * q], e1 = pieces[2 * q + 1];
-        PLAN_ADD_PRODUCTS(mg_atomic_add_val_global, C_val, 0)
+    for (mg_u64 g = mg_group_id(); g * span < total; g += mg_num_groups()) {
+        if (t == 0) {
+            range[0] = plan_lower_bound_u64(entry_off, nnz_a, g * span);
+            range[1] = plan_lower_bound_u64(entry_off, nnz_a, (g + 1u) * span);
+        }
+        mg_barrier();
+        const mg_u64 e1 = range[1];
+        for (mg_u64 a = range[0] + t / team; a < e1; a += teams) {
+            const mg_i32 k = A_col[a];
+            const mg_val av = A_val[a];
+            const mg_i64 bs = B_rp[k], len = B_rp[k + 1] - bs;
+            MG_GLOBAL const mg_u32 *pos = positions + entry_off[a];
+            for (mg_i64 b = lane; b < len; b += team)
+                mg_atomic_add_val_global(&C_val[pos[b]], av * B_val[bs + b]);
+        }
+        mg_barrier();
     }
-}
-
-/* C_val[segs[2s] .. segs[2s+1] - 1] = 0 for every segment s (the long rows, before
- * plan_numeric_global adds into them). */
-MG_KERNEL void plan_zero_segments(mg_u64 nsegs, MG_GLOBAL const mg_u64 *segs,
-                                  MG_GLOBAL mg_val *C_val, MG_DYN_LOCAL_PARAM) {
-    for (mg_u64 q = mg_group_id(); q < nsegs; q += mg_num_groups())
-        for (mg_u64 i = segs[2 * q] + mg_local_id(); i < segs[2 * q + 1]; i += mg_local_size())
-            C_val[i] = (mg_val)0;
 }

@@ -110,9 +110,9 @@ if has python; then
   tail -3 "$out/python.log" >>"$summary"
 fi
 # 8 files at most come back: the logs and JSON go into logs.tgz
-(cd "$out" && tar czf logs.tgz --exclude=logs.tgz check ./*.log ./*.json ./*.ncu.csv 2>/dev/null &&
+(cd "$out" && { tar czf logs.tgz --exclude=logs.tgz check ./*.log ./*.json ./*.ncu.csv 2>/dev/null
   rm -rf check check-summary.log plan.log plan-hash.log python.log python-timing.log small.log \
     python-profile.log \
-    plan.json plan-hash.json small.json ./*.ncu.csv)
+    plan.json plan-hash.json small.json ./*.ncu.csv; })
 say "plan_h200: $([ $failed -eq 0 ] && echo 'all steps passed' || echo 'a step FAILED')"
 exit $failed

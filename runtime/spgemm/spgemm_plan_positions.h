@@ -18,13 +18,6 @@ typedef struct magnus_plan_positions {
     magnus_dbuf positions; /* uint32, one per product: its entry of C */
     uint64_t products;
     uint32_t team; /* lanes per A entry in the kernels: about the mean B row an entry selects */
-    /* The execution's work: units of whole rows whose C entries fit local memory (4 uint64
-     * each: A entries, C entries), pieces of the longer rows (2 uint64: A entries) and those
-     * rows' C segments (2 uint64), which are zeroed first. */
-    magnus_dbuf units, pieces, segments;
-    uint64_t nunits, npieces, nsegments;
-    uint64_t local_entries;    /* C entries a unit may hold (the local memory's values) */
-    uint64_t products_global;  /* products of the pieces (added by global atomics) */
 } magnus_plan_positions;
 
 /* Positions of A·B's products in C (C = A·B as a multiply of this context made it: sorted
@@ -39,9 +32,7 @@ magnus_status magnus_plan_positions_build(magnus_plan_positions *pp, magnus_cont
 
 /* C = A·B by the positions (A and B of the plan's structures): C, of the plan's shape, type
  * and nnz with its buffers allocated, gets row_ptr (the plan's, rows + 1 int64), the plan's
- * columns and the values: the long rows' segments zeroed, then the units accumulated in local
- * memory and written, and the pieces added by global atomics. Queued on the main queue (no
- * wait). */
+ * columns and the values. Queued on the main queue (no wait). */
 magnus_status magnus_plan_positions_numeric(magnus_context ctx, const magnus_plan_positions *pp,
                                             const struct magnus_device_csr_s *A,
                                             const struct magnus_device_csr_s *B,
