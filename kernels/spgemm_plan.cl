@@ -40,6 +40,18 @@ MG_DEVICE mg_i64 plan_row_of(MG_GLOBAL const mg_i64 *A_rp, mg_i64 rows, mg_i64 a
     return lo;
 }
 
+/* The A entries of range g (those whose products start in [g·span, (g+1)·span)): found by
+ * the group's first item into range[0..1], read by all after the barrier. Called by every
+ * item of the group alike. */
+MG_DEVICE void plan_range_entries(MG_LOCAL mg_u64 *range, MG_GLOBAL const mg_u64 *entry_off,
+                                  mg_u64 nnz_a, mg_u64 g, mg_u64 span) {
+    if (mg_local_id() == 0) {
+        range[0] = plan_lower_bound_u64(entry_off, nnz_a, g * span);
+        range[1] = plan_lower_bound_u64(entry_off, nnz_a, (g + 1u) * span);
+    }
+    mg_barrier();
+}
+
 /* out[a] = length of the B row A entry a selects, for a < nnz_a. */
 MG_KERNEL void plan_entry_products(mg_u64 nnz_a, MG_GLOBAL const mg_i32 *A_col,
                                    MG_GLOBAL const mg_i64 *B_rp, MG_GLOBAL mg_u64 *out,
@@ -63,11 +75,7 @@ MG_KERNEL void plan_positions(mg_u64 total, mg_u64 span, mg_u64 nnz_a, mg_i64 ro
     MG_LOCAL_ARRAY(mg_u64, range, 2);
     const mg_u32 t = mg_local_id(), teams = mg_local_size() / team, lane = t & (team - 1u);
     for (mg_u64 g = mg_group_id(); g * span < total; g += mg_num_groups()) {
-        if (t == 0) {
-            range[0] = plan_lower_bound_u64(entry_off, nnz_a, g * span);
-            range[1] = plan_lower_bound_u64(entry_off, nnz_a, (g + 1u) * span);
-        }
-        mg_barrier();
+        plan_range_entries(range, entry_off, nnz_a, g, span);
         const mg_u64 e1 = range[1];
         for (mg_u64 a = range[0] + t / team; a < e1; a += teams) {
             const mg_i32 k = A_col[a];
@@ -105,11 +113,7 @@ MG_KERNEL void plan_numeric(mg_u64 total, mg_u64 span, mg_u64 nnz_a, MG_GLOBAL c
     MG_LOCAL_ARRAY(mg_u64, range, 2);
     const mg_u32 t = mg_local_id(), teams = mg_local_size() / team, lane = t & (team - 1u);
     for (mg_u64 g = mg_group_id(); g * span < total; g += mg_num_groups()) {
-        if (t == 0) {
-            range[0] = plan_lower_bound_u64(entry_off, nnz_a, g * span);
-            range[1] = plan_lower_bound_u64(entry_off, nnz_a, (g + 1u) * span);
-        }
-        mg_barrier();
+        plan_range_entries(range, entry_off, nnz_a, g, span);
         const mg_u64 e1 = range[1];
         for (mg_u64 a = range[0] + t / team; a < e1; a += teams) {
             const mg_i32 k = A_col[a];
