@@ -639,7 +639,7 @@ typedef struct magnus_spgemm_plan_s *magnus_spgemm_plan;
  *   - product positions (the default): create runs a whole multiply with opt->algorithm (AUTO,
  *     the default, picks one) and keeps C's row pointers and columns and, for every product
  *     a_ik·b_kj of A·B, the index of C's entry it adds to: about 4 bytes per product, 8 per
- *     entry of A and 12 per entry of C. An execution zeroes C's values and adds each product
+ *     entry of A and 4 per entry of C (its columns). An execution zeroes C's values and adds each product
  *     into its entry: one pass over the products, no symbolic work. The additions into one
  *     entry are float atomics, so their order (and the last bits of a sum) may vary between
  *     executions. The reports name the algorithm that made the structure.

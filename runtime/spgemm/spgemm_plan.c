@@ -71,7 +71,7 @@ static magnus_status plan_create_positions(struct magnus_spgemm_plan_s *p,
     p->algorithm = p->symbolic.algorithm;
     p->nnz = C->nnz;
     p->reason = "a plan of product positions: one pass over the products per execution";
-    if ((uint64_t)C->nnz >= UINT32_MAX) {
+    if ((uint64_t)C->nnz > UINT32_MAX) { /* positions up to nnz(C) - 1 must fit 32 bits */
         p->reason = "a plan of the hash numeric phase: nnz(C) reaches 2^32, past 32-bit "
                     "positions";
     } else if ((s = magnus_plan_positions_build(&p->pos, p->ctx, A, B, C)) ==
@@ -103,8 +103,8 @@ magnus_status magnus_spgemm_plan_create(magnus_spgemm_plan *plan, magnus_context
     if ((s = magnus_context_check(ctx)) || (s = magnus_device_csr_check(A, ctx, "A")) ||
         (s = magnus_device_csr_check(B, ctx, "B")))
         return s;
-    /* any algorithm the options may name (AUTO, the default, included): a plan runs the hash
-     * algorithm's phases whichever it is */
+    /* any algorithm the options may name (AUTO, the default, included): it makes C's structure
+     * for a plan of positions */
     if (opt && !magnus_algorithm_name(opt->algorithm))
         return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT, "unknown SpGEMM algorithm %d",
                             (int)opt->algorithm);
