@@ -4,10 +4,13 @@
  * masked out, so every column of the CSC that has entries has a non-empty slice; together
  * with the compaction of slices this makes the CSC positions of consecutive slices
  * contiguous, which the outer product's local write offsets rely on.
- * Row ids stored in the CSC are the heavy rows' consecutive indices (xmap), i.e. rows of
- * C-hat.
+ * For each CSC entry the scatter stores, instead of its row, where its run of outer-product
+ * elements starts in C-hat (csc_dest): entry (h, k) of heavy row h owns nnz(B[k,:]) elements
+ * of C-hat's row h, after those of the row's earlier entries (CSR order). So the outer
+ * product writes each element to a place known in advance, with no reservation.
  */
 #include "magnus_dialect.h"
+#include "lib/gmagnus_device.cl"
 
 /* col_count[k] += entries of heavy rows in column k whose B row is non-empty.
  * One work group per heavy row (grid-stride), items over the row's entries. */
@@ -32,23 +35,40 @@ MG_KERNEL void gmagnus_slice_sizes(mg_u64 ncols, MG_GLOBAL const mg_u64 *col_cou
         slice_size[k] = col_count[k] * (mg_u64)(b_ptr[k + 1] - b_ptr[k]);
 }
 
-/* Scatter: entry p of heavy row xheavy[h] goes to csc position cursor[col]++ (cursor starts
- * as the scanned column counts). Order inside a column does not matter: C-hat is unordered
- * within rows. */
+/* Scatter: entry p of heavy row xheavy[h] goes to CSC position cursor[col]++ (cursor starts
+ * as the scanned column counts; the order inside a column does not matter). Its run in
+ * C-hat starts at chat_ptr[h] plus the B row lengths of row h's earlier entries: a group scan
+ * of the lengths along the row, wg entries at a time, carried across pieces (masked entries
+ * have length 0 and take no CSC place). Dynamic local memory: mg_u64[wg] for the scan. */
 MG_KERNEL void gmagnus_csc_scatter(mg_u64 nheavy, MG_GLOBAL const mg_i32 *xheavy,
                                    MG_GLOBAL const mg_i64 *a_ptr, MG_GLOBAL const mg_i32 *a_col,
                                    MG_GLOBAL const mg_val *a_val, MG_GLOBAL const mg_i64 *b_ptr,
-                                   MG_GLOBAL mg_u64 *cursor, MG_GLOBAL mg_u32 *csc_row,
-                                   MG_GLOBAL mg_val *csc_val, MG_DYN_LOCAL_PARAM) {
+                                   MG_GLOBAL const mg_u64 *chat_ptr, MG_GLOBAL mg_u64 *cursor,
+                                   MG_GLOBAL mg_u64 *csc_dest, MG_GLOBAL mg_val *csc_val,
+                                   MG_DYN_LOCAL_PARAM) {
+    MG_LOCAL mg_u64 *scratch = MG_LOCAL_CAST(mg_u64, 0);
+    const mg_u32 t = mg_local_id();
+    const mg_u32 wg = mg_local_size();
     for (mg_u64 h = mg_group_id(); h < nheavy; h += mg_num_groups()) {
-        mg_i64 r = xheavy[h];
-        for (mg_i64 p = a_ptr[r] + mg_local_id(); p < a_ptr[r + 1]; p += mg_local_size()) {
-            mg_i32 k = a_col[p];
-            if (b_ptr[k + 1] > b_ptr[k]) {
-                mg_u64 pos = mg_atomic_add_u64(&cursor[k], 1);
-                csc_row[pos] = (mg_u32)h;
+        const mg_i64 r = xheavy[h];
+        const mg_i64 end = a_ptr[r + 1];
+        mg_u64 run = chat_ptr[h]; /* where the current piece's first run starts */
+        for (mg_i64 base = a_ptr[r]; base < end; base += wg) {
+            const mg_i64 p = base + (mg_i64)t;
+            mg_i32 k = 0;
+            mg_u64 len = 0;
+            if (p < end) {
+                k = a_col[p];
+                len = (mg_u64)(b_ptr[k + 1] - b_ptr[k]);
+            }
+            mg_u64 piece = 0;
+            const mg_u64 before = mg_gm_group_exclusive_scan_u64(len, scratch, t, wg, &piece);
+            if (len > 0) {
+                const mg_u64 pos = mg_atomic_add_u64(&cursor[k], 1);
+                csc_dest[pos] = run + before;
                 csc_val[pos] = a_val[p];
             }
+            run += piece;
         }
     }
 }

@@ -13,24 +13,19 @@
  * indices (a B row has at most 2^31 - 1 entries: sorted, unique, 32-bit columns); 64-bit
  * arithmetic is left to entering a slice and to addresses. (The kernel is instruction-bound:
  * ncu put the SM at 74 % busy and DRAM at 22 % with the 64-bit walk.)
- * Step 1 reserves, for each A entry the group touches, room for the B elements this group
- * writes with one atomic on chat_ptr[row + 1] (updated in place: before the kernel
- * chat_ptr[h + 1] holds row h's start, after it row h's end = row h+1's start, i.e. the
- * array is C-hat's row pointer). Step 2 writes: consecutive items read consecutive B
- * entries and write consecutive positions of C-hat.
- *
- * Local memory: offsets_local, one 64-bit write position per touched A entry (at most
- * group_elems of them, since each touched A entry owns >= 1 element of the range). The A
- * entries a group touches are consecutive in the CSC (empty slices are compacted away and
- * masked entries never enter the CSC), so entry p has local index p - pa0. The host sizes it
- * with mg_gm_outer_bytes (kernels/shared/gmagnus_layout.h).
+ * Each A entry's run of elements has a place in C-hat fixed in advance (csc_dest, from the
+ * masked CSR->CSC scatter: chat_ptr[h] plus the B row lengths of row h's earlier entries), so
+ * one walk writes: element (A entry lp, B index b) goes to csc_dest[lp] + b, consecutive
+ * items reading consecutive B entries and writing consecutive positions of C-hat. (Until
+ * 2026-12-02 a first walk reserved each run with an atomic on C-hat's row counter and kept
+ * the positions in local memory: half the kernel's instructions, for no byte of C-hat.)
+ * A row's elements come out in the order of A's columns, the same in every run.
  *
  * chat_off: element k of C-hat is stored at chat_col/chat_val[chat_off + k] (0, or the gap
  * in front of C-hat when the multisplit runs in place: gmagnus_multisplit.cl).
  */
 #include "magnus_dialect.h"
 #include "lib/gmagnus_device.cl"
-#include "shared/gmagnus_layout.h"
 
 /* An item's position in the flattened slices of its group: slice s (column k of A-tilde, B
  * row k of lenb entries from bstart), A entry lp (CSC position - the group's first) and index
@@ -94,14 +89,13 @@ MG_KERNEL void gmagnus_outer_product(mg_u64 total, mg_u64 group_elems, mg_u64 ns
                                      MG_GLOBAL const mg_i32 *slice_col,
                                      MG_GLOBAL const mg_u64 *slice_off,
                                      MG_GLOBAL const mg_u64 *csc_ptr,
-                                     MG_GLOBAL const mg_u32 *csc_row,
+                                     MG_GLOBAL const mg_u64 *csc_dest,
                                      MG_GLOBAL const mg_val *csc_val,
                                      MG_GLOBAL const mg_i64 *b_ptr, MG_GLOBAL const mg_i32 *b_col,
-                                     MG_GLOBAL const mg_val *b_val, MG_GLOBAL mg_u64 *chat_ptr,
-                                     MG_GLOBAL mg_i32 *chat_col, MG_GLOBAL mg_val *chat_val,
-                                     mg_u64 chat_off, MG_DYN_LOCAL_PARAM) {
-    MG_LOCAL mg_u64 *offsets_local = MG_LOCAL_CAST(mg_u64, 0);
-    MG_LOCAL_ARRAY(mg_u64, first, 3); /* slice, CSC position and B entry of the first element */
+                                     MG_GLOBAL const mg_val *b_val, MG_GLOBAL mg_i32 *chat_col,
+                                     MG_GLOBAL mg_val *chat_val, mg_u64 chat_off,
+                                     MG_DYN_LOCAL_PARAM) {
+    MG_LOCAL_ARRAY(mg_u64, first, 2); /* slice and CSC position of the group's first element */
     const mg_u32 t = mg_local_id();
     const mg_u32 wg = mg_local_size();
     for (mg_u64 g = mg_group_id(); g * group_elems < total; g += mg_num_groups()) {
@@ -111,50 +105,15 @@ MG_KERNEL void gmagnus_outer_product(mg_u64 total, mg_u64 group_elems, mg_u64 ns
             mg_u64 s = mg_gm_find_segment(slice_off, nslices, start);
             mg_i32 k = slice_col[s];
             mg_u64 lenb = (mg_u64)(b_ptr[k + 1] - b_ptr[k]);
-            mg_u64 within = start - slice_off[s];
-            mg_u64 a = mg_gm_div_u64(within, lenb);
             first[0] = s;
-            first[1] = csc_ptr[k] + a;
-            first[2] = within - a * lenb;
+            first[1] = csc_ptr[k] + mg_gm_div_u64(start - slice_off[s], lenb);
         }
         mg_barrier();
         const mg_u64 s0 = first[0], pa0 = first[1];
-        const mg_u32 b0 = (mg_u32)first[2];
 
-        /* Step 1: the item owning the first element of each A entry's run reserves the run.
-         * In batches of MG_GM_BATCH elements: walk, then load the runs' rows, then reserve
-         * (the atomics all in flight), then record the reservations. */
-        mg_gm_walk w;
-        mg_gm_walk_init(&w, s0);
-        for (mg_u32 base = t; base < nlocal; base += MG_GM_BATCH * wg) {
-            mg_u32 lp[MG_GM_BATCH], n[MG_GM_BATCH];
-            mg_u64 at[MG_GM_BATCH];
-            MG_UNROLL
-            for (mg_u32 j = 0; j < MG_GM_BATCH; j++) {
-                const mg_u32 li = base + j * wg;
-                n[j] = 0u;
-                lp[j] = 0u;
-                if (li >= nlocal) continue;
-                mg_gm_walk_to(&w, li, wg, start, pa0, slice_off, slice_col, csc_ptr, b_ptr);
-                if (w.b == 0u || li == 0u) {
-                    n[j] = MG_MIN(w.lenb - w.b, nlocal - li);
-                    lp[j] = w.lp;
-                }
-            }
-            MG_UNROLL
-            for (mg_u32 j = 0; j < MG_GM_BATCH; j++)
-                at[j] = n[j] ? (mg_u64)csc_row[pa0 + lp[j]] : 0;
-            MG_UNROLL
-            for (mg_u32 j = 0; j < MG_GM_BATCH; j++)
-                if (n[j]) at[j] = mg_atomic_add_u64(&chat_ptr[at[j] + 1], (mg_u64)n[j]);
-            MG_UNROLL
-            for (mg_u32 j = 0; j < MG_GM_BATCH; j++)
-                if (n[j]) offsets_local[lp[j]] = at[j];
-        }
-        mg_barrier();
-
-        /* Step 2: coalesced writes of the products, in batches: walk and find each element's
+        /* In batches of MG_GM_BATCH elements per item: walk and find each element's
          * destination, then load the batch's B entries and A values, then store. */
+        mg_gm_walk w;
         mg_gm_walk_init(&w, s0);
         for (mg_u32 base = t; base < nlocal; base += MG_GM_BATCH * wg) {
             mg_u64 dest[MG_GM_BATCH];
@@ -163,30 +122,31 @@ MG_KERNEL void gmagnus_outer_product(mg_u64 total, mg_u64 group_elems, mg_u64 ns
             MG_UNROLL
             for (mg_u32 j = 0; j < MG_GM_BATCH; j++) {
                 const mg_u32 li = base + j * wg;
-                dest[j] = ~(mg_u64)0;
                 lp[j] = 0u;
-                q[j] = 0;
+                q[j] = -1;
+                dest[j] = 0u;
                 if (li >= nlocal) continue;
                 mg_gm_walk_to(&w, li, wg, start, pa0, slice_off, slice_col, csc_ptr, b_ptr);
-                dest[j] = offsets_local[w.lp] + (mg_u64)(w.b - (w.lp == 0u ? b0 : 0u));
                 lp[j] = w.lp;
                 q[j] = w.bstart + (mg_i64)w.b;
+                dest[j] = (mg_u64)w.b;
             }
             mg_i32 c[MG_GM_BATCH];
             mg_val v[MG_GM_BATCH];
             MG_UNROLL
             for (mg_u32 j = 0; j < MG_GM_BATCH; j++) {
-                const int live = dest[j] != ~(mg_u64)0;
+                const int live = q[j] >= 0;
+                dest[j] = live ? csc_dest[pa0 + lp[j]] + dest[j] : 0u;
                 c[j] = live ? b_col[q[j]] : 0;
                 v[j] = live ? csc_val[pa0 + lp[j]] * b_val[q[j]] : (mg_val)0;
             }
             MG_UNROLL
             for (mg_u32 j = 0; j < MG_GM_BATCH; j++) {
-                if (dest[j] == ~(mg_u64)0) continue;
+                if (q[j] < 0) continue;
                 chat_col[chat_off + dest[j]] = c[j];
                 chat_val[chat_off + dest[j]] = v[j];
             }
         }
-        mg_barrier(); /* first[] and offsets_local are reused by the next range */
+        mg_barrier(); /* first[] is reused by the next range */
     }
 }

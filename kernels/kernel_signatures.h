@@ -48,8 +48,8 @@ MG_KERNEL_SIG(gmagnus_csc_count, (U64, nheavy), (BUF_I32, xheavy), (BUF_I64, a_p
 MG_KERNEL_SIG(gmagnus_slice_sizes, (U64, ncols), (BUF_U64, col_count), (BUF_I64, b_ptr),
               (BUF_U64, slice_size))
 MG_KERNEL_SIG(gmagnus_csc_scatter, (U64, nheavy), (BUF_I32, xheavy), (BUF_I64, a_ptr),
-              (BUF_I32, a_col), (BUF_VAL, a_val), (BUF_I64, b_ptr), (BUF_U64, cursor),
-              (BUF_U32, csc_row), (BUF_VAL, csc_val))
+              (BUF_I32, a_col), (BUF_VAL, a_val), (BUF_I64, b_ptr), (BUF_U64, chat_ptr),
+              (BUF_U64, cursor), (BUF_U64, csc_dest), (BUF_VAL, csc_val))
 MG_KERNEL_SIG(gmagnus_slice_gather, (U64, nslices), (BUF_I32, slice_list),
               (BUF_U64, slice_full), (BUF_U64, slice_off))
 
@@ -74,9 +74,8 @@ MG_KERNEL_SIG(gmagnus_multisplit, (U64, nrows), (BUF_U64, bounds), (U32, batch),
 /* ---- kernels/gmagnus_outer_product.cl ---- */
 MG_KERNEL_SIG(gmagnus_outer_product, (U64, total), (U64, group_elems), (U64, nslices),
               (BUF_I32, slice_col), (BUF_U64, slice_off), (BUF_U64, csc_ptr),
-              (BUF_U32, csc_row), (BUF_VAL, csc_val), (BUF_I64, b_ptr), (BUF_I32, b_col),
-              (BUF_VAL, b_val), (BUF_U64, chat_ptr), (BUF_I32, chat_col), (BUF_VAL, chat_val),
-              (U64, chat_off))
+              (BUF_U64, csc_dest), (BUF_VAL, csc_val), (BUF_I64, b_ptr), (BUF_I32, b_col),
+              (BUF_VAL, b_val), (BUF_I32, chat_col), (BUF_VAL, chat_val), (U64, chat_off))
 
 /* ---- kernels/hash_binning.cl ---- */
 MG_KERNEL_SIG(hash_row_products, (BUF_I64, A_rp), (BUF_I32, A_col), (BUF_I64, B_rp),

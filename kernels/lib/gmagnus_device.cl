@@ -96,6 +96,25 @@ MG_DEVICE mg_u32 mg_gm_group_exclusive_scan_u32(mg_u32 v, MG_LOCAL mg_u32 *scrat
     return before;
 }
 
+/* Exclusive prefix over the group of one 64-bit value per work item (Hillis-Steele through
+ * `scratch`, lanes entries); *total gets the group's sum. Starts and ends with a barrier. */
+MG_DEVICE mg_u64 mg_gm_group_exclusive_scan_u64(mg_u64 v, MG_LOCAL mg_u64 *scratch, mg_u32 lane,
+                                                mg_u32 lanes, mg_u64 *total) {
+    mg_barrier();
+    scratch[lane] = v;
+    mg_barrier();
+    for (mg_u32 d = 1u; d < lanes; d <<= 1) {
+        mg_u64 w = lane >= d ? scratch[lane - d] : 0u;
+        mg_barrier();
+        scratch[lane] += w;
+        mg_barrier();
+    }
+    const mg_u64 before = scratch[lane] - v;
+    *total = scratch[lanes - 1u];
+    mg_barrier();
+    return before;
+}
+
 MG_DEVICE mg_u32 mg_gm_popcount(mg_u32 x) {
     x = x - ((x >> 1) & 0x55555555u);
     x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);

@@ -76,8 +76,8 @@ MG_SHARED_FN mg_u64 mg_gm_dense_numeric_bytes(mg_u64 width, mg_u64 wg, mg_u64 va
     return mg_gm_dense_numeric_scratch_at(width, value_bytes) + wg * 4u;
 }
 
-/* gmagnus_outer_product (kernels/gmagnus_outer_product.cl): offsets_local, mg_u64[group_elems]
- * at 0, one write position per A entry the group touches (at most one per element). */
-MG_SHARED_FN mg_u64 mg_gm_outer_bytes(mg_u64 group_elems) { return group_elems * 8u; }
+/* gmagnus_csc_scatter (kernels/gmagnus_csr2csc.cl): mg_u64[wg] at 0, the scan of B row
+ * lengths along a heavy row. (The outer product needs no dynamic local memory.) */
+MG_SHARED_FN mg_u64 mg_gm_csc_scatter_bytes(mg_u64 wg) { return wg * 8u; }
 
 #endif /* MAGNUS_SHARED_GMAGNUS_LAYOUT_H */

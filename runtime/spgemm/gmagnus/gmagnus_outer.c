@@ -5,8 +5,10 @@
  * column ids of heavy-row entries whose B row is non-empty, scan, scatter (row ids become
  * C-hat row indices). Slice k (column k times row k of B) has count[k] * nnz(B[k,:])
  * elements; the non-empty slices are compacted (a threshold partition of the slice offsets
- * with tau = 0) so the outer product's walk never crosses empty slices. The product kernel
- * (kernels/gmagnus_outer_product.cl) then fills C-hat into buffer 0, completing chat_ptr.
+ * with tau = 0) so the outer product's walk never crosses empty slices. The scatter also gives
+ * each CSC entry the start of its run in C-hat (csc_dest: chat_ptr[h] plus the B row lengths
+ * of the row's earlier entries), so the product kernel (kernels/gmagnus_outer_product.cl)
+ * writes C-hat in one pass, with no reservation.
  * The kernels stay queued when this returns; their inputs are freed deferred (the context
  * frees them once idle: magnus_dbuf_free_deferred).
  */
@@ -14,7 +16,7 @@
 #include "kernels.h"
 #include "primitives.h"
 
-static magnus_status masked_csr2csc(magnus_gm *g, magnus_dbuf *csc_ptr, magnus_dbuf *csc_row,
+static magnus_status masked_csr2csc(magnus_gm *g, magnus_dbuf *csc_ptr, magnus_dbuf *csc_dest,
                                     magnus_dbuf *csc_val, magnus_dbuf *slice_list,
                                     magnus_dbuf *slice_off, uint64_t *nslices) {
     magnus_context ctx = g->ctx;
@@ -22,6 +24,11 @@ static magnus_status masked_csr2csc(magnus_gm *g, magnus_dbuf *csc_ptr, magnus_d
     const struct magnus_device_csr_s *A = g->A, *B = g->B;
     const uint64_t ncols = (uint64_t)A->cols;
     const size_t wg = (size_t)g->p.outer_group_size;
+    /* the scatter's scan keeps 8 bytes per item: as many items as the budget allows */
+    size_t scatter_wg = wg;
+    while (scatter_wg > 1 &&
+           mg_gm_csc_scatter_bytes(scatter_wg) + MAGNUS_GM_STATIC_LOCAL_BYTES > g->p.local_mem_bytes)
+        scatter_wg /= 2;
     magnus_dbuf count = {0}, cursor = {0}, slice_size = {0}, slice_full = {0};
     uint64_t entries = 0, elements = 0;
     magnus_status s;
@@ -35,12 +42,14 @@ static magnus_status masked_csr2csc(magnus_gm *g, magnus_dbuf *csc_ptr, magnus_d
                                         &B->row_ptr, &count)) ||
         (s = magnus_prim_scan_u64(ctx, q, csc_ptr, &count, ncols + 1, &entries)) ||
         (s = magnus_dbuf_copy(ctx, q, &cursor, 0, csc_ptr, 0, (size_t)ncols * 8)) ||
-        (s = magnus_gm_alloc(g, (size_t)entries * 4, csc_row)) ||
+        (s = magnus_gm_alloc(g, (size_t)entries * 8, csc_dest)) ||
         (s = magnus_gm_alloc(g, (size_t)entries * g->value_bytes, csc_val)))
         goto done;
-    if ((s = magnus_k_gmagnus_csc_scatter(ctx, q, g->variant, magnus_gm_groups(g->nheavy, 1), wg,
-                                          0, g->nheavy, &g->heavy_rows, &A->row_ptr,
-                                          &A->col_idx, &A->values, &B->row_ptr, &cursor, csc_row,
+    if ((s = magnus_k_gmagnus_csc_scatter(ctx, q, g->variant, magnus_gm_groups(g->nheavy, 1),
+                                          scatter_wg, (size_t)mg_gm_csc_scatter_bytes(scatter_wg),
+                                          g->nheavy,
+                                          &g->heavy_rows, &A->row_ptr, &A->col_idx, &A->values,
+                                          &B->row_ptr, &g->chat_ptr, &cursor, csc_dest,
                                           csc_val)))
         goto done;
 
@@ -79,13 +88,13 @@ done:
 magnus_status magnus_gm_outer_product(magnus_gm *g) {
     magnus_context ctx = g->ctx;
     const magnus_queue_id q = MAGNUS_QUEUE_HEAVY;
-    magnus_dbuf csc_ptr = {0}, csc_row = {0}, csc_val = {0}, slice_list = {0}, slice_off = {0};
-    magnus_dbuf *inputs[] = {&csc_ptr, &csc_row, &csc_val, &slice_list, &slice_off};
+    magnus_dbuf csc_ptr = {0}, csc_dest = {0}, csc_val = {0}, slice_list = {0}, slice_off = {0};
+    magnus_dbuf *inputs[] = {&csc_ptr, &csc_dest, &csc_val, &slice_list, &slice_off};
     uint64_t nslices = 0;
     magnus_status s;
     g->chat_nnz = g->products_heavy;
     if ((s = magnus_timer_start(ctx, q, &g->timers[MAGNUS_GM_T_CSR2CSC])) ||
-        (s = masked_csr2csc(g, &csc_ptr, &csc_row, &csc_val, &slice_list, &slice_off, &nslices)) ||
+        (s = masked_csr2csc(g, &csc_ptr, &csc_dest, &csc_val, &slice_list, &slice_off, &nslices)) ||
         (s = magnus_timer_stop(ctx, q, &g->timers[MAGNUS_GM_T_CSR2CSC])))
         goto done;
     /* C-hat in buffer 0, or after the gap in buffer 1 (in place: gmagnus_levels.c) */
@@ -99,9 +108,9 @@ magnus_status magnus_gm_outer_product(magnus_gm *g) {
     int64_t groups = (g->chat_nnz + elems - 1) / elems;
     if ((s = magnus_k_gmagnus_outer_product(
              ctx, q, g->variant, magnus_gm_groups(groups, 1), (size_t)g->p.outer_group_size,
-             (size_t)mg_gm_outer_bytes(elems), g->chat_nnz, elems, nslices, &slice_list,
-             &slice_off, &csc_ptr, &csc_row, &csc_val, &g->B->row_ptr, &g->B->col_idx,
-             &g->B->values, &g->chat_ptr, &g->col[buf], &g->val[buf], g->gap)) ||
+             0, g->chat_nnz, elems, nslices, &slice_list, &slice_off, &csc_ptr, &csc_dest,
+             &csc_val, &g->B->row_ptr, &g->B->col_idx, &g->B->values, &g->col[buf],
+             &g->val[buf], g->gap)) ||
         (s = magnus_timer_stop(ctx, q, &g->timers[MAGNUS_GM_T_OUTER])))
         goto done;
 done:

@@ -188,8 +188,10 @@ magnus_status magnus_gmagnus_params_from_input(magnus_gmagnus_params *out,
     uint64_t used = min_group_elems * elem + MAGNUS_GM_HISTO_BYTES;
     p->chunks_max = slm > used ? floor_pow2((int64_t)((slm - used) / per_chunk)) : 0;
 
-    /* Outer product: one 64-bit write position per A entry a group touches (the paper's
-     * sLM / sChat.rowPtr, less the kernel's static local words). */
+    /* Outer product: the paper's group size, one 64-bit write position per A entry a group
+     * touches (sLM / sChat.rowPtr, less the static local words). magnus's kernel keeps those
+     * positions in the CSC instead of local memory (kernels/gmagnus_outer_product.cl), so this
+     * is only the partition's grain; it is kept so the grain still follows the device. */
     if (slm <= MAGNUS_GM_STATIC_LOCAL_BYTES + MAGNUS_GM_ROWPTR_BYTES)
         return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
                             "gMAGNUS parameters: a %llu-byte local memory budget is too small",

@@ -4,9 +4,8 @@
  *   InterOffsets          the exclusive scan of those (64-bit)
  *   ThreshPartition       rows with more than heavy_row_products (tau or more,
  *                         gmagnus_rows.c) products are heavy
- *   C-hat's row pointer   heavy rows' products scanned, stored one place to the right
- *                         (chat_ptr[h+1] = start of row h) for the outer product's in-place
- *                         atomics, which leave chat_ptr the true row pointer.
+ *   C-hat's row pointer   the exclusive scan of the heavy rows' products (chat_ptr, nheavy+1
+ *                         entries), from which the CSC scatter places each A entry's run.
  *   In-place multisplit   whether C-hat gets one buffer with a gap in front instead of two
  *                         (gmagnus_levels.c): one multisplit level, a C-hat of at least
  *                         chat_gap_min_bytes, and no heavy row longer than the gap.
@@ -74,12 +73,13 @@ magnus_status magnus_gm_setup_sync(magnus_gm *g) {
             (s = magnus_prim_fill_u64(ctx, q, &heavy_products, nheavy, 1, 0)) ||
             (s = magnus_prim_scan_u64(ctx, q, &heavy_products, &heavy_products, nheavy + 1,
                                       &heavy_total)) ||
-            (s = magnus_dbuf_copy(ctx, q, &g->chat_ptr, 8, &heavy_products, 0, (size_t)nheavy * 8)))
+            (s = magnus_dbuf_copy(ctx, q, &g->chat_ptr, 0, &heavy_products, 0,
+                                  ((size_t)nheavy + 1) * 8)))
             goto done;
         g->products_heavy = (int64_t)heavy_total;
         if ((s = choose_gap(g, &heavy_products))) goto done;
     }
-    if ((s = magnus_prim_fill_u64(ctx, q, &g->chat_ptr, 0, 1, 0)) ||
+    if ((nheavy == 0 && (s = magnus_prim_fill_u64(ctx, q, &g->chat_ptr, 0, 1, 0))) ||
         (s = magnus_timer_stop(ctx, q, &g->timers[MAGNUS_GM_T_SETUP])))
         goto done;
     s = magnus_queue_finish(ctx, q);
