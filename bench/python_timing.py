@@ -12,9 +12,9 @@ usage: MAGNUS_LIBRARY=build-gpu/runtime/libmagnus.so PYTHONPATH=python \\
            python3 bench/python_timing.py MATRIX.mtx[.gz] [--cli build-gpu/tools/magnus] [--runs N]
 Prints one JSON object (medians in ms). A is squared in float32 (the CLI's type for pattern
 files; --dtype float64 for both). Beside each total, where it goes: the library's own upload,
-multiply and download (its report) on both sides, so that the Python layer's share (its
-conversions in and out) is the difference; --profile FILE writes a cProfile table of the
-CuPy calls (cumulative time) there.
+multiply and download (its report) on both sides, and the Python layer's own times before
+and after the library's call (the report's time_python_in_ms / time_python_out_ms); --profile
+FILE writes a cProfile table of the CuPy calls (cumulative time) there.
 """
 import argparse
 import cProfile
@@ -31,6 +31,10 @@ import scipy.io
 import scipy.sparse as sp
 
 import magnus
+
+
+# the Python layer's own clock around the library's call (magnus.spgemm's report)
+PYTHON_TIMES = ("time_python_in_ms", "time_python_out_ms")
 
 
 def median_ms(fn, runs):
@@ -73,6 +77,8 @@ def main():
     phases = ("time_upload_ms", "time_total_ms", "time_download_ms")
     for k in phases:  # the library's share of the SciPy call (magnus_spgemm's own clock)
         out["scipy_library_" + k] = statistics.median(r[k] for r in scipy_reports[1:])
+    for k in PYTHON_TIMES:  # the Python layer's, around that call
+        out["scipy_" + k] = statistics.median(r[k] for r in scipy_reports[1:])
     cli, cli_reports = [], []
     for _ in range(3):
         r = subprocess.run([args.cli, "multiply", args.matrix, "--device", args.device, "--type",
@@ -99,7 +105,7 @@ def main():
         def cupy_call():
             C, r = ctx.spgemm(Ad, Ad, return_report=True)
             cupy.cuda.get_current_stream().synchronize()
-            reports.append(r["time_total_ms"])
+            reports.append(r)
             return C
 
         out["cupy_spgemm_ms"] = median_ms(cupy_call, args.runs)
@@ -113,7 +119,9 @@ def main():
             pstats.Stats(prof, stream=text).sort_stats("cumulative").print_stats(40)
             with open(args.profile, "w") as f:
                 f.write(f"{args.runs} CuPy calls\n" + text.getvalue())
-        out["spgemm_device_ms"] = statistics.median(reports[1:])
+        out["spgemm_device_ms"] = statistics.median(r["time_total_ms"] for r in reports[1:])
+        for k in PYTHON_TIMES:
+            out["cupy_" + k] = statistics.median(r[k] for r in reports[1:])
         out["cupy_over_device"] = out["cupy_spgemm_ms"] / out["spgemm_device_ms"]
     ctx.close()
     json.dump(out, sys.stdout, indent=1)

@@ -17,7 +17,7 @@
 #             AUTO) against the sum of its kernels' device times (ncu, one CLI multiply):
 #             is the time outside kernels <= 0.3 ms?
 # PLAN_STEPS picks steps (default check,sanitize,bench,ncu,python,small);
-# PLAN_SANITIZE_STRUCTURE=0 leaves the structure suite out of the sanitizers; PLAN_DEADLINE_S
+# PLAN_PYTHON_RUNS (default 30) timed calls per Python path; PLAN_SANITIZE_STRUCTURE=0 leaves the structure suite out of the sanitizers; PLAN_DEADLINE_S
 # (default 560) is when the last step must end. Output in $OUT:
 # summary.txt, sanitize.log, plan.csv, plan-hash.csv, ncu.txt, python.json, small.csv,
 # logs.tgz (the check's summary, every log, the JSON, the small inputs' ncu CSVs).
@@ -104,7 +104,7 @@ fi
 if has python; then
   step python-timing 150 env MAGNUS_LIBRARY="$root/build-gpu/runtime/libmagnus.so" \
     PYTHONPATH="$root/python" python3 bench/python_timing.py "$slashdot" --cli "$magnus" \
-    --runs 10 --profile "$out/python-profile.log" >"$out/python.json" 2>"$out/python-timing.log"
+    --runs "${PLAN_PYTHON_RUNS:-30}" --profile "$out/python-profile.log" >"$out/python.json" 2>"$out/python-timing.log"
   step python-suite 150 env MAGNUS_LIBRARY="$root/build-gpu/runtime/libmagnus.so" \
     PYTHONPATH="$root/python" python3 -m pytest -q python/tests >"$out/python.log" 2>&1
   tail -3 "$out/python.log" >>"$summary"

@@ -26,6 +26,7 @@ says how; CuPy is imported only for such inputs). The context must be a CUDA con
 device (by default: "cuda:<the arrays' device id>"). Plans take scipy.sparse only.
 """
 import ctypes
+import time
 
 import numpy as np
 import scipy.sparse as sp
@@ -216,8 +217,8 @@ def _to_scipy(ptr, as_array):
     return M
 
 
-def _report_dict(r):
-    d = {}
+def _report_dict(r, python_times=None):
+    d = dict(python_times or {})
     for name, _ in L.Report._fields_:
         v = getattr(r, name)
         if isinstance(v, bytes) or v is None:
@@ -329,18 +330,23 @@ class Context(_Closing):
         opt = _options(algorithm, alpha)
         if _cupy.check_pair(A, B):
             _cupy.check_context(self, _cupy.cuda_device_id(A, B))
-            out, rep = _cupy.spgemm(self, A, B, opt, dtype, _value_dtype)
-            return (out, _report_dict(rep)) if return_report else out
+            out, rep, times = _cupy.spgemm(self, A, B, opt, dtype, _value_dtype)
+            return (out, _report_dict(rep, times)) if return_report else out
+        t0 = time.perf_counter()
         hA, hB, as_array = _operands(A, B, dtype)
         C = L.CSRP()
         rep = L.Report()
         try:
+            t1 = time.perf_counter()
             L.check(L.lib().magnus_spgemm(ctypes.byref(C), self._handle(), hA.ptr, hB.ptr,
                                           ctypes.byref(opt), ctypes.byref(rep)))
+            t2 = time.perf_counter()
             out = _to_scipy(C, as_array)
         finally:
             L.lib().magnus_csr_free(ctypes.byref(C))
-        return (out, _report_dict(rep)) if return_report else out
+        times = {"time_python_in_ms": (t1 - t0) * 1e3,
+                 "time_python_out_ms": (time.perf_counter() - t2) * 1e3}
+        return (out, _report_dict(rep, times)) if return_report else out
 
     def spmv(self, A, x, *, y=None, alpha=1.0, beta=0.0, format="auto", dtype=None,
              return_report=False):
@@ -499,7 +505,9 @@ def spgemm(A, B, *, device=None, algorithm=None, dtype=None, alpha=1.0, return_r
     give a cupyx.scipy.sparse.csr_matrix over magnus's memory; one of each raises TypeError.
     Returns a scipy.sparse.csr_array (csr_matrix when neither input is an array), and with
     return_report=True also the report (a dict of magnus_report's fields: times in ms,
-    tau, heavy rows, products, nnz_c, peak device bytes, ...)."""
+    tau, heavy rows, products, nnz_c, peak device bytes, ...; and what the Python layer spent
+    around the library's call: time_python_in_ms converting the inputs (CuPy: and wrapping
+    them, the device checks included), time_python_out_ms making the result)."""
     if context is not None and device is not None:
         raise InvalidArgumentError(-3, "give a device or a context, not both")
     if context is None and _cupy.check_pair(A, B):

@@ -49,6 +49,7 @@ def test_product_over_borrowed_buffers(fake, dtype, shape):
     assert isinstance(C, csp.csr_matrix) and C.dtype == dtype and C.shape == (m, n)
     expect_product(C.get(), hA @ hB, dtype)
     assert report["nnz_c"] == C.nnz
+    assert report["time_python_in_ms"] > 0 and report["time_python_out_ms"] > 0
     assert "stream" in cupy._syncs, "CuPy's stream is synchronised before the wrap"
     if C.nnz:
         # indices and values are views of magnus's buffers; the row pointers a device copy

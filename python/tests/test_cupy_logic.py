@@ -85,3 +85,38 @@ def test_close_waits_for_device_results(ctx):
     c._release_deferred()
     assert not c._h
     c.close()  # and again: a no-op
+
+
+def test_result_from_parts_where_cupyx_has_it():
+    """The result matrix: cupyx's constructor for pre-validated parts when it exists and takes
+    the arrays (same index dtypes), flagged canonical; else the public constructor."""
+    made = []
+
+    class Public:
+        def __init__(self, arg, shape=None, copy=True):
+            made.append(("public", arg, shape, copy))
+            self.has_canonical_format = None
+
+    class WithParts(Public):
+        @classmethod
+        def _from_parts(cls, data, indices, indptr, shape, has_canonical_format=None):
+            made.append(("parts", has_canonical_format))
+            return "from parts"
+
+    class OtherSignature(Public):
+        @classmethod
+        def _from_parts(cls, data, indices, indptr):
+            raise AssertionError("not reached: the call has a shape")
+
+    i32, i64 = np.zeros(3, np.int32), np.zeros(3, np.int64)
+    data = np.zeros(2, np.float32)
+    csp = type("csp", (), {"csr_matrix": WithParts})
+    assert _cupy._csr_from_parts(csp, data, i32[:2], i32, (2, 4)) == "from parts"
+    assert made[-1] == ("parts", True)
+    C = _cupy._csr_from_parts(csp, data, i32[:2], i64, (2, 4))  # int64 row pointers
+    assert made[-1][0] == "public" and made[-1][2] == (2, 4) and made[-1][3] is False
+    assert C.has_canonical_format is True
+    for cls in (Public, OtherSignature):
+        C = _cupy._csr_from_parts(type("csp", (), {"csr_matrix": cls}), data, i32[:2], i32,
+                                  (2, 4))
+        assert made[-1][0] == "public" and C.has_canonical_format is True
