@@ -143,9 +143,13 @@ def _value_dtype(A, B, dtype):
 
 
 def _canonical(X, dt):
-    """CSR with sorted, summed indices, int64 indptr, int32 indices, values of dt (copies)."""
-    X = sp.csr_matrix(X, dtype=dt, copy=True)
-    X.sum_duplicates()  # sorts the indices too
+    """CSR with sorted, summed indices, int64 indptr, int32 indices, values of dt: the caller's
+    arrays themselves where they already are that (no copy; the caller's matrix is never
+    modified), else converted copies."""
+    X = sp.csr_matrix(X, dtype=dt, copy=False)  # a new object; arrays shared when they fit
+    if not X.has_canonical_format:  # an O(nnz) check in SciPy's C code, cached on X
+        X = X.copy()
+        X.sum_duplicates()  # sorts the indices too
     if X.shape[0] > 2**31 - 1 or X.shape[1] > 2**31 - 1:
         raise InvalidArgumentError(-3, f"a {X.shape[0]} x {X.shape[1]} matrix: magnus takes at "
                                    "most 2^31-1 rows and columns")
