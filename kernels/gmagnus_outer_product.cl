@@ -26,6 +26,7 @@
  */
 #include "magnus_dialect.h"
 #include "lib/gmagnus_device.cl"
+#include "shared/gmagnus_layout.h"
 
 /* An item's position in the flattened slices of its group: slice s (column k of A-tilde, B
  * row k of lenb entries from bstart), A entry lp (CSC position - the group's first) and index
@@ -85,16 +86,14 @@ MG_DEVICE void mg_gm_walk_to(mg_gm_walk *w, mg_u32 li, mg_u32 wg, mg_u64 start, 
     }
 }
 
-MG_KERNEL void gmagnus_outer_product(mg_u64 total, mg_u64 group_elems, mg_u64 nslices,
-                                     MG_GLOBAL const mg_i32 *slice_col,
-                                     MG_GLOBAL const mg_u64 *slice_off,
-                                     MG_GLOBAL const mg_u64 *csc_ptr,
-                                     MG_GLOBAL const mg_u64 *csc_dest,
-                                     MG_GLOBAL const mg_val *csc_val,
-                                     MG_GLOBAL const mg_i64 *b_ptr, MG_GLOBAL const mg_i32 *b_col,
-                                     MG_GLOBAL const mg_val *b_val, MG_GLOBAL mg_i32 *chat_col,
-                                     MG_GLOBAL mg_val *chat_val, mg_u64 chat_off,
-                                     MG_DYN_LOCAL_PARAM) {
+MG_KERNEL void MG_LAUNCH_BOUNDS(MG_GM_OUTER_GROUP_MAX, MG_GM_OUTER_MIN_GROUPS)
+gmagnus_outer_product(mg_u64 total, mg_u64 group_elems, mg_u64 nslices,
+                      MG_GLOBAL const mg_i32 *slice_col, MG_GLOBAL const mg_u64 *slice_off,
+                      MG_GLOBAL const mg_u64 *csc_ptr, MG_GLOBAL const mg_u64 *csc_dest,
+                      MG_GLOBAL const mg_val *csc_val, MG_GLOBAL const mg_i64 *b_ptr,
+                      MG_GLOBAL const mg_i32 *b_col, MG_GLOBAL const mg_val *b_val,
+                      MG_GLOBAL mg_i32 *chat_col, MG_GLOBAL mg_val *chat_val, mg_u64 chat_off,
+                      MG_DYN_LOCAL_PARAM) {
     MG_LOCAL_ARRAY(mg_u64, first, 2); /* slice and CSC position of the group's first element */
     const mg_u32 t = mg_local_id();
     const mg_u32 wg = mg_local_size();

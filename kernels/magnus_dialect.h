@@ -53,6 +53,9 @@ typedef ulong mg_u64;
 typedef uchar mg_u8;
 
 #define MG_KERNEL __kernel
+/* A kernel's residency wish (MG_KERNEL void MG_LAUNCH_BOUNDS(items, groups) name(...)): CUDA
+ * caps the registers so `groups` groups of `items` fit an SM; OpenCL has no such hint. */
+#define MG_LAUNCH_BOUNDS(items, groups)
 #define MG_DEVICE static inline
 #define MG_GLOBAL __global
 #define MG_LOCAL __local
@@ -109,6 +112,7 @@ typedef unsigned long long mg_u64;
 typedef unsigned char mg_u8;
 
 #define MG_KERNEL extern "C" __global__
+#define MG_LAUNCH_BOUNDS(items, groups) __launch_bounds__(items, groups)
 #define MG_DEVICE static __device__ __forceinline__
 #define MG_GLOBAL
 #define MG_LOCAL

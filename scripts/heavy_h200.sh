@@ -12,7 +12,9 @@
 #             the same pair's wall time from `magnus bench` (5 runs) outside ncu
 #   detail    Nsight Compute sections (speed of light, occupancy, launch, warp states,
 #             scheduler, memory, instructions, compute) of HEAVY_DETAIL_KERNELS (a regex; the
-#             first HEAVY_DETAIL_COUNT launches) in one s18 multiply (new build)
+#             first HEAVY_DETAIL_COUNT launches after HEAVY_DETAIL_SKIP of them: the CLI's
+#             sample multiply comes first, one launch of each kernel or more) in one s18
+#             multiply (new build)
 #   compare   `magnus bench` on the perf_h200.sh inputs, rounds of: old build, new build, new
 #             build with HEAVY_VARIANT_ENV (cuSPARSE in the first new run), HEAVY_ROUNDS (2)
 #             rounds, so that noise and change are measured in the same minutes
@@ -112,7 +114,7 @@ if want detail; then
     --section Occupancy --section LaunchStats --section WarpStateStats --section SchedulerStats \
     --section MemoryWorkloadAnalysis --section InstructionStats --section ComputeWorkloadAnalysis \
     -k "regex:${HEAVY_DETAIL_KERNELS:-gmagnus_outer_product|gmagnus_dense_numeric|hash_chunks_numeric_local}" \
-    -c "${HEAVY_DETAIL_COUNT:-4}" "$new/tools/magnus" multiply rmat:18:4:1 rmat:18:8:2 --device "$dev"
+    -s "${HEAVY_DETAIL_SKIP:-0}" -c "${HEAVY_DETAIL_COUNT:-4}" "$new/tools/magnus" multiply rmat:18:4:1 rmat:18:8:2 --device "$dev"
   say "  detail: exit $?"
 fi
 

@@ -76,6 +76,13 @@ MG_SHARED_FN mg_u64 mg_gm_dense_numeric_bytes(mg_u64 width, mg_u64 wg, mg_u64 va
     return mg_gm_dense_numeric_scratch_at(width, value_bytes) + wg * 4u;
 }
 
+/* Work items of an outer-product group at most (the host takes the largest power of two up
+ * to this and the device's limit), and the groups of that size the kernel asks CUDA to keep
+ * resident per SM: 5 caps its registers at 48 (54 unbounded, no spill either way), so 40
+ * warps share an SM instead of 32 (docs/performance.md, "Outer product: residency"). */
+#define MG_GM_OUTER_GROUP_MAX 256
+#define MG_GM_OUTER_MIN_GROUPS 5
+
 /* gmagnus_csc_scatter (kernels/gmagnus_csr2csc.cl): mg_u64[wg] at 0, the scan of B row
  * lengths along a heavy row. (The outer product needs no dynamic local memory.) */
 MG_SHARED_FN mg_u64 mg_gm_csc_scatter_bytes(mg_u64 wg) { return wg * 8u; }

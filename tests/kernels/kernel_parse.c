@@ -229,6 +229,13 @@ static int scan_kernels(kp_list *list, const char *file, const char *text) {
             return fail(list, "%s: MG_KERNEL not followed by void", file);
         q = skip_ws(q + 4);
         size_t n = read_id(q, name, sizeof name);
+        if (n > 0 && strcmp(name, "MG_LAUNCH_BOUNDS") == 0) { /* a residency hint first */
+            const char *open = skip_ws(q + n);
+            const char *shut = *open == '(' ? match_paren(open) : NULL;
+            if (!shut) return fail(list, "%s: MG_LAUNCH_BOUNDS without arguments", file);
+            q = skip_ws(shut + 1);
+            n = read_id(q, name, sizeof name);
+        }
         if (n == 0) return fail(list, "%s: MG_KERNEL void without a name", file);
         q = skip_ws(q + n);
         const char *close = *q == '(' ? match_paren(q) : NULL;

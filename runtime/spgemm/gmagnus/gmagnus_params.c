@@ -265,7 +265,7 @@ magnus_status magnus_gmagnus_params_input_for_device(magnus_gmagnus_params_input
     out->value_bytes = vbytes;
     out->multisplit_group_size = ms;
     out->subgroup_size = sub;
-    out->outer_group_size = largest_pow2_at_most(max_wg, 256);
+    out->outer_group_size = largest_pow2_at_most(max_wg, MG_GM_OUTER_GROUP_MAX);
     out->dense_group_size = dense;
     return MAGNUS_SUCCESS;
 }
