@@ -21,7 +21,8 @@
 #   trace     MAGNUS_TRACE timelines of rmat-s18-a4-b8 and rmat-s19-a8-b8 (new build, bench
 #             with 3 runs), summed by scripts/trace_summary.py (waits, allocations, frees, and
 #             the host time from each wait to the next launch)
-#   sanitize  scripts/sanitize_h200.sh (memcheck, racecheck, synccheck)
+#   sanitize  scripts/sanitize_h200.sh (memcheck, racecheck, synccheck), within HEAVY_SANITIZE_S
+#             (default 200) seconds
 # HEAVY_OLD (.carry/old) names the other build, HEAVY_VARIANT_ENV (MAGNUS_MULTISPLIT_GROUP=1024)
 # the third configuration (VAR=value, one).
 # Here, besides: ../shared/tools/ncu_kernels.py copied to .carry/ (the GPU machine has no ../shared).
@@ -183,7 +184,7 @@ fi
 
 if want sanitize; then
   say "== sanitize"
-  OUT=$work bounded 200 "$work/sanitize-run.log" bash "$root/scripts/sanitize_h200.sh"
+  OUT=$work bounded "${HEAVY_SANITIZE_S:-200}" "$work/sanitize-run.log" bash "$root/scripts/sanitize_h200.sh"
   say "  sanitize: exit $? ($(grep -c 'ERROR SUMMARY: 0 errors\|RACECHECK SUMMARY: 0 hazards' "$work/sanitize.log" 2>/dev/null) clean summaries)"
   grep -E "^== |SUMMARY" "$work/sanitize.log" >>"$summary" 2>/dev/null
 fi
