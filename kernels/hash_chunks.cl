@@ -46,17 +46,8 @@ MG_KERNEL void hash_chunks_symbolic_local(MG_GLOBAL const mg_i64 *seg_ptr,
         mg_u32 c = bins[bins_offset + item];
         const mg_i64 e_end = seg_ptr[c + 1];
         mg_u32 mine = 0;
-        for (mg_i64 e0 = seg_ptr[c] + lane; e0 < e_end; e0 += MG_HASH_BATCH * (mg_i64)lanes) {
-            mg_u32 k[MG_HASH_BATCH];
-            MG_UNROLL
-            for (mg_u32 j = 0; j < MG_HASH_BATCH; j++) {
-                const mg_i64 e = e0 + (mg_i64)(j * lanes);
-                k[j] = e < e_end ? (mg_u32)seg_col[e] : MG_HASH_EMPTY;
-            }
-            MG_UNROLL
-            for (mg_u32 j = 0; j < MG_HASH_BATCH; j++)
-                if (k[j] != MG_HASH_EMPTY) mine += mg_hash_insert_local(keys, table_size - 1u, k[j]);
-        }
+        for (mg_i64 e = seg_ptr[c] + lane; e < e_end; e += lanes)
+            mine += mg_hash_insert_local(keys, table_size - 1u, (mg_u32)seg_col[e]);
         if (mine != 0) mg_atomic_add_u32(&found[sub], mine);
     }
     mg_barrier();
@@ -114,20 +105,8 @@ hash_chunks_numeric_local(MG_GLOBAL const mg_i64 *seg_ptr, MG_GLOBAL const mg_i3
     if (item < count) {
         c = bins[bins_offset + item];
         const mg_i64 e_end = seg_ptr[c + 1];
-        for (mg_i64 e0 = seg_ptr[c] + lane; e0 < e_end; e0 += MG_HASH_BATCH * (mg_i64)lanes) {
-            mg_u32 k[MG_HASH_BATCH];
-            mg_val v[MG_HASH_BATCH];
-            MG_UNROLL
-            for (mg_u32 j = 0; j < MG_HASH_BATCH; j++) {
-                const mg_i64 e = e0 + (mg_i64)(j * lanes);
-                k[j] = e < e_end ? (mg_u32)seg_col[e] : MG_HASH_EMPTY;
-                v[j] = e < e_end ? seg_val[e] : (mg_val)0;
-            }
-            MG_UNROLL
-            for (mg_u32 j = 0; j < MG_HASH_BATCH; j++)
-                if (k[j] != MG_HASH_EMPTY)
-                    mg_hash_accumulate_local(keys, vals, table_size, k[j], v[j]);
-        }
+        for (mg_i64 e = seg_ptr[c] + lane; e < e_end; e += lanes)
+            mg_hash_accumulate_local(keys, vals, table_size, (mg_u32)seg_col[e], seg_val[e]);
     }
     mg_hash_finish_local(keys, vals, table_size, entries, sort_net, lane, lanes);
     if (item < count)

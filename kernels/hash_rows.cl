@@ -25,12 +25,6 @@
 #include "magnus_dialect.h"
 #include "shared/hash_layout.h"
 
-/* A entries an item takes at a time in the _local kernels: their B rows' bounds and first
- * elements are loaded before any is inserted. 2, not lib/hash_accumulator.cl's 4: each entry
- * holds two 64-bit bounds, and at 4 the numeric kernel needs 56 registers instead of 30,
- * which halves the groups an SM holds for the small bins. */
-#define MG_HASH_ROW_BATCH 2
-
 /* Lanes per team for a row of a_len entries of A: `team`, doubled while more than a_len teams
  * would form (they would have no entry to take), at most all lanes. */
 MG_DEVICE mg_u32 hash_row_team(mg_u32 team, mg_u32 lanes, mg_i64 a_len) {
@@ -59,31 +53,12 @@ MG_KERNEL void hash_rows_symbolic_local(MG_GLOBAL const mg_i64 *A_rp, MG_GLOBAL 
         mg_u32 row = bins[bins_offset + item];
         const mg_i64 a_begin = A_rp[row], a_end = A_rp[row + 1];
         const mg_u32 rteam = hash_row_team(team, lanes, a_end - a_begin), teams = lanes / rteam;
-        const mg_u32 lt = lane & (rteam - 1u);
         mg_u32 mine = 0;
-        /* MG_HASH_ROW_BATCH A entries at a time: their B rows' bounds and first elements are
-         * loaded together (most light rows' B rows take one element per lane), the rest of
-         * each B row after them */
-        for (mg_i64 a0 = a_begin + lane / rteam; a0 < a_end; a0 += MG_HASH_ROW_BATCH * (mg_i64)teams) {
-            mg_i64 b[MG_HASH_ROW_BATCH], b_end[MG_HASH_ROW_BATCH];
-            mg_u32 first[MG_HASH_ROW_BATCH];
-            MG_UNROLL
-            for (mg_u32 j = 0; j < MG_HASH_ROW_BATCH; j++) {
-                const mg_i64 a = a0 + (mg_i64)(j * teams);
-                const mg_i32 k = a < a_end ? A_col[a] : 0;
-                b[j] = a < a_end ? B_rp[k] + lt : 0;
-                b_end[j] = a < a_end ? B_rp[k + 1] : 0;
-            }
-            MG_UNROLL
-            for (mg_u32 j = 0; j < MG_HASH_ROW_BATCH; j++)
-                first[j] = b[j] < b_end[j] ? (mg_u32)B_col[b[j]] : MG_HASH_EMPTY;
-            MG_UNROLL
-            for (mg_u32 j = 0; j < MG_HASH_ROW_BATCH; j++) {
-                if (first[j] == MG_HASH_EMPTY) continue;
-                mine += mg_hash_insert_local(keys, table_size - 1u, first[j]);
-                for (mg_i64 bb = b[j] + rteam; bb < b_end[j]; bb += rteam)
-                    mine += mg_hash_insert_local(keys, table_size - 1u, (mg_u32)B_col[bb]);
-            }
+        for (mg_i64 a = a_begin + lane / rteam; a < a_end; a += teams) {
+            mg_i32 k = A_col[a];
+            const mg_i64 b_end = B_rp[k + 1];
+            for (mg_i64 b = B_rp[k] + (lane & (rteam - 1u)); b < b_end; b += rteam)
+                mine += mg_hash_insert_local(keys, table_size - 1u, (mg_u32)B_col[b]);
         }
         if (mine != 0) mg_atomic_add_u32(&found[sub], mine);
     }
@@ -146,34 +121,12 @@ MG_KERNEL void hash_rows_numeric_local(MG_GLOBAL const mg_i64 *A_rp, MG_GLOBAL c
         row = bins[bins_offset + item];
         const mg_i64 a_begin = A_rp[row], a_end = A_rp[row + 1];
         const mg_u32 rteam = hash_row_team(team, lanes, a_end - a_begin), teams = lanes / rteam;
-        const mg_u32 lt = lane & (rteam - 1u);
-        /* in batches of A entries, as in hash_rows_symbolic_local */
-        for (mg_i64 a0 = a_begin + lane / rteam; a0 < a_end; a0 += MG_HASH_ROW_BATCH * (mg_i64)teams) {
-            mg_i64 b[MG_HASH_ROW_BATCH], b_end[MG_HASH_ROW_BATCH];
-            mg_val av[MG_HASH_ROW_BATCH], first_v[MG_HASH_ROW_BATCH];
-            mg_u32 first[MG_HASH_ROW_BATCH];
-            MG_UNROLL
-            for (mg_u32 j = 0; j < MG_HASH_ROW_BATCH; j++) {
-                const mg_i64 a = a0 + (mg_i64)(j * teams);
-                const mg_i32 k = a < a_end ? A_col[a] : 0;
-                av[j] = a < a_end ? A_val[a] : (mg_val)0;
-                b[j] = a < a_end ? B_rp[k] + lt : 0;
-                b_end[j] = a < a_end ? B_rp[k + 1] : 0;
-            }
-            MG_UNROLL
-            for (mg_u32 j = 0; j < MG_HASH_ROW_BATCH; j++) {
-                const int live = b[j] < b_end[j];
-                first[j] = live ? (mg_u32)B_col[b[j]] : MG_HASH_EMPTY;
-                first_v[j] = live ? av[j] * B_val[b[j]] : (mg_val)0;
-            }
-            MG_UNROLL
-            for (mg_u32 j = 0; j < MG_HASH_ROW_BATCH; j++) {
-                if (first[j] == MG_HASH_EMPTY) continue;
-                mg_hash_accumulate_local(keys, vals, table_size, first[j], first_v[j]);
-                for (mg_i64 bb = b[j] + rteam; bb < b_end[j]; bb += rteam)
-                    mg_hash_accumulate_local(keys, vals, table_size, (mg_u32)B_col[bb],
-                                             av[j] * B_val[bb]);
-            }
+        for (mg_i64 a = a_begin + lane / rteam; a < a_end; a += teams) {
+            mg_i32 k = A_col[a];
+            mg_val av = A_val[a];
+            const mg_i64 b_end = B_rp[k + 1];
+            for (mg_i64 b = B_rp[k] + (lane & (rteam - 1u)); b < b_end; b += rteam)
+                mg_hash_accumulate_local(keys, vals, table_size, (mg_u32)B_col[b], av * B_val[b]);
         }
     }
     mg_hash_finish_local(keys, vals, table_size, entries, sort_net, lane, lanes);

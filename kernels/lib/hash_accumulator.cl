@@ -22,10 +22,6 @@
 #define MG_HASH_EMPTY 0xffffffffu
 /* OpSparse's HASH_SCALE: odd, so consecutive columns land 107 slots apart. */
 #define MG_HASH_SCALE 107u
-/* Elements an item loads before it inserts any of them (the chunk kernels): an insert waits
- * on its local atomics, so one load at a time would leave a whole memory latency per element
- * with little in flight (as in the reordering kernels, lib/gmagnus_device.cl). */
-#define MG_HASH_BATCH 4
 
 /*
  * MG_HASH_TEMPLATE(SUFFIX, SPACE, IDX, ADD_VAL):
