@@ -10,6 +10,7 @@
 
 usage: MAGNUS_LIBRARY=build-gpu/runtime/libmagnus.so PYTHONPATH=python \\
            python3 bench/python_timing.py MATRIX.mtx[.gz] [--cli build-gpu/tools/magnus] [--runs N]
+           [--paths scipy,cupy]
 Prints one JSON object (medians in ms). A is squared in float32 (the CLI's type for pattern
 files; --dtype float64 for both). Beside each total, where it goes: the library's own upload,
 multiply and download (its report) on both sides, and the Python layer's own times before
@@ -58,6 +59,8 @@ def main():
     ap.add_argument("--dtype", default="float32", choices=["float32", "float64"])
     ap.add_argument("--device", default="cuda:0")
     ap.add_argument("--profile", help="write a cProfile table of the CuPy calls here")
+    ap.add_argument("--paths", default="scipy,cupy",
+                    help="which timings: scipy (against the CLI), cupy, or both (the default)")
     args = ap.parse_args()
     dt = np.dtype(args.dtype)
     A = sp.csr_array(scipy.io.mmread(args.matrix), dtype=dt)
@@ -66,7 +69,18 @@ def main():
     ctx = magnus.Context(args.device)
     out["device"] = ctx.device.name
 
-    # 1. SciPy in and out against the CLI's end to end
+    paths = set(args.paths.split(","))
+    if "scipy" in paths:
+        scipy_timing(args, A, ctx, dt, out)
+    if "cupy" in paths:
+        cupy_timing(args, A, ctx, out)
+    ctx.close()
+    json.dump(out, sys.stdout, indent=1)
+    print()
+
+
+def scipy_timing(args, A, ctx, dt, out):
+    """1. SciPy in and out against the CLI's end to end."""
     scipy_reports = []
 
     def scipy_call():
@@ -95,7 +109,9 @@ def main():
         out["cli_library_" + k] = statistics.median(r[k] for r in cli_reports)
     out["scipy_over_cli"] = out["scipy_spgemm_ms"] / out["cli_end_to_end_ms"]
 
-    # 2. CuPy in and out against magnus_spgemm_device
+
+def cupy_timing(args, A, ctx, out):
+    """2. CuPy in and out against magnus_spgemm_device."""
     try:
         import cupy
         import cupyx.scipy.sparse as csp
@@ -126,9 +142,6 @@ def main():
         for k in PYTHON_TIMES:
             out["cupy_" + k] = statistics.median(r[k] for r in reports[1:])
         out["cupy_over_device"] = out["cupy_spgemm_ms"] / out["spgemm_device_ms"]
-    ctx.close()
-    json.dump(out, sys.stdout, indent=1)
-    print()
 
 
 if __name__ == "__main__":
