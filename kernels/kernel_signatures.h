@@ -161,7 +161,7 @@ MG_KERNEL_SIG(prim_long_segments, (BUF_U64, ptr), (U64, n), (U64, threshold),
               (BUF_U64, part))
 MG_KERNEL_SIG(prim_scale_values, (BUF_VAL, v), (U64, n), (BUF_VAL, alpha))
 MG_KERNEL_SIG(prim_csr_structure, (BUF_I64, row_ptr), (BUF_I32, col_idx), (I64, rows),
-              (I64, cols), (I64, nnz), (U32, lanes), (BUF_U64, part))
+              (I64, cols), (I64, nnz), (U32, lanes), (U64, long_row), (BUF_U64, part))
 
 /* ---- kernels/spgemm_plan.cl ---- */
 MG_KERNEL_SIG(plan_entry_products, (U64, nnz_a), (BUF_I32, A_col), (BUF_I64, B_rp),

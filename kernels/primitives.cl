@@ -290,28 +290,50 @@ MG_KERNEL void prim_scale_values(MG_GLOBAL mg_val *v, mg_u64 n, MG_GLOBAL const 
     for (mg_u64 i = mg_global_id(); i < n; i += stride) v[i] = v[i] * a;
 }
 
+/* The rules of entry p of row r (entries b..e-1): 0 if it keeps them, else the reason; adds
+ * the fingerprint's term of the pair (p, p + 1) when p is even. */
+MG_DEVICE mg_u32 mg_csr_entry_rules(MG_GLOBAL const mg_i32 *col_idx, mg_i64 cols, mg_i64 nnz,
+                                    mg_i64 b, mg_i64 p, mg_u64 *sum) {
+    const mg_i32 c = col_idx[p];
+    if ((p & 1) == 0) /* the pair p, p + 1, whichever row p + 1 is in */
+        *sum += mg_fp_term(MG_FP_COL_PAIR, (mg_u64)p >> 1,
+                           mg_fp_pair((mg_u32)c, p + 1 < nnz ? (mg_u32)col_idx[p + 1] : MG_FP_PAD));
+    if (c < 0 || c >= cols) return MG_CSR_COLUMN;
+    if (p > b) {
+        const mg_i32 prev = col_idx[p - 1];
+        return c == prev ? MG_CSR_DUPLICATE : c < prev ? MG_CSR_UNSORTED : MG_CSR_OK;
+    }
+    return MG_CSR_OK;
+}
+
 /*
  * One pass over a CSR structure (runtime/device/device_csr_structure.c): the rules of
  * magnus_csr_validate checked and the fingerprint's sum S computed (kernels/shared/
- * csr_structure.h: positions, reasons, the fingerprint's terms). Teams of `lanes` work items
- * (a power of two) take the rows grid-stride, the lanes of a team the row's entries
- * lane-strided. Every rule of a row reads only that row: its two pointers, its columns, each
- * column with the one before it in the row. So each work item checks its share alone and
- * keeps the first rule it finds broken, which is its lowest (its rows, and its entries within
- * a row, come in increasing order), then stops. A row whose pointers are broken is read no
- * further, so no entry outside 0..nnz-1 is read whatever row_ptr holds. Group g writes its
- * lowest (position, entry) with the reason, and its part of S, to part[4g ..] (MG_CSR_PART_*);
- * the host takes the lowest of the groups' and adds their sums. Local memory:
- * mg_csr_structure_bytes(local size).
+ * csr_structure.h: positions, reasons, the fingerprint's terms). Every rule of a row reads
+ * only that row: its two pointers, its columns, each column with the one before it in the
+ * row. Two parts:
+ *   - teams of `lanes` work items (a power of two) take the rows grid-stride: each row's
+ *     pointers, and the entries of the rows of at most long_row entries, lane-strided;
+ *   - the longer rows (a power-law matrix's hubs, which one team would walk alone while the
+ *     rest of the device waits) by whole groups: in steps of one row per work item, each
+ *     group lists the long rows of its step in local memory, then all its items take each
+ *     listed row's entries.
+ * Each work item keeps the lowest (position, entry) it finds broken and stops looking past
+ * it. A row whose pointers are broken is read no further, so no entry outside 0..nnz-1 is
+ * read whatever row_ptr holds. Group g writes its lowest (position, entry) with the reason,
+ * and its part of S, to part[4g ..] (MG_CSR_PART_*); the host takes the lowest of the groups'
+ * and adds their sums. Local memory: mg_csr_structure_bytes(local size).
  */
 MG_KERNEL void prim_csr_structure(MG_GLOBAL const mg_i64 *row_ptr, MG_GLOBAL const mg_i32 *col_idx,
                                   mg_i64 rows, mg_i64 cols, mg_i64 nnz, mg_u32 lanes,
-                                  MG_GLOBAL mg_u64 *part, MG_DYN_LOCAL_PARAM) {
+                                  mg_u64 long_row, MG_GLOBAL mg_u64 *part, MG_DYN_LOCAL_PARAM) {
     const mg_u32 lid = mg_local_id(), gs = mg_local_size(), lane = lid % lanes;
     MG_LOCAL mg_u64 *l_at = MG_LOCAL_CAST(mg_u64, 0);
     MG_LOCAL mg_u64 *l_entry = l_at + gs;
     MG_LOCAL mg_u64 *l_reason = l_entry + gs;
     MG_LOCAL mg_u64 *l_sum = l_reason + gs;
+    MG_LOCAL mg_u64 *l_long = l_sum + gs; /* the long rows of a step, then their count */
+    MG_LOCAL mg_u32 *l_nlong = (MG_LOCAL mg_u32 *)(l_long + gs);
     mg_u64 at = MG_CSR_NONE, entry = 0, reason = MG_CSR_OK, sum = 0;
     if (mg_global_id() == 0) {
         const mg_i64 first = row_ptr[0];
@@ -331,20 +353,9 @@ MG_KERNEL void prim_csr_structure(MG_GLOBAL const mg_i64 *row_ptr, MG_GLOBAL con
         } else if (e > nnz) {
             at = r + 1;
             reason = MG_CSR_PAST_NNZ;
-        } else if (b >= 0) { /* b < 0 only below a broken pointer of an earlier row */
+        } else if (b >= 0 && (mg_u64)(e - b) <= long_row) { /* b < 0: an earlier row broke */
             for (mg_i64 p = b + lane; p < e; p += lanes) {
-                const mg_i32 c = col_idx[p];
-                if ((p & 1) == 0) /* the pair p, p + 1, whichever row p + 1 is in */
-                    sum += mg_fp_term(MG_FP_COL_PAIR, (mg_u64)p >> 1,
-                                      mg_fp_pair((mg_u32)c, p + 1 < nnz ? (mg_u32)col_idx[p + 1]
-                                                                        : MG_FP_PAD));
-                mg_u32 why = MG_CSR_OK;
-                if (c < 0 || c >= cols) {
-                    why = MG_CSR_COLUMN;
-                } else if (p > b) {
-                    const mg_i32 prev = col_idx[p - 1];
-                    why = c == prev ? MG_CSR_DUPLICATE : c < prev ? MG_CSR_UNSORTED : MG_CSR_OK;
-                }
+                const mg_u32 why = mg_csr_entry_rules(col_idx, cols, nnz, b, p, &sum);
                 if (why != MG_CSR_OK) {
                     at = r + 1;
                     entry = (mg_u64)p;
@@ -353,6 +364,37 @@ MG_KERNEL void prim_csr_structure(MG_GLOBAL const mg_i64 *row_ptr, MG_GLOBAL con
                 }
             }
         }
+    }
+    /* the long rows, a group each; the steps are the same for every item of a group */
+    const mg_u64 step = mg_num_groups() * gs;
+    for (mg_u64 base = mg_group_id() * gs; base < (mg_u64)rows; base += step) {
+        if (lid == 0) l_nlong[0] = 0;
+        mg_barrier();
+        const mg_u64 r = base + lid;
+        if (r < (mg_u64)rows) {
+            const mg_i64 b = row_ptr[r], e = row_ptr[r + 1];
+            if (b >= 0 && e >= b && e <= nnz && (mg_u64)(e - b) > long_row)
+                l_long[mg_atomic_add_u32(l_nlong, 1u)] = r;
+        }
+        mg_barrier();
+        const mg_u32 nlong = l_nlong[0];
+        for (mg_u32 i = 0; i < nlong; i++) {
+            const mg_u64 lr = l_long[i];
+            if (lr + 1 > at) continue; /* this item has a lower broken rule already */
+            const mg_i64 b = row_ptr[lr], e = row_ptr[lr + 1];
+            for (mg_i64 p = b + lid; p < e; p += gs) {
+                const mg_u32 why = mg_csr_entry_rules(col_idx, cols, nnz, b, p, &sum);
+                if (why != MG_CSR_OK) {
+                    if (lr + 1 < at || (mg_u64)p < entry) {
+                        at = lr + 1;
+                        entry = (mg_u64)p;
+                        reason = why;
+                    }
+                    break;
+                }
+            }
+        }
+        mg_barrier(); /* l_long and l_nlong are rewritten by the next step */
     }
     /* row_ptr[rows] comes after every row: any broken rule of a row is lower */
     if (mg_global_id() == 0 && at == MG_CSR_NONE && row_ptr[rows] != nnz) {

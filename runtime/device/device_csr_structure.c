@@ -40,7 +40,8 @@ typedef struct structure_result {
 /*
  * The launch: power-of-two groups of at most 256 work items that fit the local budget (four
  * words each); teams of `lanes` items per row, the power of two at or above the mean row
- * length (at most the group), so a row of average length is one coalesced step; groups for
+ * length (at most the group), so a row of average length is one coalesced step, and rows
+ * longer than mg_csr_long_row(lanes) taken by whole groups (the kernel's second part); groups for
  * one team per row, at most 256 (the host reduces their results), the kernel striding over
  * the rest. Waits for queue MAIN (the read back).
  */
@@ -71,7 +72,8 @@ static magnus_status structure_pass(struct magnus_device_csr_s *d, structure_res
     const magnus_dbuf *col_idx = d->col_idx.mem ? &d->col_idx : &d->row_ptr;
     if (!(s = magnus_k_prim_csr_structure(ctx, q, STRUCTURE_VARIANT, groups, gs,
                                           (size_t)mg_csr_structure_bytes(gs), &d->row_ptr,
-                                          col_idx, d->rows, d->cols, d->nnz, lanes, &parts)))
+                                          col_idx, d->rows, d->cols, d->nnz, lanes,
+                                          mg_csr_long_row(lanes), &parts)))
         s = magnus_dbuf_read(ctx, q, part, &parts, 0, part_bytes);
     if (s) magnus_queue_finish(ctx, q); /* the kernel may still write parts */
     magnus_dbuf_free(ctx, &parts);

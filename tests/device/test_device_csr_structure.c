@@ -6,7 +6,8 @@
  *
  *   - every broken rule gives the wrap magnus_csr_validate's status and message for the same
  *     arrays, after "wrapped matrix: ", naming the row (or row pointer), on an R-MAT matrix of
- *     many work groups' rows, rows longer than a team's lanes and faults in the middle;
+ *     many work groups' rows, rows longer than a team's lanes, rows that whole groups check
+ *     (the longest) and faults in the middle;
  *   - when several rules are broken, the first in magnus_csr_validate's order is the one
  *     reported (rows in different groups, entries of one row in different lanes);
  *   - the device fingerprint equals the host's for the same arrays (upload vs wrap, and a
@@ -21,6 +22,7 @@
 
 #include "device_csr.h"
 #include "device_test_main.h"
+#include "shared/csr_structure.h"
 #include "status_test_util.h"
 
 /* A's arrays as they are, valid or not, in a device matrix of the library's own (*owner),
@@ -84,8 +86,18 @@ static void expect_like_validate(magnus_context ctx, magnus_csr_s *X, magnus_sta
 }
 
 /* The R-MAT input of the rule tests: 2^15 rows, about 8 entries per row, so the check's
- * groups stride over many rows each and its longest rows take many steps of their team. */
-static magnus_csr rule_input(void) { return magnus_test_rmat(15, 8, 21, MAGNUS_FLOAT32); }
+ * groups stride over many rows each, rows longer than a team's lanes take many steps of their
+ * team, and the longest rows are checked by whole groups (longer than mg_csr_long_row of the
+ * most lanes a team can have: the power of two at or above the mean row length). */
+static magnus_csr rule_input(void) {
+    magnus_csr A = magnus_test_rmat(15, 8, 21, MAGNUS_FLOAT32);
+    uint64_t lanes = 1;
+    while (lanes < (uint64_t)(A->nnz / A->rows)) lanes <<= 1;
+    const int64_t L = longest_row(A);
+    cr_assert_gt(A->row_ptr[L + 1] - A->row_ptr[L], (int64_t)mg_csr_long_row(lanes),
+                 "row %lld is long enough for the groups' part of the check", (long long)L);
+    return A;
+}
 
 static magnus_csr copy_of(const magnus_csr_s *A) {
     magnus_csr X;
