@@ -41,19 +41,23 @@ MG_DEVICE mg_u64 mg_gm_div_u64(mg_u64 n, mg_u64 d) {
 /* Hillis-Steele inclusive scan of one value per work item through `scratch` (lanes entries):
  * returns the item's inclusive prefix, and scratch[lanes - 1] holds the group's total. The
  * caller makes sure no item still reads scratch (a barrier before); the last step ends with
- * a barrier. One body for the three group scans below. */
-MG_DEVICE mg_u32 mg_gm_scratch_inclusive_scan_u32(mg_u32 v, MG_LOCAL mg_u32 *scratch, mg_u32 lane,
-                                                  mg_u32 lanes) {
-    scratch[lane] = v;
-    mg_barrier();
-    for (mg_u32 d = 1u; d < lanes; d <<= 1) {
-        mg_u32 w = lane >= d ? scratch[lane - d] : 0u;
-        mg_barrier();
-        scratch[lane] += w;
-        mg_barrier();
+ * a barrier. One body for both widths (mg_gm_scratch_inclusive_scan_u32 / _u64) and the group
+ * scans below. */
+#define MG_GM_SCRATCH_INCLUSIVE_SCAN(T, SUFFIX)                                                  \
+    MG_DEVICE T mg_gm_scratch_inclusive_scan_##SUFFIX(T v, MG_LOCAL T *scratch, mg_u32 lane,    \
+                                                      mg_u32 lanes) {                            \
+        scratch[lane] = v;                                                                       \
+        mg_barrier();                                                                            \
+        for (mg_u32 d = 1u; d < lanes; d <<= 1) {                                                \
+            T w = lane >= d ? scratch[lane - d] : (T)0;                                          \
+            mg_barrier();                                                                        \
+            scratch[lane] += w;                                                                  \
+            mg_barrier();                                                                        \
+        }                                                                                        \
+        return scratch[lane];                                                                    \
     }
-    return scratch[lane];
-}
+MG_GM_SCRATCH_INCLUSIVE_SCAN(mg_u32, u32)
+MG_GM_SCRATCH_INCLUSIVE_SCAN(mg_u64, u64)
 
 /* Inclusive prefix sum in place of data[0..n) in local memory, by every work item of the
  * group (same n): each item scans a contiguous piece, the pieces' totals are scanned in
@@ -96,20 +100,12 @@ MG_DEVICE mg_u32 mg_gm_group_exclusive_scan_u32(mg_u32 v, MG_LOCAL mg_u32 *scrat
     return before;
 }
 
-/* Exclusive prefix over the group of one 64-bit value per work item (Hillis-Steele through
- * `scratch`, lanes entries); *total gets the group's sum. Starts and ends with a barrier. */
+/* Exclusive prefix over the group of one 64-bit value per work item, via `scratch` (lanes
+ * entries); *total gets the group's sum. Starts and ends with a barrier. */
 MG_DEVICE mg_u64 mg_gm_group_exclusive_scan_u64(mg_u64 v, MG_LOCAL mg_u64 *scratch, mg_u32 lane,
                                                 mg_u32 lanes, mg_u64 *total) {
     mg_barrier();
-    scratch[lane] = v;
-    mg_barrier();
-    for (mg_u32 d = 1u; d < lanes; d <<= 1) {
-        mg_u64 w = lane >= d ? scratch[lane - d] : 0u;
-        mg_barrier();
-        scratch[lane] += w;
-        mg_barrier();
-    }
-    const mg_u64 before = scratch[lane] - v;
+    const mg_u64 before = mg_gm_scratch_inclusive_scan_u64(v, scratch, lane, lanes) - v;
     *total = scratch[lanes - 1u];
     mg_barrier();
     return before;
