@@ -3,7 +3,7 @@
  * count column ids, scan (host: primitives), scatter. Entries whose B row is empty are
  * masked out, so every column of the CSC that has entries has a non-empty slice; together
  * with the compaction of slices this makes the CSC positions of consecutive slices
- * contiguous, which the outer product's local write offsets rely on.
+ * contiguous, which the outer product's walk relies on (a group's A entries are consecutive).
  * For each CSC entry the scatter stores, instead of its row, where its run of outer-product
  * elements starts in C-hat (csc_dest): entry (h, k) of heavy row h owns nnz(B[k,:]) elements
  * of C-hat's row h, after those of the row's earlier entries (CSR order). So the outer

@@ -290,8 +290,8 @@ MG_KERNEL void prim_scale_values(MG_GLOBAL mg_val *v, mg_u64 n, MG_GLOBAL const 
     for (mg_u64 i = mg_global_id(); i < n; i += stride) v[i] = v[i] * a;
 }
 
-/* The rules of entry p of row r (entries b..e-1): 0 if it keeps them, else the reason; adds
- * the fingerprint's term of the pair (p, p + 1) when p is even. */
+/* The rules of entry p of a row whose entries start at b: MG_CSR_OK if it keeps them, else
+ * the reason; adds the fingerprint's term of the pair (p, p + 1) to *sum when p is even. */
 MG_DEVICE mg_u32 mg_csr_entry_rules(MG_GLOBAL const mg_i32 *col_idx, mg_i64 cols, mg_i64 nnz,
                                     mg_i64 b, mg_i64 p, mg_u64 *sum) {
     const mg_i32 c = col_idx[p];

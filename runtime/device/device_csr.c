@@ -3,11 +3,11 @@
  * The three arrays live in accounted device buffers of the matrix's context; a matrix must be
  * freed before its context.
  */
-#include "host_prefault.h"
 #include <string.h>
 
 #include "backend.h"
 #include "device_csr.h"
+#include "host_prefault.h"
 #include "kernels.h"
 
 magnus_status magnus_device_csr_check(const struct magnus_device_csr_s *d, magnus_context ctx,

@@ -38,12 +38,13 @@ typedef struct structure_result {
 } structure_result;
 
 /*
- * The launch: power-of-two groups of at most 256 work items that fit the local budget (four
- * words each); teams of `lanes` items per row, the power of two at or above the mean row
- * length (at most the group), so a row of average length is one coalesced step, and rows
- * longer than mg_csr_long_row(lanes) taken by whole groups (the kernel's second part); groups for
- * one team per row, at most 256 (the host reduces their results), the kernel striding over
- * the rest. Waits for queue MAIN (the read back).
+ * The launch: power-of-two groups of at most 256 work items that fit the local budget
+ * (mg_csr_structure_bytes: five words each and one more); teams of `lanes` items per row, the
+ * power of two at or above the mean row length (at most the group), so a row of average
+ * length is one coalesced step, and rows longer than mg_csr_long_row(lanes) taken by whole
+ * groups (the kernel's second part); groups for one team per row, at most 256 (the host
+ * reduces their results), the kernel striding over the rest. Waits for queue MAIN (the read
+ * back).
  */
 static magnus_status structure_pass(struct magnus_device_csr_s *d, structure_result *out) {
     magnus_context ctx = d->ctx;

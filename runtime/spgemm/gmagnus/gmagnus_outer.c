@@ -2,13 +2,13 @@
  * gMAGNUS MaskedCsr2Csc and OuterProduct (paper Alg. 3 lines 7-8), on the heavy queue.
  *
  * CSC of A's heavy rows by a counting transpose (kernels/gmagnus_csr2csc.cl): count the
- * column ids of heavy-row entries whose B row is non-empty, scan, scatter (row ids become
- * C-hat row indices). Slice k (column k times row k of B) has count[k] * nnz(B[k,:])
- * elements; the non-empty slices are compacted (a threshold partition of the slice offsets
- * with tau = 0) so the outer product's walk never crosses empty slices. The scatter also gives
- * each CSC entry the start of its run in C-hat (csc_dest: chat_ptr[h] plus the B row lengths
- * of the row's earlier entries), so the product kernel (kernels/gmagnus_outer_product.cl)
- * writes C-hat in one pass, with no reservation.
+ * column ids of heavy-row entries whose B row is non-empty, scan, scatter. The scatter stores
+ * for each CSC entry, in place of its row, the start of its run in C-hat (csc_dest:
+ * chat_ptr[h] plus the B row lengths of the row's earlier entries), so the product kernel
+ * (kernels/gmagnus_outer_product.cl) writes C-hat in one pass, with no reservation. Slice k
+ * (column k times row k of B) has count[k] * nnz(B[k,:]) elements; the non-empty slices are
+ * compacted (a threshold partition of the slice offsets with tau = 0) so the outer product's
+ * walk never crosses empty slices.
  * The kernels stay queued when this returns; their inputs are freed deferred (the context
  * frees them once idle: magnus_dbuf_free_deferred).
  */
