@@ -47,12 +47,13 @@ MG_KERNEL void hash_row_products(MG_GLOBAL const mg_i64 *A_rp, MG_GLOBAL const m
 }
 
 /* Pass 1: bin sizes (counted in local memory, one global atomic per bin per group) and the
- * sum of the uncapped keys (a tree reduction, one 64-bit atomic per group). */
+ * sum of the uncapped keys (a tree reduction, one 64-bit atomic per group), both into
+ * `counts` (MG_HASH_COUNT_WORDS words, zeroed by the host: shared/hash_layout.h), so that the
+ * host reads them back in one transfer. */
 MG_KERNEL void hash_bin_count(MG_GLOBAL const mg_u32 *ids, mg_i64 ids_offset, mg_i32 has_ids,
                               mg_i64 count, MG_GLOBAL const mg_i64 *keys, mg_i32 key_is_ptr,
                               mg_i64 key_cap, MG_GLOBAL const mg_i64 *bounds, mg_u32 nbins,
-                              MG_GLOBAL mg_u32 *bin_sizes, MG_GLOBAL mg_u64 *key_sum,
-                              MG_DYN_LOCAL_PARAM) {
+                              MG_GLOBAL mg_u32 *counts, MG_DYN_LOCAL_PARAM) {
     MG_LOCAL_ARRAY(mg_i64, lbounds, MG_HASH_MAX_BINS);
     MG_LOCAL_ARRAY(mg_u32, lcount, MG_HASH_MAX_BINS);
     MG_LOCAL_ARRAY(mg_u64, lsum, MG_HASH_BIN_GROUP);
@@ -74,17 +75,21 @@ MG_KERNEL void hash_bin_count(MG_GLOBAL const mg_u32 *ids, mg_i64 ids_offset, mg
         if (lid < s) lsum[lid] += lsum[lid + s];
         mg_barrier();
     }
-    if (lid < nbins && lcount[lid] != 0) mg_atomic_add_u32(&bin_sizes[lid], lcount[lid]);
-    if (lid == 0 && lsum[0] != 0) mg_atomic_add_u64(key_sum, lsum[0]);
+    if (lid < nbins && lcount[lid] != 0) mg_atomic_add_u32(&counts[lid], lcount[lid]);
+    if (lid == 0 && lsum[0] != 0)
+        mg_atomic_add_u64((MG_GLOBAL mg_u64 *)(counts + MG_HASH_KEY_SUM_WORD), lsum[0]);
 }
 
-/* Pass 2: bins_out[bin_pos[b] ...] = ids of bin b; bin_pos starts at each bin's offset and
- * is advanced by one global atomic per bin per group. */
+/* Pass 2: bins_out[offset of bin b + cursor] = ids of bin b, where the offset of bin b is the
+ * sum of the sizes of the bins before it (pass 1's counts; at most MG_HASH_MAX_BINS words,
+ * summed by each group) and bin_cursor[b] (zeroed by the host) is advanced by one global
+ * atomic per bin per group. The host never writes the offsets: no wait between the passes
+ * but the read of the sizes it needs for the launches. */
 MG_KERNEL void hash_bin_fill(MG_GLOBAL const mg_u32 *ids, mg_i64 ids_offset, mg_i32 has_ids,
                              mg_i64 count, MG_GLOBAL const mg_i64 *keys, mg_i32 key_is_ptr,
                              mg_i64 key_cap, MG_GLOBAL const mg_i64 *bounds, mg_u32 nbins,
-                             MG_GLOBAL mg_u32 *bin_pos, MG_GLOBAL mg_u32 *bins_out,
-                             MG_DYN_LOCAL_PARAM) {
+                             MG_GLOBAL const mg_u32 *counts, MG_GLOBAL mg_u32 *bin_cursor,
+                             MG_GLOBAL mg_u32 *bins_out, MG_DYN_LOCAL_PARAM) {
     MG_LOCAL_ARRAY(mg_i64, lbounds, MG_HASH_MAX_BINS);
     MG_LOCAL_ARRAY(mg_u32, lcount, MG_HASH_MAX_BINS);
     MG_LOCAL_ARRAY(mg_u32, lbase, MG_HASH_MAX_BINS);
@@ -103,7 +108,11 @@ MG_KERNEL void hash_bin_fill(MG_GLOBAL const mg_u32 *ids, mg_i64 ids_offset, mg_
         rank = mg_atomic_add_u32(&lcount[bin], 1u);
     }
     mg_barrier();
-    if (lid < nbins && lcount[lid] != 0) lbase[lid] = mg_atomic_add_u32(&bin_pos[lid], lcount[lid]);
+    if (lid < nbins && lcount[lid] != 0) {
+        mg_u32 offset = 0;
+        for (mg_u32 b = 0; b < lid; b++) offset += counts[b];
+        lbase[lid] = offset + mg_atomic_add_u32(&bin_cursor[lid], lcount[lid]);
+    }
     mg_barrier();
     if (i < count) bins_out[lbase[bin] + rank] = id;
 }

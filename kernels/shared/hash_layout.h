@@ -14,6 +14,11 @@
 #define MG_HASH_BIN_GROUP 256
 /* Bins at most: the binning kernels keep the bounds and counts in static local arrays. */
 #define MG_HASH_MAX_BINS 32
+/* hash_bin_count's result, read back by the host in one transfer: the bin sizes (mg_u32 words
+ * 0 .. MG_HASH_MAX_BINS-1), then the sum of the uncapped keys (an mg_u64 at word
+ * MG_HASH_KEY_SUM_WORD, 8-byte aligned). */
+#define MG_HASH_KEY_SUM_WORD MG_HASH_MAX_BINS
+#define MG_HASH_COUNT_WORDS (MG_HASH_MAX_BINS + 2)
 
 /* A table slot's key (an mg_u32 column) and each item's counter beside its table (mg_u32:
  * symbolic, the distinct columns found; numeric, the compaction's entry count). */

@@ -160,8 +160,9 @@ def _csr_from_parts(csp, data, indices, indptr, shape):
 def spgemm(ctx, A, B, opt, dtype, value_dtype):
     """C = alpha·A·B on ctx (a CUDA context on the operands' device, checked by the caller) for
     cupyx.scipy.sparse A and B; returns (csr_matrix, magnus Report, python times): the times
-    (ms) before magnus_spgemm_device (conversions, the wait for CuPy's stream, the wraps and
-    their device checks) and after it (the result's views and matrix)."""
+    (ms) before magnus_spgemm_device (in: conversions and the wait for CuPy's stream, then the
+    wraps and their device checks, also on their own as convert and wrap) and after it (out:
+    the result's views and matrix)."""
     t0 = time.perf_counter()
     cupy, csp = _import_cupy("A", A)
     check_product_shapes(A, B)
@@ -175,6 +176,7 @@ def spgemm(ctx, A, B, opt, dtype, value_dtype):
         # the wrap checks the structure on magnus's own stream: CuPy's conversions above,
         # queued on its current stream, must be done first
         cupy.cuda.get_current_stream().synchronize()
+        t_wrap = time.perf_counter()
         dA = _wrap(ctx, *a, t)
         dB = dA
         dC = ctypes.c_void_p()
@@ -213,7 +215,9 @@ def spgemm(ctx, A, B, opt, dtype, value_dtype):
         del indptr64, owner  # the int64 row pointers die; indices and data hold the owner
         C = _csr_from_parts(csp, data, indices, indptr, (nb.rows, nb.cols))
     t3 = time.perf_counter()
-    return C, rep, {"time_python_in_ms": (t1 - t0) * 1e3, "time_python_out_ms": (t3 - t2) * 1e3}
+    return C, rep, {"time_python_in_ms": (t1 - t0) * 1e3, "time_python_out_ms": (t3 - t2) * 1e3,
+                    "time_python_convert_ms": (t_wrap - t0) * 1e3,
+                    "time_python_wrap_ms": (t1 - t_wrap) * 1e3}
 
 
 def new_borrowers():

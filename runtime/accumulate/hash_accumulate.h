@@ -26,16 +26,18 @@
  *      there (the only global accumulation in magnus; gMAGNUS
  *      never sends such items here: its light rows and chunks have at most tau products,
  *      which magnus_hash_local_capacity() checks).
- *   4. the function waits for its queues before it frees its scratch and returns, so outputs
- *      are complete on return (device memory of every backend may be freed only when idle).
+ *   4. the function frees its scratch and returns with the bins' kernels queued (freed device
+ *      memory is reused only once every queue has been waited for: device_pool.c).
  *
- * Synchronisation: the phases (the *_sync functions) wait on the host. Each reads the bin
+ * Synchronisation: the phases (the *_sync functions) wait on the host once: each reads the bin
  * sizes back (and, with global-table items, their keys) on cfg->main, which waits for
- * everything queued there before the call; at the end cfg->main waits for cfg->heavy and
- * cfg->light and the host waits for cfg->main. So on success every queue of cfg is idle up
- * to the end of the call's work when it returns; after an error the call waits for every
- * queue of the context. A caller that wants device work to overlap a phase queues it on
- * another queue first (gMAGNUS: heavy work on HEAVY, then the light rows' phase on LIGHT).
+ * everything queued there before the call. At the end cfg->main waits (on the device) for
+ * cfg->heavy and cfg->light, and the call returns without waiting: the outputs are complete
+ * for work queued on cfg->main afterwards, or on a queue made to depend on it
+ * (magnus_queue_depend), and for the host after a wait for cfg->main. After an error the call
+ * waits for every queue of the context. A caller that wants device work to overlap a phase
+ * queues it on another queue first (gMAGNUS: heavy work on HEAVY, then the light rows' phase
+ * on LIGHT), since the phase's read of its bin sizes blocks the host.
  * magnus_hash_rows_products only queues its kernel.
  *
  * Id lists: device buffers of uint32 item ids (row ids for (a), chunk ids for (b)); `ids`

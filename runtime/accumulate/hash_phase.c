@@ -1,7 +1,8 @@
 /*
  * One phase (symbolic or numeric, over rows or chunks): plan the bins from the local memory
- * budget, count and fill the bins on the device, read the bin sizes, size the global tables of
- * the items too large for local memory, launch every bin (largest first), wait.
+ * budget, count and fill the bins on the device, read the bin sizes (the phase's one host
+ * wait, unless items need global tables), size the global tables of the items too large for
+ * local memory, launch every bin (largest first), and return with them queued.
  */
 #include "hash_private.h"
 
@@ -72,12 +73,13 @@ magnus_status magnus_hash_run_phase_sync(const hash_phase *ph, magnus_hash_stats
     if (ph->cfg.light != ph->cfg.main && (s = magnus_queue_depend(ctx, ph->cfg.main, ph->cfg.light)))
         goto done;
 done:
-    /* Device buffers may only be freed once no queued work uses them; after an error the
-     * queues are drained all the same (their own error, if any, is secondary). */
-    if (s == MAGNUS_SUCCESS)
-        s = magnus_queue_finish(ctx, ph->cfg.main);
-    else
-        magnus_context_finish_after_error(ctx, s);
+    /* On success the bins' kernels stay queued: the work buffers may be freed now, since a
+     * freed buffer is reused only after every queue has been waited for (device_pool.c) or
+     * is released by the backend after the queued work (backend.h), and whoever reads the
+     * outputs orders itself after cfg->main (the same queue, or magnus_queue_depend). Not
+     * waiting here keeps the device busy while the host queues the next step. After an error
+     * the queues are drained (their own error, if any, is secondary). */
+    if (s != MAGNUS_SUCCESS) magnus_context_finish_after_error(ctx, s);
     magnus_hash_work_free(ctx, &w);
     return s;
 }

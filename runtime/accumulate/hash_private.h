@@ -136,7 +136,7 @@ static inline uint64_t hash_local_bytes(int numeric, uint64_t per_group, uint64_
 
 /* Device buffers of one phase, freed together. */
 typedef struct hash_work {
-    magnus_dbuf bounds, sizes, key_sum, pos, bins, gkeys, tables, tkeys, tvals;
+    magnus_dbuf counts, cursor, bins, gkeys, tables, tkeys, tvals;
 } hash_work;
 
 /* ---- the steps of a phase (each file's comments say more) ---- */
@@ -168,7 +168,8 @@ magnus_status magnus_hash_run_local(const hash_phase *ph, const hash_plan *plan,
 /* hash_binning.c: frees every buffer of w (the caller has waited for the queues). */
 void magnus_hash_work_free(magnus_context ctx, hash_work *w);
 /* hash_binning.c: bins the items: sizes[] (nbins) and offsets[] (nbins + 1) on the host, the
- * grouped ids in w->bins. Reads the bin sizes back, so it waits for the main queue. */
+ * grouped ids in w->bins. Reads the bin sizes back (one transfer), so it waits for the main
+ * queue once; nothing else in it waits (the bounds are the context's constant tables). */
 magnus_status magnus_hash_bin_items(const hash_phase *ph, const hash_plan *p, hash_work *w,
                                     uint32_t *sizes, int64_t *offsets, magnus_hash_stats *st);
 

@@ -48,6 +48,7 @@ static void context_release(magnus_context c) {
     /* the caller has waited for the queues (or none was created) */
     (void)magnus_context_release_deferred(c);
     magnus_host_free(c->deferred);
+    magnus_context_constants_free(c);
     magnus_pool_release(c);
     magnus_trace_close(c);
     for (int i = 0; i < c->nkernels; i++) {

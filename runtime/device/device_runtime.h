@@ -47,6 +47,15 @@ typedef struct magnus_dbuf {
 
 #define MAGNUS_MAX_KERNELS 256 /* kernel handles cached per context: every kernel of both variants fits */
 
+/* A small read-only table uploaded once per context (runtime/device/context_constants.c). */
+#define MAGNUS_MAX_CONSTANTS 32
+#define MAGNUS_CONSTANT_MAX_BYTES 512
+typedef struct magnus_context_constant_s {
+    magnus_dbuf buf;
+    size_t bytes;
+    unsigned char data[MAGNUS_CONSTANT_MAX_BYTES]; /* the host copy it is matched by */
+} magnus_context_constant_s;
+
 /* A device block the context holds for reuse (runtime/device/device_pool.c). */
 typedef struct magnus_pool_block {
     magnus_bmem *mem;
@@ -108,6 +117,9 @@ struct magnus_context_s {
     size_t pool_nready, pool_ready_capacity, pool_npending, pool_pending_capacity;
     uint64_t pool_ready_bytes;
     uint64_t memory_pooled;
+    /* Tables kernels read, uploaded once (magnus_context_constant); not in memory_in_use */
+    magnus_context_constant_s constants[MAGNUS_MAX_CONSTANTS];
+    int nconstants;
     /* MAGNUS_TRACE's timeline (runtime/device/trace.c); NULL: off */
     FILE *trace;
     int trace_owned;
@@ -221,6 +233,18 @@ void magnus_dbuf_free(magnus_context ctx, magnus_dbuf *buf); /* NULL mem: no-op;
 void magnus_dbuf_free_deferred(magnus_context ctx, magnus_dbuf *buf);
 /* Frees every deferred buffer now (see above for when that is allowed). */
 magnus_status magnus_context_release_deferred(magnus_context ctx);
+/*
+ * A device buffer holding `bytes` (1 to MAGNUS_CONSTANT_MAX_BYTES) equal to data, for kernels
+ * to read only (runtime/device/context_constants.c): the first call with these bytes uploads
+ * them (a write on queue MAIN, which waits), later calls return the same buffer without any
+ * device work. *out stays valid until the context is freed, or until a call finds the table
+ * full (it then waits for every queue and starts afresh): use it for the launches of one
+ * phase, and ask again in the next. Not counted in memory_in_use.
+ */
+magnus_status magnus_context_constant(const magnus_dbuf **out, magnus_context ctx,
+                                      const void *data, size_t bytes);
+/* Frees the tables (context_release, after the queues are idle). */
+void magnus_context_constants_free(magnus_context ctx);
 /* Host to device and back. Both wait: they return when the bytes have been copied, after
  * everything queued on q before them (so a read sees the queue's earlier work). */
 magnus_status magnus_dbuf_write(magnus_context ctx, magnus_queue_id q, magnus_dbuf *dst,

@@ -62,8 +62,8 @@ static magnus_status run_hash(magnus_device_csr *C, magnus_context ctx,
         if ((s = magnus_dbuf_copy(ctx, cfg.main, &dC->row_ptr, 0, &counted->products, 0,
                                   ((size_t)m + 1) * sizeof(int64_t))))
             goto fail;
-    } else if ((s = magnus_dbuf_write(ctx, cfg.main, &dC->row_ptr, (size_t)m * sizeof(int64_t),
-                                      &zero, sizeof zero)) ||
+    } else if ((s = magnus_dbuf_fill(ctx, cfg.main, &dC->row_ptr, (size_t)m * sizeof(int64_t),
+                                     &zero, sizeof zero, sizeof zero)) ||
                (s = magnus_hash_rows_products(ctx, cfg.main, A, B, NULL, 0, m, &dC->row_ptr,
                                               &sym))) {
         goto fail;
@@ -143,8 +143,8 @@ magnus_status magnus_hash_spgemm_symbolic(magnus_dbuf *row_ptr, int64_t *nnz, ma
     const int64_t zero = 0;
     uint64_t total = 0;
     if ((s = magnus_dbuf_alloc(ctx, (size_t)(m + 1) * sizeof(int64_t), &rp)) ||
-        (s = magnus_dbuf_write(ctx, cfg.main, &rp, (size_t)m * sizeof(int64_t), &zero,
-                               sizeof zero)) ||
+        (s = magnus_dbuf_fill(ctx, cfg.main, &rp, (size_t)m * sizeof(int64_t), &zero,
+                              sizeof zero, sizeof zero)) ||
         (s = magnus_hash_rows_products(ctx, cfg.main, A, B, NULL, 0, m, &rp, &sym)) ||
         (s = magnus_queue_finish(ctx, cfg.main)))
         goto fail;

@@ -378,20 +378,20 @@ Test(fake_ze, local_memory_includes_the_kernels_own_arrays) {
     ze_kernel_properties_t props = {.stype = ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES};
     ZE_OK(ze.zeKernelGetProperties(k, &props));
     cr_assert_eq(props.localMemSize, 2432);
-    cr_assert_eq(props.numKernelArgs, 12);
+    cr_assert_eq(props.numKernelArgs, 11);
     /* pointers, then values of the sizes the SPIR-V says (kernels/hash_binning.cl) */
-    const int sizes[12] = {8, 8, 4, 8, 8, 4, 8, 8, 4, 8, 8, 0};
-    const int pointer[12] = {1, 0, 0, 0, 1, 0, 0, 1, 0, 1, 1, 0};
+    const int sizes[11] = {8, 8, 4, 8, 8, 4, 8, 8, 4, 8, 0};
+    const int pointer[11] = {1, 0, 0, 0, 1, 0, 0, 1, 0, 1, 0};
     uint64_t zero = 0;
-    for (uint32_t i = 0; i < 11; i++)
+    for (uint32_t i = 0; i < 10; i++)
         ZE_OK(ze.zeKernelSetArgumentValue(k, i, (size_t)sizes[i],
                                           pointer[i] ? (const void *)&dev : (const void *)&zero));
     ZE_OK(ze.zeKernelSetGroupSize(k, 256, 1, 1));
     ze_command_list_handle_t list = immediate_list();
-    ZE_OK(ze.zeKernelSetArgumentValue(k, 11, 2048, NULL));
+    ZE_OK(ze.zeKernelSetArgumentValue(k, 10, 2048, NULL));
     cr_assert_eq(ze.zeCommandListAppendLaunchKernel(list, k, &one_group, NULL, 0, NULL),
                  ZE_RESULT_ERROR_INVALID_ARGUMENT);
-    ZE_OK(ze.zeKernelSetArgumentValue(k, 11, 1024, NULL));
+    ZE_OK(ze.zeKernelSetArgumentValue(k, 10, 1024, NULL));
     ZE_OK(ze.zeCommandListAppendLaunchKernel(list, k, &one_group, NULL, 0, NULL));
     destroy_and_close(list, k, module, dev, 0); /* the list runs what is queued first */
 }
