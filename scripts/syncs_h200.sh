@@ -15,8 +15,13 @@
 #            (MAGNUS_TRACE, scripts/trace_summary.py)?
 #   python   where the CuPy path's time outside magnus_spgemm_device goes (the report's
 #            convert, wrap and out times) on soc-Slashdot0902 and R-MAT scale 18
+#   structure  (on request) the structure check's CUDA suites (structure, wrap, native
+#            handles) and memcheck, racecheck and synccheck on its suite; racecheck on the
+#            light-rows-global case (cut by the first call's sanitizer budget)
+#   methods  (on request) issue 13's tables: scripts/methods_h200.sh real32,real64,rmat,cold
+#            with AUTO (the default) and cuSPARSE
 # SYNCS_STEPS picks steps (default heavy,trace,python). Output in $OUT: summary.txt,
-# heavy.tgz, trace.txt, python-slashdot.json, python-rmat18.json.
+# heavy.tgz, trace.txt, python-slashdot.json, python-rmat18.json; structure.txt; methods/.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root" || exit 2
@@ -77,6 +82,36 @@ if want python; then
       PYTHONPATH=$root/python timeout 120 python3 bench/python_timing.py "$2" --paths cupy \
       --runs 30 >"$out/python-$1.json" 2>"$out/python-$1.err"
     say "python $1: exit $?"
-    [ -s "$out/python-$1.err" ] || rm -f "$out/python-$1.err"
+    tail -n 3 "$out/python-$1.err" >>"$out/summary.txt"
+    rm -f "$out/python-$1.err"
   done
+fi
+
+if want structure; then
+  {
+    for t in device_csr_structure device_csr_wrap device_csr_native; do
+      MAGNUS_BACKENDS=cuda timeout 60 build-gpu/tests/$t -j1 >/dev/null 2>&1
+      echo "$t: exit $?"
+    done
+    cs=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+    for tool in memcheck racecheck synccheck; do
+      echo "== device_csr_structure ($tool)"
+      MAGNUS_BACKENDS=cuda timeout 90 "$cs" --tool "$tool" --target-processes all \
+        build-gpu/tests/device_csr_structure -j1 2>&1 | grep -E "SUMMARY|Synthesis"
+    done
+  } >"$out/structure.txt" 2>&1
+  SANITIZE_CASES='^light-rows-global$' OUT=$out/s timeout 170 \
+    bash scripts/sanitize_h200.sh >/dev/null 2>&1
+  echo "light-rows-global racecheck: exit $?" >>"$out/structure.txt"
+  grep -E "^==|SUMMARY|Synthesis" "$out/s/sanitize.log" >>"$out/structure.txt" 2>/dev/null
+  rm -rf "$out/s"
+  say "structure: done"
+fi
+
+if want methods; then
+  OUT=$out/methods METHODS_STEPS=real32,real64,rmat,cold METHODS_BUDGET_S=${SYNCS_METHODS_S:-230} \
+    METHODS_SYSTEMS=auto@cuda:0,cusparse@cuda:0 bash scripts/methods_h200.sh >/dev/null 2>&1
+  say "methods: exit $?"
+  rm -f "$out/methods/logs.tgz"
+  (cd "$out/methods" && tar czf ../methods.tgz --exclude summary.txt . && find . -type f ! -name summary.txt -delete)
 fi
