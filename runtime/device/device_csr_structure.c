@@ -1,7 +1,7 @@
 /*
  * A device matrix's structure, checked and fingerprinted where it lives: one launch of
  * prim_csr_structure (kernels/primitives.cl) reads row_ptr and col_idx once, and the host
- * reads back a few words per work group (at most 256 groups): the first broken rule of
+ * reads back a few words per work group (at most 2048 groups): the first broken rule of
  * magnus_csr_validate and the groups' parts of the fingerprint. Only when a rule is broken
  * does the host read more: the one or two row pointers and columns that rule's message names,
  * which it checks again with the rule itself (runtime/core/csr_rules.h), so the status and
@@ -14,7 +14,10 @@
 #include "shared/csr_structure.h"
 
 #define STRUCTURE_MAX_GROUP_SIZE 256
-#define STRUCTURE_MAX_GROUPS 256
+/* Groups at most (their results, 32 bytes each, are read back and reduced by the host): 2048
+ * groups of 256 keep the whole H200 busy (256 left each team of a 262,144-row R-MAT matrix 16
+ * rows to walk one after the other: 0.4 ms of dependent loads for a 12 MB pass). */
+#define STRUCTURE_MAX_GROUPS 2048
 #define STRUCTURE_VARIANT MAGNUS_VARIANT_F32 /* an integer kernel: the module every device has */
 
 uint64_t magnus_csr_structure_fingerprint(int64_t rows, int64_t cols, int64_t nnz,
@@ -42,7 +45,7 @@ typedef struct structure_result {
  * (mg_csr_structure_bytes: five words each and one more); teams of `lanes` items per row, the
  * power of two at or above the mean row length (at most the group), so a row of average
  * length is one coalesced step, and rows longer than mg_csr_long_row(lanes) taken by whole
- * groups (the kernel's second part); groups for one team per row, at most 256 (the host
+ * groups (the kernel's second part); groups for one team per row, at most 2048 (the host
  * reduces their results), the kernel striding over the rest. Waits for queue MAIN (the read
  * back).
  */
@@ -64,11 +67,17 @@ static magnus_status structure_pass(struct magnus_device_csr_s *d, structure_res
     const uint64_t items = rows * lanes, wanted = items / gs + (items % gs != 0);
     const size_t groups =
         wanted == 0 ? 1 : wanted < STRUCTURE_MAX_GROUPS ? (size_t)wanted : STRUCTURE_MAX_GROUPS;
-    uint64_t part[MG_CSR_PART_WORDS * STRUCTURE_MAX_GROUPS];
     const size_t part_bytes = groups * MG_CSR_PART_WORDS * sizeof(uint64_t);
+    uint64_t *part = magnus_host_malloc(part_bytes);
+    if (!part)
+        return magnus_error(MAGNUS_ERROR_OUT_OF_HOST_MEMORY, "the structure check's %zu bytes",
+                            part_bytes);
     magnus_dbuf parts = {0};
     magnus_status s = magnus_dbuf_alloc(ctx, part_bytes, &parts);
-    if (s) return s;
+    if (s) {
+        magnus_host_free(part);
+        return s;
+    }
     /* without entries col_idx may have no buffer; it is then never read */
     const magnus_dbuf *col_idx = d->col_idx.mem ? &d->col_idx : &d->row_ptr;
     if (!(s = magnus_k_prim_csr_structure(ctx, q, STRUCTURE_VARIANT, groups, gs,
@@ -78,7 +87,10 @@ static magnus_status structure_pass(struct magnus_device_csr_s *d, structure_res
         s = magnus_dbuf_read(ctx, q, part, &parts, 0, part_bytes);
     if (s) magnus_queue_finish(ctx, q); /* the kernel may still write parts */
     magnus_dbuf_free(ctx, &parts);
-    if (s) return s;
+    if (s) {
+        magnus_host_free(part);
+        return s;
+    }
     structure_result r = {MG_CSR_NONE, 0, MG_CSR_OK, 0};
     for (size_t g = 0; g < groups; g++) {
         const uint64_t *w = part + g * MG_CSR_PART_WORDS;
@@ -90,6 +102,7 @@ static magnus_status structure_pass(struct magnus_device_csr_s *d, structure_res
             r.reason = w[MG_CSR_PART_REASON];
         }
     }
+    magnus_host_free(part);
     *out = r;
     return MAGNUS_SUCCESS;
 }
@@ -153,7 +166,7 @@ static magnus_status explain(struct magnus_device_csr_s *d, const structure_resu
 
 magnus_status magnus_device_csr_structure_check(struct magnus_device_csr_s *d,
                                                 const char *prefix) {
-    structure_result r;
+    structure_result r = {MG_CSR_NONE, 0, MG_CSR_OK, 0};
     magnus_status s = structure_pass(d, &r);
     if (s) return s;
     if (r.at != MG_CSR_NONE) {
