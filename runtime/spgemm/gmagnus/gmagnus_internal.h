@@ -101,8 +101,8 @@ void magnus_gm_choose_heavy_rows(magnus_gm *g);
  * order (gmagnus_spgemm.c): */
 /* Main queue; waits for it (the host needs the heavy and light counts): returns idle. */
 magnus_status magnus_gm_setup_sync(magnus_gm *g);
-/* Heavy queue; waits for it during the CSC (scan totals, the slice partition, then the
- * CSC's end), then queues the outer product and returns without waiting for it. */
+/* Heavy queue; waits for it twice during the CSC (the CSC's size, the number of non-empty
+ * slices), then queues the outer product and returns without waiting for it. */
 magnus_status magnus_gm_outer_product(magnus_gm *g);
 /* Heavy queue; waits for it at every level (the previous stage's size read back, the
  * heavy/light partition); returns with the last level's multisplit queued. */
