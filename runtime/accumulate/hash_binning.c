@@ -8,7 +8,8 @@
 #include "hash_private.h"
 #include "kernels.h"
 
-/* Device buffers of one phase, freed together (the caller has waited for the queues). */
+/* Device buffers of one phase, freed together; queued work may still use them (freed blocks
+ * are reused only after every queue has been waited for: device_pool.c). */
 void magnus_hash_work_free(magnus_context ctx, hash_work *w) {
     magnus_dbuf *all[] = {&w->counts, &w->cursor, &w->gkeys, &w->bins,
                           &w->tables, &w->tkeys,  &w->tvals};

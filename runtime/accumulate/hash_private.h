@@ -165,7 +165,7 @@ magnus_status magnus_hash_run_local(const hash_phase *ph, const hash_plan *plan,
                                     const hash_work *w, const uint32_t *sizes,
                                     const int64_t *offsets, magnus_hash_stats *st);
 
-/* hash_binning.c: frees every buffer of w (the caller has waited for the queues). */
+/* hash_binning.c: frees every buffer of w (queued work may still use them: device_pool.c). */
 void magnus_hash_work_free(magnus_context ctx, hash_work *w);
 /* hash_binning.c: bins the items: sizes[] (nbins) and offsets[] (nbins + 1) on the host, the
  * grouped ids in w->bins. Reads the bin sizes back (one transfer), so it waits for the main

@@ -17,7 +17,7 @@
 #include "backend.h"
 #include "device_runtime.h"
 
-static void constants_release(magnus_context ctx) {
+void magnus_context_constants_free(magnus_context ctx) {
     for (int i = 0; i < ctx->nconstants; i++) {
         ctx->ops->mem_free(ctx->bctx, ctx->constants[i].buf.mem);
         ctx->constants[i].buf.mem = NULL;
@@ -45,7 +45,7 @@ magnus_status magnus_context_constant(const magnus_dbuf **out, magnus_context ct
     }
     if (ctx->nconstants == MAGNUS_MAX_CONSTANTS) {
         if ((s = magnus_context_finish(ctx))) return s;
-        constants_release(ctx);
+        magnus_context_constants_free(ctx);
     }
     magnus_context_constant_s *c = &ctx->constants[ctx->nconstants];
     if ((s = ctx->ops->mem_alloc(ctx->bctx, bytes, &c->buf.mem))) return s;
@@ -62,4 +62,3 @@ magnus_status magnus_context_constant(const magnus_dbuf **out, magnus_context ct
     return MAGNUS_SUCCESS;
 }
 
-void magnus_context_constants_free(magnus_context ctx) { constants_release(ctx); }

@@ -243,7 +243,7 @@ magnus_status magnus_context_release_deferred(magnus_context ctx);
  */
 magnus_status magnus_context_constant(const magnus_dbuf **out, magnus_context ctx,
                                       const void *data, size_t bytes);
-/* Frees the tables (context_release, after the queues are idle). */
+/* Frees the tables (context_release, and a full table, after the queues are idle). */
 void magnus_context_constants_free(magnus_context ctx);
 /* Host to device and back. Both wait: they return when the bytes have been copied, after
  * everything queued on q before them (so a read sees the queue's earlier work). */
