@@ -66,6 +66,64 @@ MG_KERNEL void hash_rows_symbolic_local(MG_GLOBAL const mg_i64 *A_rp, MG_GLOBAL 
     if (item < count && lane == 0) row_counts[bins[bins_offset + item]] = (mg_i64)found[sub];
 }
 
+/* MAGNUS_ALGORITHM_AUTO's estimate of the products in rows whose entries overflow the hash
+ * accumulator's numeric tables (runtime/spgemm/spgemm_choice.c), which a row's products cannot
+ * tell: many products may merge into few entries (finite-element rows) or hardly at all.
+ * Work group s of the launch's S takes the row holding product position (s + 1/2)·total/S
+ * (offsets: the exclusive scan of the rows' products, rows + 1 entries; total =
+ * offsets[rows]), so rows are drawn in proportion to their products. A row of more than
+ * numeric_cap products but at most symbolic_cap (the choice counts longer rows apart) has its
+ * distinct columns counted in a local table of the smallest power of two of slots, at most
+ * table_size, that holds its products at 3/4; if they exceed numeric_cap, stats[1] gets one.
+ * Group 0 writes total to stats[0]. stats[1] / S estimates those rows' share of the products. */
+MG_KERNEL void hash_rows_overflow_sample(MG_GLOBAL const mg_i64 *A_rp, MG_GLOBAL const mg_i32 *A_col,
+                                         MG_GLOBAL const mg_i64 *B_rp, MG_GLOBAL const mg_i32 *B_col,
+                                         MG_GLOBAL const mg_u64 *offsets, mg_i64 rows,
+                                         mg_i64 numeric_cap, mg_i64 symbolic_cap,
+                                         mg_u32 table_size, mg_u32 team,
+                                         MG_GLOBAL mg_u64 *stats, MG_DYN_LOCAL_PARAM) {
+    MG_LOCAL_ARRAY(mg_u32, picked, 1);
+    MG_LOCAL_ARRAY(mg_u32, found, 1);
+    MG_LOCAL mg_u32 *keys = MG_LOCAL_CAST(mg_u32, 0);
+    const mg_u32 lane = mg_local_id(), lanes = mg_local_size();
+    const mg_u64 s = mg_group_id(), samples = mg_num_groups();
+    const mg_u64 total = offsets[rows];
+    if (s == 0 && lane == 0) stats[0] = total;
+    if (total == 0 || rows <= 0) return;
+    if (lane == 0) {
+        const mg_u64 step = total / samples, rest = total % samples;
+        const mg_u64 pos = step * s + rest * s / samples + step / 2; /* < total */
+        mg_i64 lo = 0, hi = rows; /* offsets[lo] <= pos < offsets[hi] */
+        while (hi - lo > 1) {
+            mg_i64 mid = lo + (hi - lo) / 2;
+            if (offsets[mid] <= pos) lo = mid;
+            else hi = mid;
+        }
+        picked[0] = (mg_u32)lo;
+        found[0] = 0;
+    }
+    mg_barrier();
+    const mg_u32 row = picked[0];
+    const mg_i64 products = (mg_i64)(offsets[row + 1] - offsets[row]);
+    if (products <= numeric_cap || products > symbolic_cap) return; /* the whole group */
+    mg_u32 size = 4;
+    while (size < table_size && (mg_i64)(size - size / 4u) < products) size <<= 1;
+    mg_hash_clear_keys_local(keys, size, lane, lanes);
+    mg_barrier();
+    const mg_i64 a_begin = A_rp[row], a_end = A_rp[row + 1];
+    const mg_u32 rteam = hash_row_team(team, lanes, a_end - a_begin), teams = lanes / rteam;
+    mg_u32 mine = 0;
+    for (mg_i64 a = a_begin + lane / rteam; a < a_end; a += teams) {
+        mg_i32 k = A_col[a];
+        const mg_i64 b_end = B_rp[k + 1];
+        for (mg_i64 b = B_rp[k] + (lane & (rteam - 1u)); b < b_end; b += rteam)
+            mine += mg_hash_insert_local(keys, size - 1u, (mg_u32)B_col[b]);
+    }
+    if (mine != 0) mg_atomic_add_u32(&found[0], mine);
+    mg_barrier();
+    if (lane == 0 && (mg_i64)found[0] > numeric_cap) mg_atomic_add_u64(&stats[1], 1u);
+}
+
 MG_KERNEL void hash_rows_symbolic_global(
     MG_GLOBAL const mg_i64 *A_rp, MG_GLOBAL const mg_i32 *A_col, MG_GLOBAL const mg_i64 *B_rp,
     MG_GLOBAL const mg_i32 *B_col, MG_GLOBAL const mg_u32 *bins, mg_i64 bins_offset,

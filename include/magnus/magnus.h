@@ -520,13 +520,21 @@ typedef enum magnus_algorithm {
                                     local memory use a global-memory table */
     MAGNUS_ALGORITHM_AUTO = 2    /* the default: one of the two per product, by the rule of
                                     docs/performance.md "The method per input" (measured on the
-                                    H200): the hash algorithm when rows longer than what its
-                                    local tables hold (auto_long_row_products) carry less than
-                                    MAGNUS_AUTO_HASH_MAX_LONG_SHARE of the products, else
-                                    gMAGNUS. The report says which ran and why. */
+                                    H200): the hash algorithm when the rows its local tables
+                                    cannot hold carry less than
+                                    MAGNUS_AUTO_HASH_MAX_LONG_SHARE of the products together:
+                                    rows of more products than its symbolic tables hold
+                                    (auto_long_row_products) and rows of more entries than its
+                                    numeric tables hold (auto_numeric_row_nnz; their share
+                                    estimated from MAGNUS_AUTO_OVERFLOW_SAMPLES rows drawn by
+                                    products), else gMAGNUS. The report says which ran and
+                                    why. */
 } magnus_algorithm;
 /* AUTO's threshold (a fraction of the products) */
 #define MAGNUS_AUTO_HASH_MAX_LONG_SHARE 0.25
+/* AUTO's sample of rows for the overflow share (its standard error at a share of 0.25 is
+ * about 0.02) */
+#define MAGNUS_AUTO_OVERFLOW_SAMPLES 512
 /* "auto", "magnus" or "hash" (static text; NULL for another value). */
 MAGNUS_API const char *magnus_algorithm_name(magnus_algorithm algorithm);
 
@@ -551,6 +559,10 @@ typedef struct magnus_report {
     const char *algorithm_reason; /* why that algorithm ran (static text) */
     int64_t auto_long_row_products; /* AUTO: rows with more products are "long" ... */
     double auto_long_share;      /* ... and carry this fraction of the products */
+    int64_t auto_numeric_row_nnz; /* AUTO: rows of fewer products but more entries than this
+                                    "overflow" the hash algorithm's numeric tables ... */
+    double auto_overflow_share;  /* ... and carry about this fraction of the products
+                                    (estimated from MAGNUS_AUTO_OVERFLOW_SAMPLES rows) */
     double time_choice_ms;       /* AUTO: the statistics of the choice (in time_total_ms) */
     double time_kernel_load_ms;  /* loading kernels on their first use in this context (host
                                     time, in time_total_ms): nonzero on a context's first

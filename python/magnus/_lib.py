@@ -84,6 +84,8 @@ class Report(ctypes.Structure):
         ("algorithm_reason", ctypes.c_char_p),
         ("auto_long_row_products", ctypes.c_int64),
         ("auto_long_share", ctypes.c_double),
+        ("auto_numeric_row_nnz", ctypes.c_int64),
+        ("auto_overflow_share", ctypes.c_double),
         ("time_choice_ms", ctypes.c_double),
         ("time_kernel_load_ms", ctypes.c_double),
         ("time_total_ms", ctypes.c_double),

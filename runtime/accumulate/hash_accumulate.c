@@ -105,6 +105,37 @@ magnus_status magnus_hash_rows_products(magnus_context ctx, magnus_queue_id q,
     return s;
 }
 
+magnus_status magnus_hash_rows_overflow_sample(magnus_context ctx, magnus_queue_id q,
+                                               const struct magnus_device_csr_s *A,
+                                               const struct magnus_device_csr_s *B,
+                                               const magnus_dbuf *offsets, uint32_t samples,
+                                               int64_t numeric_cap, int64_t symbolic_cap,
+                                               magnus_dbuf *stats) {
+    const char *what = "hash overflow sample";
+    magnus_status s;
+    if ((s = hash_check_rows(A, B, what)) || (s = hash_check_dbuf(stats, what, "stats")))
+        return s;
+    if (!offsets || offsets->bytes < (size_t)(A->rows + 1) * 8 || stats->bytes < 16 ||
+        samples == 0)
+        return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
+                            "%s: %u samples, offsets of %zu bytes for %lld rows, stats of %zu "
+                            "bytes",
+                            what, samples, offsets ? offsets->bytes : 0, (long long)A->rows,
+                            stats->bytes);
+    /* the smallest power of two of slots that holds symbolic_cap keys at 3/4 (what the
+     * symbolic bins allow; it fits the budget since symbolic_cap came from it) */
+    uint64_t table = 4;
+    while (table - table / 4 < (uint64_t)(symbolic_cap > 0 ? symbolic_cap : 0)) table *= 2;
+    if (numeric_cap >= symbolic_cap) table = 4; /* no row can be sampled: the kernel only
+                                                   writes the total */
+    const uint64_t zero = 0;
+    if ((s = magnus_dbuf_fill(ctx, q, stats, 0, &zero, sizeof zero, 16))) return s;
+    return magnus_k_hash_rows_overflow_sample(
+        ctx, q, magnus_variant_of(A->type), samples, HASH_BIN_GROUP, table * MG_HASH_KEY_BYTES,
+        &A->row_ptr, &A->col_idx, &B->row_ptr, &B->col_idx, offsets, A->rows, numeric_cap,
+        symbolic_cap, (uint32_t)table, hash_team(B), stats);
+}
+
 magnus_status magnus_hash_rows_symbolic_sync(magnus_context ctx, const magnus_hash_config *cfg,
                                              const struct magnus_device_csr_s *A,
                                              const struct magnus_device_csr_s *B,

@@ -117,6 +117,20 @@ magnus_status magnus_hash_rows_products(magnus_context ctx, magnus_queue_id q,
                                         magnus_dbuf *products, magnus_hash_stats *stats);
 
 /*
+ * MAGNUS_ALGORITHM_AUTO's sample (kernels/hash_rows.cl, hash_rows_overflow_sample): `samples`
+ * rows drawn in proportion to their products from `offsets` (the exclusive scan of A·B's
+ * products per row, A->rows + 1 uint64 entries). stats (2 uint64, zeroed here) receives the
+ * products' total and how many drawn rows of (numeric_cap, symbolic_cap] products have more
+ * than numeric_cap distinct columns. Queued on q; does not wait.
+ */
+magnus_status magnus_hash_rows_overflow_sample(magnus_context ctx, magnus_queue_id q,
+                                               const struct magnus_device_csr_s *A,
+                                               const struct magnus_device_csr_s *B,
+                                               const magnus_dbuf *offsets, uint32_t samples,
+                                               int64_t numeric_cap, int64_t symbolic_cap,
+                                               magnus_dbuf *stats);
+
+/*
  * Symbolic phase for listed rows: reads products[r] (from magnus_hash_rows_products) and
  * overwrites it with nnz(C[r,:]), the number of distinct columns. `row_counts` may be
  * C.row_ptr (rows+1 int64): an exclusive scan of it then gives C's row pointers. Waits for

@@ -1,21 +1,29 @@
 /*
- * MAGNUS_ALGORITHM_AUTO: which algorithm multiplies a product, from one statistic of A and
- * B that costs a pass over A's structure on the device (products per row, their scan, and
- * the long rows' share; one host read):
+ * MAGNUS_ALGORITHM_AUTO: which algorithm multiplies a product, from statistics of A and B
+ * that cost a pass over A's structure on the device (products per row, their scan, the long
+ * rows' share, a sample of rows; one host wait):
  *
- *   long rows  rows with more products than the hash accumulator's symbolic table holds
- *              within the budget (6144 at 48 KiB): the hash algorithm counts them in
- *              global-memory tables, one work group per row; gMAGNUS expands them and
- *              splits them by column range across the whole device.
- *   rule       hash when the long rows carry less than MAGNUS_AUTO_HASH_MAX_LONG_SHARE of
- *              the products, gMAGNUS otherwise.
+ *   long rows      rows with more products than the hash accumulator's symbolic table holds
+ *                  within the budget (6144 at 48 KiB): the hash algorithm counts them in
+ *                  global-memory tables, one work group per row; gMAGNUS expands them and
+ *                  splits them by column range across the whole device.
+ *   overflow rows  rows of fewer products whose entries exceed the numeric table (2048 f64
+ *                  or 3072 f32 entries at 48 KiB): the hash algorithm fills them in global
+ *                  tables. A row's products only bound its entries (finite-element rows merge
+ *                  18 products into one entry, others hardly any), so their share is
+ *                  estimated from MAGNUS_AUTO_OVERFLOW_SAMPLES rows drawn in proportion to
+ *                  their products, each counted exactly (magnus_hash_rows_overflow_sample).
+ *   rule           hash when the long and the overflow rows together carry less than
+ *                  MAGNUS_AUTO_HASH_MAX_LONG_SHARE of the products, gMAGNUS otherwise.
  *
  * Measured on the H200 (docs/performance.md, "The method per input"): the hash algorithm
  * was faster on every shared matrix whose long rows carry under 20 % of the products
  * (0-18 %: EX5, bcsstk16, astro-ph, vsp_sctap1-2b; up to 2.7x) and gMAGNUS on every input
  * with more than 45 % (R-MAT, soc-Slashdot0902, email-Enron, ego-Facebook, ca-HepPh,
  * vsp_befref: up to 10x); the one input between (ca-AstroPh_cc1, 40 %) was within 11 %
- * either way.
+ * either way. The overflow rows were the one miss: vsp_sctap1-2b in f64 (long share 0, a
+ * third of its products in rows of 2049-6144 entries) ran the hash algorithm in 4.7 ms where
+ * gMAGNUS takes 3.7 ms ("The overflow rows" in docs/performance.md).
  */
 #include <string.h>
 
@@ -43,38 +51,47 @@ magnus_status magnus_spgemm_choose(magnus_algorithm *out, magnus_row_products *c
                                    const struct magnus_device_csr_s *B, magnus_report *rep) {
     const magnus_queue_id q = MAGNUS_QUEUE_MAIN;
     double t = magnus_now_ms();
-    int64_t long_products = 0;
-    magnus_hash_budget_capacity(ctx, A->type, &long_products, NULL);
+    int64_t long_products = 0, numeric_nnz = 0;
+    magnus_hash_budget_capacity(ctx, A->type, &long_products, &numeric_nnz);
     rep->auto_long_row_products = long_products;
+    rep->auto_numeric_row_nnz = numeric_nnz;
     *out = MAGNUS_ALGORITHM_MAGNUS;
     memset(counted, 0, sizeof *counted);
-    magnus_dbuf *products = &counted->products, *offsets = &counted->offsets;
-    uint64_t total = 0;
+    magnus_dbuf *products = &counted->products, *offsets = &counted->offsets, stats = {0};
+    uint64_t sampled[2] = {0, 0};
     magnus_long_segments longer = {0, 0};
     const uint64_t rows = (uint64_t)A->rows;
+    /* the sample is queued before the long rows' count, whose read waits for both */
     magnus_status s;
     if ((s = magnus_dbuf_alloc(ctx, (rows + 1) * 8, products)) ||
         (s = magnus_dbuf_alloc(ctx, (rows + 1) * 8, offsets)) ||
+        (s = magnus_dbuf_alloc(ctx, 16, &stats)) ||
         (s = magnus_hash_rows_products(ctx, q, A, B, NULL, 0, A->rows, products, NULL)) ||
         (s = magnus_prim_fill_u64(ctx, q, products, rows, 1, 0)) ||
-        (s = magnus_prim_scan_u64(ctx, q, offsets, products, rows + 1, &total)) ||
+        (s = magnus_prim_scan_u64(ctx, q, offsets, products, rows + 1, NULL)) ||
+        (s = magnus_hash_rows_overflow_sample(ctx, q, A, B, offsets, MAGNUS_AUTO_OVERFLOW_SAMPLES,
+                                              numeric_nnz, long_products, &stats)) ||
         (s = magnus_prim_long_segments(ctx, q, offsets, rows, (uint64_t)long_products,
-                                       &longer)))
+                                       &longer)) ||
+        (s = magnus_dbuf_read(ctx, q, sampled, &stats, 0, sizeof sampled)))
         magnus_context_finish_after_error(ctx, s);
+    magnus_dbuf_free(ctx, &stats);
     if (s) {
         magnus_row_products_free(ctx, counted);
         /* the detail names the step (a budget too small for the scan, say); say whose it is */
         magnus_error_prefix("MAGNUS_ALGORITHM_AUTO's choice of algorithm: ");
         return s;
     }
+    const uint64_t total = sampled[0];
     rep->auto_long_share = total ? (double)longer.length / (double)total : 0;
+    rep->auto_overflow_share = (double)sampled[1] / MAGNUS_AUTO_OVERFLOW_SAMPLES;
     counted->total = total;
-    if (rep->auto_long_share < MAGNUS_AUTO_HASH_MAX_LONG_SHARE) {
+    if (rep->auto_long_share + rep->auto_overflow_share < MAGNUS_AUTO_HASH_MAX_LONG_SHARE) {
         *out = MAGNUS_ALGORITHM_HASH;
         magnus_dbuf_free(ctx, offsets); /* the hash algorithm's setup needs no scan */
-        rep->algorithm_reason = "auto: long rows carry less than the share limit (hash)";
+        rep->algorithm_reason = "auto: rows past the hash tables carry less than the share limit (hash)";
     } else {
-        rep->algorithm_reason = "auto: long rows carry the share limit or more (gMAGNUS)";
+        rep->algorithm_reason = "auto: rows past the hash tables carry the share limit or more (gMAGNUS)";
     }
     rep->time_choice_ms = magnus_now_ms() - t;
     return MAGNUS_SUCCESS;

@@ -5,14 +5,20 @@
  * products than the hash accumulator's symbolic table holds within the context's budget
  * (auto_long_row_products, derived below from the context's probed budget, never assumed: the
  * machine's PoCL sizes its local memory from the host); the hash algorithm runs when the long
- * rows carry less than MAGNUS_AUTO_HASH_MAX_LONG_SHARE of the products, gMAGNUS otherwise.
- * Every product is compared with the CPU reference (multiply_and_compare).
+ * rows and the overflow rows (fewer products, more entries of C than the numeric tables hold:
+ * auto_numeric_row_nnz) carry less than MAGNUS_AUTO_HASH_MAX_LONG_SHARE of the products
+ * together, gMAGNUS otherwise. The overflow share is estimated on the device from rows drawn
+ * at evenly spaced product positions; the host computes it exactly from C (check_overflow),
+ * with the bound that such a sample guarantees. Every product is compared with the CPU
+ * reference (multiply_and_compare).
  *
  * The inputs are built for the threshold L of the context at hand: B's rows have FULL entries
  * but for FULL - 1 rows of 1 .. FULL - 1, so that a row of A reaches any number of products
  * exactly (build_pair), and the share sits where a test wants it: well below the limit, well
  * above, one product either side of it, a row of exactly L products and one of L + 1.
  */
+#include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -89,6 +95,54 @@ static int64_t binned_capacity(const magnus_context_s *ctx, magnus_value_type ty
         else hi = mid;
     }
     return lo;
+}
+
+/* The numeric tables' entries: the largest entry count magnus_hash_bin_shape_of gives a
+ * local numeric table, without the wide bins. */
+static int64_t numeric_capacity(const magnus_context_s *ctx, magnus_value_type type) {
+    magnus_context_s c = *ctx;
+    c.hash_wide_bins = false;
+    magnus_hash_bin_shape sh;
+    ASSERT_OK(magnus_hash_bin_shape_of(&sh, &c, type, 1, 1));
+    if (sh.table == 0) return 0;
+    int64_t lo = 1, hi = (int64_t)1 << 40;
+    while (hi - lo > 1) {
+        int64_t mid = lo + (hi - lo) / 2;
+        ASSERT_OK(magnus_hash_bin_shape_of(&sh, &c, type, 1, mid));
+        if (sh.table) lo = mid;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/* The overflow rows of A·B from C: rows of (N, L] products with more than N entries. `share`
+ * is their products over the total; `bound` what the device's sample of S evenly spaced
+ * product positions may differ from it by: each maximal run of consecutive overflow rows is
+ * one interval of positions, whose sample count is within one of its length times S / total,
+ * and the positions are rounded to whole products (one more each side). */
+typedef struct host_overflow {
+    int64_t rows;
+    double share, bound;
+} host_overflow;
+
+static host_overflow overflow_of(const magnus_csr_s *A, const magnus_csr_s *B,
+                                 const magnus_csr_s *C, int64_t N, int64_t L, int64_t total) {
+    host_overflow o = {0, 0, 0};
+    int64_t products = 0, runs = 0;
+    bool in_run = false;
+    for (int64_t i = 0; i < A->rows; i++) {
+        int64_t n = row_products(A, B, i);
+        bool over = n > N && n <= L && C->row_ptr[i + 1] - C->row_ptr[i] > N;
+        if (over) {
+            products += n;
+            o.rows++;
+            if (!in_run) runs++;
+        }
+        in_run = over;
+    }
+    o.share = total ? (double)products / (double)total : 0;
+    o.bound = (double)(2 * runs + 2) / MAGNUS_AUTO_OVERFLOW_SAMPLES;
+    return o;
 }
 
 /* The same from the accumulator's rule for its symbolic tables: the largest power of two of
@@ -203,14 +257,14 @@ static int64_t *row_plan(int64_t n_long, int64_t long_products, int64_t short_to
 /* AUTO multiplies A·B on ctx (options from magnus_spgemm_options_init, or NULL), correctly,
  * and reports the threshold, the share and the algorithm of the host's rule. Returns the
  * report and the host's count. */
-static magnus_report check_auto(magnus_context ctx, const magnus_csr_s *A, const magnus_csr_s *B,
-                                host_share *out, const char *label) {
+static magnus_report check_auto_overflow(magnus_context ctx, const magnus_csr_s *A,
+                                         const magnus_csr_s *B, host_share *out,
+                                         host_overflow *over_out, const char *label) {
     magnus_report rep;
     int64_t reference_nnz;
     const uint64_t before = ctx->memory_in_use;
     magnus_csr C =
         multiply_and_compare(&rep, &reference_nnz, ctx, A, B, MAGNUS_ALGORITHM_AUTO, label);
-    magnus_csr_free(&C);
     cr_assert_eq(ctx->memory_in_use, before, "%s: %llu device bytes still held", label,
                  (unsigned long long)(ctx->memory_in_use - before));
     cr_assert_eq(rep.nnz_c, reference_nnz, "%s", label);
@@ -225,14 +279,44 @@ static magnus_report check_auto(magnus_context ctx, const magnus_csr_s *A, const
                  "%s: long share %.17g, host %.17g (%lld of %lld products in %lld long rows)",
                  label, rep.auto_long_share, h.share, (long long)h.long_products,
                  (long long)h.total, (long long)h.long_rows);
-    cr_assert_eq(rep.algorithm, rule_for(&h), "%s: share %.6f ran %s (%s)", label, h.share,
-                 magnus_algorithm_name(rep.algorithm), rep.algorithm_reason);
+    const int64_t N = numeric_capacity(ctx, A->type);
+    cr_assert_eq(rep.auto_numeric_row_nnz, N, "%s: numeric capacity %lld, the tables hold %lld",
+                 label, (long long)rep.auto_numeric_row_nnz, (long long)N);
+    host_overflow o = overflow_of(A, B, C, N, L, h.total);
+    magnus_csr_free(&C);
+    cr_assert(fabs(rep.auto_overflow_share - o.share) <= o.bound,
+              "%s: overflow share %.6f, host %.6f (%lld rows, bound %.6f)", label,
+              rep.auto_overflow_share, o.share, (long long)o.rows, o.bound);
+    /* the rule on what the device reported, and on the exact shares where the sample's error
+     * cannot cross the limit */
+    const double reported = rep.auto_long_share + rep.auto_overflow_share;
+    cr_assert_eq(rep.algorithm,
+                 reported < MAGNUS_AUTO_HASH_MAX_LONG_SHARE ? MAGNUS_ALGORITHM_HASH
+                                                            : MAGNUS_ALGORITHM_MAGNUS,
+                 "%s: shares %.6f + %.6f ran %s (%s)", label, rep.auto_long_share,
+                 rep.auto_overflow_share, magnus_algorithm_name(rep.algorithm),
+                 rep.algorithm_reason);
+    if (o.rows == 0)
+        cr_assert_eq(rep.algorithm, rule_for(&h), "%s: share %.6f ran %s (%s)", label, h.share,
+                     magnus_algorithm_name(rep.algorithm), rep.algorithm_reason);
+    else if (fabs(h.share + o.share - MAGNUS_AUTO_HASH_MAX_LONG_SHARE) > o.bound)
+        cr_assert_eq(rep.algorithm,
+                     h.share + o.share < MAGNUS_AUTO_HASH_MAX_LONG_SHARE ? MAGNUS_ALGORITHM_HASH
+                                                                         : MAGNUS_ALGORITHM_MAGNUS,
+                     "%s: exact shares %.6f + %.6f ran %s", label, h.share, o.share,
+                     magnus_algorithm_name(rep.algorithm));
     cr_assert_eq(rep.algorithm_requested, MAGNUS_ALGORITHM_AUTO, "%s", label);
     cr_assert(rep.algorithm_reason && strncmp(rep.algorithm_reason, "auto", 4) == 0,
               "%s: reason \"%s\"", label, rep.algorithm_reason ? rep.algorithm_reason : "(null)");
     cr_assert(rep.time_choice_ms >= 0 && rep.time_choice_ms <= rep.time_total_ms, "%s", label);
     if (out) *out = h;
+    if (over_out) *over_out = o;
     return rep;
+}
+
+static magnus_report check_auto(magnus_context ctx, const magnus_csr_s *A, const magnus_csr_s *B,
+                                host_share *out, const char *label) {
+    return check_auto_overflow(ctx, A, B, out, NULL, label);
 }
 
 /* ---- the default ----------------------------------------------------------------------------- */
@@ -546,4 +630,112 @@ Test(spgemm_auto, tiny_budgets_refused_cleanly) {
     magnus_csr_free(&A);
     magnus_csr_free(&R);
     magnus_csr_free(&M);
+}
+
+/* ---- (d) overflow rows: few products per entry pass the numeric tables --------------------- */
+
+/* B: `k` rows of FULL distinct columns each, no column shared (row r: r * FULL + j), then k rows
+ * that all name columns 0 .. FULL - 1. Row i of A takes m[i] rows of the first half from its
+ * own start (every product a new entry of C: nothing merges) or, where same[i], m[i] rows of
+ * the second (m[i] * FULL products merge into FULL entries). */
+static pair build_overflow_pair(const int64_t *m, const bool *same, int64_t rows, int64_t k,
+                                magnus_value_type type) {
+    pair P;
+    ASSERT_OK(magnus_csr_new(&P.B, 2 * k, k * FULL, 2 * k * FULL, type));
+    int64_t q = 0;
+    for (int64_t r = 0; r < 2 * k; r++) {
+        P.B->row_ptr[r] = q;
+        for (int64_t j = 0; j < FULL; j++, q++) {
+            P.B->col_idx[q] = (int32_t)(r < k ? r * FULL + j : j);
+            ref_set_value(P.B, q, value_of((uint64_t)r, (uint64_t)j));
+        }
+    }
+    P.B->row_ptr[2 * k] = q;
+    int64_t a_nnz = 0;
+    for (int64_t i = 0; i < rows; i++) a_nnz += m[i];
+    ASSERT_OK(magnus_csr_new(&P.A, rows, 2 * k, a_nnz, type));
+    q = 0;
+    for (int64_t i = 0, start = 0; i < rows; i++) {
+        cr_assert_leq(m[i], k);
+        P.A->row_ptr[i] = q;
+        if (start + m[i] > k) start = 0;
+        for (int64_t j = 0; j < m[i]; j++, q++) {
+            P.A->col_idx[q] = (int32_t)((same[i] ? k : 0) + start + j);
+            ref_set_value(P.A, q, value_of((uint64_t)i + 3, (uint64_t)q));
+        }
+        start += m[i];
+    }
+    P.A->row_ptr[rows] = q;
+    ASSERT_OK(magnus_csr_validate(P.A));
+    ASSERT_OK(magnus_csr_validate(P.B));
+    return P;
+}
+
+/* n_over rows of P products in (N, L] (N: the numeric tables' entries, L: the symbolic
+ * tables' products), every `every`-th row, among rows of FULL products: with distinct
+ * columns they overflow the numeric tables, with merging ones they do not. The shares are set
+ * well away from the limit (the sample's bound is a few hundredths), so the exact rule is
+ * checked (check_auto_overflow). */
+Test(spgemm_auto, overflow_rows_count_toward_the_limit) {
+    /* a small budget, so that the tables hold hundreds of entries and the inputs stay small */
+    magnus_context ctx = magnus_test_budget_context(8192);
+    int checked = 0;
+    for (int t = 0; t < 2; t++) {
+        magnus_value_type type = both_types[t];
+        if (!type_supported(ctx, type)) continue;
+        const int64_t L = binned_capacity(ctx, type), N = numeric_capacity(ctx, type);
+        const int64_t mrow = N / FULL + 1; /* B rows per overflow row: P = mrow * FULL > N */
+        if (N <= 0 || mrow * FULL > L) /* the symbolic tables must hold such a row */
+            cr_skip_test("budget %llu: numeric %lld, symbolic %lld",
+                         (unsigned long long)ctx->device.local_mem_bytes, (long long)N,
+                         (long long)L);
+        const int64_t P = mrow * FULL;
+        /* overflow share of about 40 % (gMAGNUS) and 10 % (hash) when distinct */
+        const double targets[] = {0.40, 0.10};
+        for (int g = 0; g < 2; g++) {
+            for (int merge = 0; merge < 2; merge++) {
+                const int64_t n_over = 12;
+                const int64_t over_products = n_over * P;
+                const int64_t n_short =
+                    (int64_t)((double)over_products * (1 - targets[g]) / targets[g]) / FULL;
+                const int64_t rows = n_over + n_short, every = rows / n_over;
+                int64_t *m = calloc((size_t)rows, sizeof *m);
+                bool *same = calloc((size_t)rows, sizeof *same);
+                cr_assert(m && same);
+                int64_t placed = 0;
+                for (int64_t i = 0; i < rows; i++) {
+                    bool over = placed < n_over && i % every == every / 2;
+                    m[i] = over ? mrow : 1;
+                    same[i] = over && merge;
+                    placed += over;
+                }
+                pair Q = build_overflow_pair(m, same, rows, mrow * 4 > 64 ? mrow * 4 : 64, type);
+                char label[96];
+                snprintf(label, sizeof label, "%s, %lld rows of %lld products, %s",
+                         type == MAGNUS_FLOAT32 ? "f32" : "f64", (long long)n_over,
+                         (long long)P, merge ? "merging" : "distinct");
+                host_share h;
+                host_overflow o;
+                magnus_report rep = check_auto_overflow(ctx, Q.A, Q.B, &h, &o, label);
+                cr_assert_eq(h.long_rows, 0, "%s", label);
+                if (merge) {
+                    cr_assert_eq(o.rows, 0, "%s", label);
+                    cr_assert_eq(rep.auto_overflow_share, 0.0, "%s", label);
+                    cr_assert_eq(rep.algorithm, MAGNUS_ALGORITHM_HASH, "%s", label);
+                } else {
+                    cr_assert_eq(o.rows, n_over, "%s", label);
+                    cr_assert(fabs(o.share - targets[g]) < 0.02, "%s: share %g", label, o.share);
+                    cr_assert_eq(rep.algorithm,
+                                 g == 0 ? MAGNUS_ALGORITHM_MAGNUS : MAGNUS_ALGORITHM_HASH,
+                                 "%s ran %s", label, magnus_algorithm_name(rep.algorithm));
+                }
+                checked++;
+                free(m);
+                free(same);
+                pair_free(&Q);
+            }
+        }
+    }
+    cr_assert_gt(checked, 0);
+    magnus_context_free(&ctx);
 }

@@ -202,3 +202,71 @@ Test(hash_accumulate, chunks_small_local) {
     cr_assert_gt(st.items_global, 0, "no chunk took the global path");
     magnus_context_free(&ctx);
 }
+
+/* Products per row (hash_row_products) exactly as the host counts them, for rows of every
+ * length around the kernel's split (MG_HASH_PRODUCTS_SHORT entries: one work item; longer:
+ * the whole group), for groups of only long rows, a group with one row of thousands of
+ * entries among empty ones, and through an id list (reversed, after an offset). */
+Test(hash_accumulate, products_of_short_and_long_rows) {
+    magnus_context ctx = magnus_test_context();
+    const int64_t rows = 1100, k = 700;
+    static const int64_t cycle[] = {0, 1, 31, 32, 33, 64, 300, 2, 699};
+    int64_t nnz = 0;
+    int64_t *len = calloc((size_t)rows, sizeof *len);
+    cr_assert_not_null(len);
+    for (int64_t i = 0; i < rows; i++) {
+        if (i < 256) len[i] = 40 + i % 300;      /* the first group: only long rows */
+        else if (i < 512) len[i] = i == 300 ? k : 0; /* the second: one row of all columns */
+        else len[i] = cycle[i % (int64_t)(sizeof cycle / sizeof *cycle)];
+        nnz += len[i];
+    }
+    magnus_csr A = NULL, B = uniform(k, 90, 9, 77, MAGNUS_FLOAT32);
+    ASSERT_OK(magnus_csr_new(&A, rows, k, nnz, MAGNUS_FLOAT32));
+    int64_t q = 0;
+    for (int64_t i = 0; i < rows; i++) {
+        A->row_ptr[i] = q;
+        for (int64_t j = 0; j < len[i]; j++, q++) {
+            A->col_idx[q] = (int32_t)((j * k) / len[i] + (i % 7 < (k / len[i]) ? i % 7 : 0));
+            ((float *)A->values)[q] = 1.0f;
+        }
+    }
+    A->row_ptr[rows] = q;
+    ASSERT_OK(magnus_csr_validate(A));
+    int64_t *want = calloc((size_t)rows, sizeof *want);
+    cr_assert_not_null(want);
+    for (int64_t i = 0; i < rows; i++)
+        for (int64_t p = A->row_ptr[i]; p < A->row_ptr[i + 1]; p++)
+            want[i] += B->row_ptr[A->col_idx[p] + 1] - B->row_ptr[A->col_idx[p]];
+    magnus_device_csr dA, dB;
+    ASSERT_OK(magnus_device_csr_upload(&dA, ctx, A));
+    ASSERT_OK(magnus_device_csr_upload(&dB, ctx, B));
+    magnus_dbuf products, dids;
+    ASSERT_OK(magnus_dbuf_alloc(ctx, (size_t)rows * 8, &products));
+    uint32_t *ids = calloc((size_t)rows + 3, sizeof *ids);
+    int64_t *got = calloc((size_t)rows, sizeof *got);
+    cr_assert(ids && got);
+    for (int64_t i = 0; i < rows; i++) ids[3 + i] = (uint32_t)(rows - 1 - i);
+    ASSERT_OK(magnus_dbuf_alloc(ctx, ((size_t)rows + 3) * 4, &dids));
+    ASSERT_OK(magnus_dbuf_write(ctx, MAGNUS_QUEUE_MAIN, &dids, 0, ids, ((size_t)rows + 3) * 4));
+    for (int listed = 0; listed < 2; listed++) {
+        ASSERT_OK(magnus_dbuf_fill(ctx, MAGNUS_QUEUE_MAIN, &products, 0, &(int64_t){-1}, 8,
+                                   (size_t)rows * 8));
+        ASSERT_OK(magnus_hash_rows_products(ctx, MAGNUS_QUEUE_MAIN, dA, dB,
+                                            listed ? &dids : NULL, 3, rows, &products, NULL));
+        ASSERT_OK(magnus_dbuf_read(ctx, MAGNUS_QUEUE_MAIN, got, &products, 0, (size_t)rows * 8));
+        for (int64_t i = 0; i < rows; i++)
+            cr_assert_eq(got[i], want[i], "%s: row %lld of %lld entries: %lld products, host %lld",
+                         listed ? "listed" : "all rows", (long long)i, (long long)len[i],
+                         (long long)got[i], (long long)want[i]);
+    }
+    magnus_dbuf_free(ctx, &products);
+    magnus_dbuf_free(ctx, &dids);
+    ASSERT_OK(magnus_device_csr_free(&dA));
+    ASSERT_OK(magnus_device_csr_free(&dB));
+    magnus_csr_free(&A);
+    magnus_csr_free(&B);
+    free(len);
+    free(ids);
+    free(got);
+    free(want);
+}

@@ -181,13 +181,16 @@ def main():
         if r["system_kind"] == "magnus":
             # what ran: the system's algorithm, or for auto the choice of the rule by its share
             ran, share = r["algorithm_ran"], r["auto_long_share"]
+            over = r["auto_overflow_share"]
             if r["algorithm"] == "auto":
-                if share is None or not 0 <= share <= 1 or r["choice_ms"] is None:
-                    fail(f"{where}: auto without its share ({share}) or choice time")
-                elif ran != ("hash" if share < 0.25 else "magnus"):
-                    fail(f"{where}: auto ran {ran!r} for a long-row share of {share}")
-            elif ran != r["algorithm"] or share is not None:
-                fail(f"{where}: {r['algorithm']} ran {ran!r} (auto_long_share {share})")
+                if (share is None or not 0 <= share <= 1 or over is None or not 0 <= over <= 1
+                        or r["choice_ms"] is None):
+                    fail(f"{where}: auto without its shares ({share}, {over}) or choice time")
+                elif ran != ("hash" if share + over < 0.25 else "magnus"):
+                    fail(f"{where}: auto ran {ran!r} for long and overflow shares of {share}, "
+                         f"{over}")
+            elif ran != r["algorithm"] or share is not None or over is not None:
+                fail(f"{where}: {r['algorithm']} ran {ran!r} (auto shares {share}, {over})")
         mismatch_expected = args.expect_mismatch and r["system_kind"] == args.expect_mismatch
         want = "no" if mismatch_expected else "yes"
         if r["verified"] != want:
