@@ -182,12 +182,13 @@ static void print_device_report(const compute_report *c, FILE *out) {
     fprintf(out, "%s\n", first ? "none timed" : "");
     if (r->algorithm_requested == MAGNUS_ALGORITHM_AUTO)
         fprintf(out, "%-10s%s: rows of more than %s products carry %.1f%% of the products, "
-                     "rows of more than %s entries about %.1f%% (the limit: %.0f%% together), "
-                     "chosen in %s\n",
+                     "rows of more than %s entries about %.1f%% (the limit: %.0f%% for the "
+                     "first plus %d times the second), chosen in %s\n",
                 "method:", r->algorithm == MAGNUS_ALGORITHM_HASH ? "hash" : "gMAGNUS",
                 cli_count(r->auto_long_row_products).s, 100.0 * r->auto_long_share,
                 cli_count(r->auto_numeric_row_nnz).s, 100.0 * r->auto_overflow_share,
-                100.0 * MAGNUS_AUTO_HASH_MAX_LONG_SHARE, cli_duration(r->time_choice_ms * 1e-3).s);
+                100.0 * MAGNUS_AUTO_HASH_MAX_LONG_SHARE, MAGNUS_AUTO_OVERFLOW_WEIGHT,
+                cli_duration(r->time_choice_ms * 1e-3).s);
     else
         fprintf(out, "%-10s%s, %s\n", "method:",
                 r->algorithm == MAGNUS_ALGORITHM_HASH ? "hash" : "gMAGNUS",

@@ -522,19 +522,23 @@ typedef enum magnus_algorithm {
                                     docs/performance.md "The method per input" (measured on the
                                     H200): the hash algorithm when the rows its local tables
                                     cannot hold carry less than
-                                    MAGNUS_AUTO_HASH_MAX_LONG_SHARE of the products together:
-                                    rows of more products than its symbolic tables hold
-                                    (auto_long_row_products) and rows of more entries than its
-                                    numeric tables hold (auto_numeric_row_nnz; their share
-                                    estimated from MAGNUS_AUTO_OVERFLOW_SAMPLES rows drawn by
-                                    products), else gMAGNUS. The report says which ran and
-                                    why. */
+                                    MAGNUS_AUTO_HASH_MAX_LONG_SHARE of the products: the share
+                                    of rows of more products than its symbolic tables hold
+                                    (auto_long_row_products) plus MAGNUS_AUTO_OVERFLOW_WEIGHT
+                                    times that of rows of fewer products but more entries than
+                                    its numeric tables hold (auto_numeric_row_nnz; estimated
+                                    from MAGNUS_AUTO_OVERFLOW_SAMPLES rows drawn by products),
+                                    else gMAGNUS. The report says which ran and why. */
 } magnus_algorithm;
 /* AUTO's threshold (a fraction of the products) */
 #define MAGNUS_AUTO_HASH_MAX_LONG_SHARE 0.25
 /* AUTO's sample of rows for the overflow share (its standard error at a share of 0.25 is
  * about 0.02) */
 #define MAGNUS_AUTO_OVERFLOW_SAMPLES 512
+/* AUTO's weight of the overflow share: such rows merge at most 3 products per entry (at most
+ * auto_long_row_products products, more than a third as many entries), the inputs gMAGNUS
+ * expands cheaply, while the hash algorithm fills them in global tables */
+#define MAGNUS_AUTO_OVERFLOW_WEIGHT 2
 /* "auto", "magnus" or "hash" (static text; NULL for another value). */
 MAGNUS_API const char *magnus_algorithm_name(magnus_algorithm algorithm);
 

@@ -13,16 +13,21 @@
  *                  18 products into one entry, others hardly any), so their share is
  *                  estimated from MAGNUS_AUTO_OVERFLOW_SAMPLES rows drawn in proportion to
  *                  their products, each counted exactly (magnus_hash_rows_overflow_sample).
- *   rule           hash when the long and the overflow rows together carry less than
- *                  MAGNUS_AUTO_HASH_MAX_LONG_SHARE of the products, gMAGNUS otherwise.
+ *   rule           hash when the long rows' share of the products plus
+ *                  MAGNUS_AUTO_OVERFLOW_WEIGHT (2) times the overflow rows' share is less than
+ *                  MAGNUS_AUTO_HASH_MAX_LONG_SHARE, gMAGNUS otherwise. The weight: an
+ *                  overflow row has at most 3 products per entry (6144 products at most, more
+ *                  than 2048 entries), which gMAGNUS expands at little cost, while the hash
+ *                  algorithm fills it in a global table; a long row may merge 18 products
+ *                  into one entry (bcsstk16), where the expansion costs gMAGNUS most.
  *
  * Measured on the H200 (docs/performance.md, "The method per input"): the hash algorithm
  * was faster on every shared matrix whose long rows carry under 20 % of the products
  * (0-18 %: EX5, bcsstk16, astro-ph, vsp_sctap1-2b; up to 2.7x) and gMAGNUS on every input
  * with more than 45 % (R-MAT, soc-Slashdot0902, email-Enron, ego-Facebook, ca-HepPh,
  * vsp_befref: up to 10x); the one input between (ca-AstroPh_cc1, 40 %) was within 11 %
- * either way. The overflow rows were the one miss: vsp_sctap1-2b in f64 (long share 0, a
- * third of its products in rows of 2049-6144 entries) ran the hash algorithm in 4.7 ms where
+ * either way. The overflow rows were the one miss: vsp_sctap1-2b in f64 (long share 0.004,
+ * overflow share 0.244, counted on the host from C) ran the hash algorithm in 4.7 ms where
  * gMAGNUS takes 3.7 ms ("The overflow rows" in docs/performance.md).
  */
 #include <string.h>
@@ -86,7 +91,8 @@ magnus_status magnus_spgemm_choose(magnus_algorithm *out, magnus_row_products *c
     rep->auto_long_share = total ? (double)longer.length / (double)total : 0;
     rep->auto_overflow_share = (double)sampled[1] / MAGNUS_AUTO_OVERFLOW_SAMPLES;
     counted->total = total;
-    if (rep->auto_long_share + rep->auto_overflow_share < MAGNUS_AUTO_HASH_MAX_LONG_SHARE) {
+    if (rep->auto_long_share + MAGNUS_AUTO_OVERFLOW_WEIGHT * rep->auto_overflow_share <
+        MAGNUS_AUTO_HASH_MAX_LONG_SHARE) {
         *out = MAGNUS_ALGORITHM_HASH;
         magnus_dbuf_free(ctx, offsets); /* the hash algorithm's setup needs no scan */
         rep->algorithm_reason = "auto: rows past the hash tables carry less than the share limit (hash)";
