@@ -44,6 +44,8 @@ for tool in memcheck racecheck synccheck; do
   run_case all-dense "$tool" MAGNUS_BACKENDS=cuda MAGNUS_DENSE_MIN_ELEMENTS=1 -- rmat:13:8:1 rmat:13:8:2 --algorithm magnus
   run_case in-place "$tool" MAGNUS_BACKENDS=cuda MAGNUS_CHAT_GAP=4 MAGNUS_CHAT_GAP_MIN_BYTES=0 -- rmat:14:8:1 rmat:14:8:2 --algorithm magnus
   run_case auto "$tool" MAGNUS_BACKENDS=cuda -- rmat:14:8:1 rmat:14:8:2
+  # AUTO's overflow sample with tables of a few hundred entries: many drawn rows counted
+  run_case auto-overflow "$tool" MAGNUS_BACKENDS=cuda -- rmat:12:8:1 rmat:12:8:2 --local-mem 8192
   run_case hash-global "$tool" MAGNUS_BACKENDS=cuda -- rmat:12:8:1 rmat:12:8:2 --algorithm hash --local-mem 4096
   run_case long-light-rows "$tool" MAGNUS_BACKENDS=cuda MAGNUS_HEAVY_ROW_PRODUCTS=12288 MAGNUS_HASH_WIDE_BINS=1 -- rmat:14:8:1 rmat:14:8:2 --algorithm magnus
   run_case hash-wide "$tool" MAGNUS_BACKENDS=cuda MAGNUS_HASH_WIDE_BINS=1 -- rmat:14:8:1 rmat:14:8:2 --algorithm hash
