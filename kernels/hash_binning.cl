@@ -35,7 +35,8 @@ MG_DEVICE mg_u32 hash_bin_of(MG_LOCAL const mg_i64 *bounds, mg_u32 nbins, mg_i64
  * whole group together: their entries form one range that the lanes stride over (coalesced),
  * each lane keeping a running sum while its entries stay in one row and adding it to that
  * row's local total when they leave it. One item walking a hub row alone held the launch:
- * R-MAT's first row at scale 18 has about 7000 entries, 0.7 ms of serial loads on the H200. */
+ * R-MAT's first row at scale 18 has about 7000 entries, 0.7 ms of serial loads on the H200
+ * (docs/performance.md, "Products per row by whole groups"). */
 MG_KERNEL void hash_row_products(MG_GLOBAL const mg_i64 *A_rp, MG_GLOBAL const mg_i32 *A_col,
                                  MG_GLOBAL const mg_i64 *B_rp, MG_GLOBAL const mg_u32 *ids,
                                  mg_i64 ids_offset, mg_i32 has_ids, mg_i64 count,
@@ -78,20 +79,37 @@ MG_KERNEL void hash_row_products(MG_GLOBAL const mg_i64 *A_rp, MG_GLOBAL const m
         long_end[lid] += add;
         mg_barrier();
     }
+    /* MG_HASH_PRODUCTS_UNROLL entries per lane and round, their loads issued together: one
+     * entry at a time, each lane waited for two dependent loads per entry (0.3 ms for the
+     * 67,000 entries of R-MAT's first group at scale 18) */
     const mg_u64 entries = long_end[n_long - 1];
-    mg_u32 j = 0;
+    mg_u32 j = 0, run_row = 0;
     mg_u64 run = 0;
-    for (mg_u64 e = lid; e < entries; e += MG_HASH_BIN_GROUP) {
-        if (e >= long_end[j]) {
-            if (run != 0) mg_atomic_add_u64(&long_sum[j], run);
-            run = 0;
-            while (e >= long_end[j]) j++;
+    for (mg_u64 e0 = lid; e0 < entries; e0 += MG_HASH_PRODUCTS_UNROLL * MG_HASH_BIN_GROUP) {
+        mg_i32 k[MG_HASH_PRODUCTS_UNROLL];
+        mg_u32 row_of[MG_HASH_PRODUCTS_UNROLL];
+        mg_u64 len[MG_HASH_PRODUCTS_UNROLL];
+        for (mg_u32 u = 0; u < MG_HASH_PRODUCTS_UNROLL; u++) {
+            const mg_u64 e = e0 + (mg_u64)u * MG_HASH_BIN_GROUP;
+            k[u] = -1;
+            if (e < entries) {
+                while (e >= long_end[j]) j++;
+                k[u] = A_col[long_begin[j] + (mg_i64)(e - (j ? long_end[j - 1] : 0))];
+            }
+            row_of[u] = j;
         }
-        const mg_u64 first = j ? long_end[j - 1] : 0;
-        mg_i32 k = A_col[long_begin[j] + (mg_i64)(e - first)];
-        run += (mg_u64)(B_rp[k + 1] - B_rp[k]);
+        for (mg_u32 u = 0; u < MG_HASH_PRODUCTS_UNROLL; u++)
+            len[u] = k[u] < 0 ? 0 : (mg_u64)(B_rp[k[u] + 1] - B_rp[k[u]]);
+        for (mg_u32 u = 0; u < MG_HASH_PRODUCTS_UNROLL; u++) {
+            if (row_of[u] != run_row) {
+                if (run != 0) mg_atomic_add_u64(&long_sum[run_row], run);
+                run = 0;
+                run_row = row_of[u];
+            }
+            run += len[u];
+        }
     }
-    if (run != 0) mg_atomic_add_u64(&long_sum[j], run);
+    if (run != 0) mg_atomic_add_u64(&long_sum[run_row], run);
     mg_barrier();
     if (lid < n_long) products[long_row[lid]] = (mg_i64)long_sum[lid];
 }

@@ -75,14 +75,20 @@ MG_KERNEL void hash_rows_symbolic_local(MG_GLOBAL const mg_i64 *A_rp, MG_GLOBAL 
  * numeric_cap products but at most symbolic_cap (the choice counts longer rows apart) has its
  * distinct columns counted in a local table of the smallest power of two of slots, at most
  * table_size, that holds its products at 3/4; if they exceed numeric_cap, stats[1] gets one.
- * Group 0 writes total to stats[0]. stats[1] / S estimates those rows' share of the products. */
+ * Group 0 writes total to stats[0]. stats[1] / S estimates those rows' share of the products.
+ *
+ * Latency, not bandwidth, is the cost: the row is found by a search of the whole group (each
+ * round one load per lane, the range cut by the group size), and its lanes form teams of
+ * about its own average B row (products / entries), not B's: a row of many entries whose
+ * B rows are short would otherwise leave most of each team idle while it walks the entries
+ * one after another. */
 MG_KERNEL void hash_rows_overflow_sample(MG_GLOBAL const mg_i64 *A_rp, MG_GLOBAL const mg_i32 *A_col,
                                          MG_GLOBAL const mg_i64 *B_rp, MG_GLOBAL const mg_i32 *B_col,
                                          MG_GLOBAL const mg_u64 *offsets, mg_i64 rows,
                                          mg_i64 numeric_cap, mg_i64 symbolic_cap,
-                                         mg_u32 table_size, mg_u32 team,
-                                         MG_GLOBAL mg_u64 *stats, MG_DYN_LOCAL_PARAM) {
-    MG_LOCAL_ARRAY(mg_u32, picked, 1);
+                                         mg_u32 table_size, MG_GLOBAL mg_u64 *stats,
+                                         MG_DYN_LOCAL_PARAM) {
+    MG_LOCAL_ARRAY(mg_u32, last_below, 1);
     MG_LOCAL_ARRAY(mg_u32, found, 1);
     MG_LOCAL mg_u32 *keys = MG_LOCAL_CAST(mg_u32, 0);
     const mg_u32 lane = mg_local_id(), lanes = mg_local_size();
@@ -90,27 +96,35 @@ MG_KERNEL void hash_rows_overflow_sample(MG_GLOBAL const mg_i64 *A_rp, MG_GLOBAL
     const mg_u64 total = offsets[rows];
     if (s == 0 && lane == 0) stats[0] = total;
     if (total == 0 || rows <= 0) return;
-    if (lane == 0) {
-        const mg_u64 step = total / samples, rest = total % samples;
-        const mg_u64 pos = step * s + rest * s / samples + step / 2; /* < total */
-        mg_i64 lo = 0, hi = rows; /* offsets[lo] <= pos < offsets[hi] */
-        while (hi - lo > 1) {
-            mg_i64 mid = lo + (hi - lo) / 2;
-            if (offsets[mid] <= pos) lo = mid;
-            else hi = mid;
-        }
-        picked[0] = (mg_u32)lo;
-        found[0] = 0;
+    const mg_u64 step = total / samples, rest = total % samples;
+    const mg_u64 pos = step * s + rest * s / samples + step / 2; /* < total */
+    /* the row: the largest r < rows with offsets[r] <= pos; offsets[lo] <= pos < offsets[hi] */
+    mg_i64 lo = 0, hi = rows;
+    while (hi - lo > 1) { /* the same bounds in every lane: uniform */
+        const mg_i64 stride = (hi - lo + lanes - 1) / lanes;
+        const mg_i64 at = lo + (mg_i64)lane * stride;
+        if (lane == 0) last_below[0] = 0;
+        mg_barrier();
+        if (lane > 0 && at < hi && offsets[at] <= pos) mg_atomic_max_u32(&last_below[0], lane);
+        mg_barrier();
+        const mg_i64 t = (mg_i64)last_below[0];
+        mg_barrier();
+        const mg_i64 next_hi = lo + (t + 1) * stride;
+        lo += t * stride;
+        if (next_hi < hi) hi = next_hi;
     }
-    mg_barrier();
-    const mg_u32 row = picked[0];
+    const mg_u32 row = (mg_u32)lo;
     const mg_i64 products = (mg_i64)(offsets[row + 1] - offsets[row]);
     if (products <= numeric_cap || products > symbolic_cap) return; /* the whole group */
     mg_u32 size = 4;
     while (size < table_size && (mg_i64)(size - size / 4u) < products) size <<= 1;
+    if (lane == 0) found[0] = 0;
     mg_hash_clear_keys_local(keys, size, lane, lanes);
     mg_barrier();
     const mg_i64 a_begin = A_rp[row], a_end = A_rp[row + 1];
+    const mg_i64 per_entry = a_end > a_begin ? products / (a_end - a_begin) : 1;
+    mg_u32 team = 1;
+    while (team < lanes && (mg_i64)(team * 2u) <= per_entry) team <<= 1;
     const mg_u32 rteam = hash_row_team(team, lanes, a_end - a_begin), teams = lanes / rteam;
     mg_u32 mine = 0;
     for (mg_i64 a = a_begin + lane / rteam; a < a_end; a += teams) {

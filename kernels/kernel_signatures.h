@@ -116,7 +116,7 @@ MG_KERNEL_SIG(hash_rows_symbolic_local, (BUF_I64, A_rp), (BUF_I32, A_col), (BUF_
               (BUF_I64, row_counts), (U32, table_size), (U32, lanes), (U32, team))
 MG_KERNEL_SIG(hash_rows_overflow_sample, (BUF_I64, A_rp), (BUF_I32, A_col), (BUF_I64, B_rp),
               (BUF_I32, B_col), (BUF_U64, offsets), (I64, rows), (I64, numeric_cap),
-              (I64, symbolic_cap), (U32, table_size), (U32, team), (BUF_U64, stats))
+              (I64, symbolic_cap), (U32, table_size), (BUF_U64, stats))
 MG_KERNEL_SIG(hash_rows_symbolic_global, (BUF_I64, A_rp), (BUF_I32, A_col), (BUF_I64, B_rp),
               (BUF_I32, B_col), (BUF_U32, bins), (I64, bins_offset), (BUF_I64, row_counts),
               (BUF_I64, tables), (I64, table_index), (BUF_U32, table_keys), (U32, team))

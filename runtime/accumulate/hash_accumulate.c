@@ -133,7 +133,7 @@ magnus_status magnus_hash_rows_overflow_sample(magnus_context ctx, magnus_queue_
     return magnus_k_hash_rows_overflow_sample(
         ctx, q, magnus_variant_of(A->type), samples, HASH_BIN_GROUP, table * MG_HASH_KEY_BYTES,
         &A->row_ptr, &A->col_idx, &B->row_ptr, &B->col_idx, offsets, A->rows, numeric_cap,
-        symbolic_cap, (uint32_t)table, hash_team(B), stats);
+        symbolic_cap, (uint32_t)table, stats);
 }
 
 magnus_status magnus_hash_rows_symbolic_sync(magnus_context ctx, const magnus_hash_config *cfg,
