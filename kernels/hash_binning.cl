@@ -79,37 +79,27 @@ MG_KERNEL void hash_row_products(MG_GLOBAL const mg_i64 *A_rp, MG_GLOBAL const m
         long_end[lid] += add;
         mg_barrier();
     }
-    /* MG_HASH_PRODUCTS_UNROLL entries per lane and round, their loads issued together: one
-     * entry at a time, each lane waited for two dependent loads per entry (0.3 ms for the
-     * 67,000 entries of R-MAT's first group at scale 18) */
+    /* MG_HASH_PRODUCTS_UNROLL entries per lane and round, their loads issued together (one
+     * entry at a time, each lane waited for two dependent loads per entry: 0.3 ms for the
+     * 67,000 entries of R-MAT's first group at scale 18). An entry's row is found by a
+     * search of fixed depth over the rows' ends, so that the round's loops unroll. */
     const mg_u64 entries = long_end[n_long - 1];
-    mg_u32 j = 0, run_row = 0;
-    mg_u64 run = 0;
     for (mg_u64 e0 = lid; e0 < entries; e0 += MG_HASH_PRODUCTS_UNROLL * MG_HASH_BIN_GROUP) {
-        mg_i32 k[MG_HASH_PRODUCTS_UNROLL];
         mg_u32 row_of[MG_HASH_PRODUCTS_UNROLL];
-        mg_u64 len[MG_HASH_PRODUCTS_UNROLL];
+        mg_i32 k[MG_HASH_PRODUCTS_UNROLL];
         for (mg_u32 u = 0; u < MG_HASH_PRODUCTS_UNROLL; u++) {
             const mg_u64 e = e0 + (mg_u64)u * MG_HASH_BIN_GROUP;
-            k[u] = -1;
-            if (e < entries) {
-                while (e >= long_end[j]) j++;
-                k[u] = A_col[long_begin[j] + (mg_i64)(e - (j ? long_end[j - 1] : 0))];
-            }
+            mg_u32 j = 0; /* the long rows that end at or before e */
+            for (mg_u32 step = MG_HASH_BIN_GROUP / 2; step > 0; step >>= 1)
+                if (j + step < n_long && long_end[j + step - 1] <= e) j += step;
             row_of[u] = j;
+            k[u] = e < entries ? A_col[long_begin[j] + (mg_i64)(e - (j ? long_end[j - 1] : 0))]
+                               : -1;
         }
         for (mg_u32 u = 0; u < MG_HASH_PRODUCTS_UNROLL; u++)
-            len[u] = k[u] < 0 ? 0 : (mg_u64)(B_rp[k[u] + 1] - B_rp[k[u]]);
-        for (mg_u32 u = 0; u < MG_HASH_PRODUCTS_UNROLL; u++) {
-            if (row_of[u] != run_row) {
-                if (run != 0) mg_atomic_add_u64(&long_sum[run_row], run);
-                run = 0;
-                run_row = row_of[u];
-            }
-            run += len[u];
-        }
+            if (k[u] >= 0)
+                mg_atomic_add_u64(&long_sum[row_of[u]], (mg_u64)(B_rp[k[u] + 1] - B_rp[k[u]]));
     }
-    if (run != 0) mg_atomic_add_u64(&long_sum[run_row], run);
     mg_barrier();
     if (lid < n_long) products[long_row[lid]] = (mg_i64)long_sum[lid];
 }

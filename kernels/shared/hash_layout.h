@@ -14,7 +14,7 @@
 #define MG_HASH_BIN_GROUP 256
 /* hash_row_products: rows of at most this many entries of A are summed by one work item,
  * longer ones by the whole group. */
-#define MG_HASH_PRODUCTS_SHORT 16
+#define MG_HASH_PRODUCTS_SHORT 64
 /* ... and the group's lanes take this many of the long rows' entries at a time */
 #define MG_HASH_PRODUCTS_UNROLL 8
 /* Bins at most: the binning kernels keep the bounds and counts in static local arrays. */
