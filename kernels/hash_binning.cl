@@ -79,26 +79,31 @@ MG_KERNEL void hash_row_products(MG_GLOBAL const mg_i64 *A_rp, MG_GLOBAL const m
         long_end[lid] += add;
         mg_barrier();
     }
-    /* MG_HASH_PRODUCTS_UNROLL entries per lane and round, their loads issued together (one
-     * entry at a time, each lane waited for two dependent loads per entry: 0.3 ms for the
-     * 67,000 entries of R-MAT's first group at scale 18). An entry's row is found by a
-     * search of fixed depth over the rows' ends, so that the round's loops unroll. */
+    /* Each lane takes one contiguous 1/256 of the long rows' entries and sums it row piece by
+     * row piece, adding each piece's sum to its row's total. Within a piece the loop is the
+     * short rows' (independent loads the compiler overlaps); a lane crosses at most a few row
+     * ends, so the atomics are few. (Strided lanes with an atomic per entry, or a search per
+     * entry, were slower: docs/performance.md, "Products per row by whole groups".) */
     const mg_u64 entries = long_end[n_long - 1];
-    for (mg_u64 e0 = lid; e0 < entries; e0 += MG_HASH_PRODUCTS_UNROLL * MG_HASH_BIN_GROUP) {
-        mg_u32 row_of[MG_HASH_PRODUCTS_UNROLL];
-        mg_i32 k[MG_HASH_PRODUCTS_UNROLL];
-        for (mg_u32 u = 0; u < MG_HASH_PRODUCTS_UNROLL; u++) {
-            const mg_u64 e = e0 + (mg_u64)u * MG_HASH_BIN_GROUP;
-            mg_u32 j = 0; /* the long rows that end at or before e */
-            for (mg_u32 step = MG_HASH_BIN_GROUP / 2; step > 0; step >>= 1)
-                if (j + step < n_long && long_end[j + step - 1] <= e) j += step;
-            row_of[u] = j;
-            k[u] = e < entries ? A_col[long_begin[j] + (mg_i64)(e - (j ? long_end[j - 1] : 0))]
-                               : -1;
+    const mg_u64 per_lane = (entries + MG_HASH_BIN_GROUP - 1) / MG_HASH_BIN_GROUP;
+    mg_u64 e = (mg_u64)lid * per_lane;
+    const mg_u64 e_end = e + per_lane < entries ? e + per_lane : entries;
+    mg_u32 j = 0; /* the long rows that end at or before e (at most n_long - 1) */
+    for (mg_u32 step = MG_HASH_BIN_GROUP / 2; step > 0; step >>= 1)
+        if (j + step < n_long && long_end[j + step - 1] <= e) j += step;
+    while (e < e_end) {
+        const mg_u64 row_first = j ? long_end[j - 1] : 0;
+        const mg_u64 piece_end = long_end[j] < e_end ? long_end[j] : e_end;
+        const mg_i64 a_first = long_begin[j] + (mg_i64)(e - row_first);
+        const mg_i64 a_last = a_first + (mg_i64)(piece_end - e);
+        mg_u64 sum = 0;
+        for (mg_i64 a = a_first; a < a_last; a++) {
+            mg_i32 k = A_col[a];
+            sum += (mg_u64)(B_rp[k + 1] - B_rp[k]);
         }
-        for (mg_u32 u = 0; u < MG_HASH_PRODUCTS_UNROLL; u++)
-            if (k[u] >= 0)
-                mg_atomic_add_u64(&long_sum[row_of[u]], (mg_u64)(B_rp[k[u] + 1] - B_rp[k[u]]));
+        if (sum != 0) mg_atomic_add_u64(&long_sum[j], sum);
+        e = piece_end;
+        j++;
     }
     mg_barrier();
     if (lid < n_long) products[long_row[lid]] = (mg_i64)long_sum[lid];

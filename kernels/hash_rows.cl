@@ -78,10 +78,11 @@ MG_KERNEL void hash_rows_symbolic_local(MG_GLOBAL const mg_i64 *A_rp, MG_GLOBAL 
  * Group 0 writes total to stats[0]. stats[1] / S estimates those rows' share of the products.
  *
  * Latency, not bandwidth, is the cost: the row is found by a search of the whole group (each
- * round one load per lane, the range cut by the group size), and its entries are taken all at
- * once where the lanes allow (one team per entry, the lanes split evenly among them): a team
- * that walks entries one after another waits for three dependent loads per entry (teams of
- * B's average row took 0.1-0.2 ms per launch on R-MAT, 28 us on bcsstk16). */
+ * round one load per lane, the range cut by the group size), and its lanes form teams of
+ * about its own average B row (products / entries), not B's: a row of many entries whose B
+ * rows are short would otherwise leave most of each team idle while it walks the entries one
+ * after another (teams of B's average row took 0.23 ms per launch on R-MAT scale 18 against
+ * 0.1 ms so; one team per entry, 0.1-0.13 ms against 0.03-0.06 on soc-Slashdot0902). */
 MG_KERNEL void hash_rows_overflow_sample(MG_GLOBAL const mg_i64 *A_rp, MG_GLOBAL const mg_i32 *A_col,
                                          MG_GLOBAL const mg_i64 *B_rp, MG_GLOBAL const mg_i32 *B_col,
                                          MG_GLOBAL const mg_u64 *offsets, mg_i64 rows,
@@ -122,7 +123,10 @@ MG_KERNEL void hash_rows_overflow_sample(MG_GLOBAL const mg_i64 *A_rp, MG_GLOBAL
     mg_hash_clear_keys_local(keys, size, lane, lanes);
     mg_barrier();
     const mg_i64 a_begin = A_rp[row], a_end = A_rp[row + 1];
-    const mg_u32 rteam = hash_row_team(1u, lanes, a_end - a_begin), teams = lanes / rteam;
+    const mg_i64 per_entry = a_end > a_begin ? products / (a_end - a_begin) : 1;
+    mg_u32 team = 1;
+    while (team < lanes && (mg_i64)(team * 2u) <= per_entry) team <<= 1;
+    const mg_u32 rteam = hash_row_team(team, lanes, a_end - a_begin), teams = lanes / rteam;
     mg_u32 mine = 0;
     for (mg_i64 a = a_begin + lane / rteam; a < a_end; a += teams) {
         mg_i32 k = A_col[a];

@@ -15,8 +15,6 @@
 /* hash_row_products: rows of at most this many entries of A are summed by one work item,
  * longer ones by the whole group. */
 #define MG_HASH_PRODUCTS_SHORT 64
-/* ... and the group's lanes take this many of the long rows' entries at a time */
-#define MG_HASH_PRODUCTS_UNROLL 8
 /* Bins at most: the binning kernels keep the bounds and counts in static local arrays. */
 #define MG_HASH_MAX_BINS 32
 /* hash_bin_count's result, read back by the host in one transfer: the bin sizes (mg_u32 words
