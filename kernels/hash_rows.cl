@@ -74,8 +74,9 @@ MG_KERNEL void hash_rows_symbolic_local(MG_GLOBAL const mg_i64 *A_rp, MG_GLOBAL 
  * offsets[rows]), so rows are drawn in proportion to their products. A row of more than
  * numeric_cap products but at most symbolic_cap (the choice counts longer rows apart) has its
  * distinct columns counted in a local table of the smallest power of two of slots, at most
- * table_size, that holds its products at 3/4; if they exceed numeric_cap, stats[1] gets one.
- * Group 0 writes total to stats[0]. stats[1] / S estimates those rows' share of the products.
+ * table_size, that holds its products at 3/4; if they exceed numeric_cap, stats[1 + s] is 1
+ * (the host zeroes stats). Group 0 writes total to stats[0]. The sum of stats[1 ..] over S
+ * estimates those rows' share of the products.
  *
  * Latency, not bandwidth, is the cost: the row is found by a search of the whole group (each
  * round one load per lane, the range cut by the group size), and its lanes form teams of
@@ -136,7 +137,9 @@ MG_KERNEL void hash_rows_overflow_sample(MG_GLOBAL const mg_i64 *A_rp, MG_GLOBAL
     }
     if (mine != 0) mg_atomic_add_u32(&found[0], mine);
     mg_barrier();
-    if (lane == 0 && (mg_i64)found[0] > numeric_cap) mg_atomic_add_u64(&stats[1], 1u);
+    /* one word per drawn row, no atomic (the host adds them): the SPIR-V path (PoCL, Level
+     * Zero) counted 256 per row with a 64-bit atomic here */
+    if (lane == 0) stats[1 + s] = (mg_i64)found[0] > numeric_cap ? 1u : 0u;
 }
 
 MG_KERNEL void hash_rows_symbolic_global(

@@ -115,8 +115,8 @@ magnus_status magnus_hash_rows_overflow_sample(magnus_context ctx, magnus_queue_
     magnus_status s;
     if ((s = hash_check_rows(A, B, what)) || (s = hash_check_dbuf(stats, what, "stats")))
         return s;
-    if (!offsets || offsets->bytes < (size_t)(A->rows + 1) * 8 || stats->bytes < 16 ||
-        samples == 0)
+    if (!offsets || offsets->bytes < (size_t)(A->rows + 1) * 8 ||
+        stats->bytes < ((size_t)samples + 1) * 8 || samples == 0)
         return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
                             "%s: %u samples, offsets of %zu bytes for %lld rows, stats of %zu "
                             "bytes",
@@ -129,7 +129,8 @@ magnus_status magnus_hash_rows_overflow_sample(magnus_context ctx, magnus_queue_
     if (numeric_cap >= symbolic_cap) table = 4; /* no row can be sampled: the kernel only
                                                    writes the total */
     const uint64_t zero = 0;
-    if ((s = magnus_dbuf_fill(ctx, q, stats, 0, &zero, sizeof zero, 16))) return s;
+    if ((s = magnus_dbuf_fill(ctx, q, stats, 0, &zero, sizeof zero, ((size_t)samples + 1) * 8)))
+        return s;
     return magnus_k_hash_rows_overflow_sample(
         ctx, q, magnus_variant_of(A->type), samples, HASH_BIN_GROUP, table * MG_HASH_KEY_BYTES,
         &A->row_ptr, &A->col_idx, &B->row_ptr, &B->col_idx, offsets, A->rows, numeric_cap,

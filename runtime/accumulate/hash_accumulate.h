@@ -119,9 +119,10 @@ magnus_status magnus_hash_rows_products(magnus_context ctx, magnus_queue_id q,
 /*
  * MAGNUS_ALGORITHM_AUTO's sample (kernels/hash_rows.cl, hash_rows_overflow_sample): `samples`
  * rows drawn in proportion to their products from `offsets` (the exclusive scan of A·B's
- * products per row, A->rows + 1 uint64 entries). stats (2 uint64, zeroed here) receives the
- * products' total and how many drawn rows of (numeric_cap, symbolic_cap] products have more
- * than numeric_cap distinct columns. Queued on q; does not wait.
+ * products per row, A->rows + 1 uint64 entries). stats (samples + 1 uint64, zeroed here)
+ * receives the products' total, then for each drawn row 1 if it has (numeric_cap,
+ * symbolic_cap] products and more than numeric_cap distinct columns, else 0. Queued on q; does
+ * not wait.
  */
 magnus_status magnus_hash_rows_overflow_sample(magnus_context ctx, magnus_queue_id q,
                                                const struct magnus_device_csr_s *A,

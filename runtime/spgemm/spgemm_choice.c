@@ -63,14 +63,14 @@ magnus_status magnus_spgemm_choose(magnus_algorithm *out, magnus_row_products *c
     *out = MAGNUS_ALGORITHM_MAGNUS;
     memset(counted, 0, sizeof *counted);
     magnus_dbuf *products = &counted->products, *offsets = &counted->offsets, stats = {0};
-    uint64_t sampled[2] = {0, 0};
+    uint64_t sampled[MAGNUS_AUTO_OVERFLOW_SAMPLES + 1] = {0};
     magnus_long_segments longer = {0, 0};
     const uint64_t rows = (uint64_t)A->rows;
     /* the sample is queued before the long rows' count, whose read waits for both */
     magnus_status s;
     if ((s = magnus_dbuf_alloc(ctx, (rows + 1) * 8, products)) ||
         (s = magnus_dbuf_alloc(ctx, (rows + 1) * 8, offsets)) ||
-        (s = magnus_dbuf_alloc(ctx, 16, &stats)) ||
+        (s = magnus_dbuf_alloc(ctx, sizeof sampled, &stats)) ||
         (s = magnus_hash_rows_products(ctx, q, A, B, NULL, 0, A->rows, products, NULL)) ||
         (s = magnus_prim_fill_u64(ctx, q, products, rows, 1, 0)) ||
         (s = magnus_prim_scan_u64(ctx, q, offsets, products, rows + 1, NULL)) ||
@@ -89,7 +89,9 @@ magnus_status magnus_spgemm_choose(magnus_algorithm *out, magnus_row_products *c
     }
     const uint64_t total = sampled[0];
     rep->auto_long_share = total ? (double)longer.length / (double)total : 0;
-    rep->auto_overflow_share = (double)sampled[1] / MAGNUS_AUTO_OVERFLOW_SAMPLES;
+    uint64_t overflowing = 0;
+    for (int i = 1; i <= MAGNUS_AUTO_OVERFLOW_SAMPLES; i++) overflowing += sampled[i] != 0;
+    rep->auto_overflow_share = (double)overflowing / MAGNUS_AUTO_OVERFLOW_SAMPLES;
     counted->total = total;
     if (rep->auto_long_share + MAGNUS_AUTO_OVERFLOW_WEIGHT * rep->auto_overflow_share <
         MAGNUS_AUTO_HASH_MAX_LONG_SHARE) {

@@ -81,7 +81,7 @@ for budget in default 1024; do
 done
 expect 0 "$magnus" multiply "$work/a.mtx" "$work/b.mtx" --device opencl:0 --verify
 contains out "method:   "
-contains out "(the limit: 25%), chosen in"
+contains out "(the limit: 25% for the first plus 2 times the second), chosen in"
 contains out "verified: yes (exact"
 
 # The text report names device, engine, phases and verification (gMAGNUS's: tau).
