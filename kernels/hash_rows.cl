@@ -52,14 +52,9 @@ MG_KERNEL void hash_rows_symbolic_local(MG_GLOBAL const mg_i64 *A_rp, MG_GLOBAL 
     if (item < count) {
         mg_u32 row = bins[bins_offset + item];
         const mg_i64 a_begin = A_rp[row], a_end = A_rp[row + 1];
-        const mg_u32 rteam = hash_row_team(team, lanes, a_end - a_begin), teams = lanes / rteam;
-        mg_u32 mine = 0;
-        for (mg_i64 a = a_begin + lane / rteam; a < a_end; a += teams) {
-            mg_i32 k = A_col[a];
-            const mg_i64 b_end = B_rp[k + 1];
-            for (mg_i64 b = B_rp[k] + (lane & (rteam - 1u)); b < b_end; b += rteam)
-                mine += mg_hash_insert_local(keys, table_size - 1u, (mg_u32)B_col[b]);
-        }
+        const mg_u32 mine =
+            mg_hash_insert_row_local(keys, table_size - 1u, A_col, B_rp, B_col, a_begin, a_end,
+                                     hash_row_team(team, lanes, a_end - a_begin), lane, lanes);
         if (mine != 0) mg_atomic_add_u32(&found[sub], mine);
     }
     mg_barrier();
@@ -127,14 +122,9 @@ MG_KERNEL void hash_rows_overflow_sample(MG_GLOBAL const mg_i64 *A_rp, MG_GLOBAL
     const mg_i64 per_entry = a_end > a_begin ? products / (a_end - a_begin) : 1;
     mg_u32 team = 1;
     while (team < lanes && (mg_i64)(team * 2u) <= per_entry) team <<= 1;
-    const mg_u32 rteam = hash_row_team(team, lanes, a_end - a_begin), teams = lanes / rteam;
-    mg_u32 mine = 0;
-    for (mg_i64 a = a_begin + lane / rteam; a < a_end; a += teams) {
-        mg_i32 k = A_col[a];
-        const mg_i64 b_end = B_rp[k + 1];
-        for (mg_i64 b = B_rp[k] + (lane & (rteam - 1u)); b < b_end; b += rteam)
-            mine += mg_hash_insert_local(keys, size - 1u, (mg_u32)B_col[b]);
-    }
+    const mg_u32 mine =
+        mg_hash_insert_row_local(keys, size - 1u, A_col, B_rp, B_col, a_begin, a_end,
+                                 hash_row_team(team, lanes, a_end - a_begin), lane, lanes);
     if (mine != 0) mg_atomic_add_u32(&found[0], mine);
     mg_barrier();
     /* one word per drawn row, no atomic (the host adds them): the SPIR-V path (PoCL, Level
@@ -158,14 +148,9 @@ MG_KERNEL void hash_rows_symbolic_global(
     if (lane == 0) found[0] = 0;
     mg_barrier();
     const mg_i64 a_begin = A_rp[row], a_end = A_rp[row + 1];
-    const mg_u32 rteam = hash_row_team(team, lanes, a_end - a_begin), teams = lanes / rteam;
-    mg_u32 mine = 0;
-    for (mg_i64 a = a_begin + lane / rteam; a < a_end; a += teams) {
-        mg_i32 k = A_col[a];
-        const mg_i64 b_end = B_rp[k + 1];
-        for (mg_i64 b = B_rp[k] + (lane & (rteam - 1u)); b < b_end; b += rteam)
-            mine += mg_hash_insert_global(keys, size - 1u, (mg_u32)B_col[b]);
-    }
+    const mg_u32 mine =
+        mg_hash_insert_row_global(keys, size - 1u, A_col, B_rp, B_col, a_begin, a_end,
+                                  hash_row_team(team, lanes, a_end - a_begin), lane, lanes);
     if (mine != 0) mg_atomic_add_u32(&found[0], mine);
     mg_barrier();
     if (lane == 0) row_counts[row] = (mg_i64)found[0];

@@ -55,6 +55,24 @@
             slot = (slot + 1u) & mask;                                                           \
         }                                                                                        \
     }                                                                                            \
+    /* Symbolic inserts of the columns of row [a_begin, a_end) of A·B by `lanes` lanes in      \
+     * teams of `team` (powers of two, team <= lanes): team t takes A's entries t,             \
+     * t + lanes / team, ... and its lanes stride over the matching row of B. Returns the      \
+     * columns this lane found first. */                                                        \
+    MG_DEVICE mg_u32 mg_hash_insert_row##SUFFIX(                                                 \
+        SPACE mg_u32 *keys, IDX mask, MG_GLOBAL const mg_i32 *A_col,                             \
+        MG_GLOBAL const mg_i64 *B_rp, MG_GLOBAL const mg_i32 *B_col, mg_i64 a_begin,             \
+        mg_i64 a_end, mg_u32 team, mg_u32 lane, mg_u32 lanes) {                                  \
+        const mg_u32 teams = lanes / team;                                                       \
+        mg_u32 mine = 0;                                                                         \
+        for (mg_i64 a = a_begin + lane / team; a < a_end; a += teams) {                          \
+            mg_i32 k = A_col[a];                                                                 \
+            const mg_i64 b_end = B_rp[k + 1];                                                    \
+            for (mg_i64 b = B_rp[k] + (lane & (team - 1u)); b < b_end; b += team)                \
+                mine += mg_hash_insert##SUFFIX(keys, mask, (mg_u32)B_col[b]);                    \
+        }                                                                                        \
+        return mine;                                                                             \
+    }                                                                                            \
     /* Numeric insert: adds v to key's value (table of any size with a free slot). */            \
     MG_DEVICE void mg_hash_accumulate##SUFFIX(SPACE mg_u32 *keys, SPACE mg_val *vals, IDX size,  \
                                               mg_u32 key, mg_val v) {                            \
