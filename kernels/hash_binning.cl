@@ -32,9 +32,8 @@ MG_DEVICE mg_u32 hash_bin_of(MG_LOCAL const mg_i64 *bounds, mg_u32 nbins, mg_i64
 
 /* products[r] = sum over k in A[r,:] of nnz(B[k,:]) for each listed row r. A row of at most
  * MG_HASH_PRODUCTS_SHORT entries is summed by its own work item. Longer rows are summed by the
- * whole group together: their entries form one range that the lanes stride over (coalesced),
- * each lane keeping a running sum while its entries stay in one row and adding it to that
- * row's local total when they leave it. One item walking a hub row alone held the launch:
+ * whole group together: their entries form one range, split into one contiguous piece per
+ * lane (below). One item walking a hub row alone held the launch:
  * R-MAT's first row at scale 18 has about 7000 entries, 0.7 ms of serial loads on the H200
  * (docs/performance.md, "Products per row by whole groups"). */
 MG_KERNEL void hash_row_products(MG_GLOBAL const mg_i64 *A_rp, MG_GLOBAL const mg_i32 *A_col,

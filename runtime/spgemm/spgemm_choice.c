@@ -28,7 +28,8 @@
  * vsp_befref: up to 10x); the one input between (ca-AstroPh_cc1, 40 %) was within 11 %
  * either way. The overflow rows were the one miss: vsp_sctap1-2b in f64 (long share 0.004,
  * overflow share 0.244, counted on the host from C) ran the hash algorithm in 4.7 ms where
- * gMAGNUS takes 3.7 ms ("The overflow rows" in docs/performance.md).
+ * gMAGNUS takes 3.7 ms (docs/performance.md, "Products per row by whole groups; the overflow
+ * rows in the choice").
  */
 #include <string.h>
 
@@ -97,9 +98,11 @@ magnus_status magnus_spgemm_choose(magnus_algorithm *out, magnus_row_products *c
         MAGNUS_AUTO_HASH_MAX_LONG_SHARE) {
         *out = MAGNUS_ALGORITHM_HASH;
         magnus_dbuf_free(ctx, offsets); /* the hash algorithm's setup needs no scan */
-        rep->algorithm_reason = "auto: rows past the hash tables carry less than the share limit (hash)";
+        rep->algorithm_reason =
+            "auto: rows past the hash tables carry less than the share limit (hash)";
     } else {
-        rep->algorithm_reason = "auto: rows past the hash tables carry the share limit or more (gMAGNUS)";
+        rep->algorithm_reason =
+            "auto: rows past the hash tables carry the share limit or more (gMAGNUS)";
     }
     rep->time_choice_ms = magnus_now_ms() - t;
     return MAGNUS_SUCCESS;

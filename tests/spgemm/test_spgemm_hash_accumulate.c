@@ -205,8 +205,8 @@ Test(hash_accumulate, chunks_small_local) {
 
 /* Products per row (hash_row_products) exactly as the host counts them, for rows of every
  * length around the kernel's split (MG_HASH_PRODUCTS_SHORT entries: one work item; longer:
- * the whole group), for groups of only long rows, a group with one row of thousands of
- * entries among empty ones, and through an id list (reversed, after an offset). */
+ * the whole group), for a group of only long rows, a group with one row of 700 entries among
+ * empty ones, and through an id list (reversed, after an offset). */
 Test(hash_accumulate, products_of_short_and_long_rows) {
     magnus_context ctx = magnus_test_context();
     const int64_t rows = 1100, k = 700;
