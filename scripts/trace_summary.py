@@ -8,6 +8,12 @@ event (alloc, free, wait, read, write, launch) the count and the host millisecon
 device idle time the host exposes: from the end of each wait (a finish, or a read, which
 waits for its queue) to the next launch or copy that gives the device work again. The
 largest single events follow.
+
+With MAGNUS_TRACE_DEVICE=1 the device's own times follow ("dtrace" lines, written after the
+multiply's end): the span from the first kernel's start to the last one's end, the time some
+kernel ran (the union over the queues), the device idle time inside the span, per queue the
+sum of its kernels, and the largest idle gaps and longest kernels (a kernel's time counts from
+when its queue reached it, so it includes any wait behind another queue's blocks).
 """
 import argparse
 import collections
@@ -16,23 +22,62 @@ import sys
 
 def multiplies(lines):
     cur = None
+    done = None  # the last finished multiply: dtrace lines come after its end
     for line in lines:
         f = line.rstrip("\n").split(" ", 5)
+        if len(f) >= 6 and f[0] == "dtrace":
+            if done is not None:
+                done["device"].append((float(f[1]), float(f[2]), int(f[3]), int(f[4]),
+                                       f[5].strip()))
+            continue
         if len(f) < 5 or f[0] != "trace":
             continue
         start, dur, kind, nbytes = float(f[1]), float(f[2]), f[3], int(f[4])
         what = f[5].strip() if len(f) > 5 else ""
         if kind == "mark" and what.startswith("multiply"):
-            cur = {"what": what, "events": []}
+            if done is not None:
+                yield done
+                done = None
+            cur = {"what": what, "events": [], "device": []}
             continue
         if cur is None:
             continue
         if kind == "mark" and what == "end":
             cur["wall"] = start
-            yield cur
+            done = cur
             cur = None
             continue
         cur["events"].append((start, dur, kind, nbytes, what))
+    if done is not None:
+        yield done
+
+
+def summarize_device(dev, top):
+    if not dev:
+        return
+    dev = sorted(dev)
+    first, last = dev[0][0], max(d[1] for d in dev)
+    busy, gaps, reach = 0.0, [], first
+    for s, e, q, g, w in dev:
+        if s > reach:
+            gaps.append((s - reach, reach, w))
+        if e > reach:
+            busy += e - max(s, reach)
+            reach = e
+    per_queue = collections.defaultdict(lambda: [0, 0.0])
+    for s, e, q, g, w in dev:
+        per_queue[q][0] += 1
+        per_queue[q][1] += e - s
+    print("  device: span %.3f ms (first kernel at %.3f), some kernel running %.3f ms, "
+          "idle %.3f ms" % (last - first, first, busy, last - first - busy))
+    for q in sorted(per_queue):
+        print("    queue %d: %4d kernels %9.3f ms" % (q, per_queue[q][0], per_queue[q][1]))
+    print("  device idle gaps:")
+    for gap, at, w in sorted(gaps, reverse=True)[:top]:
+        print("    %8.3f ms at %8.3f  before %s" % (gap, at, w))
+    print("  longest kernels (from their queue reaching them):")
+    for s, e, q, g, w in sorted(dev, key=lambda d: d[0] - d[1])[:top]:
+        print("    %8.3f ms  %8.3f-%8.3f  queue %d  %8d groups  %s" % (e - s, s, e, q, g, w))
 
 
 def summarize(m, top):
@@ -62,6 +107,7 @@ def summarize(m, top):
     print("  largest events:")
     for s, d, k, b, w in sorted(ev, key=lambda e: -e[1])[:top]:
         print("    %8.3f ms at %8.3f  %-6s %12d  %s" % (d, s, k, b, w))
+    summarize_device(m["device"], top)
 
 
 def main():

@@ -62,7 +62,7 @@ void magnus_cuda_context_destroy(magnus_bctx *ctx) {
     magnus_host_free(ctx);
 }
 
-magnus_status magnus_cuda_queue_create(magnus_bctx *ctx, magnus_bqueue **out) {
+magnus_status magnus_cuda_queue_create(magnus_bctx *ctx, int urgent, magnus_bqueue **out) {
     *out = NULL;
     magnus_status s = magnus_cuda_make_current(ctx);
     if (s) return s;
@@ -72,10 +72,15 @@ magnus_status magnus_cuda_queue_create(magnus_bctx *ctx, magnus_bqueue **out) {
                             ctx->index);
     q->ctx = ctx;
     /* Non-blocking: work on the legacy NULL stream (by other code in the process) must not
-     * serialise magnus's streams. */
-    if ((s = magnus_cuda_check(magnus_cuda.StreamCreate(&q->stream, CU_STREAM_NON_BLOCKING),
-                               MAGNUS_ERROR_DEVICE, "cuStreamCreate on CUDA device %d",
-                               ctx->index))) {
+     * serialise magnus's streams. Urgent: the greatest priority, whose blocks the scheduler
+     * starts before the waiting blocks of lower-priority grids (lower numbers are greater). */
+    int least = 0, greatest = 0;
+    if (urgent && magnus_cuda.CtxGetStreamPriorityRange(&least, &greatest) != CUDA_SUCCESS)
+        greatest = 0;
+    if ((s = magnus_cuda_check(
+             magnus_cuda.StreamCreateWithPriority(&q->stream, CU_STREAM_NON_BLOCKING,
+                                                  urgent ? greatest : 0),
+             MAGNUS_ERROR_DEVICE, "cuStreamCreateWithPriority on CUDA device %d", ctx->index))) {
         magnus_host_free(q);
         return s;
     }

@@ -88,7 +88,7 @@ void magnus_cuda_format_version(int version, char *buf, size_t size);
 magnus_status magnus_cuda_make_current(magnus_bctx *ctx);
 magnus_status magnus_cuda_context_create(int index, magnus_bctx **ctx);
 void magnus_cuda_context_destroy(magnus_bctx *ctx);
-magnus_status magnus_cuda_queue_create(magnus_bctx *ctx, magnus_bqueue **queue);
+magnus_status magnus_cuda_queue_create(magnus_bctx *ctx, int urgent, magnus_bqueue **queue);
 void magnus_cuda_queue_destroy(magnus_bqueue *queue);
 magnus_status magnus_cuda_queue_finish(magnus_bqueue *queue);
 

@@ -56,6 +56,10 @@ void magnus_cuda_unload(void);
     X(CtxSetCurrent, "cuCtxSetCurrent", PFN_cuCtxSetCurrent_v4000)                    \
     X(CtxSynchronize, "cuCtxSynchronize", PFN_cuCtxSynchronize_v2000)                 \
     X(StreamCreate, "cuStreamCreate", PFN_cuStreamCreate_v2000)                       \
+    X(StreamCreateWithPriority, "cuStreamCreateWithPriority",                         \
+      PFN_cuStreamCreateWithPriority_v5050)                                           \
+    X(CtxGetStreamPriorityRange, "cuCtxGetStreamPriorityRange",                       \
+      PFN_cuCtxGetStreamPriorityRange_v5050)                                          \
     X(StreamDestroy, "cuStreamDestroy", PFN_cuStreamDestroy_v4000)                    \
     X(StreamSynchronize, "cuStreamSynchronize", PFN_cuStreamSynchronize_v2000)        \
     X(StreamWaitEvent, "cuStreamWaitEvent", PFN_cuStreamWaitEvent_v3020)              \

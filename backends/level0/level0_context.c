@@ -105,7 +105,7 @@ void level0_single_event_destroy(ze_event_pool_handle_t pool, ze_event_handle_t 
     if (pool) magnus_ze.zeEventPoolDestroy(pool);
 }
 
-magnus_status level0_queue_create(magnus_bctx *ctx, magnus_bqueue **out) {
+magnus_status level0_queue_create(magnus_bctx *ctx, int urgent, magnus_bqueue **out) {
     if (!out) return magnus_error(MAGNUS_ERROR_NULL_POINTER, "level0: queue output is NULL");
     *out = NULL;
     if (!ctx) return magnus_error(MAGNUS_ERROR_NULL_POINTER, "level0: queue_create without a context");
@@ -123,7 +123,8 @@ magnus_status level0_queue_create(magnus_bctx *ctx, magnus_bqueue **out) {
                                     .index = 0,
                                     .flags = 0,
                                     .mode = ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS,
-                                    .priority = ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
+                                    .priority = urgent ? ZE_COMMAND_QUEUE_PRIORITY_PRIORITY_HIGH
+                                                       : ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
     ze_result_t r = magnus_ze.zeCommandListCreateImmediate(ctx->context, ctx->dev->device, &desc,
                                                            &q->list);
     if (r) {

@@ -108,7 +108,7 @@ magnus_status level0_device_info(int index, magnus_device_info *info);
 /* Contexts, queues, memory (level0_context.c, level0_memory.c) */
 magnus_status level0_context_create(int index, magnus_bctx **ctx);
 void level0_context_destroy(magnus_bctx *ctx);
-magnus_status level0_queue_create(magnus_bctx *ctx, magnus_bqueue **queue);
+magnus_status level0_queue_create(magnus_bctx *ctx, int urgent, magnus_bqueue **queue);
 void level0_queue_destroy(magnus_bqueue *queue);
 magnus_status level0_queue_finish(magnus_bqueue *queue);
 /* Appends the barrier that keeps the immediate list in order; `what` names the command. Every

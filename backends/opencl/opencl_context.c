@@ -72,7 +72,8 @@ magnus_status magnus_cl_context_create(int index, magnus_bctx **out) {
     return MAGNUS_SUCCESS;
 }
 
-magnus_status magnus_cl_queue_create(magnus_bctx *c, magnus_bqueue **out) {
+magnus_status magnus_cl_queue_create(magnus_bctx *c, int urgent, magnus_bqueue **out) {
+    (void)urgent; /* no priority in core OpenCL (backend.h) */
     cl_int err;
     cl_command_queue q =
         magnus_cl.CreateCommandQueue(c->context, c->device, CL_QUEUE_PROFILING_ENABLE, &err);

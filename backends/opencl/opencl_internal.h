@@ -62,7 +62,7 @@ bool magnus_cl_extension_listed(const char *list, const char *extension);
 /* ---- contexts and queues (opencl_context.c) ---- */
 magnus_status magnus_cl_context_create(int index, magnus_bctx **ctx);
 void magnus_cl_context_destroy(magnus_bctx *ctx);
-magnus_status magnus_cl_queue_create(magnus_bctx *ctx, magnus_bqueue **queue);
+magnus_status magnus_cl_queue_create(magnus_bctx *ctx, int urgent, magnus_bqueue **queue);
 void magnus_cl_queue_destroy(magnus_bqueue *queue);
 magnus_status magnus_cl_queue_finish(magnus_bqueue *queue);
 

@@ -56,7 +56,11 @@ typedef struct magnus_backend_ops {
     /* contexts and queues */
     magnus_status (*context_create)(int index, magnus_bctx **ctx);
     void (*context_destroy)(magnus_bctx *ctx);
-    magnus_status (*queue_create)(magnus_bctx *ctx, magnus_bqueue **queue);
+    /* urgent != 0: a hint that this queue's kernels should get the device's units before
+     * those already waiting on the context's other queues (CUDA: the greatest stream
+     * priority; Level Zero: ZE_COMMAND_QUEUE_PRIORITY_PRIORITY_HIGH; OpenCL has no such
+     * queue property in its core API and ignores it). Never changes results. */
+    magnus_status (*queue_create)(magnus_bctx *ctx, int urgent, magnus_bqueue **queue);
     void (*queue_destroy)(magnus_bqueue *queue);
     magnus_status (*queue_finish)(magnus_bqueue *queue);
 

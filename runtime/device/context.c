@@ -99,7 +99,7 @@ magnus_status magnus_context_create(magnus_context *ctx, const magnus_device_inf
                             (unsigned long long)info.local_mem_bytes, info.name);
     uint32_t hash_group_max, multisplit_group, chat_gap_divisor;
     uint64_t chat_gap_min_bytes, heavy_row_products;
-    uint32_t preload_kernels;
+    uint32_t preload_kernels, urgent_light;
     bool hash_wide_bins;
     int64_t dense_min_elements;
     uint64_t work_group_limit = info.max_work_group_size ? info.max_work_group_size : 256;
@@ -110,7 +110,8 @@ magnus_status magnus_context_create(magnus_context *ctx, const magnus_device_inf
         (s = magnus_knob_dense_min_elements(opt->dense_min_elements, &dense_min_elements)) ||
         (s = magnus_knob_chat_gap(&chat_gap_divisor, &chat_gap_min_bytes)) ||
         (s = magnus_knob_heavy_rows(&heavy_row_products, &hash_wide_bins)) ||
-        (s = magnus_knob_preload(&preload_kernels, ops->preload_kernels)))
+        (s = magnus_knob_preload(&preload_kernels, ops->preload_kernels)) ||
+        (s = magnus_knob_urgent_light(&urgent_light)))
         return s;
 
     magnus_context c = magnus_host_calloc(1, sizeof *c);
@@ -138,7 +139,8 @@ magnus_status magnus_context_create(magnus_context *ctx, const magnus_device_inf
         return s;
     }
     for (int q = 0; q < MAGNUS_QUEUE_COUNT; q++) {
-        if ((s = ops->queue_create(c->bctx, &c->queues[q]))) {
+        const int urgent = q == MAGNUS_QUEUE_LIGHT && urgent_light;
+        if ((s = ops->queue_create(c->bctx, urgent, &c->queues[q]))) {
             context_release(c);
             return s;
         }

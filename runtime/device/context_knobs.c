@@ -113,6 +113,13 @@ magnus_status magnus_knob_heavy_rows(uint64_t *row_products, bool *wide_bins) {
     return MAGNUS_SUCCESS;
 }
 
+magnus_status magnus_knob_urgent_light(uint32_t *urgent) {
+    uint64_t v = 1;
+    magnus_status s = magnus_env_uint("MAGNUS_URGENT_LIGHT", 1, 1, true, &v);
+    *urgent = (uint32_t)v;
+    return s;
+}
+
 magnus_status magnus_knob_preload(uint32_t *preload, bool backend_default) {
     uint64_t v = backend_default ? 1 : 0;
     magnus_status s = magnus_env_uint("MAGNUS_PRELOAD_KERNELS", 1, 1, true, &v);

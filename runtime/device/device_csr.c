@@ -68,10 +68,19 @@ magnus_status magnus_device_csr_alloc_entries(struct magnus_device_csr_s *d, int
     magnus_dbuf_free(d->ctx, &d->col_idx);
     magnus_dbuf_free(d->ctx, &d->values);
     d->nnz = 0;
-    magnus_status s = magnus_dbuf_alloc(d->ctx, col_bytes, &d->col_idx);
-    if (!s) s = magnus_dbuf_alloc(d->ctx, val_bytes, &d->values);
+    /* The larger array first: a stream-ordered pool that holds the previous C's two freed
+     * blocks may carve the smaller request from the larger block, and the larger request
+     * then maps new memory (0.47 ms for 306 MB of f64 values on the H200). */
+    magnus_dbuf *first = &d->values, *second = &d->col_idx;
+    size_t first_bytes = val_bytes, second_bytes = col_bytes;
+    if (col_bytes > val_bytes) {
+        first = &d->col_idx, second = &d->values;
+        first_bytes = col_bytes, second_bytes = val_bytes;
+    }
+    magnus_status s = magnus_dbuf_alloc(d->ctx, first_bytes, first);
+    if (!s) s = magnus_dbuf_alloc(d->ctx, second_bytes, second);
     if (s) {
-        magnus_dbuf_free(d->ctx, &d->col_idx);
+        magnus_dbuf_free(d->ctx, first);
         return s;
     }
     d->nnz = nnz;

@@ -124,6 +124,8 @@ struct magnus_context_s {
     FILE *trace;
     int trace_owned;
     double trace_t0;
+    /* MAGNUS_TRACE_DEVICE's launch times on the device (trace.c); NULL: off */
+    struct magnus_trace_device_s *trace_device;
 };
 
 /* The host clock of the report's times and the trace, in milliseconds (monotonic; only
@@ -146,6 +148,14 @@ void magnus_trace_close(magnus_context ctx);
 void magnus_trace_mark(magnus_context ctx, const char *what);
 void magnus_trace_event(magnus_context ctx, const char *kind, const char *what, double start_ms,
                         uint64_t bytes);
+/* With MAGNUS_TRACE_DEVICE=1 as well: an event before and after each launch on its queue
+ * (launch.c calls the pair), written as "dtrace" lines when the queues are idle
+ * (magnus_trace_device_flush: the end of each multiply, the next mark, the context's end).
+ * Off, both cost one branch. */
+magnus_bevent *magnus_trace_device_before(magnus_context ctx, magnus_queue_id q);
+void magnus_trace_device_after(magnus_context ctx, magnus_queue_id q, const char *name,
+                               size_t groups, magnus_bevent *before);
+void magnus_trace_device_flush(magnus_context ctx);
 #define MAGNUS_TRACE_START(ctx) ((ctx)->trace ? magnus_now_ms() : 0.0)
 
 /* NULL -> MAGNUS_ERROR_NULL_POINTER, freed or foreign -> MAGNUS_ERROR_INVALID_HANDLE. */
@@ -207,6 +217,11 @@ magnus_status magnus_knob_heavy_rows(uint64_t *row_products, bool *wide_bins);
  * (and of the float64 one on fp64 devices) up front, so that the first multiply does not
  * (runtime/device/launch.c). */
 magnus_status magnus_knob_preload(uint32_t *preload, bool backend_default);
+/* MAGNUS_URGENT_LIGHT (0 or 1, default 1): whether the light queue is created urgent
+ * (backend.h queue_create), so that the light rows' short kernels, and the binning whose
+ * read the host waits for, start between the blocks of a heavy grid queued before them
+ * instead of after its last block (docs/performance.md, "The light queue first"). */
+magnus_status magnus_knob_urgent_light(uint32_t *urgent);
 /* Looks up (loads, on first use) every kernel of `variant`'s module into ctx's cache. */
 magnus_status magnus_context_preload(magnus_context ctx, magnus_kernel_variant variant);
 

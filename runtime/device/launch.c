@@ -108,8 +108,10 @@ magnus_status magnus_launch(magnus_context ctx, magnus_queue_id q, magnus_kernel
         return s;
     }
     const double t = MAGNUS_TRACE_START(ctx);
+    magnus_bevent *before = magnus_trace_device_before(ctx, q);
     s = ctx->ops->launch(ctx->queues[q], ctx->kernels[entry].kernel, groups, group_size,
                          local_bytes, nargs, args);
+    magnus_trace_device_after(ctx, q, ctx->kernels[entry].name, groups, before);
     magnus_trace_event(ctx, "launch", name, t, (uint64_t)groups);
     if (s) magnus_error_prefix("kernel %s (%s), %zu groups of %zu: ", name, variant_name(variant),
                                groups, group_size);

@@ -94,6 +94,7 @@ magnus_status magnus_spgemm_dispatch(magnus_device_csr *C, magnus_context ctx,
     }
     rep->time_kernel_load_ms = ctx->kernel_load_ms - load0;
     magnus_trace_event(ctx, "mark", "end", magnus_now_ms(), 0);
+    magnus_trace_device_flush(ctx); /* the queues are idle */
     return s;
 }
 

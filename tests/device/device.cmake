@@ -7,6 +7,7 @@ magnus_add_test(test_probe
                 SOURCES ${_dir}/test_probe.c ${_dir}/test_context.c ${_dir}/test_deferred_free.c
                         ${_dir}/test_device_pool.c ${_dir}/test_context_constants.c
                         ${_dir}/test_kernel_limits.c ${_dir}/test_kernel_cache.c
+                        ${_dir}/test_trace.c
                 LABELS runtime TIMEOUT 300)
 magnus_add_device_test(copy_bandwidth SOURCES ${_dir}/test_copy_bandwidth.c LABELS bench
                        TIMEOUT 300)

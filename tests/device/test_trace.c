@@ -1,0 +1,186 @@
+/*
+ * MAGNUS_TRACE's timeline (part of test_probe; runtime/device/trace.c): with
+ * MAGNUS_TRACE_DEVICE=1 every kernel launch of a multiply has one "dtrace" line, in launch
+ * order, with the same kernel name and group count and device times that do not run
+ * backwards; without it there are none. And the light queue's urgency knob
+ * (MAGNUS_URGENT_LIGHT): a value other than 0 or 1 is refused by name, and both values give
+ * the same product. Skipped without a device.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "device_runtime.h"
+#include "probe_test_util.h"
+#include "status_test_util.h"
+
+#define MAX_LAUNCHES 4096
+
+typedef struct launch_line {
+    char name[64];
+    unsigned long long groups;
+} launch_line;
+
+typedef struct parsed_trace {
+    int multiplies;
+    int nlaunch, ndevice;
+    launch_line launch[MAX_LAUNCHES], device[MAX_LAUNCHES];
+    int backwards; /* dtrace lines whose end precedes their start, or negative times */
+} parsed_trace;
+
+static magnus_csr test_matrix(void) {
+    magnus_rmat_options o;
+    ASSERT_OK(magnus_rmat_options_init(&o));
+    o.scale = 9;
+    o.nnz_per_row = 8;
+    magnus_csr A;
+    ASSERT_OK(magnus_gen_rmat(&A, &o, NULL, NULL));
+    return A;
+}
+
+/* One gMAGNUS multiply A·A in a context created while the variables are set; the trace
+ * lands in `path`. */
+static void traced_multiply(const char *path, const char *device_trace, magnus_csr A,
+                            magnus_csr *C) {
+    magnus_device_info d = need_device();
+    setenv("MAGNUS_TRACE", path, 1);
+    if (device_trace) setenv("MAGNUS_TRACE_DEVICE", device_trace, 1);
+    else unsetenv("MAGNUS_TRACE_DEVICE");
+    magnus_context ctx = new_context(&d, 0, 0);
+    unsetenv("MAGNUS_TRACE");
+    unsetenv("MAGNUS_TRACE_DEVICE");
+    magnus_spgemm_options opt;
+    ASSERT_OK(magnus_spgemm_options_init(&opt));
+    opt.algorithm = MAGNUS_ALGORITHM_MAGNUS;
+    ASSERT_OK(magnus_spgemm(C, ctx, A, A, &opt, NULL));
+    ASSERT_OK(magnus_context_free(&ctx)); /* closes (and flushes) the trace */
+}
+
+/* The launches between the multiply's mark and its end, and the dtrace lines after it. */
+static void parse(const char *path, parsed_trace *t) {
+    memset(t, 0, sizeof *t);
+    FILE *f = fopen(path, "r");
+    cr_assert_not_null(f, "no trace at %s", path);
+    char line[512];
+    int inside = 0;
+    while (fgets(line, sizeof line, f)) {
+        double start, dur;
+        char kind[16], what[128];
+        unsigned long long n;
+        if (strncmp(line, "dtrace ", 7) == 0) {
+            double s, e;
+            int q;
+            cr_assert_eq(sscanf(line, "dtrace %lf %lf %d %llu %63s", &s, &e, &q, &n, what), 5,
+                         "malformed: %s", line);
+            cr_assert(q >= 0 && q < MAGNUS_QUEUE_COUNT, "queue %d: %s", q, line);
+            if (t->ndevice < MAX_LAUNCHES) {
+                snprintf(t->device[t->ndevice].name, sizeof t->device[0].name, "%s", what);
+                t->device[t->ndevice].groups = n;
+            }
+            t->ndevice++;
+            if (s < 0 || e < s) t->backwards++;
+            continue;
+        }
+        what[0] = 0;
+        if (sscanf(line, "trace %lf %lf %15s %llu %127s", &start, &dur, kind, &n, what) < 4)
+            continue;
+        if (strcmp(kind, "mark") == 0 && strncmp(what, "multiply", 8) == 0) {
+            inside = 1;
+            t->multiplies++;
+        } else if (strcmp(kind, "mark") == 0 && strcmp(what, "end") == 0) {
+            inside = 0;
+        } else if (inside && strcmp(kind, "launch") == 0) {
+            if (t->nlaunch < MAX_LAUNCHES) {
+                snprintf(t->launch[t->nlaunch].name, sizeof t->launch[0].name, "%s", what);
+                t->launch[t->nlaunch].groups = n;
+            }
+            t->nlaunch++;
+        }
+    }
+    fclose(f);
+}
+
+static void temp_path(char *path, size_t size) {
+    snprintf(path, size, "/tmp/magnus-trace-test-XXXXXX");
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0, "mkstemp");
+    close(fd);
+}
+
+Test(trace, device_times_of_every_launch) {
+    char path[64];
+    temp_path(path, sizeof path);
+    magnus_csr A = test_matrix(), C = NULL;
+    traced_multiply(path, "1", A, &C);
+    static parsed_trace t;
+    parse(path, &t);
+    unlink(path);
+    cr_assert_eq(t.multiplies, 1);
+    cr_assert_gt(t.nlaunch, 5, "only %d launches traced", t.nlaunch);
+    cr_assert_leq(t.nlaunch, MAX_LAUNCHES);
+    /* a backend whose events carry no times writes none (trace.c); PoCL, CUDA and the Level
+     * Zero driver all time them */
+    if (t.ndevice == 0) cr_skip_test("this backend's events carry no times");
+    cr_assert_eq(t.ndevice, t.nlaunch, "%d dtrace lines for %d launches", t.ndevice, t.nlaunch);
+    for (int i = 0; i < t.nlaunch; i++) {
+        cr_assert_str_eq(t.device[i].name, t.launch[i].name, "launch %d", i);
+        cr_assert_eq(t.device[i].groups, t.launch[i].groups, "launch %d (%s)", i,
+                     t.launch[i].name);
+    }
+    cr_assert_eq(t.backwards, 0, "%d dtrace lines run backwards", t.backwards);
+    magnus_csr_free(&C);
+    magnus_csr_free(&A);
+}
+
+Test(trace, no_device_times_unless_asked) {
+    char path[64];
+    temp_path(path, sizeof path);
+    magnus_csr A = test_matrix(), C = NULL;
+    traced_multiply(path, "0", A, &C);
+    static parsed_trace t;
+    parse(path, &t);
+    unlink(path);
+    cr_assert_eq(t.multiplies, 1);
+    cr_assert_gt(t.nlaunch, 5);
+    cr_assert_eq(t.ndevice, 0, "dtrace lines without MAGNUS_TRACE_DEVICE=1");
+    magnus_csr_free(&C);
+    magnus_csr_free(&A);
+}
+
+Test(trace, urgent_light_knob) {
+    magnus_device_info d = need_device();
+    magnus_context_options opt;
+    ASSERT_OK(magnus_context_options_init(&opt));
+    magnus_context ctx = NULL;
+    setenv("MAGNUS_URGENT_LIGHT", "2", 1);
+    magnus_status s = magnus_context_create(&ctx, &d, &opt);
+    cr_assert_eq(s, MAGNUS_ERROR_INVALID_ARGUMENT, "MAGNUS_URGENT_LIGHT=2 gave %s",
+                 magnus_status_string(s));
+    cr_assert_null(ctx);
+    cr_assert(strstr(magnus_last_error(), "MAGNUS_URGENT_LIGHT"), "message: %s",
+              magnus_last_error());
+    /* either value multiplies alike */
+    magnus_csr A = test_matrix(), C[2] = {NULL, NULL};
+    for (int u = 0; u < 2; u++) {
+        setenv("MAGNUS_URGENT_LIGHT", u ? "1" : "0", 1);
+        ctx = new_context(&d, 0, 0);
+        magnus_spgemm_options so;
+        ASSERT_OK(magnus_spgemm_options_init(&so));
+        so.algorithm = MAGNUS_ALGORITHM_MAGNUS;
+        ASSERT_OK(magnus_spgemm(&C[u], ctx, A, A, &so, NULL));
+        ASSERT_OK(magnus_context_free(&ctx));
+    }
+    unsetenv("MAGNUS_URGENT_LIGHT");
+    cr_assert_eq(C[0]->nnz, C[1]->nnz);
+    cr_assert_arr_eq(C[0]->row_ptr, C[1]->row_ptr, (size_t)(C[0]->rows + 1) * sizeof(int64_t));
+    cr_assert_arr_eq(C[0]->col_idx, C[1]->col_idx, (size_t)C[0]->nnz * sizeof(int32_t));
+    const float *v0 = C[0]->values, *v1 = C[1]->values; /* float32 R-MAT */
+    for (int64_t i = 0; i < C[0]->nnz; i++)
+        cr_assert_float_eq(v0[i], v1[i], 1e-5f * (1.0f + (v0[i] < 0 ? -v0[i] : v0[i])),
+                           "entry %lld", (long long)i);
+    magnus_csr_free(&C[0]);
+    magnus_csr_free(&C[1]);
+    magnus_csr_free(&A);
+}
