@@ -19,7 +19,7 @@
 #define MAX_LAUNCHES 4096
 
 typedef struct launch_line {
-    char name[64];
+    char name[128];
     unsigned long long groups;
 } launch_line;
 
@@ -72,7 +72,7 @@ static void parse(const char *path, parsed_trace *t) {
         if (strncmp(line, "dtrace ", 7) == 0) {
             double s, e;
             int q;
-            cr_assert_eq(sscanf(line, "dtrace %lf %lf %d %llu %63s", &s, &e, &q, &n, what), 5,
+            cr_assert_eq(sscanf(line, "dtrace %lf %lf %d %llu %127s", &s, &e, &q, &n, what), 5,
                          "malformed: %s", line);
             cr_assert(q >= 0 && q < MAGNUS_QUEUE_COUNT, "queue %d: %s", q, line);
             if (t->ndevice < MAX_LAUNCHES) {
