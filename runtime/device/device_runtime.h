@@ -196,7 +196,7 @@ magnus_status magnus_knob_multisplit_group(uint64_t option, uint64_t device_limi
  * buffers; default MAGNUS_CHAT_GAP_MIN_BYTES_DEFAULT). MAGNUS_ERROR_INVALID_ARGUMENT, naming
  * the variable, for a value that is not an integer in range (divisor 0 or 2..1024). */
 #define MAGNUS_CHAT_GAP_DEFAULT 8u
-/* 2 GiB: its 17 launches in order cost 4-17 % of the multiply on C-hats of 0.5-1.4 GB (f64
+/* 2 GiB: its 17 launches in order cost 4-10 % of the multiply on C-hats of 0.5-1.4 GB (f64
  * ca-HepPh, vsp_sctap1-2b, soc-Slashdot0902, vsp_befref on the H200, 2026-12-02) and about
  * 1 % on those of 3.7 GB and more, where the peak it saves is what stays below cuSPARSE's
  * (docs/performance.md, "The in-place multisplit only for large C-hats"). */
