@@ -34,7 +34,7 @@
 
 typedef struct trace_launch {
     magnus_bevent *before, *after;
-    const char *name; /* kernel names are string literals of the kernel table */
+    const char *name; /* the context's kernel table's copy: freed after the trace closes */
     int queue;
     size_t groups;
 } trace_launch;

@@ -46,8 +46,7 @@ static void traced_multiply(const char *path, const char *device_trace, magnus_c
                             magnus_csr *C) {
     magnus_device_info d = need_device();
     setenv("MAGNUS_TRACE", path, 1);
-    if (device_trace) setenv("MAGNUS_TRACE_DEVICE", device_trace, 1);
-    else unsetenv("MAGNUS_TRACE_DEVICE");
+    setenv("MAGNUS_TRACE_DEVICE", device_trace, 1);
     magnus_context ctx = new_context(&d, 0, 0);
     unsetenv("MAGNUS_TRACE");
     unsetenv("MAGNUS_TRACE_DEVICE");
@@ -109,14 +108,21 @@ static void temp_path(char *path, size_t size) {
     close(fd);
 }
 
-Test(trace, device_times_of_every_launch) {
+/* One traced multiply (MAGNUS_TRACE_DEVICE=device_trace), parsed into *t. */
+static void trace_one_multiply(const char *device_trace, parsed_trace *t) {
     char path[64];
     temp_path(path, sizeof path);
     magnus_csr A = test_matrix(), C = NULL;
-    traced_multiply(path, "1", A, &C);
-    static parsed_trace t;
-    parse(path, &t);
+    traced_multiply(path, device_trace, A, &C);
+    parse(path, t);
     unlink(path);
+    magnus_csr_free(&C);
+    magnus_csr_free(&A);
+}
+
+Test(trace, device_times_of_every_launch) {
+    static parsed_trace t;
+    trace_one_multiply("1", &t);
     cr_assert_eq(t.multiplies, 1);
     cr_assert_gt(t.nlaunch, 5, "only %d launches traced", t.nlaunch);
     cr_assert_leq(t.nlaunch, MAX_LAUNCHES);
@@ -130,23 +136,14 @@ Test(trace, device_times_of_every_launch) {
                      t.launch[i].name);
     }
     cr_assert_eq(t.backwards, 0, "%d dtrace lines run backwards", t.backwards);
-    magnus_csr_free(&C);
-    magnus_csr_free(&A);
 }
 
 Test(trace, no_device_times_unless_asked) {
-    char path[64];
-    temp_path(path, sizeof path);
-    magnus_csr A = test_matrix(), C = NULL;
-    traced_multiply(path, "0", A, &C);
     static parsed_trace t;
-    parse(path, &t);
-    unlink(path);
+    trace_one_multiply("0", &t);
     cr_assert_eq(t.multiplies, 1);
     cr_assert_gt(t.nlaunch, 5);
     cr_assert_eq(t.ndevice, 0, "dtrace lines without MAGNUS_TRACE_DEVICE=1");
-    magnus_csr_free(&C);
-    magnus_csr_free(&A);
 }
 
 Test(trace, urgent_light_knob) {
