@@ -163,6 +163,8 @@ MG_KERNEL_SIG(prim_gather_u64, (BUF_U64, out), (BUF_U64, in), (U64, in_count), (
 MG_KERNEL_SIG(prim_long_segments, (BUF_U64, ptr), (U64, n), (U64, threshold),
               (BUF_U64, part))
 MG_KERNEL_SIG(prim_scale_values, (BUF_VAL, v), (U64, n), (BUF_VAL, alpha))
+MG_KERNEL_SIG(prim_shift_u64, (BUF_U64, out), (U64, out_at), (BUF_U64, in), (U64, in_at),
+              (U64, n), (U64, add), (U64, sub))
 MG_KERNEL_SIG(prim_csr_structure, (BUF_I64, row_ptr), (BUF_I32, col_idx), (I64, rows),
               (I64, cols), (I64, nnz), (U32, lanes), (U64, long_row), (BUF_U64, part))
 

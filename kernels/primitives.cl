@@ -290,6 +290,14 @@ MG_KERNEL void prim_scale_values(MG_GLOBAL mg_val *v, mg_u64 n, MG_GLOBAL const 
     for (mg_u64 i = mg_global_id(); i < n; i += stride) v[i] = v[i] * a;
 }
 
+/* out[out_at + i] = in[in_at + i] + add - sub for i < n (modulo 2^64): row pointers moved to
+ * another base, for the row blocks of device matrices (runtime/device/device_csr_rows.c). */
+MG_KERNEL void prim_shift_u64(MG_GLOBAL mg_u64 *out, mg_u64 out_at, MG_GLOBAL const mg_u64 *in,
+                              mg_u64 in_at, mg_u64 n, mg_u64 add, mg_u64 sub, MG_DYN_LOCAL_PARAM) {
+    mg_u64 stride = mg_num_groups() * mg_local_size();
+    for (mg_u64 i = mg_global_id(); i < n; i += stride) out[out_at + i] = in[in_at + i] + add - sub;
+}
+
 /* The rules of entry p of a row whose entries start at b: MG_CSR_OK if it keeps them, else
  * the reason; adds the fingerprint's term of the pair (p, p + 1) to *sum when p is even. */
 MG_DEVICE mg_u32 mg_csr_entry_rules(MG_GLOBAL const mg_i32 *col_idx, mg_i64 cols, mg_i64 nnz,

@@ -221,6 +221,10 @@ static void print_device_report(const compute_report *c, FILE *out) {
                 r->chat_gap_bytes ? ", multisplit in place with a gap of " : "",
                 r->chat_gap_bytes ? cli_bytes(r->chat_gap_bytes).s : "",
                 cli_bytes(r->peak_device_bytes).s, reserved_note(r).s);
+        if (r->batches > 1)
+            fprintf(out, "%-10s%s row blocks, one after another (C-hat past the batch budget), "
+                         "stacked into C: %.3f ms\n",
+                    "batches:", cli_count(r->batches).s, r->time_batch_ms);
     } else {
         fprintf(out, "%-10slocal tables hold up to %s products; rows in global tables: %s\n",
                 "hash:", cli_count(r->tau).s, cli_count(r->rows_heavy).s);
@@ -355,6 +359,7 @@ static void device_report_json(const compute_report *c, cli_json *j) {
     cli_json_int(j, "peak_device_bytes", (int64_t)r->peak_device_bytes);
     cli_json_int(j, "reserved_device_bytes", (int64_t)r->reserved_device_bytes);
     cli_json_int(j, "chat_gap_bytes", (int64_t)r->chat_gap_bytes);
+    cli_json_int(j, "batches", r->batches);
     cli_json_close(j);
 }
 

@@ -493,6 +493,14 @@ typedef struct magnus_context_options {
      * binary (CUDA's embedded cubins). NULL: nothing is told; the return value is ignored. */
     magnus_progress_fn build_progress;
     void *build_progress_user;
+    /* gMAGNUS: the most bytes of C-hat (the heavy rows' expanded products) one batch may
+     * hold. A product whose products would take more (products x (4 + value bytes), an upper
+     * bound of C-hat) is multiplied in that many row blocks of about equal products, whose
+     * results are stacked into C: the peak is then one block's C-hat plus C, and at the end
+     * twice C, instead of the whole C-hat plus C. The report's `batches` says how many ran.
+     * 0: MAGNUS_CHAT_BATCH_BYTES if set (a size: 512M, 16G, ...), else an eighth of the
+     * device's memory (of device_memory_limit when one is set). */
+    uint64_t chat_batch_bytes;
 } magnus_context_options;
 
 MAGNUS_API magnus_status magnus_context_options_init(magnus_context_options *opt);
@@ -613,6 +621,11 @@ typedef struct magnus_report {
                                     once plus this gap in front of it instead of twice (one
                                     level, C-hat of MAGNUS_CHAT_GAP_MIN_BYTES or more, no heavy
                                     row longer than the gap: 1/MAGNUS_CHAT_GAP of C-hat) */
+    int64_t batches;             /* gMAGNUS: row blocks multiplied one after another (1: the
+                                    whole product at once; magnus_context_options's
+                                    chat_batch_bytes); 0 for the hash algorithm */
+    double time_batch_ms;        /* gMAGNUS in batches: host time cutting A into row blocks and
+                                    stacking the blocks' products into C (in time_total_ms) */
 } magnus_report;
 
 /*

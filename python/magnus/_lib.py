@@ -62,6 +62,7 @@ class ContextOptions(ctypes.Structure):
         ("multisplit_group", ctypes.c_uint64),
         ("build_progress", ctypes.c_void_p),
         ("build_progress_user", ctypes.c_void_p),
+        ("chat_batch_bytes", ctypes.c_uint64),
     ]
 
 
@@ -120,6 +121,8 @@ class Report(ctypes.Structure):
         ("peak_device_bytes", ctypes.c_uint64),
         ("reserved_device_bytes", ctypes.c_uint64),
         ("chat_gap_bytes", ctypes.c_uint64),
+        ("batches", ctypes.c_int64),
+        ("time_batch_ms", ctypes.c_double),
     ]
 
 

@@ -88,10 +88,16 @@ magnus_status magnus_context_create(magnus_context *ctx, const magnus_device_inf
     info.index = device->index;
     if (info.max_alloc_bytes == 0) info.max_alloc_bytes = info.global_mem_bytes;
 
-    uint64_t local_budget, memory_limit;
+    uint64_t local_budget, memory_limit, chat_batch_bytes;
     if ((s = size_setting(opt->local_mem_bytes, "MAGNUS_LOCAL_MEM_BYTES", &local_budget)) ||
-        (s = size_setting(opt->device_memory_limit, "MAGNUS_DEVICE_MEMORY_LIMIT", &memory_limit)))
+        (s = size_setting(opt->device_memory_limit, "MAGNUS_DEVICE_MEMORY_LIMIT", &memory_limit)) ||
+        (s = size_setting(opt->chat_batch_bytes, "MAGNUS_CHAT_BATCH_BYTES", &chat_batch_bytes)))
         return s;
+    if (chat_batch_bytes == 0) {
+        const uint64_t memory = memory_limit ? memory_limit : info.global_mem_bytes;
+        chat_batch_bytes = memory / MAGNUS_CHAT_BATCH_FRACTION;
+        if (chat_batch_bytes == 0) chat_batch_bytes = 1;
+    }
     if (local_budget > info.local_mem_bytes)
         return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
                             "local memory budget of %llu bytes exceeds the %llu bytes of %s",
@@ -129,6 +135,7 @@ magnus_status magnus_context_create(magnus_context *ctx, const magnus_device_inf
     c->chat_gap_divisor = chat_gap_divisor;
     c->chat_gap_min_bytes = chat_gap_min_bytes;
     c->heavy_row_products = heavy_row_products;
+    c->chat_batch_bytes = chat_batch_bytes;
     c->hash_wide_bins = hash_wide_bins && c->device_local_mem_bytes > c->device.local_mem_bytes;
     c->launch_local_limit = c->hash_wide_bins ? c->device_local_mem_bytes : c->device.local_mem_bytes;
     c->build_notice.fn = opt ? opt->build_progress : NULL;

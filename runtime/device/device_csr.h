@@ -29,6 +29,26 @@ void magnus_device_csr_destroy(magnus_device_csr *d);
 magnus_status magnus_device_csr_scale(struct magnus_device_csr_s *d, magnus_queue_id q,
                                       double alpha);
 
+/* ---- row blocks (device_csr_rows.c); queued on q, but for the reads named ---- */
+
+/* out[out_at + i] = in[in_at + i] + add - sub for i < n, 64-bit words modulo 2^64 (row
+ * pointers moved to another base), by the kernel of `variant`'s module (the one the caller
+ * uses, so that no other module is loaded for it). */
+magnus_status magnus_dbuf_shift_u64(magnus_context ctx, magnus_queue_id q,
+                                    magnus_kernel_variant variant, magnus_dbuf *out,
+                                    uint64_t out_at, const magnus_dbuf *in, uint64_t in_at,
+                                    uint64_t n, uint64_t add, uint64_t sub);
+/* *out = rows r0 .. r1 - 1 of d, a new matrix of d's columns and type (its row pointers start
+ * at 0). Reads d's row pointers at r0 and r1 (waits for q). */
+magnus_status magnus_device_csr_rows(magnus_device_csr *out, const struct magnus_device_csr_s *d,
+                                     int64_t r0, int64_t r1, magnus_queue_id q);
+/* *out = the `count` blocks one under the other (rows and entries in order), a new matrix of
+ * `cols` columns and `type` (every block must have them; count 0 gives a 0 x cols matrix).
+ * The blocks are only read: free them once q has run the copies. */
+magnus_status magnus_device_csr_stack(magnus_device_csr *out, magnus_context ctx,
+                                      const magnus_device_csr *blocks, size_t count,
+                                      int64_t cols, magnus_value_type type, magnus_queue_id q);
+
 /* ---- the structure on the device (device_csr_structure.c) ---- */
 
 /* A 64-bit fingerprint of d's structure (rows, cols, nnz, row_ptr, col_idx; not the values;

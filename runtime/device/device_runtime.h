@@ -96,6 +96,9 @@ struct magnus_context_s {
     uint32_t multisplit_group;        /* work items per multisplit group; 0: the default */
     uint32_t chat_gap_divisor;        /* in-place multisplit: gap = C-hat / this; 0: off */
     uint64_t chat_gap_min_bytes;      /* ... for C-hats of at least this many bytes */
+    uint64_t chat_batch_bytes;        /* gMAGNUS: most C-hat bytes per row block (the option,
+                                         MAGNUS_CHAT_BATCH_BYTES, or the device's memory or
+                                         limit / MAGNUS_CHAT_BATCH_FRACTION) */
     uint64_t heavy_row_products;      /* gMAGNUS: rows with more products take the heavy path
                                          (at least tau); 0: the default rule */
     uint32_t preload_kernels;         /* 1: every kernel loaded at creation (magnus_knob_preload) */
@@ -202,6 +205,13 @@ magnus_status magnus_knob_multisplit_group(uint64_t option, uint64_t device_limi
  * (docs/performance.md, "The in-place multisplit only for large C-hats"). */
 #define MAGNUS_CHAT_GAP_MIN_BYTES_DEFAULT (2ull << 30)
 magnus_status magnus_knob_chat_gap(uint32_t *divisor, uint64_t *min_bytes);
+/* gMAGNUS's default batch budget: this fraction of the device's memory (or of the context's
+ * memory limit) for C-hat, so that one multiply leaves most of the device to the matrices an
+ * application keeps (an AMG hierarchy, say) and to C; products whose C-hat would take more
+ * run in row blocks (runtime/spgemm/spgemm_batches.c, docs/performance.md "Heavy rows in
+ * batches"). */
+#define MAGNUS_CHAT_BATCH_FRACTION 8u
+
 /* An unsigned integer environment variable in [lo, hi] (or exactly 0 when zero_ok): *out
  * unchanged when it is unset or empty; MAGNUS_ERROR_INVALID_ARGUMENT naming it otherwise. */
 magnus_status magnus_env_uint(const char *variable, uint64_t lo, uint64_t hi, bool zero_ok,

@@ -83,7 +83,7 @@ magnus_status magnus_spgemm_dispatch(magnus_device_csr *C, magnus_context ctx,
                       algorithm == MAGNUS_ALGORITHM_HASH ? "multiply hash" : "multiply gmagnus");
     const magnus_row_products *pre = counted.products.mem ? &counted : NULL;
     if (algorithm == MAGNUS_ALGORITHM_HASH) s = magnus_hash_spgemm(C, ctx, A, B, rep, pre);
-    else s = magnus_gmagnus_spgemm(C, ctx, A, B, rep, pre);
+    else s = magnus_gmagnus_spgemm_batched(C, ctx, A, B, rep, pre);
     magnus_row_products_free(ctx, &counted); /* the algorithms return with every queue idle */
     /* C = alpha * (A.B): one pass over C's values after either algorithm */
     if (!s && opt && opt->alpha != 1.0) {

@@ -17,6 +17,12 @@ typedef struct magnus_row_products {
     uint64_t total;
 } magnus_row_products;
 void magnus_row_products_free(magnus_context ctx, magnus_row_products *rp);
+/* Queues on q the count of A·B's products per row and their scan into rp's two new buffers
+ * (rp->total is left 0: offsets[rows] holds it once q has run). On error rp may hold buffers:
+ * free it. */
+magnus_status magnus_row_products_queue(magnus_row_products *rp, magnus_context ctx,
+                                        magnus_queue_id q, const struct magnus_device_csr_s *A,
+                                        const struct magnus_device_csr_s *B);
 
 /* `counted`, when not NULL: what the choice counted, which the algorithm takes instead of
  * counting and scanning again. */
@@ -30,6 +36,15 @@ magnus_status magnus_gmagnus_spgemm(magnus_device_csr *C, magnus_context ctx,
                                     const struct magnus_device_csr_s *A,
                                     const struct magnus_device_csr_s *B, magnus_report *report,
                                     const magnus_row_products *counted);
+
+/* gMAGNUS, in row blocks when C-hat would pass ctx->chat_batch_bytes
+ * (runtime/spgemm/spgemm_batches.c); `counted` may be NULL (it then counts the products per
+ * row itself, once, and hands the count on). */
+magnus_status magnus_gmagnus_spgemm_batched(magnus_device_csr *C, magnus_context ctx,
+                                            const struct magnus_device_csr_s *A,
+                                            const struct magnus_device_csr_s *B,
+                                            magnus_report *report,
+                                            const magnus_row_products *counted);
 
 /* MAGNUS_ALGORITHM_AUTO's choice for A·B (runtime/spgemm/spgemm_choice.c): *out is MAGNUS
  * or HASH; *counted what it counted, for that algorithm (the caller frees it with

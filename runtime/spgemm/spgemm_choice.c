@@ -52,6 +52,21 @@ void magnus_row_products_free(magnus_context ctx, magnus_row_products *rp) {
     rp->total = 0;
 }
 
+magnus_status magnus_row_products_queue(magnus_row_products *rp, magnus_context ctx,
+                                        magnus_queue_id q, const struct magnus_device_csr_s *A,
+                                        const struct magnus_device_csr_s *B) {
+    const uint64_t rows = (uint64_t)A->rows;
+    memset(rp, 0, sizeof *rp);
+    magnus_status s;
+    if ((s = magnus_dbuf_alloc(ctx, (rows + 1) * 8, &rp->products)) ||
+        (s = magnus_dbuf_alloc(ctx, (rows + 1) * 8, &rp->offsets)) ||
+        (s = magnus_hash_rows_products(ctx, q, A, B, NULL, 0, A->rows, &rp->products, NULL)) ||
+        (s = magnus_prim_fill_u64(ctx, q, &rp->products, rows, 1, 0)) ||
+        (s = magnus_prim_scan_u64(ctx, q, &rp->offsets, &rp->products, rows + 1, NULL)))
+        magnus_context_finish_after_error(ctx, s);
+    return s;
+}
+
 magnus_status magnus_spgemm_choose(magnus_algorithm *out, magnus_row_products *counted,
                                    magnus_context ctx, const struct magnus_device_csr_s *A,
                                    const struct magnus_device_csr_s *B, magnus_report *rep) {
@@ -63,18 +78,14 @@ magnus_status magnus_spgemm_choose(magnus_algorithm *out, magnus_row_products *c
     rep->auto_numeric_row_nnz = numeric_nnz;
     *out = MAGNUS_ALGORITHM_MAGNUS;
     memset(counted, 0, sizeof *counted);
-    magnus_dbuf *products = &counted->products, *offsets = &counted->offsets, stats = {0};
+    magnus_dbuf *offsets = &counted->offsets, stats = {0};
     uint64_t sampled[MAGNUS_AUTO_OVERFLOW_SAMPLES + 1] = {0};
     magnus_long_segments longer = {0, 0};
     const uint64_t rows = (uint64_t)A->rows;
     /* the sample is queued before the long rows' count, whose read waits for both */
     magnus_status s;
-    if ((s = magnus_dbuf_alloc(ctx, (rows + 1) * 8, products)) ||
-        (s = magnus_dbuf_alloc(ctx, (rows + 1) * 8, offsets)) ||
+    if ((s = magnus_row_products_queue(counted, ctx, q, A, B)) ||
         (s = magnus_dbuf_alloc(ctx, sizeof sampled, &stats)) ||
-        (s = magnus_hash_rows_products(ctx, q, A, B, NULL, 0, A->rows, products, NULL)) ||
-        (s = magnus_prim_fill_u64(ctx, q, products, rows, 1, 0)) ||
-        (s = magnus_prim_scan_u64(ctx, q, offsets, products, rows + 1, NULL)) ||
         (s = magnus_hash_rows_overflow_sample(ctx, q, A, B, offsets, MAGNUS_AUTO_OVERFLOW_SAMPLES,
                                               numeric_nnz, long_products, &stats)) ||
         (s = magnus_prim_long_segments(ctx, q, offsets, rows, (uint64_t)long_products,

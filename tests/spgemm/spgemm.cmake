@@ -17,3 +17,7 @@ magnus_add_device_test(spgemm_plan SOURCES ${_spgemm_dir}/test_spgemm_plan.c
 # hash tables of the budget, tiny budgets refused cleanly.
 magnus_add_device_test(spgemm_auto SOURCES ${_spgemm_dir}/test_spgemm_auto.c
                        LABELS spgemm auto TIMEOUT 300)
+# gMAGNUS in row blocks under a batch budget, and the device matrices' row blocks and stacking
+# beneath it: every product against the CPU reference, the blocks against the host matrix.
+magnus_add_device_test(spgemm_batches SOURCES ${_spgemm_dir}/test_spgemm_batches.c
+                       LABELS spgemm gmagnus TIMEOUT 300)

@@ -42,6 +42,7 @@ static void accumulate(magnus_report *sum, const magnus_report *r) {
     sum->time_symbolic_ms += t.time_symbolic_ms;
     sum->time_numeric_ms += t.time_numeric_ms;
     sum->time_alloc_ms += t.time_alloc_ms;
+    sum->time_batch_ms += t.time_batch_ms;
     sum->peak_device_bytes = r->peak_device_bytes > t.peak_device_bytes ? r->peak_device_bytes
                                                                          : t.peak_device_bytes;
     sum->reserved_device_bytes = r->reserved_device_bytes > t.reserved_device_bytes
@@ -62,6 +63,7 @@ static void divide(magnus_report *r, int runs) {
     r->time_symbolic_ms *= k;
     r->time_numeric_ms *= k;
     r->time_alloc_ms *= k;
+    r->time_batch_ms *= k;
 }
 
 void bench_magnus_run(bench_row *row, bench_system *sys, const bench_data *d,

@@ -147,6 +147,8 @@ static void emit_row(const bench_row *r, sink *k) {
     integer(k, "rows_heavy", p ? (double)p->rows_heavy : NAN);
     integer(k, "products_heavy", p ? (double)p->products_heavy : NAN);
     integer(k, "chat_bytes", p ? (double)p->chat_bytes : NAN);
+    integer(k, "batches", p && p->algorithm == MAGNUS_ALGORITHM_MAGNUS ? (double)p->batches : NAN);
+    real(k, "batch_ms", p && p->batches > 1 ? p->time_batch_ms : NAN);
 
     real(k, "copy_gbps", r->copy_gbps);
     integer(k, "floor_outer_bytes", r->floor_outer_bytes);
