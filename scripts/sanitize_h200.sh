@@ -9,7 +9,7 @@
 # 14: one level), the hash algorithm with a 4 KiB budget (global tables), and light rows
 # above tau (the heavy-row threshold at 12288 products) in wide local bins and in global tables,
 # the hash algorithm in wide bins, the default (AUTO: the choice's statistics kernel), and
-# gMAGNUS in row blocks (MAGNUS_CHAT_BATCH_BYTES=2M: the blocks' slices and the stack).
+# gMAGNUS in row blocks (MAGNUS_CHAT_BATCH_BYTES=1M: the blocks' slices and the stack).
 # SANITIZE_CASES (a regex of case names) runs a subset. Every product is verified. Output: $OUT/sanitize.log; exit 1 if any tool reports an error.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -45,8 +45,8 @@ for tool in memcheck racecheck synccheck; do
   run_case all-dense "$tool" MAGNUS_BACKENDS=cuda MAGNUS_DENSE_MIN_ELEMENTS=1 -- rmat:13:8:1 rmat:13:8:2 --algorithm magnus
   run_case in-place "$tool" MAGNUS_BACKENDS=cuda MAGNUS_CHAT_GAP=4 MAGNUS_CHAT_GAP_MIN_BYTES=0 -- rmat:14:8:1 rmat:14:8:2 --algorithm magnus
   run_case auto "$tool" MAGNUS_BACKENDS=cuda -- rmat:14:8:1 rmat:14:8:2
-  # gMAGNUS in row blocks (a 2 MiB batch budget: several blocks, then the stack)
-  run_case batches "$tool" MAGNUS_BACKENDS=cuda MAGNUS_CHAT_BATCH_BYTES=2M -- rmat:14:8:1 rmat:14:8:2 --algorithm magnus
+  # gMAGNUS in row blocks (a 1 MiB batch budget: several blocks, then the stack)
+  run_case batches "$tool" MAGNUS_BACKENDS=cuda MAGNUS_CHAT_BATCH_BYTES=1M -- rmat:12:4:1 rmat:12:8:2 --algorithm magnus
   # AUTO's overflow sample with tables of a few hundred entries: many drawn rows counted
   run_case auto-overflow "$tool" MAGNUS_BACKENDS=cuda -- rmat:12:8:1 rmat:12:8:2 --local-mem 8192
   run_case hash-global "$tool" MAGNUS_BACKENDS=cuda -- rmat:12:8:1 rmat:12:8:2 --algorithm hash --local-mem 4096

@@ -37,6 +37,10 @@ magnus_status magnus_gmagnus_spgemm(magnus_device_csr *C, magnus_context ctx,
                                     const struct magnus_device_csr_s *B, magnus_report *report,
                                     const magnus_row_products *counted);
 
+/* gMAGNUS's parameters on ctx (its budget and knobs) for C of c_cols columns: the
+ * parameters' own errors ("gMAGNUS parameters: ...") when the budget cannot hold them. */
+magnus_status magnus_gmagnus_context_params(magnus_gmagnus_params *p, magnus_context ctx,
+                                           int64_t c_cols, magnus_value_type type);
 /* gMAGNUS, in row blocks when C-hat would pass ctx->chat_batch_bytes
  * (runtime/spgemm/spgemm_batches.c); `counted` may be NULL (it then counts the products per
  * row itself, once, and hands the count on). */

@@ -193,7 +193,10 @@ magnus_status magnus_gmagnus_spgemm_batched(magnus_device_csr *C, magnus_context
     magnus_row_products own;
     memset(&own, 0, sizeof own);
     const magnus_row_products *rp = counted;
-    magnus_status s = MAGNUS_SUCCESS;
+    /* a budget gMAGNUS cannot run in is refused in its own terms before anything is counted */
+    magnus_gmagnus_params params;
+    magnus_status s = magnus_gmagnus_context_params(&params, ctx, B->cols, A->type);
+    if (s) return s;
     if (!rp || !rp->offsets.mem) { /* count once here; gMAGNUS then takes this count */
         double t = magnus_now_ms();
         if ((s = magnus_row_products_queue(&own, ctx, MAGNUS_QUEUE_MAIN, A, B)) ||

@@ -224,6 +224,19 @@ static magnus_status run(magnus_gm *g, magnus_report *r) {
     return MAGNUS_SUCCESS;
 }
 
+magnus_status magnus_gmagnus_context_params(magnus_gmagnus_params *p, magnus_context ctx,
+                                           int64_t c_cols, magnus_value_type type) {
+    /* magnus_gmagnus_params_compute with the context's knobs instead of the environment's */
+    magnus_gmagnus_params_input in;
+    magnus_status s = magnus_gmagnus_params_input_for_device(&in, &ctx->device, c_cols, type);
+    if (!s) {
+        in.dense_min_elements = ctx->dense_min_elements;
+        magnus_gmagnus_params_input_set_multisplit(&in, &ctx->device, ctx->multisplit_group);
+        s = magnus_gmagnus_params_from_input(p, &in);
+    }
+    return s;
+}
+
 magnus_status magnus_gmagnus_spgemm(magnus_device_csr *C, magnus_context ctx,
                                     const struct magnus_device_csr_s *A,
                                     const struct magnus_device_csr_s *B, magnus_report *report,
@@ -243,14 +256,7 @@ magnus_status magnus_gmagnus_spgemm(magnus_device_csr *C, magnus_context ctx,
     g->variant = magnus_variant_of(A->type);
     g->value_bytes = magnus_value_size(A->type);
     magnus_context_reset_peak(ctx);
-    /* magnus_gmagnus_params_compute with the context's knob instead of the environment's */
-    magnus_gmagnus_params_input in;
-    magnus_status s = magnus_gmagnus_params_input_for_device(&in, &ctx->device, B->cols, A->type);
-    if (!s) {
-        in.dense_min_elements = ctx->dense_min_elements;
-        magnus_gmagnus_params_input_set_multisplit(&in, &ctx->device, ctx->multisplit_group);
-        s = magnus_gmagnus_params_from_input(&g->p, &in);
-    }
+    magnus_status s = magnus_gmagnus_context_params(&g->p, ctx, B->cols, A->type);
     /* the parameters' messages already begin "gMAGNUS parameters: " */
     if (!s) {
         magnus_gm_choose_heavy_rows(g);
