@@ -63,9 +63,31 @@ fail:
     return s;
 }
 
+/* Copies every block's array `which` (0: column indices, 1: values) into m's, in order, then
+ * frees the blocks' arrays once q has run the copies. */
+static magnus_status stack_array(struct magnus_device_csr_s *m, magnus_device_csr *blocks,
+                                 size_t count, int which, magnus_queue_id q) {
+    const size_t element = which ? magnus_value_size(m->type) : 4;
+    magnus_status s = MAGNUS_SUCCESS;
+    size_t p = 0;
+    for (size_t i = 0; i < count && !s; i++) {
+        magnus_dbuf *src = which ? &blocks[i]->values : &blocks[i]->col_idx;
+        magnus_dbuf *dst = which ? &m->values : &m->col_idx;
+        if (blocks[i]->nnz > 0)
+            s = magnus_dbuf_copy(m->ctx, q, dst, p * element, src, 0,
+                                 (size_t)blocks[i]->nnz * element);
+        p += (size_t)blocks[i]->nnz;
+    }
+    if (!s) s = magnus_queue_finish(m->ctx, q);
+    if (!s)
+        for (size_t i = 0; i < count; i++)
+            magnus_dbuf_free(m->ctx, which ? &blocks[i]->values : &blocks[i]->col_idx);
+    return s;
+}
+
 magnus_status magnus_device_csr_stack(magnus_device_csr *out, magnus_context ctx,
-                                      const magnus_device_csr *blocks, size_t count,
-                                      int64_t cols, magnus_value_type type, magnus_queue_id q) {
+                                      magnus_device_csr *blocks, size_t count, int64_t cols,
+                                      magnus_value_type type, magnus_queue_id q) {
     *out = NULL;
     int64_t rows = 0, nnz = 0;
     for (size_t i = 0; i < count; i++) {
@@ -78,32 +100,41 @@ magnus_status magnus_device_csr_stack(magnus_device_csr *out, magnus_context ctx
         rows += blocks[i]->rows;
         nnz += blocks[i]->nnz;
     }
+    const size_t vsize = magnus_value_size(type);
+    size_t col_bytes = 0, val_bytes = 0;
+    if (nnz < 0 || !magnus_mul_size((size_t)nnz, 4, &col_bytes) ||
+        !magnus_mul_size((size_t)nnz, vsize, &val_bytes))
+        return magnus_error(MAGNUS_ERROR_SIZE_OVERFLOW, "stacked matrix with %lld entries",
+                            (long long)nnz);
     magnus_device_csr m = NULL;
     magnus_status s;
     if ((s = magnus_device_csr_new(&m, ctx, rows, cols, type))) return s;
-    if (nnz > 0 && (s = magnus_device_csr_alloc_entries(m, nnz))) goto fail;
-    const size_t vsize = magnus_value_size(type);
     int64_t r = 0, p = 0;
-    for (size_t i = 0; i < count; i++) {
-        const struct magnus_device_csr_s *b = blocks[i];
+    for (size_t i = 0; i < count && !s; i++) {
         /* the block's row pointers but its last, which the next block's first repeats */
-        if ((s = magnus_dbuf_shift_u64(ctx, q, magnus_variant_of(type), &m->row_ptr, (uint64_t)r, &b->row_ptr, 0,
-                                       (uint64_t)b->rows, (uint64_t)p, 0)))
-            goto fail;
-        if (b->nnz > 0 &&
-            ((s = magnus_dbuf_copy(ctx, q, &m->col_idx, (size_t)p * 4, &b->col_idx, 0,
-                                   (size_t)b->nnz * 4)) ||
-             (s = magnus_dbuf_copy(ctx, q, &m->values, (size_t)p * vsize, &b->values, 0,
-                                   (size_t)b->nnz * vsize))))
-            goto fail;
-        r += b->rows;
-        p += b->nnz;
+        s = magnus_dbuf_shift_u64(ctx, q, magnus_variant_of(type), &m->row_ptr, (uint64_t)r,
+                                  &blocks[i]->row_ptr, 0, (uint64_t)blocks[i]->rows,
+                                  (uint64_t)p, 0);
+        r += blocks[i]->rows;
+        p += blocks[i]->nnz;
     }
-    if ((s = magnus_dbuf_fill(ctx, q, &m->row_ptr, (size_t)rows * 8, &nnz, 8, 8))) goto fail;
+    if (!s) s = magnus_dbuf_fill(ctx, q, &m->row_ptr, (size_t)rows * 8, &nnz, 8, 8);
+    /* One array at a time, each block's copy freed before the next array is allocated: at
+     * most the blocks plus C's column indices are held, 1.5 times C's entries in float32
+     * (1.67 in float64), instead of the blocks plus all of C. */
+    if (!s && nnz > 0) {
+        m->nnz = nnz;
+        if (!(s = magnus_dbuf_alloc(ctx, col_bytes, &m->col_idx)) &&
+            !(s = stack_array(m, blocks, count, 0, q)) &&
+            !(s = magnus_dbuf_alloc(ctx, val_bytes, &m->values)))
+            s = stack_array(m, blocks, count, 1, q);
+    }
+    if (s) {
+        magnus_context_finish_after_error(ctx, s);
+        magnus_device_csr_destroy(&m);
+        return s;
+    }
+    for (size_t i = 0; i < count; i++) magnus_device_csr_destroy(&blocks[i]);
     *out = m;
     return MAGNUS_SUCCESS;
-fail:
-    magnus_context_finish_after_error(ctx, s);
-    magnus_device_csr_destroy(&m);
-    return s;
 }

@@ -104,12 +104,13 @@ Test(spgemm_batches, rows_and_stack_give_back_the_matrix) {
         ASSERT_OK(magnus_device_csr_stack(&S, ctx, blocks, nblocks, H->cols, type,
                                           MAGNUS_QUEUE_MAIN));
         expect_rows(H, S, 0, H->rows);
+        for (size_t i = 0; i < nblocks; i++)
+            cr_assert_null(blocks[i], "block %zu not freed by the stack", i);
         /* out of range is refused, not read */
         magnus_device_csr bad = NULL;
         REF_EXPECT_STATUS(magnus_device_csr_rows(&bad, d, 3, 2, MAGNUS_QUEUE_MAIN), MAGNUS_ERROR_INVALID_ARGUMENT);
         REF_EXPECT_STATUS(magnus_device_csr_rows(&bad, d, 0, H->rows + 1, MAGNUS_QUEUE_MAIN), MAGNUS_ERROR_INVALID_ARGUMENT);
         cr_assert_null(bad);
-        for (size_t i = 0; i < nblocks; i++) magnus_device_csr_free(&blocks[i]);
         magnus_device_csr_free(&S);
         magnus_device_csr_free(&d);
         magnus_csr_free(&H);
