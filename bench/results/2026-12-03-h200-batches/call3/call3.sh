@@ -25,10 +25,10 @@ for a in "19 32" "20 32"; do
   python3 -c 'import csv,sys
 for r in csv.DictReader(open(sys.argv[1])): print("  %s: %s ms, peak %.2f GB, batches %s, batch_ms %s, nnz %s, verified %s" % (r["input"], r["time_mean_ms"], float(r["peak_device_bytes"] or 0)/1e9, r["batches"], r["batch_ms"], r["nnz_c"], r["verified"]))' "$w/s$1a$2.csv" >>"$S" 2>&1
 done
-SANITIZE_CASES='^batches$' OUT=$w timeout 150 bash scripts/sanitize_h200.sh >>"$S" 2>&1; say "sanitize: $? ($((SECONDS-t0)) s)"
+SANITIZE_CASES='^batches$' OUT=$w timeout 100 bash scripts/sanitize_h200.sh >>"$S" 2>&1; say "sanitize: $? ($((SECONDS-t0)) s)"
 pkill -f compute-sanitizer; sleep 1
 say "== OpenCL against CUDA ($((SECONDS-t0)) s)"
-timeout 150 "$new/tools/magnus" bench "$M/soc-Slashdot0902.mtx.gz" "$M/email-Enron.mtx.gz" "$M/vsp_befref_fxm_2_4_air02.mtx.gz" --rmat-sweep --scales 16-18 --a-per-row 4 --b-per-row 8 --runs 5 --verify-limit 2e7 --no-bandwidth --systems cuda:0,opencl:0 --csv "$out/cuda_opencl.csv" >"$w/cuda_opencl.log" 2>&1; say "rc $? ($((SECONDS-t0)) s)"
+timeout 110 "$new/tools/magnus" bench "$M/soc-Slashdot0902.mtx.gz" "$M/email-Enron.mtx.gz" "$M/vsp_befref_fxm_2_4_air02.mtx.gz" --rmat-sweep --scales 16-18 --a-per-row 4 --b-per-row 8 --runs 5 --verify-limit 2e7 --no-bandwidth --systems cuda:0,opencl:0 --csv "$out/cuda_opencl.csv" >"$w/cuda_opencl.log" 2>&1; say "rc $? ($((SECONDS-t0)) s)"
 python3 - "$out/cuda_opencl.csv" >>"$S" <<'PY'
 import csv, sys, math
 d = {}
@@ -41,7 +41,7 @@ for i, v in d.items():
 if ratios: print("  geomean opencl/cuda %.3f, max %.3f" % (math.exp(sum(map(math.log, ratios)) / len(ratios)), max(ratios)))
 PY
 say "== real matrices, AUTO against cuSPARSE ($((SECONDS-t0)) s)"
-METHODS_STEPS=real32,real64 METHODS_SYSTEMS=auto@cuda:0,cusparse@cuda:0 METHODS_BUDGET_S=150 OUT=$tmp/m timeout 170 bash scripts/methods_h200.sh >/dev/null 2>&1; say "methods: $?"
+METHODS_STEPS=real32,real64 METHODS_SYSTEMS=auto@cuda:0,cusparse@cuda:0 METHODS_BUDGET_S=110 OUT=$tmp/m timeout 130 bash scripts/methods_h200.sh >/dev/null 2>&1; say "methods: $?"
 cat "$tmp/m/summary.txt" >>"$S" 2>/dev/null; cp "$tmp/m/real32.csv" "$tmp/m/real64.csv" "$out/" 2>/dev/null
 say "== hsmu ($((SECONDS-t0)) s)"
 mkdir -p /tmp/h && cd /tmp/h
