@@ -51,14 +51,14 @@ for m in soc-Slashdot0902 vsp_befref_fxm_2_4_air02 email-Enron ca-HepPh vsp_scta
   say "hsmu $m: rc $? $(grep -h hsmu_total_ms "$w/hsmu-$m.log") conv_mean $(grep -h hsmu_conversion_ms "$w/hsmu-$m.log" | awk '{s+=$2;n++} END {if(n) printf "%.4f", s/n; else print "none"}') $(grep -h hsmu_cnnz "$w/hsmu-$m.log")"
 done
 cd "$root"
-left=$((470 - SECONDS + t0)); say "== ncu ($((SECONDS-t0)) s, ${left} s left)"
+left=$((400 - SECONDS + t0)); say "== ncu ($((SECONDS-t0)) s, ${left} s left)"
 ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
 for p in "18 4" "19 8"; do
-  set -- $p; left=$((470 - SECONDS + t0)); [ $left -lt 70 ] && { say "ncu s$1: no time"; continue; }
+  set -- $p; left=$((400 - SECONDS + t0)); [ $left -lt 70 ] && { say "ncu s$1: no time"; continue; }
   timeout 40 "$new/tools/magnus" bench --rmat-sweep --scales "$1" --a-per-row "$2" --b-per-row 8 --runs 5 --runs-large 5 --systems cuda:0 --no-bandwidth --verify-limit 0 --csv "$w/wall-s$1.csv" >"$w/wall-s$1.log" 2>&1
   python3 -c 'import csv,sys
 for r in csv.DictReader(open(sys.argv[1])): print("  wall %s: %s ms, peak %.2f GB, batches %s" % (r["input"], r["time_mean_ms"], float(r["peak_device_bytes"] or 0)/1e9, r["batches"]))' "$w/wall-s$1.csv" >>"$S" 2>&1
-  left=$((470 - SECONDS + t0)); timeout $((left > 120 ? 120 : left)) "$ncu" --clock-control none --csv --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum "$new/tools/magnus" multiply rmat:$1:$2:1 rmat:$1:8:2 --device cuda:0 >"$w/ncu-s$1.csv" 2>"$w/ncu-s$1.err"; say "ncu s$1: $?"
+  left=$((400 - SECONDS + t0)); timeout $((left > 120 ? 120 : left)) "$ncu" --clock-control none --csv --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum "$new/tools/magnus" multiply rmat:$1:$2:1 rmat:$1:8:2 --device cuda:0 >"$w/ncu-s$1.csv" 2>"$w/ncu-s$1.err"; say "ncu s$1: $?"
   python3 .carry/ncu_kernels.py "$w/ncu-s$1.csv" --copy-gbps 4265 --top 14 >"$w/ncu-s$1.table.txt" 2>&1; cat "$w/ncu-s$1.table.txt" >>"$S"
 done
 tar czf "$out/all.tgz" -C "$tmp" w m check 2>/dev/null
