@@ -277,11 +277,15 @@ class _Closing:
 
 class Context(_Closing):
     """A context on one device: Context(device=None, *, local_mem_bytes=0,
-    device_memory_limit=0). device: None (MAGNUS_DEVICE if set, else the best device), a
+    device_memory_limit=0, chat_batch_bytes=0). chat_batch_bytes: gMAGNUS's most bytes of
+    C-hat per row block (0: MAGNUS_CHAT_BATCH_BYTES, else an eighth of the device's memory
+    or of device_memory_limit); report["batches"] says how many blocks ran. device: None
+    (MAGNUS_DEVICE if set, else the best device), a
     device spec string as MAGNUS_DEVICE takes it ("opencl:cpu", "gpu", "0", "h200"), or a
     magnus.Device. Use it from one thread at a time; close() (or `with`) frees it."""
 
-    def __init__(self, device=None, *, local_mem_bytes=0, device_memory_limit=0):
+    def __init__(self, device=None, *, local_mem_bytes=0, device_memory_limit=0,
+                 chat_batch_bytes=0):
         lib = L.lib()
         self._h = ctypes.c_void_p()
         self._closed = False
@@ -299,6 +303,7 @@ class Context(_Closing):
         L.check(lib.magnus_context_options_init(ctypes.byref(opt)))
         opt.local_mem_bytes = int(local_mem_bytes)
         opt.device_memory_limit = int(device_memory_limit)
+        opt.chat_batch_bytes = int(chat_batch_bytes)
         L.check(lib.magnus_context_create(ctypes.byref(self._h), ctypes.byref(info),
                                           ctypes.byref(opt)))
         used = L.DeviceInfo()

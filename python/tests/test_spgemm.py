@@ -121,6 +121,22 @@ def test_report(ctx):
     assert rep["auto_long_share"] == 0 and rep["algorithm_reason"].startswith("auto")
 
 
+def test_batches(ctx):
+    """A batch budget of a quarter of the products' bytes: gMAGNUS in four row blocks, the
+    same C as SciPy's; the default budget runs it whole."""
+    A, B = rand(300, 200, 0.05, 11, np.float32), rand(200, 250, 0.05, 12, np.float32)
+    products = int(np.diff(B.indptr)[A.indices].sum())
+    budget = (products + 3) // 4 * 8  # (4 + 4 bytes) per product in float32
+    with magnus.Context(ctx.device, chat_batch_bytes=budget) as small:
+        C, rep = small.spgemm(A, B, algorithm="magnus", return_report=True)
+    expect_product(C, A @ B, np.float32)
+    assert rep["batches"] == 4 and rep["time_batch_ms"] >= 0
+    _, rep = ctx.spgemm(A, B, algorithm="magnus", return_report=True)
+    assert rep["batches"] == 1
+    _, rep = ctx.spgemm(A, B, algorithm="hash", return_report=True)
+    assert rep["batches"] == 0
+
+
 def test_devices_and_default_context(ctx):
     devs = magnus.devices()
     assert devs and all(isinstance(d, magnus.Device) for d in devs)
