@@ -496,8 +496,10 @@ typedef struct magnus_context_options {
     /* gMAGNUS: the most bytes of C-hat (the heavy rows' expanded products) one batch may
      * hold. A product whose products would take more (products x (4 + value bytes), an upper
      * bound of C-hat) is multiplied in that many row blocks of about equal products, whose
-     * results are stacked into C: the peak is then one block's C-hat plus C, and at the end
-     * twice C, instead of the whole C-hat plus C. The report's `batches` says how many ran.
+     * results are stacked into C: the peak is then one block's C-hat plus C, and while they
+     * are stacked 1.5 times C (float32; 1.67 in float64), instead of the whole C-hat plus C
+     * (docs/performance.md, "Heavy rows in batches"). The report's `batches` says how many
+     * ran.
      * 0: MAGNUS_CHAT_BATCH_BYTES if set (a size: 512M, 16G, ...), else an eighth of the
      * device's memory (of device_memory_limit when one is set). */
     uint64_t chat_batch_bytes;

@@ -44,8 +44,9 @@ magnus_status magnus_device_csr_rows(magnus_device_csr *out, const struct magnus
     const size_t vsize = magnus_value_size(d->type);
     const int64_t nnz = last - first;
     if ((s = magnus_device_csr_new(&b, ctx, r1 - r0, d->cols, d->type)) ||
-        (s = magnus_dbuf_shift_u64(ctx, q, magnus_variant_of(d->type), &b->row_ptr, 0, &d->row_ptr, (uint64_t)r0,
-                                   (uint64_t)(r1 - r0) + 1, 0, (uint64_t)first)))
+        (s = magnus_dbuf_shift_u64(ctx, q, magnus_variant_of(d->type), &b->row_ptr, 0,
+                                   &d->row_ptr, (uint64_t)r0, (uint64_t)(r1 - r0) + 1, 0,
+                                   (uint64_t)first)))
         goto fail;
     if (nnz > 0 &&
         ((s = magnus_device_csr_alloc_entries(b, nnz)) ||

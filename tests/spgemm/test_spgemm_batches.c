@@ -108,8 +108,10 @@ Test(spgemm_batches, rows_and_stack_give_back_the_matrix) {
             cr_assert_null(blocks[i], "block %zu not freed by the stack", i);
         /* out of range is refused, not read */
         magnus_device_csr bad = NULL;
-        REF_EXPECT_STATUS(magnus_device_csr_rows(&bad, d, 3, 2, MAGNUS_QUEUE_MAIN), MAGNUS_ERROR_INVALID_ARGUMENT);
-        REF_EXPECT_STATUS(magnus_device_csr_rows(&bad, d, 0, H->rows + 1, MAGNUS_QUEUE_MAIN), MAGNUS_ERROR_INVALID_ARGUMENT);
+        REF_EXPECT_STATUS(magnus_device_csr_rows(&bad, d, 3, 2, MAGNUS_QUEUE_MAIN),
+                          MAGNUS_ERROR_INVALID_ARGUMENT);
+        REF_EXPECT_STATUS(magnus_device_csr_rows(&bad, d, 0, H->rows + 1, MAGNUS_QUEUE_MAIN),
+                          MAGNUS_ERROR_INVALID_ARGUMENT);
         cr_assert_null(bad);
         magnus_device_csr_free(&S);
         magnus_device_csr_free(&d);
@@ -135,8 +137,8 @@ Test(spgemm_batches, three_blocks_match_the_reference) {
             magnus_report rep;
             int64_t ref_nnz = 0;
             char label[96];
-            snprintf(label, sizeof label, "three blocks, %s, %s", magnus_algorithm_name(algorithms[a]),
-                     type == MAGNUS_FLOAT64 ? "f64" : "f32");
+            snprintf(label, sizeof label, "three blocks, %s, %s",
+                     magnus_algorithm_name(algorithms[a]), type == MAGNUS_FLOAT64 ? "f64" : "f32");
             magnus_csr C = multiply_and_compare(&rep, &ref_nnz, ctx, A, B, algorithms[a], label);
             if (rep.algorithm == MAGNUS_ALGORITHM_MAGNUS) {
                 cr_assert_eq(rep.batches, 3, "%s: %lld batches", label, (long long)rep.batches);
