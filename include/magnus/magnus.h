@@ -555,7 +555,11 @@ MAGNUS_API const char *magnus_algorithm_name(magnus_algorithm algorithm);
 typedef struct magnus_spgemm_options {
     magnus_algorithm algorithm;  /* MAGNUS_ALGORITHM_AUTO from magnus_spgemm_options_init (and
                                     for NULL options); MAGNUS or HASH forces one, for studies */
-    magnus_progress_fn progress; /* may be NULL */
+    magnus_progress_fn progress; /* may be NULL. Told "upload", "multiply", "download", "done"
+                                    (magnus_spgemm; the device entry point "multiply" and
+                                    "done"), and "multiply: row block I of K" before each of
+                                    gMAGNUS's row blocks (chat_batch_bytes); returning 0
+                                    stops the work with MAGNUS_ERROR_CANCELLED */
     void *progress_user;
     double alpha;                /* C = alpha * A.B (1 from magnus_spgemm_options_init; NULL
                                     options mean 1): C's values, computed in the value type, are

@@ -50,8 +50,8 @@ static magnus_status check_operands(magnus_context ctx, int64_t a_rows, int64_t 
     return MAGNUS_SUCCESS;
 }
 
-static magnus_status progress(const magnus_spgemm_options *opt, double fraction,
-                              const char *what) {
+magnus_status magnus_spgemm_progress_call(const magnus_spgemm_options *opt, double fraction,
+                                          const char *what) {
     if (opt && opt->progress && !opt->progress(opt->progress_user, fraction, what))
         return magnus_error(MAGNUS_ERROR_CANCELLED, "SpGEMM cancelled by the progress callback "
                                                     "at \"%s\"",
@@ -62,7 +62,8 @@ static magnus_status progress(const magnus_spgemm_options *opt, double fraction,
 magnus_status magnus_spgemm_dispatch(magnus_device_csr *C, magnus_context ctx,
                               const struct magnus_device_csr_s *A,
                               const struct magnus_device_csr_s *B,
-                              const magnus_spgemm_options *opt, magnus_report *rep) {
+                              const magnus_spgemm_options *opt, magnus_report *rep,
+                              const magnus_spgemm_progress *progress) {
     magnus_algorithm algorithm = opt ? opt->algorithm : MAGNUS_ALGORITHM_AUTO;
     const double load0 = ctx->kernel_load_ms;
     rep->algorithm_requested = algorithm;
@@ -83,7 +84,7 @@ magnus_status magnus_spgemm_dispatch(magnus_device_csr *C, magnus_context ctx,
                       algorithm == MAGNUS_ALGORITHM_HASH ? "multiply hash" : "multiply gmagnus");
     const magnus_row_products *pre = counted.products.mem ? &counted : NULL;
     if (algorithm == MAGNUS_ALGORITHM_HASH) s = magnus_hash_spgemm(C, ctx, A, B, rep, pre);
-    else s = magnus_gmagnus_spgemm_batched(C, ctx, A, B, rep, pre);
+    else s = magnus_gmagnus_spgemm_batched(C, ctx, A, B, rep, pre, progress);
     magnus_row_products_free(ctx, &counted); /* the algorithms return with every queue idle */
     /* C = alpha * (A.B): one pass over C's values after either algorithm */
     if (!s && opt && opt->alpha != 1.0) {
@@ -126,23 +127,24 @@ magnus_status magnus_spgemm(magnus_csr *C, magnus_context ctx, const magnus_csr_
         return s;
     }
     if ((s = check_operands(ctx, A->rows, A->cols, A->type, B->rows, B->cols, B->type)) ||
-        (s = count_products(A, B)) || (s = progress(opt, 0.0, "upload")))
+        (s = count_products(A, B)) || (s = magnus_spgemm_progress_call(opt, 0.0, "upload")))
         return s;
 
     magnus_device_csr dA = NULL, dB = NULL, dC = NULL;
+    const magnus_spgemm_progress window = {opt, 0.1, 0.9}; /* the multiply's share */
     double t = magnus_now_ms();
     if ((s = magnus_device_csr_upload_on(&dA, ctx, MAGNUS_QUEUE_MAIN, A)) ||
         (s = magnus_device_csr_upload_on(&dB, ctx, MAGNUS_QUEUE_MAIN, B)))
         goto done;
     rep->time_upload_ms = magnus_now_ms() - t;
-    if ((s = progress(opt, 0.1, "multiply")) ||
-        (s = magnus_spgemm_dispatch(&dC, ctx, dA, dB, opt, rep)) ||
-        (s = progress(opt, 0.9, "download")))
+    if ((s = magnus_spgemm_progress_call(opt, 0.1, "multiply")) ||
+        (s = magnus_spgemm_dispatch(&dC, ctx, dA, dB, opt, rep, &window)) ||
+        (s = magnus_spgemm_progress_call(opt, 0.9, "download")))
         goto done;
     t = magnus_now_ms();
     if ((s = magnus_device_csr_download_on(C, dC, MAGNUS_QUEUE_MAIN))) goto done;
     rep->time_download_ms = magnus_now_ms() - t;
-    s = progress(opt, 1.0, "done");
+    s = magnus_spgemm_progress_call(opt, 1.0, "done");
     if (s) magnus_csr_free(C);
 done:
     magnus_device_csr_destroy(&dA);
@@ -167,9 +169,11 @@ magnus_status magnus_spgemm_device(magnus_device_csr *C, magnus_context ctx,
     if ((s = magnus_context_check(ctx)) || (s = check_options(opt)) ||
         (s = magnus_device_csr_check(A, ctx, "A")) || (s = magnus_device_csr_check(B, ctx, "B")) ||
         (s = check_operands(ctx, A->rows, A->cols, A->type, B->rows, B->cols, B->type)) ||
-        (s = progress(opt, 0.0, "multiply")))
+        (s = magnus_spgemm_progress_call(opt, 0.0, "multiply")))
         return s;
-    if (!(s = magnus_spgemm_dispatch(C, ctx, A, B, opt, rep)) && (s = progress(opt, 1.0, "done")))
+    const magnus_spgemm_progress window = {opt, 0.0, 1.0};
+    if (!(s = magnus_spgemm_dispatch(C, ctx, A, B, opt, rep, &window)) &&
+        (s = magnus_spgemm_progress_call(opt, 1.0, "done")))
         magnus_device_csr_destroy(C);
     rep->time_total_ms = magnus_now_ms() - t0;
     return s;

@@ -24,6 +24,17 @@ magnus_status magnus_row_products_queue(magnus_row_products *rp, magnus_context 
                                         magnus_queue_id q, const struct magnus_device_csr_s *A,
                                         const struct magnus_device_csr_s *B);
 
+/* Where a multiply tells its progress: opt's callback (none when opt or it is NULL) with
+ * fractions from `from` (the multiply starts) to `to` (it ends); NULL: nowhere. */
+typedef struct magnus_spgemm_progress {
+    const magnus_spgemm_options *opt;
+    double from, to;
+} magnus_spgemm_progress;
+/* Calls the callback with `fraction` and `what`; MAGNUS_ERROR_CANCELLED, naming `what`, when
+ * it returns 0. */
+magnus_status magnus_spgemm_progress_call(const magnus_spgemm_options *opt, double fraction,
+                                          const char *what);
+
 /* `counted`, when not NULL: what the choice counted, which the algorithm takes instead of
  * counting and scanning again. */
 /* OpSparse-style binned hash Gustavson (runtime/spgemm/hash/hash_spgemm.c). */
@@ -43,12 +54,15 @@ magnus_status magnus_gmagnus_context_params(magnus_gmagnus_params *p, magnus_con
                                            int64_t c_cols, magnus_value_type type);
 /* gMAGNUS, in row blocks when C-hat would pass ctx->chat_batch_bytes
  * (runtime/spgemm/spgemm_batches.c); `counted` may be NULL (it then counts the products per
- * row itself, once, and hands the count on). */
+ * row itself, once, and hands the count on). In blocks it tells `progress` before each block
+ * ("multiply: row block I of K"); a callback that returns 0 stops it with
+ * MAGNUS_ERROR_CANCELLED, nothing held. */
 magnus_status magnus_gmagnus_spgemm_batched(magnus_device_csr *C, magnus_context ctx,
                                             const struct magnus_device_csr_s *A,
                                             const struct magnus_device_csr_s *B,
                                             magnus_report *report,
-                                            const magnus_row_products *counted);
+                                            const magnus_row_products *counted,
+                                            const magnus_spgemm_progress *progress);
 
 /* MAGNUS_ALGORITHM_AUTO's choice for A·B (runtime/spgemm/spgemm_choice.c): *out is MAGNUS
  * or HASH; *counted what it counted, for that algorithm (the caller frees it with
@@ -64,7 +78,8 @@ magnus_status magnus_spgemm_choose(magnus_algorithm *out, magnus_row_products *c
 magnus_status magnus_spgemm_dispatch(magnus_device_csr *C, magnus_context ctx,
                                      const struct magnus_device_csr_s *A,
                                      const struct magnus_device_csr_s *B,
-                                     const magnus_spgemm_options *opt, magnus_report *rep);
+                                     const magnus_spgemm_options *opt, magnus_report *rep,
+                                     const magnus_spgemm_progress *progress);
 
 /* The phases of a plan (runtime/spgemm/spgemm_plan.c), by the hash algorithm's accumulator:
  * symbolic: C's row pointers (rows+1 int64, a new buffer the caller frees) and nnz;

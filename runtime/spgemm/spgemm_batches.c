@@ -20,6 +20,7 @@
  *
  * This is also what lets a product complete whose C-hat alone would not fit the device.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "device_csr.h"
@@ -133,7 +134,8 @@ static void add_report(magnus_report *sum, const magnus_report *b, int first) {
 static magnus_status run_blocks(magnus_device_csr *C, magnus_context ctx,
                                 const struct magnus_device_csr_s *A,
                                 const struct magnus_device_csr_s *B, magnus_report *rep,
-                                const magnus_row_products *all, int k) {
+                                const magnus_row_products *all, int k,
+                                const magnus_spgemm_progress *progress) {
     int64_t bounds[MAGNUS_MAX_BATCHES + 1];
     uint64_t at[MAGNUS_MAX_BATCHES + 1];
     magnus_device_csr blocks[MAGNUS_MAX_BATCHES];
@@ -144,6 +146,16 @@ static magnus_status run_blocks(magnus_device_csr *C, magnus_context ctx,
     batch_ms += magnus_now_ms() - t;
     for (int i = 0; !s && i < k; i++) {
         if (bounds[i + 1] == bounds[i]) continue;
+        if (progress) { /* the blocks split the multiply's share by their products */
+            char what[64];
+            snprintf(what, sizeof what, "multiply: row block %d of %d", i + 1, k);
+            const double done = all->total ? (double)at[i] / (double)all->total : 0;
+            s = magnus_spgemm_progress_call(progress->opt,
+                                            progress->from + (progress->to - progress->from) *
+                                                                 done,
+                                            what);
+            if (s) break;
+        }
         magnus_device_csr Ab = NULL;
         magnus_row_products rp;
         memset(&rp, 0, sizeof rp);
@@ -185,7 +197,8 @@ magnus_status magnus_gmagnus_spgemm_batched(magnus_device_csr *C, magnus_context
                                             const struct magnus_device_csr_s *A,
                                             const struct magnus_device_csr_s *B,
                                             magnus_report *report,
-                                            const magnus_row_products *counted) {
+                                            const magnus_row_products *counted,
+                                            const magnus_spgemm_progress *progress) {
     magnus_report scratch;
     magnus_report *rep = report ? report : &scratch;
     if (!report) memset(&scratch, 0, sizeof scratch);
@@ -219,7 +232,7 @@ magnus_status magnus_gmagnus_spgemm_batched(magnus_device_csr *C, magnus_context
         s = magnus_gmagnus_spgemm(C, ctx, A, B, rep, rp);
         rep->batches = 1;
     } else {
-        s = run_blocks(C, ctx, A, B, rep, rp, (int)k);
+        s = run_blocks(C, ctx, A, B, rep, rp, (int)k, progress);
     }
     magnus_row_products_free(ctx, &own); /* the queues are idle after either */
     return s;

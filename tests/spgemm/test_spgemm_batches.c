@@ -242,6 +242,86 @@ Test(spgemm_batches, blocks_fit_where_the_whole_product_does_not) {
     magnus_csr_free(&B);
 }
 
+/* ---- progress and cancellation between blocks ---------------------------------------------- */
+
+typedef struct progress_log {
+    int calls, blocks;
+    double fraction[32];
+    char what[32][64];
+    const char *stop_at; /* returns 0 when `what` is this */
+} progress_log;
+
+static int log_progress(void *user, double fraction, const char *what) {
+    progress_log *log = user;
+    if (log->calls < 32) {
+        log->fraction[log->calls] = fraction;
+        snprintf(log->what[log->calls], sizeof log->what[0], "%s", what);
+    }
+    log->calls++;
+    log->blocks += strstr(what, "row block") != NULL;
+    return !(log->stop_at && !strcmp(what, log->stop_at));
+}
+
+Test(spgemm_batches, progress_tells_each_block) {
+    magnus_csr A = magnus_test_rmat(10, 8, 61, MAGNUS_FLOAT32);
+    magnus_csr B = magnus_test_rmat(10, 4, 62, MAGNUS_FLOAT32);
+    magnus_context ctx = batch_context(budget_for_blocks(A, B, 3), 0, 0);
+    magnus_spgemm_options opt;
+    ASSERT_OK(magnus_spgemm_options_init(&opt));
+    opt.algorithm = MAGNUS_ALGORITHM_MAGNUS;
+    progress_log log;
+    memset(&log, 0, sizeof log);
+    opt.progress = log_progress;
+    opt.progress_user = &log;
+    magnus_csr C = NULL;
+    magnus_report rep;
+    ASSERT_OK(magnus_spgemm(&C, ctx, A, B, &opt, &rep));
+    cr_assert_eq(rep.batches, 3);
+    cr_assert_eq(log.blocks, 3, "%d block calls", log.blocks);
+    /* upload, multiply, the three blocks, download, done: in order, fractions growing */
+    cr_assert_eq(log.calls, 7, "%d progress calls", log.calls);
+    const char *expect[7] = {"upload", "multiply", "multiply: row block 1 of 3",
+                             "multiply: row block 2 of 3", "multiply: row block 3 of 3",
+                             "download", "done"};
+    for (int i = 0; i < 7; i++) {
+        cr_assert_str_eq(log.what[i], expect[i], "call %d", i);
+        if (i) cr_assert_geq(log.fraction[i], log.fraction[i - 1], "call %d goes back", i);
+    }
+    cr_assert(log.fraction[3] > 0.1 && log.fraction[4] > log.fraction[3] && log.fraction[4] < 0.9,
+              "the blocks' fractions %g, %g lie inside the multiply's share", log.fraction[3],
+              log.fraction[4]);
+    magnus_csr_free(&C);
+    magnus_context_free(&ctx);
+    magnus_csr_free(&A);
+    magnus_csr_free(&B);
+}
+
+/* A callback that stops before the second block: CANCELLED in its words, nothing half-built
+ * returned, nothing held. */
+Test(spgemm_batches, cancel_between_blocks) {
+    magnus_csr A = magnus_test_rmat(10, 8, 63, MAGNUS_FLOAT32);
+    magnus_csr B = magnus_test_rmat(10, 4, 64, MAGNUS_FLOAT32);
+    magnus_context ctx = batch_context(budget_for_blocks(A, B, 3), 0, 0);
+    magnus_spgemm_options opt;
+    ASSERT_OK(magnus_spgemm_options_init(&opt));
+    opt.algorithm = MAGNUS_ALGORITHM_MAGNUS;
+    progress_log log;
+    memset(&log, 0, sizeof log);
+    log.stop_at = "multiply: row block 2 of 3";
+    opt.progress = log_progress;
+    opt.progress_user = &log;
+    magnus_csr C = NULL;
+    REF_EXPECT_STATUS(magnus_spgemm(&C, ctx, A, B, &opt, NULL), MAGNUS_ERROR_CANCELLED);
+    cr_assert_null(C);
+    cr_assert(strstr(magnus_last_error(), "row block 2 of 3"), "message: %s", magnus_last_error());
+    cr_assert_eq(log.blocks, 2, "%d block calls", log.blocks);
+    cr_assert_eq(ctx->memory_in_use, 0, "%llu bytes still held",
+                 (unsigned long long)ctx->memory_in_use);
+    magnus_context_free(&ctx);
+    magnus_csr_free(&A);
+    magnus_csr_free(&B);
+}
+
 Test(spgemm_batches, default_budget_runs_small_products_whole) {
     magnus_context ctx = magnus_test_context();
     cr_assert_geq(ctx->chat_batch_bytes, ctx->device.global_mem_bytes / MAGNUS_CHAT_BATCH_FRACTION);
