@@ -11,8 +11,9 @@
  * from above (only heavy rows are expanded), so no block's C-hat passes the budget unless one
  * row alone does.
  *
- *   peak    one block's C-hat and work buffers plus the blocks' C so far, then C plus every
- *           block while they are stacked (twice C), instead of the whole C-hat plus C.
+ *   peak    one block's C-hat and work buffers plus the blocks' C so far, then the blocks
+ *           plus one of C's arrays while they are stacked (1.5 x C in float32,
+ *           magnus_device_csr_stack), instead of the whole C-hat plus C.
  *   cost    the stacking copies C once (a read and a write of every entry) and each block
  *           pays gMAGNUS's fixed costs; the blocks' boundaries are found by a binary search
  *           over the products' scan that reads one word per step (about log2(rows) host
