@@ -262,17 +262,24 @@ static int log_progress(void *user, double fraction, const char *what) {
     return !(log->stop_at && !strcmp(what, log->stop_at));
 }
 
+/* gMAGNUS forced, its progress told to *log (which stops the work at `stop_at`, or never). */
+static magnus_spgemm_options logged_options(progress_log *log, const char *stop_at) {
+    magnus_spgemm_options opt;
+    ASSERT_OK(magnus_spgemm_options_init(&opt));
+    opt.algorithm = MAGNUS_ALGORITHM_MAGNUS;
+    memset(log, 0, sizeof *log);
+    log->stop_at = stop_at;
+    opt.progress = log_progress;
+    opt.progress_user = log;
+    return opt;
+}
+
 Test(spgemm_batches, progress_tells_each_block) {
     magnus_csr A = magnus_test_rmat(10, 8, 61, MAGNUS_FLOAT32);
     magnus_csr B = magnus_test_rmat(10, 4, 62, MAGNUS_FLOAT32);
     magnus_context ctx = batch_context(budget_for_blocks(A, B, 3), 0, 0);
-    magnus_spgemm_options opt;
-    ASSERT_OK(magnus_spgemm_options_init(&opt));
-    opt.algorithm = MAGNUS_ALGORITHM_MAGNUS;
     progress_log log;
-    memset(&log, 0, sizeof log);
-    opt.progress = log_progress;
-    opt.progress_user = &log;
+    magnus_spgemm_options opt = logged_options(&log, NULL);
     magnus_csr C = NULL;
     magnus_report rep;
     ASSERT_OK(magnus_spgemm(&C, ctx, A, B, &opt, &rep));
@@ -302,14 +309,8 @@ Test(spgemm_batches, cancel_between_blocks) {
     magnus_csr A = magnus_test_rmat(10, 8, 63, MAGNUS_FLOAT32);
     magnus_csr B = magnus_test_rmat(10, 4, 64, MAGNUS_FLOAT32);
     magnus_context ctx = batch_context(budget_for_blocks(A, B, 3), 0, 0);
-    magnus_spgemm_options opt;
-    ASSERT_OK(magnus_spgemm_options_init(&opt));
-    opt.algorithm = MAGNUS_ALGORITHM_MAGNUS;
     progress_log log;
-    memset(&log, 0, sizeof log);
-    log.stop_at = "multiply: row block 2 of 3";
-    opt.progress = log_progress;
-    opt.progress_user = &log;
+    magnus_spgemm_options opt = logged_options(&log, "multiply: row block 2 of 3");
     magnus_csr C = NULL;
     REF_EXPECT_STATUS(magnus_spgemm(&C, ctx, A, B, &opt, NULL), MAGNUS_ERROR_CANCELLED);
     cr_assert_null(C);
