@@ -20,6 +20,10 @@
  * 2026-12-02 a first walk reserved each run with an atomic on C-hat's row counter and kept
  * the positions in local memory: half the kernel's instructions, for no byte of C-hat.)
  * A row's elements come out in the order of A's columns, the same in every run.
+ * Where each group's range starts (its slice and A entry) is found by gmagnus_outer_starts,
+ * one item per range, before the product runs: found by the group itself, it was a binary
+ * search over the slices by one item (17 dependent loads for the 73,456 slices of
+ * rmat-s18-a4-b8) that the other 255 waited for at a barrier, in every one of ~11,000 groups.
  *
  * chat_off: element k of C-hat is stored at chat_col/chat_val[chat_off + k] (0, or the gap
  * in front of C-hat when the multisplit runs in place: gmagnus_multisplit.cl).
@@ -86,29 +90,38 @@ MG_DEVICE void mg_gm_walk_to(mg_gm_walk *w, mg_u32 li, mg_u32 wg, mg_u64 start, 
     }
 }
 
+/* starts[2g], starts[2g + 1]: the slice holding element g * group_elems, the first element
+ * of range g, and the CSC position of its A entry (one item per range). */
+MG_KERNEL void gmagnus_outer_starts(mg_u64 total, mg_u64 group_elems, mg_u64 nslices,
+                                    MG_GLOBAL const mg_i32 *slice_col,
+                                    MG_GLOBAL const mg_u64 *slice_off,
+                                    MG_GLOBAL const mg_u64 *csc_ptr, MG_GLOBAL const mg_i64 *b_ptr,
+                                    MG_GLOBAL mg_u64 *starts, MG_DYN_LOCAL_PARAM) {
+    for (mg_u64 g = mg_global_id(); g * group_elems < total; g += mg_num_groups() * mg_local_size()) {
+        const mg_u64 start = g * group_elems;
+        const mg_u64 s = mg_gm_find_segment(slice_off, nslices, start);
+        const mg_i32 k = slice_col[s];
+        const mg_u64 lenb = (mg_u64)(b_ptr[k + 1] - b_ptr[k]);
+        starts[2 * g] = s;
+        starts[2 * g + 1] = csc_ptr[k] + mg_gm_div_u64(start - slice_off[s], lenb);
+    }
+}
+
 MG_KERNEL void MG_LAUNCH_BOUNDS(MG_GM_OUTER_GROUP_MAX, MG_GM_OUTER_MIN_GROUPS)
-gmagnus_outer_product(mg_u64 total, mg_u64 group_elems, mg_u64 nslices,
+gmagnus_outer_product(mg_u64 total, mg_u64 group_elems, MG_GLOBAL const mg_u64 *starts,
                       MG_GLOBAL const mg_i32 *slice_col, MG_GLOBAL const mg_u64 *slice_off,
                       MG_GLOBAL const mg_u64 *csc_ptr, MG_GLOBAL const mg_u64 *csc_dest,
                       MG_GLOBAL const mg_val *csc_val, MG_GLOBAL const mg_i64 *b_ptr,
                       MG_GLOBAL const mg_i32 *b_col, MG_GLOBAL const mg_val *b_val,
                       MG_GLOBAL mg_i32 *chat_col, MG_GLOBAL mg_val *chat_val, mg_u64 chat_off,
                       MG_DYN_LOCAL_PARAM) {
-    MG_LOCAL_ARRAY(mg_u64, first, 2); /* slice and CSC position of the group's first element */
     const mg_u32 t = mg_local_id();
     const mg_u32 wg = mg_local_size();
     for (mg_u64 g = mg_group_id(); g * group_elems < total; g += mg_num_groups()) {
         const mg_u64 start = g * group_elems;
         const mg_u32 nlocal = (mg_u32)(MG_MIN(start + group_elems, total) - start);
-        if (t == 0) {
-            mg_u64 s = mg_gm_find_segment(slice_off, nslices, start);
-            mg_i32 k = slice_col[s];
-            mg_u64 lenb = (mg_u64)(b_ptr[k + 1] - b_ptr[k]);
-            first[0] = s;
-            first[1] = csc_ptr[k] + mg_gm_div_u64(start - slice_off[s], lenb);
-        }
-        mg_barrier();
-        const mg_u64 s0 = first[0], pa0 = first[1];
+        /* the same two words for every item: one load each, no barrier */
+        const mg_u64 s0 = starts[2 * g], pa0 = starts[2 * g + 1];
 
         /* In batches of MG_GM_BATCH elements per item: walk and find each element's
          * destination, then load the batch's B entries and A values, then store. */
@@ -146,6 +159,5 @@ gmagnus_outer_product(mg_u64 total, mg_u64 group_elems, mg_u64 nslices,
                 chat_val[chat_off + dest[j]] = v[j];
             }
         }
-        mg_barrier(); /* first[] is reused by the next range */
     }
 }

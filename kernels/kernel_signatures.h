@@ -72,7 +72,10 @@ MG_KERNEL_SIG(gmagnus_multisplit, (U64, nrows), (BUF_U64, bounds), (U32, batch),
               (BUF_U64, cursor), (BUF_I32, out_col), (BUF_VAL, out_val))
 
 /* ---- kernels/gmagnus_outer_product.cl ---- */
-MG_KERNEL_SIG(gmagnus_outer_product, (U64, total), (U64, group_elems), (U64, nslices),
+MG_KERNEL_SIG(gmagnus_outer_starts, (U64, total), (U64, group_elems), (U64, nslices),
+              (BUF_I32, slice_col), (BUF_U64, slice_off), (BUF_U64, csc_ptr), (BUF_I64, b_ptr),
+              (BUF_U64, starts))
+MG_KERNEL_SIG(gmagnus_outer_product, (U64, total), (U64, group_elems), (BUF_U64, starts),
               (BUF_I32, slice_col), (BUF_U64, slice_off), (BUF_U64, csc_ptr),
               (BUF_U64, csc_dest), (BUF_VAL, csc_val), (BUF_I64, b_ptr), (BUF_I32, b_col),
               (BUF_VAL, b_val), (BUF_I32, chat_col), (BUF_VAL, chat_val), (U64, chat_off))

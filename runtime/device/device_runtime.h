@@ -61,12 +61,17 @@ typedef struct magnus_pool_block {
     magnus_bmem *mem;
     size_t bytes;
 } magnus_pool_block;
-/* Blocks up to this size are cached when freed; larger ones go back to the driver. */
+/* Blocks up to this size ("small") are always cached when freed. Larger ones (C-hat, C) are
+ * cached only when the backend's allocator keeps nothing of its own (device_pool.c). */
 #define MAGNUS_POOL_MAX_BLOCK ((size_t)64 << 20)
-/* Most bytes, and blocks, kept ready when the context goes idle (the oldest beyond go back;
- * the block cap keeps each lookup, a scan of the list, cheap). */
+/* Most bytes, and blocks, of small blocks kept ready when the context goes idle (the oldest
+ * beyond go back; the block cap keeps each lookup, a scan of the list, cheap). */
 #define MAGNUS_POOL_CACHE_BYTES ((uint64_t)512 << 20)
 #define MAGNUS_POOL_CACHE_BLOCKS 1024
+/* Large blocks kept ready: at most a quarter of the device's memory (of the context's memory
+ * limit, when it has one), in at most this many blocks. */
+#define MAGNUS_POOL_LARGE_SHARE 4
+#define MAGNUS_POOL_LARGE_BLOCKS 16
 
 struct magnus_context_s {
     uint64_t magic;
@@ -297,13 +302,13 @@ uint64_t magnus_context_reserved_bytes(const magnus_context_s *ctx);
 
 /*
  * The block cache behind magnus_dbuf_alloc and magnus_dbuf_free (runtime/device/device_pool.c).
- *   magnus_pool_take         a ready block of exactly `bytes`, or NULL (always NULL above
- *                            MAGNUS_POOL_MAX_BLOCK, which is never cached)
+ *   magnus_pool_take         a ready block of exactly `bytes`, or NULL; a large request that
+ *                            finds none gives the ready large blocks back first
  *   magnus_pool_put          caches a freed block of `bytes` as pending (0: not cacheable, or
  *                            no host memory for the list: the caller frees it)
- *   magnus_pool_idle         pending -> ready, then ready trimmed to MAGNUS_POOL_CACHE_BYTES;
- *                            only when no queued work can read a pending block (every queue
- *                            waited for: magnus_context_finish calls it)
+ *   magnus_pool_idle         pending -> ready, then the small and the large ready blocks
+ *                            trimmed to their caps; only when no queued work can read a
+ *                            pending block (every queue waited for: magnus_context_finish)
  *   magnus_pool_evict_ready  frees every ready block (under memory pressure)
  *   magnus_pool_release      frees everything (context teardown, queues idle)
  */

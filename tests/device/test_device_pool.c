@@ -1,7 +1,8 @@
 /*
  * The context's cache of freed device blocks (part of test_probe; runtime/device/device_pool.c):
  * a freed block is reused only after every queue has been waited for, only for the same size,
- * never above MAGNUS_POOL_MAX_BLOCK; cached bytes count against the limit and in the peak,
+ * above MAGNUS_POOL_MAX_BLOCK only without a backend pool and never beside a new large block;
+ * cached bytes count against the limit and in the peak,
  * and go back to the device under the limit rather than failing an allocation. Skipped
  * without a device.
  */
@@ -47,19 +48,93 @@ Test(device_pool, reuse_only_after_the_context_is_idle) {
     ASSERT_OK(magnus_context_free(&ctx)); /* frees the cache (the ASan build checks leaks) */
 }
 
-Test(device_pool, large_blocks_are_not_cached) {
+/* Enough global memory for `blocks` blocks just above the small-block limit. */
+static void need_large_blocks(const magnus_device_info *d, uint64_t blocks) {
+    if (d->global_mem_bytes / blocks < (uint64_t)MAGNUS_POOL_MAX_BLOCK + 4096)
+        cr_skip_test("%s has %llu bytes of global memory, too few for %llu blocks above %zu",
+                     d->name, (unsigned long long)d->global_mem_bytes, (unsigned long long)blocks,
+                     MAGNUS_POOL_MAX_BLOCK);
+}
+
+/* Large blocks are kept only where the backend's allocator keeps nothing itself (OpenCL,
+ * Level Zero, CUDA without a stream-ordered pool); then the same size reuses the block. */
+Test(device_pool, large_blocks_cached_only_without_a_backend_pool) {
     magnus_device_info d = need_device();
-    if (d.global_mem_bytes < 4 * (uint64_t)MAGNUS_POOL_MAX_BLOCK)
-        cr_skip_test("%s has %llu bytes of global memory, too few for a block above %zu", d.name,
-                     (unsigned long long)d.global_mem_bytes, MAGNUS_POOL_MAX_BLOCK);
+    need_large_blocks(&d, 4);
     magnus_context ctx = new_context(&d, 0, 0);
+    const size_t big = MAGNUS_POOL_MAX_BLOCK + 1;
     magnus_dbuf a, b;
-    ASSERT_OK(magnus_dbuf_alloc(ctx, MAGNUS_POOL_MAX_BLOCK + 1, &a));
+    ASSERT_OK(magnus_dbuf_alloc(ctx, big, &a));
     ASSERT_OK(magnus_dbuf_alloc(ctx, MAGNUS_POOL_MAX_BLOCK, &b));
+    const int backend_pool = magnus_context_reserved_bytes(ctx) != 0;
+    magnus_bmem *first = a.mem;
     magnus_dbuf_free(ctx, &a);
-    cr_assert_eq(ctx->memory_pooled, 0u, "a block above the pool's limit was kept");
     magnus_dbuf_free(ctx, &b);
-    cr_assert_eq(ctx->memory_pooled, MAGNUS_POOL_MAX_BLOCK);
+    if (backend_pool) {
+        cr_assert_eq(ctx->memory_pooled, MAGNUS_POOL_MAX_BLOCK,
+                     "a large block was kept beside the backend's own pool");
+    } else {
+        cr_assert_eq(ctx->memory_pooled, big + MAGNUS_POOL_MAX_BLOCK);
+        ASSERT_OK(magnus_context_finish(ctx));
+        ASSERT_OK(magnus_dbuf_alloc(ctx, big, &a));
+        cr_assert_eq(a.mem, first, "the idle context did not reuse its large block");
+        cr_assert_eq(ctx->memory_pooled, MAGNUS_POOL_MAX_BLOCK);
+        magnus_dbuf_free(ctx, &a);
+    }
+    ASSERT_OK(magnus_context_free(&ctx));
+}
+
+/* A large request of a size the cache does not hold gives the cached large blocks back before
+ * asking the driver, so stale large blocks never add to a multiply's peak; small ones stay. */
+Test(device_pool, large_miss_gives_large_blocks_back) {
+    magnus_device_info d = need_device();
+    need_large_blocks(&d, 6);
+    magnus_context ctx = new_context(&d, 0, 0);
+    const size_t big = MAGNUS_POOL_MAX_BLOCK + 4096;
+    magnus_dbuf a, b, s;
+    ASSERT_OK(magnus_dbuf_alloc(ctx, big, &a));
+    if (magnus_context_reserved_bytes(ctx) != 0) {
+        magnus_dbuf_free(ctx, &a);
+        ASSERT_OK(magnus_context_free(&ctx));
+        cr_skip_test("%s: the backend's allocator keeps freed memory itself", d.name);
+    }
+    ASSERT_OK(magnus_dbuf_alloc(ctx, big + 8, &b));
+    ASSERT_OK(magnus_dbuf_alloc(ctx, 4096, &s));
+    magnus_dbuf_free(ctx, &a);
+    magnus_dbuf_free(ctx, &b);
+    magnus_dbuf_free(ctx, &s);
+    ASSERT_OK(magnus_context_finish(ctx));
+    cr_assert_eq(ctx->memory_pooled, 2 * (uint64_t)big + 8 + 4096);
+    magnus_context_reset_peak(ctx);
+    ASSERT_OK(magnus_dbuf_alloc(ctx, big + 16, &a));
+    cr_assert_eq(ctx->memory_pooled, 4096u, "the large blocks of other sizes are still held");
+    cr_assert_eq(ctx->memory_peak, 2 * (uint64_t)big + 8 + 4096,
+                 "the new block was allocated beside the stale ones");
+    magnus_dbuf_free(ctx, &a);
+    ASSERT_OK(magnus_context_free(&ctx));
+}
+
+/* Ready large blocks are capped at a quarter of the context's memory limit: the newest that
+ * fit stay, the older ones go back when the context goes idle. */
+Test(device_pool, large_blocks_capped_at_a_share_of_the_memory) {
+    magnus_device_info d = need_device();
+    need_large_blocks(&d, 16);
+    const size_t big = MAGNUS_POOL_MAX_BLOCK + 64;
+    magnus_context ctx = new_context(&d, 0, 16 * (uint64_t)(big + 64));
+    enum { N = 6 };
+    magnus_dbuf b[N];
+    for (int i = 0; i < N; i++) ASSERT_OK(magnus_dbuf_alloc(ctx, big + 8 * (size_t)i, &b[i]));
+    if (magnus_context_reserved_bytes(ctx) != 0) {
+        for (int i = 0; i < N; i++) magnus_dbuf_free(ctx, &b[i]);
+        ASSERT_OK(magnus_context_free(&ctx));
+        cr_skip_test("%s: the backend's allocator keeps freed memory itself", d.name);
+    }
+    for (int i = 0; i < N; i++) magnus_dbuf_free(ctx, &b[i]); /* b[N-1] is the newest */
+    ASSERT_OK(magnus_context_finish(ctx));
+    cr_assert_eq(ctx->pool_nready, 4u, "%zu large blocks kept, the cap allows 4",
+                 ctx->pool_nready);
+    cr_assert_eq(ctx->pool_ready[0].bytes, big + 8 * 2u, "not the newest were kept");
+    cr_assert_eq(ctx->memory_pooled, 4 * (uint64_t)big + 8 * (2 + 3 + 4 + 5));
     ASSERT_OK(magnus_context_free(&ctx));
 }
 

@@ -86,8 +86,9 @@ done:
 magnus_status magnus_gm_outer_product(magnus_gm *g) {
     magnus_context ctx = g->ctx;
     const magnus_queue_id q = MAGNUS_QUEUE_HEAVY;
-    magnus_dbuf csc_ptr = {0}, csc_dest = {0}, csc_val = {0}, slice_list = {0}, slice_off = {0};
-    magnus_dbuf *inputs[] = {&csc_ptr, &csc_dest, &csc_val, &slice_list, &slice_off};
+    magnus_dbuf csc_ptr = {0}, csc_dest = {0}, csc_val = {0}, slice_list = {0}, slice_off = {0},
+                starts = {0};
+    magnus_dbuf *inputs[] = {&csc_ptr, &csc_dest, &csc_val, &slice_list, &slice_off, &starts};
     uint64_t nslices = 0;
     magnus_status s;
     g->chat_nnz = g->products_heavy;
@@ -102,13 +103,19 @@ magnus_status magnus_gm_outer_product(magnus_gm *g) {
         (s = magnus_gm_alloc(g, elems_held * g->value_bytes, &g->val[buf])) ||
         (s = magnus_timer_start(ctx, q, &g->timers[MAGNUS_GM_T_OUTER])))
         goto done;
+    /* ranges of `elems` elements, one per work group; where each starts is found first, by
+     * one item per range (kernels/gmagnus_outer_product.cl says why) */
     const int64_t elems = g->p.outer_group_elems;
-    int64_t groups = (g->chat_nnz + elems - 1) / elems;
-    if ((s = magnus_k_gmagnus_outer_product(
-             ctx, q, g->variant, magnus_gm_groups(groups, 1), (size_t)g->p.outer_group_size,
-             0, g->chat_nnz, elems, nslices, &slice_list, &slice_off, &csc_ptr, &csc_dest,
-             &csc_val, &g->B->row_ptr, &g->B->col_idx, &g->B->values, &g->col[buf],
-             &g->val[buf], g->gap)) ||
+    const int64_t ranges = (g->chat_nnz + elems - 1) / elems;
+    const size_t wg = (size_t)g->p.outer_group_size;
+    if ((s = magnus_gm_alloc(g, (size_t)ranges * 16, &starts)) ||
+        (s = magnus_k_gmagnus_outer_starts(ctx, q, g->variant, magnus_gm_groups(ranges, wg), wg,
+                                           0, g->chat_nnz, elems, nslices, &slice_list,
+                                           &slice_off, &csc_ptr, &g->B->row_ptr, &starts)) ||
+        (s = magnus_k_gmagnus_outer_product(
+             ctx, q, g->variant, magnus_gm_groups(ranges, 1), wg, 0, g->chat_nnz, elems,
+             &starts, &slice_list, &slice_off, &csc_ptr, &csc_dest, &csc_val, &g->B->row_ptr,
+             &g->B->col_idx, &g->B->values, &g->col[buf], &g->val[buf], g->gap)) ||
         (s = magnus_timer_stop(ctx, q, &g->timers[MAGNUS_GM_T_OUTER])))
         goto done;
 done:
