@@ -511,7 +511,8 @@ MAGNUS_API magnus_status magnus_context_create(magnus_context *ctx, const magnus
                                                const magnus_context_options *opt);
 MAGNUS_API magnus_status magnus_context_free(magnus_context *ctx);
 /* Gives back to the device the memory the context keeps between multiplies for reuse (freed
- * blocks of up to 64 MiB, and through CUDA the stream-ordered pool's mapped memory), e.g.
+ * blocks of up to 64 MiB; larger ones, up to a quarter of the device's memory, on backends
+ * whose allocator keeps nothing itself; through CUDA the stream-ordered pool's mapped memory), e.g.
  * before other code in the process needs the device's memory. Waits for the context's
  * queued work. The kept memory counts in every report's peak and against the context's
  * memory limit, and is given back by itself when an allocation would fail without it. */
