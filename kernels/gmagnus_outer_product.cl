@@ -33,15 +33,24 @@
 #include "shared/gmagnus_layout.h"
 
 /* An item's position in the flattened slices of its group: slice s (column k of A-tilde, B
- * row k of lenb entries), A entry lp (CSC position - the group's first) and index b in the B
- * row, whose arrays start at bc and bv; `next` is the local index where slice s ends
- * (clamped to 32 bits); step_lp/step_b: the advance of (lp, b) for wg elements. */
+ * row k of lenb entries from bstart), A entry lp (CSC position - the group's first) and index
+ * b in the B row; `next` is the local index where slice s ends (clamped to 32 bits);
+ * step_lp/step_b: the advance of (lp, b) for wg elements, computed on the second element of a
+ * slice. */
 typedef struct mg_gm_walk {
     mg_u64 s;
-    MG_GLOBAL const mg_i32 *bc;
-    MG_GLOBAL const mg_val *bv;
-    mg_u32 next, lp, b, lenb, step_lp, step_b;
+    mg_i64 bstart;
+    mg_u32 next, lp, b, lenb, step_lp, step_b, have_step;
 } mg_gm_walk;
+
+/* Before the first element: s0 - 1 (wrapping for s0 = 0), so the first call enters s0. */
+MG_DEVICE void mg_gm_walk_init(mg_gm_walk *w, mg_u64 s0) {
+    w->s = s0 - 1u;
+    w->bstart = 0;
+    w->next = 0u;
+    w->lp = w->b = w->step_lp = w->step_b = w->have_step = 0u;
+    w->lenb = 1u;
+}
 
 /* Local index of the end of slice s, as seen from a group starting at `start`. */
 MG_DEVICE mg_u32 mg_gm_walk_end(MG_GLOBAL const mg_u64 *slice_off, mg_u64 s, mg_u64 start) {
@@ -49,42 +58,29 @@ MG_DEVICE mg_u32 mg_gm_walk_end(MG_GLOBAL const mg_u64 *slice_off, mg_u64 s, mg_
     return rel > 0xffffffffu ? 0xffffffffu : (mg_u32)rel;
 }
 
-/* Enters the slice holding local element li (past the current one): the one place with
- * loads of the slice tables and divisions, once per slice an item meets. The step for wg
- * elements is computed here too, so that moving within a slice (mg_gm_walk_to) is adds and
- * one compare: ncu's source view put the walk's branches and per-element bookkeeping at
- * about half of the kernel's 78 instructions per element. */
-MG_DEVICE void mg_gm_walk_enter(mg_gm_walk *w, mg_u32 li, mg_u32 wg, mg_u64 start, mg_u64 pa0,
-                                MG_GLOBAL const mg_u64 *slice_off,
-                                MG_GLOBAL const mg_i32 *slice_col,
-                                MG_GLOBAL const mg_u64 *csc_ptr, MG_GLOBAL const mg_i64 *b_ptr,
-                                MG_GLOBAL const mg_i32 *b_col, MG_GLOBAL const mg_val *b_val) {
-    do {
-        w->s++;
-        w->next = mg_gm_walk_end(slice_off, w->s, start);
-    } while (li >= w->next);
-    const mg_i32 k = slice_col[w->s];
-    const mg_i64 bstart = b_ptr[k];
-    w->lenb = (mg_u32)(b_ptr[k + 1] - bstart);
-    w->bc = b_col + bstart;
-    w->bv = b_val + bstart;
-    const mg_u64 within = start + li - slice_off[w->s];
-    const mg_u64 a = mg_gm_div_u64(within, w->lenb);
-    w->lp = (mg_u32)(csc_ptr[k] + a - pa0);
-    w->b = (mg_u32)(within - a * w->lenb);
-    w->step_lp = wg / w->lenb;
-    w->step_b = wg - w->step_lp * w->lenb;
-}
-
-/* Moves the walk to local element li, wg past the previous one (or the item's first). */
+/* Moves the walk to local element li (li grows by wg between calls). */
 MG_DEVICE void mg_gm_walk_to(mg_gm_walk *w, mg_u32 li, mg_u32 wg, mg_u64 start, mg_u64 pa0,
                              MG_GLOBAL const mg_u64 *slice_off, MG_GLOBAL const mg_i32 *slice_col,
-                             MG_GLOBAL const mg_u64 *csc_ptr, MG_GLOBAL const mg_i64 *b_ptr,
-                             MG_GLOBAL const mg_i32 *b_col, MG_GLOBAL const mg_val *b_val) {
-    if (li >= w->next) {
-        mg_gm_walk_enter(w, li, wg, start, pa0, slice_off, slice_col, csc_ptr, b_ptr, b_col,
-                         b_val);
+                             MG_GLOBAL const mg_u64 *csc_ptr, MG_GLOBAL const mg_i64 *b_ptr) {
+    if (li >= w->next) { /* another slice */
+        do {
+            w->s++;
+            w->next = mg_gm_walk_end(slice_off, w->s, start);
+        } while (li >= w->next);
+        const mg_i32 k = slice_col[w->s];
+        w->bstart = b_ptr[k];
+        w->lenb = (mg_u32)(b_ptr[k + 1] - w->bstart);
+        const mg_u64 within = start + li - slice_off[w->s];
+        const mg_u64 a = mg_gm_div_u64(within, w->lenb);
+        w->lp = (mg_u32)(csc_ptr[k] + a - pa0);
+        w->b = (mg_u32)(within - a * w->lenb);
+        w->have_step = 0u;
         return;
+    }
+    if (!w->have_step) {
+        w->step_lp = wg / w->lenb;
+        w->step_b = wg - w->step_lp * w->lenb;
+        w->have_step = 1u;
     }
     w->lp += w->step_lp;
     w->b += w->step_b;
@@ -121,55 +117,47 @@ gmagnus_outer_product(mg_u64 total, mg_u64 group_elems, MG_GLOBAL const mg_u64 *
                       MG_DYN_LOCAL_PARAM) {
     const mg_u32 t = mg_local_id();
     const mg_u32 wg = mg_local_size();
-    MG_GLOBAL mg_i32 *out_col = chat_col + chat_off;
-    MG_GLOBAL mg_val *out_val = chat_val + chat_off;
     for (mg_u64 g = mg_group_id(); g * group_elems < total; g += mg_num_groups()) {
         const mg_u64 start = g * group_elems;
         const mg_u32 nlocal = (mg_u32)(MG_MIN(start + group_elems, total) - start);
         /* the same two words for every item: one load each, no barrier */
         const mg_u64 s0 = starts[2 * g], pa0 = starts[2 * g + 1];
 
-        /* this range's A entries and C-hat, indexed from 0 */
-        MG_GLOBAL const mg_u64 *dest_of = csc_dest + pa0;
-        MG_GLOBAL const mg_val *a_of = csc_val + pa0;
+        /* In batches of MG_GM_BATCH elements per item: walk and find each element's
+         * destination, then load the batch's B entries and A values, then store. */
         mg_gm_walk w;
-        w.s = s0 - 1u; /* wraps for s0 = 0: the first element enters s0 */
-        w.bc = b_col;
-        w.bv = b_val;
-        w.next = w.lp = w.b = w.step_lp = w.step_b = 0u;
-        w.lenb = 1u;
-        mg_u32 base = t;
-        /* In full batches of MG_GM_BATCH elements per item: walk to each element and load
-         * its A entry's run start and value and its B entry (all in flight at once), then
-         * store the batch. */
-        for (; base + (MG_GM_BATCH - 1u) * wg < nlocal; base += MG_GM_BATCH * wg) {
-            mg_u64 run[MG_GM_BATCH];
-            mg_u32 b[MG_GM_BATCH];
+        mg_gm_walk_init(&w, s0);
+        for (mg_u32 base = t; base < nlocal; base += MG_GM_BATCH * wg) {
+            mg_u64 dest[MG_GM_BATCH];
+            mg_i64 q[MG_GM_BATCH];
+            mg_u32 lp[MG_GM_BATCH];
+            MG_UNROLL
+            for (mg_u32 j = 0; j < MG_GM_BATCH; j++) {
+                const mg_u32 li = base + j * wg;
+                lp[j] = 0u;
+                q[j] = -1;
+                dest[j] = 0u;
+                if (li >= nlocal) continue;
+                mg_gm_walk_to(&w, li, wg, start, pa0, slice_off, slice_col, csc_ptr, b_ptr);
+                lp[j] = w.lp;
+                q[j] = w.bstart + (mg_i64)w.b;
+                dest[j] = (mg_u64)w.b;
+            }
             mg_i32 c[MG_GM_BATCH];
             mg_val v[MG_GM_BATCH];
             MG_UNROLL
             for (mg_u32 j = 0; j < MG_GM_BATCH; j++) {
-                mg_gm_walk_to(&w, base + j * wg, wg, start, pa0, slice_off, slice_col, csc_ptr,
-                              b_ptr, b_col, b_val);
-                b[j] = w.b;
-                run[j] = dest_of[w.lp];
-                c[j] = w.bc[w.b];
-                v[j] = a_of[w.lp] * w.bv[w.b];
+                const int live = q[j] >= 0;
+                dest[j] = live ? csc_dest[pa0 + lp[j]] + dest[j] : 0u;
+                c[j] = live ? b_col[q[j]] : 0;
+                v[j] = live ? csc_val[pa0 + lp[j]] * b_val[q[j]] : (mg_val)0;
             }
             MG_UNROLL
             for (mg_u32 j = 0; j < MG_GM_BATCH; j++) {
-                const mg_u64 d = run[j] + b[j];
-                out_col[d] = c[j];
-                out_val[d] = v[j];
+                if (q[j] < 0) continue;
+                chat_col[chat_off + dest[j]] = c[j];
+                chat_val[chat_off + dest[j]] = v[j];
             }
-        }
-        /* the rest (fewer than MG_GM_BATCH), one at a time */
-        for (; base < nlocal; base += wg) {
-            mg_gm_walk_to(&w, base, wg, start, pa0, slice_off, slice_col, csc_ptr, b_ptr, b_col,
-                          b_val);
-            const mg_u64 d = dest_of[w.lp] + w.b;
-            out_col[d] = w.bc[w.b];
-            out_val[d] = a_of[w.lp] * w.bv[w.b];
         }
     }
 }
