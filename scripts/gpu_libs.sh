@@ -4,7 +4,11 @@
 # command named by GPU_LIBS_SAY (the caller's `say`; default echo).
 #
 #   gpu_libs_setup BUILD CARRY   unpacks BUILD/test-executables.tar.xz (gpu_bundle.sh packs the
-#                test executables) the first time; LD_LIBRARY_PATH gets BUILD/runtime and CARRY/lib, and the
+#                test executables) the first time; LD_LIBRARY_PATH gets BUILD/runtime and CARRY/lib
+#                in front (it wins over the tools' RUNPATH: after a second call for another build,
+#                every tool loads that build's libmagnus; to compare two builds, run each with
+#                LD_LIBRARY_PATH=ITS_BUILD/runtime:CARRY/lib, as bench/results/2026-12-03-h200-
+#                pool-outer/call4/call4.sh does), and the
 #                carried OpenCL ICD loader (CARRY/opencl) when the machine has none.
 #                OpenCL runs through NVIDIA's library alone: OCL_ICD_FILENAMES names it, which
 #                replaces the machine image's preset 'libpocl.so.2:libnvidia-opencl.so.1'
