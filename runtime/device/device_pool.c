@@ -48,8 +48,8 @@ static int list_push(magnus_pool_block **list, size_t *n, size_t *capacity, magn
 
 static int is_large(size_t bytes) { return bytes > MAGNUS_POOL_MAX_BLOCK; }
 
-/* Frees ready blocks, the oldest first, until the small ones fit in `small_bytes` and
- * `small_blocks` and the large ones in `large_bytes` and `large_blocks`. */
+/* Keeps the newest ready blocks of each class that fit its caps (`small_bytes` in
+ * `small_blocks`, `large_bytes` in `large_blocks`) and frees the older ones. */
 static void trim_ready(magnus_context ctx, uint64_t small_bytes, size_t small_blocks,
                        uint64_t large_bytes, size_t large_blocks) {
     /* newest first: each class keeps its newest blocks while they fit, the older ones go */
