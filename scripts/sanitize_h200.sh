@@ -53,6 +53,10 @@ for tool in memcheck racecheck synccheck; do
   run_case long-light-rows "$tool" MAGNUS_BACKENDS=cuda MAGNUS_HEAVY_ROW_PRODUCTS=12288 MAGNUS_HASH_WIDE_BINS=1 -- rmat:14:8:1 rmat:14:8:2 --algorithm magnus
   run_case hash-wide "$tool" MAGNUS_BACKENDS=cuda MAGNUS_HASH_WIDE_BINS=1 -- rmat:14:8:1 rmat:14:8:2 --algorithm hash
   run_case light-rows-global "$tool" MAGNUS_BACKENDS=cuda MAGNUS_HEAVY_ROW_PRODUCTS=12288 MAGNUS_HASH_WIDE_BINS=0 -- rmat:14:8:1 rmat:14:8:2 --algorithm magnus
+  # dense rows (rows past the hash tables over C's whole width in local memory): rows of
+  # several tiles of 1024 A entries, f32 and f64, and the same through AUTO
+  run_case dense-rows "$tool" MAGNUS_BACKENDS=cuda -- rmat:14:16:1 rmat:14:8:2 --algorithm hash
+  run_case dense-rows-f64 "$tool" MAGNUS_BACKENDS=cuda -- rmat:14:16:1 rmat:14:8:2 --algorithm hash --type f64
 done
 echo "sanitize: $([ $failed -eq 0 ] && echo 'no errors reported' || echo 'ERRORS (see sanitize.log)')" | tee -a "$log"
 exit $failed

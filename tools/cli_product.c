@@ -180,7 +180,14 @@ static void print_device_report(const compute_report *c, FILE *out) {
         first = false;
     }
     fprintf(out, "%s\n", first ? "none timed" : "");
-    if (r->algorithm_requested == MAGNUS_ALGORITHM_AUTO)
+    if (r->algorithm_requested == MAGNUS_ALGORITHM_AUTO && r->auto_dense_rows)
+        fprintf(out, "%-10shash: C's columns fit a dense row in local memory (up to %s), which "
+                     "takes the rows past the hash tables (rows of more than %s products "
+                     "carry %.1f%% of the products), chosen in %s\n",
+                "method:", cli_count(r->dense_row_columns).s,
+                cli_count(r->auto_long_row_products).s, 100.0 * r->auto_long_share,
+                cli_duration(r->time_choice_ms * 1e-3).s);
+    else if (r->algorithm_requested == MAGNUS_ALGORITHM_AUTO)
         fprintf(out, "%-10s%s: rows of more than %s products carry %.1f%% of the products, "
                      "rows of more than %s entries about %.1f%% (the limit: %.0f%% for the "
                      "first plus %d times the second), chosen in %s\n",
@@ -228,6 +235,9 @@ static void print_device_report(const compute_report *c, FILE *out) {
     } else {
         fprintf(out, "%-10slocal tables hold up to %s products; rows in global tables: %s\n",
                 "hash:", cli_count(r->tau).s, cli_count(r->rows_heavy).s);
+        if (r->dense_row_columns > 0)
+            fprintf(out, "%-10sdense rows (C up to %s columns): %s\n", "",
+                    cli_count(r->dense_row_columns).s, cli_count(r->rows_dense).s);
         fprintf(out, "%-10speak device memory %s%s\n", "memory:",
                 cli_bytes(r->peak_device_bytes).s, reserved_note(r).s);
     }
@@ -312,6 +322,7 @@ static void device_report_json(const compute_report *c, cli_json *j) {
     cli_json_string(j, "algorithm", r->algorithm == MAGNUS_ALGORITHM_HASH ? "hash" : "magnus");
     cli_json_string(j, "algorithm_requested", magnus_algorithm_name(r->algorithm_requested));
     cli_json_string(j, "algorithm_reason", r->algorithm_reason);
+    cli_json_int(j, "auto_dense_rows", r->auto_dense_rows);
     cli_json_real(j, "time_kernel_load_ms", r->time_kernel_load_ms);
     if (r->algorithm_requested == MAGNUS_ALGORITHM_AUTO) {
         cli_json_int(j, "auto_long_row_products", r->auto_long_row_products);
@@ -347,6 +358,8 @@ static void device_report_json(const compute_report *c, cli_json *j) {
     cli_json_int(j, "chunks_hash", r->chunks_hash);
     cli_json_int(j, "rows_total", r->rows_total);
     cli_json_int(j, "rows_heavy", r->rows_heavy);
+    cli_json_int(j, "rows_dense", r->rows_dense);
+    cli_json_int(j, "dense_row_columns", r->dense_row_columns);
     cli_json_int(j, "products_total", r->products_total);
     cli_json_int(j, "products_heavy", r->products_heavy);
     cli_json_real(j, "heavy_row_fraction",

@@ -582,6 +582,8 @@ typedef struct magnus_report {
                                     "overflow" the hash algorithm's numeric tables ... */
     double auto_overflow_share;  /* ... and carry about this fraction of the products
                                     (estimated from MAGNUS_AUTO_OVERFLOW_SAMPLES rows) */
+    int auto_dense_rows;         /* AUTO: 1 when C's columns fit a dense row (dense_row_columns),
+                                    which made the choice hash whatever the shares */
     double time_choice_ms;       /* AUTO: the statistics of the choice (in time_total_ms) */
     double time_kernel_load_ms;  /* loading kernels on their first use in this context (host
                                     time, in time_total_ms): nonzero on a context's first
@@ -613,6 +615,12 @@ typedef struct magnus_report {
     int64_t chunks_hash;         /* chunks (of every level) accumulated by the hash accumulator */
     /* sizes */
     int64_t rows_total, rows_heavy;
+    int64_t rows_dense;          /* hash (and gMAGNUS's light rows): rows past the local hash
+                                    tables accumulated over C's whole width in local memory
+                                    (dense rows) instead of in global tables (the larger of
+                                    the symbolic and the numeric phase's count) */
+    int64_t dense_row_columns;   /* the widest C whose rows can be dense rows on this context
+                                    and value type (0: none; MAGNUS_DENSE_ROWS=0) */
     int64_t products_total, products_heavy;
     int64_t nnz_c;
     uint64_t chat_bytes;         /* bytes of the intermediate matrix C-hat */

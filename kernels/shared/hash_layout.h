@@ -76,4 +76,37 @@ MG_SHARED_FN mg_u64 mg_hash_sort_bytes(mg_u64 sort_block, mg_u64 value_bytes) {
     return mg_hash_sort_keys_at(sort_block, value_bytes) + sort_block * MG_HASH_KEY_BYTES;
 }
 
+/*
+ * Dense rows (kernels/hash_rows_dense.cl): a row of C accumulated over C's whole width in a
+ * work group of wg items. A_entries of the row are taken wg at a time (a tile):
+ *   acc      mg_val[width] at 0                                   (numeric only)
+ *   bitmap   mg_u32[mg_hash_dense_words(width)] at mg_hash_dense_bitmap_at
+ *   bstart   mg_i64[wg]: where each tile entry's B row starts
+ *   scan     mg_u64[wg]: the inclusive scan of the tile entries' B row lengths (the
+ *            products before and up to each entry), also the group scans' scratch
+ *   aval     mg_val[wg]: the tile entries' A values                   (numeric only)
+ * each 8-byte aligned. mg_hash_dense_bytes is the group's dynamic local memory.
+ */
+MG_SHARED_FN mg_u64 mg_hash_dense_words(mg_u64 width) { return (width + 31u) >> 5; }
+MG_SHARED_FN mg_u64 mg_hash_dense_bitmap_at(mg_u32 numeric, mg_u64 width, mg_u64 value_bytes) {
+    return numeric ? mg_align8(width * value_bytes) : 0u;
+}
+MG_SHARED_FN mg_u64 mg_hash_dense_bstart_at(mg_u32 numeric, mg_u64 width, mg_u64 value_bytes) {
+    return mg_hash_dense_bitmap_at(numeric, width, value_bytes) +
+           mg_align8(mg_hash_dense_words(width) * 4u);
+}
+MG_SHARED_FN mg_u64 mg_hash_dense_scan_at(mg_u32 numeric, mg_u64 width, mg_u64 value_bytes,
+                                          mg_u64 wg) {
+    return mg_hash_dense_bstart_at(numeric, width, value_bytes) + wg * 8u;
+}
+MG_SHARED_FN mg_u64 mg_hash_dense_aval_at(mg_u32 numeric, mg_u64 width, mg_u64 value_bytes,
+                                          mg_u64 wg) {
+    return mg_hash_dense_scan_at(numeric, width, value_bytes, wg) + wg * 8u;
+}
+MG_SHARED_FN mg_u64 mg_hash_dense_bytes(mg_u32 numeric, mg_u64 width, mg_u64 value_bytes,
+                                        mg_u64 wg) {
+    return mg_hash_dense_aval_at(numeric, width, value_bytes, wg) +
+           (numeric ? mg_align8(wg * value_bytes) : 0u);
+}
+
 #endif /* MAGNUS_SHARED_HASH_LAYOUT_H */

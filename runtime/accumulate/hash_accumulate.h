@@ -57,6 +57,8 @@
 typedef struct magnus_hash_stats {
     int64_t items;                /* items processed (all bins, empty ones included) */
     int64_t items_global;         /* items that needed a global-memory table */
+    int64_t items_dense;          /* rows accumulated as dense rows instead (see
+                                     magnus_hash_dense_row_columns) */
     int64_t global_batches;       /* launches of a global-table kernel */
     uint64_t global_table_bytes;  /* largest global scratch region allocated */
     int64_t key_total;            /* sum of the uncapped keys: products (symbolic), nnz
@@ -89,6 +91,16 @@ void magnus_hash_local_capacity(const magnus_context_s *ctx, magnus_value_type t
 /* The same within the budget alone (without the context's wide bins, hash_wide_bins). */
 void magnus_hash_budget_capacity(const magnus_context_s *ctx, magnus_value_type type,
                                  int64_t *symbolic_products, int64_t *numeric_nnz);
+
+/*
+ * Dense rows (runtime/accumulate/hash_dense_rows.c): the widest C, in columns, whose rows a
+ * work group can accumulate in an array over the whole width in the local memory the context
+ * allows them (its dense_rows_local_bytes: the device's unless a budget was set; 0 with
+ * MAGNUS_DENSE_ROWS=0). Rows of A·B with B.cols up to this that no local hash table holds
+ * (symbolic and numeric alike) are accumulated so instead of in global-memory tables; 0: none
+ * are.
+ */
+int64_t magnus_hash_dense_row_columns(const magnus_context_s *ctx, magnus_value_type type);
 
 /* Where an item with binning key `key` (symbolic: products, capped by the columns it can
  * hold; numeric: entries) is accumulated, for tests and tuning: the slots of its local table,

@@ -2,7 +2,8 @@
  * One phase (symbolic or numeric, over rows or chunks): plan the bins from the local memory
  * budget, count and fill the bins on the device, read the bin sizes (the phase's one host
  * wait, unless items need global tables), size the global tables of the items too large for
- * local memory, launch every bin (largest first), and return with them queued.
+ * local memory (or, for rows of a narrow enough C, launch them as dense rows), launch every
+ * bin (largest first), and return with them queued.
  */
 #include "hash_private.h"
 
@@ -58,7 +59,10 @@ magnus_status magnus_hash_run_phase_sync(const hash_phase *ph, magnus_hash_stats
     s = magnus_hash_bin_items(ph, &plan, &w, sizes, offsets, st);
     if (s) goto done;
     int last = plan.nbins - 1;
-    if (sizes[last] > 0 && (s = magnus_hash_run_global(ph, &w, offsets[last], sizes[last], st)))
+    if (sizes[last] > 0 &&
+        (s = magnus_hash_dense_rows_apply(ph)
+                 ? magnus_hash_run_dense_rows(ph, &w, offsets[last], sizes[last], st)
+                 : magnus_hash_run_global(ph, &w, offsets[last], sizes[last], st)))
         goto done;
     if (ph->cfg.heavy != ph->cfg.main && (s = magnus_queue_depend(ctx, ph->cfg.heavy, ph->cfg.main)))
         goto done;

@@ -9,6 +9,7 @@
  *   hash_binning.c     the count and fill kernels, the bin sizes read back
  *   hash_launch.c      the launch of a bin kernel, the local-table launches
  *   hash_global.c      the global-table bin: scratch sizing, batches
+ *   hash_dense_rows.c  the same bin's rows when C is narrow enough: dense rows in local memory
  *   hash_phase.c       one phase: binning, global bin, local bins, wait
  *   hash_accumulate.c  the entry points: checks, then one phase over rows or chunks
  */
@@ -42,6 +43,10 @@
 /* Default bound on the global tables held at once (more rows run in several batches, each
  * waiting for its slowest row): a quarter of the device memory not in use, at least this. */
 #define HASH_DEFAULT_SCRATCH ((uint64_t)256 << 20)
+/* Dense rows: work groups per compute unit at most (one wave, each group taking rows in
+ * turn; two keep a unit busy while the other group waits at a barrier, and GPUs hold no more
+ * groups of 1024 items per unit). */
+#define HASH_DENSE_GROUPS_PER_UNIT 2
 /* Largest block of a global item's sort staged in local memory. */
 #define HASH_SORT_BLOCK 8192
 
@@ -178,6 +183,12 @@ magnus_status magnus_hash_bin_items(const hash_phase *ph, const hash_plan *p, ha
  * Reads the items' keys back, so it waits for the main queue. */
 magnus_status magnus_hash_run_global(const hash_phase *ph, hash_work *w, int64_t bins_offset,
                                      int64_t count, magnus_hash_stats *st);
+
+/* hash_dense_rows.c: whether the phase's global bin is taken by dense rows instead (rows of a
+ * C no wider than magnus_hash_dense_row_columns), and that bin's launch, on the heavy queue. */
+bool magnus_hash_dense_rows_apply(const hash_phase *ph);
+magnus_status magnus_hash_run_dense_rows(const hash_phase *ph, hash_work *w, int64_t bins_offset,
+                                         int64_t count, magnus_hash_stats *st);
 
 /* hash_phase.c: one phase, from binning to its outputs; waits for the main queue (after an
  * error, for every queue) before it frees its buffers and returns. */

@@ -105,7 +105,7 @@ magnus_status magnus_context_create(magnus_context *ctx, const magnus_device_inf
                             (unsigned long long)info.local_mem_bytes, info.name);
     uint32_t hash_group_max, multisplit_group, chat_gap_divisor;
     uint64_t chat_gap_min_bytes, heavy_row_products;
-    uint32_t preload_kernels, urgent_light;
+    uint32_t preload_kernels, urgent_light, dense_rows;
     bool hash_wide_bins;
     int64_t dense_min_elements;
     uint64_t work_group_limit = info.max_work_group_size ? info.max_work_group_size : 256;
@@ -117,7 +117,8 @@ magnus_status magnus_context_create(magnus_context *ctx, const magnus_device_inf
         (s = magnus_knob_chat_gap(&chat_gap_divisor, &chat_gap_min_bytes)) ||
         (s = magnus_knob_heavy_rows(&heavy_row_products, &hash_wide_bins)) ||
         (s = magnus_knob_preload(&preload_kernels, ops->preload_kernels)) ||
-        (s = magnus_knob_urgent_light(&urgent_light)))
+        (s = magnus_knob_urgent_light(&urgent_light)) ||
+        (s = magnus_knob_dense_rows(&dense_rows)))
         return s;
 
     magnus_context c = magnus_host_calloc(1, sizeof *c);
@@ -137,7 +138,12 @@ magnus_status magnus_context_create(magnus_context *ctx, const magnus_device_inf
     c->heavy_row_products = heavy_row_products;
     c->chat_batch_bytes = chat_batch_bytes;
     c->hash_wide_bins = hash_wide_bins && c->device_local_mem_bytes > c->device.local_mem_bytes;
+    /* dense rows may use the device's local memory unless the caller set a budget */
+    c->dense_rows_local_bytes =
+        !dense_rows ? 0 : local_budget ? c->device.local_mem_bytes : c->device_local_mem_bytes;
     c->launch_local_limit = c->hash_wide_bins ? c->device_local_mem_bytes : c->device.local_mem_bytes;
+    if (c->dense_rows_local_bytes > c->launch_local_limit)
+        c->launch_local_limit = c->dense_rows_local_bytes;
     c->build_notice.fn = opt ? opt->build_progress : NULL;
     c->build_notice.user = opt ? opt->build_progress_user : NULL;
     magnus_trace_open(c);

@@ -113,6 +113,13 @@ magnus_status magnus_knob_heavy_rows(uint64_t *row_products, bool *wide_bins) {
     return MAGNUS_SUCCESS;
 }
 
+magnus_status magnus_knob_dense_rows(uint32_t *on) {
+    uint64_t v = 1;
+    magnus_status s = magnus_env_uint("MAGNUS_DENSE_ROWS", 1, 1, true, &v);
+    *on = (uint32_t)v;
+    return s;
+}
+
 magnus_status magnus_knob_urgent_light(uint32_t *urgent) {
     uint64_t v = 1;
     magnus_status s = magnus_env_uint("MAGNUS_URGENT_LIGHT", 1, 1, true, &v);

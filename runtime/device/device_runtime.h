@@ -111,8 +111,12 @@ struct magnus_context_s {
     bool hash_wide_bins;              /* hash bins past the budget, up to the device's local
                                          memory, for items the budget cannot hold
                                          (MAGNUS_HASH_WIDE_BINS=1 on a device with more) */
-    uint64_t launch_local_limit;      /* the most local bytes a launch may ask: the budget, the
-                                         device's local memory with wide hash bins */
+    uint64_t dense_rows_local_bytes;  /* dense rows (runtime/accumulate/hash_dense_rows.c):
+                                         the local bytes they may take, the device's unless a
+                                         budget was set (option or MAGNUS_LOCAL_MEM_BYTES); 0:
+                                         off (MAGNUS_DENSE_ROWS=0) */
+    uint64_t launch_local_limit;      /* the most local bytes a launch may ask: the budget, or
+                                         more for wide hash bins and dense rows */
     magnus_build_notice build_notice; /* the options' build_progress, told by module_load */
     /* Buffers freed at the next idle point (magnus_dbuf_free_deferred); their bytes are
      * still in memory_in_use. */
@@ -241,6 +245,11 @@ magnus_status magnus_knob_preload(uint32_t *preload, bool backend_default);
  * read the host waits for, start between the blocks of a heavy grid queued before them
  * instead of after its last block (docs/performance.md, "The light queue first"). */
 magnus_status magnus_knob_urgent_light(uint32_t *urgent);
+/* MAGNUS_DENSE_ROWS (0 or 1, default 1): whether rows that no local hash table holds are
+ * accumulated over C's whole width in local memory when it fits (dense rows,
+ * runtime/accumulate/hash_dense_rows.c), instead of in global-memory tables; and whether
+ * MAGNUS_ALGORITHM_AUTO counts on them (docs/performance.md, "Dense rows"). */
+magnus_status magnus_knob_dense_rows(uint32_t *on);
 /* Looks up (loads, on first use) every kernel of `variant`'s module into ctx's cache. */
 magnus_status magnus_context_preload(magnus_context ctx, magnus_kernel_variant variant);
 

@@ -120,6 +120,8 @@ static void add_report(magnus_report *sum, const magnus_report *b, int first) {
     sum->chunks_hash += b->chunks_hash;
     sum->rows_total += b->rows_total;
     sum->rows_heavy += b->rows_heavy;
+    sum->rows_dense += b->rows_dense;
+    sum->dense_row_columns = b->dense_row_columns;
     sum->products_total += b->products_total;
     sum->products_heavy += b->products_heavy;
     sum->nnz_c += b->nnz_c;

@@ -13,7 +13,12 @@
  *                  18 products into one entry, others hardly any), so their share is
  *                  estimated from MAGNUS_AUTO_OVERFLOW_SAMPLES rows drawn in proportion to
  *                  their products, each counted exactly (magnus_hash_rows_overflow_sample).
- *   rule           hash when the long rows' share of the products plus
+ *   dense rows     when C's columns fit a dense row in the local memory the context allows
+ *                  (magnus_hash_dense_row_columns), the hash accumulator takes both kinds of
+ *                  rows above in local memory, over C's whole width, instead of in global
+ *                  tables: the hash algorithm then runs whatever the shares
+ *                  (docs/performance.md, "Dense rows").
+ *   rule           otherwise, hash when the long rows' share of the products plus
  *                  MAGNUS_AUTO_OVERFLOW_WEIGHT (2) times the overflow rows' share is less than
  *                  MAGNUS_AUTO_HASH_MAX_LONG_SHARE, gMAGNUS otherwise. The weight: an
  *                  overflow row has at most 3 products per entry (6144 products at most, more
@@ -105,8 +110,18 @@ magnus_status magnus_spgemm_choose(magnus_algorithm *out, magnus_row_products *c
     for (int i = 1; i <= MAGNUS_AUTO_OVERFLOW_SAMPLES; i++) overflowing += sampled[i] != 0;
     rep->auto_overflow_share = (double)overflowing / MAGNUS_AUTO_OVERFLOW_SAMPLES;
     counted->total = total;
-    if (rep->auto_long_share + MAGNUS_AUTO_OVERFLOW_WEIGHT * rep->auto_overflow_share <
-        MAGNUS_AUTO_HASH_MAX_LONG_SHARE) {
+    rep->dense_row_columns = magnus_hash_dense_row_columns(ctx, A->type);
+    if (B->cols <= rep->dense_row_columns) {
+        /* the long and overflow rows become dense rows, in local memory: nothing for the
+         * hash algorithm to fill in global tables, nothing for gMAGNUS to expand */
+        *out = MAGNUS_ALGORITHM_HASH;
+        rep->auto_dense_rows = 1;
+        magnus_dbuf_free(ctx, offsets);
+        rep->algorithm_reason =
+            "auto: C's columns fit a dense row in local memory, which takes the rows past the "
+            "hash tables (hash)";
+    } else if (rep->auto_long_share + MAGNUS_AUTO_OVERFLOW_WEIGHT * rep->auto_overflow_share <
+               MAGNUS_AUTO_HASH_MAX_LONG_SHARE) {
         *out = MAGNUS_ALGORITHM_HASH;
         magnus_dbuf_free(ctx, offsets); /* the hash algorithm's setup needs no scan */
         rep->algorithm_reason =

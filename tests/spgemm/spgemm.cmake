@@ -5,6 +5,7 @@ set(_spgemm_dir ${CMAKE_CURRENT_LIST_DIR})
 magnus_add_device_test(spgemm_hash
                        SOURCES ${_spgemm_dir}/test_spgemm_hash.c
                                ${_spgemm_dir}/test_spgemm_hash_global.c
+                               ${_spgemm_dir}/test_spgemm_hash_dense.c
                                ${_spgemm_dir}/test_spgemm_hash_device_csr.c
                                ${_spgemm_dir}/test_spgemm_hash_errors.c
                                ${_spgemm_dir}/test_spgemm_hash_accumulate.c

@@ -8,7 +8,11 @@
 
 #include <criterion/criterion.h>
 
+#include <string.h>
+
+#include "device_csr.h"
 #include "device_runtime.h"
+#include "hash_accumulate.h"
 #include "device_test_util.h"
 #include "spgemm_test_util.h"
 #include "status_test_util.h"
@@ -48,6 +52,32 @@ static inline magnus_report check_product(magnus_context ctx, const magnus_csr_s
     cr_assert_geq(rep.time_total_ms, rep.time_upload_ms + rep.time_download_ms, "%s", label);
     magnus_csr_free(&C);
     return rep;
+}
+
+/* A·B through magnus_hash_spgemm_ex on ctx (cfg NULL: the default queues and scratch),
+ * compared with the reference, nothing left in use; the phases' statistics and the report
+ * come back. */
+static inline void hash_run_with_stats(magnus_context ctx, const magnus_csr_s *A,
+                                       const magnus_csr_s *B, const magnus_hash_config *cfg,
+                                       magnus_hash_stats *sym, magnus_hash_stats *num,
+                                       magnus_report *rep) {
+    magnus_csr ref, mag, C;
+    ASSERT_OK(magnus_reference_spgemm(&ref, &mag, A, B));
+    uint64_t before = ctx->memory_in_use;
+    magnus_device_csr dA, dB, dC;
+    ASSERT_OK(magnus_device_csr_upload(&dA, ctx, A));
+    ASSERT_OK(magnus_device_csr_upload(&dB, ctx, B));
+    memset(rep, 0, sizeof *rep);
+    ASSERT_OK(magnus_hash_spgemm_ex(&dC, ctx, dA, dB, rep, cfg, sym, num));
+    ASSERT_OK(magnus_device_csr_download(&C, dC));
+    ASSERT_OK(magnus_csr_compare(NULL, C, ref, mag, 0));
+    ASSERT_OK(magnus_device_csr_free(&dA));
+    ASSERT_OK(magnus_device_csr_free(&dB));
+    ASSERT_OK(magnus_device_csr_free(&dC));
+    cr_assert_eq(ctx->memory_in_use, before);
+    magnus_csr_free(&ref);
+    magnus_csr_free(&mag);
+    magnus_csr_free(&C);
 }
 
 static inline void check_square(magnus_context ctx, const magnus_csr_s *A, const char *label) {

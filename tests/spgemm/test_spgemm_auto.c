@@ -287,6 +287,22 @@ static magnus_report check_auto_overflow(magnus_context ctx, const magnus_csr_s 
     cr_assert(fabs(rep.auto_overflow_share - o.share) <= o.bound,
               "%s: overflow share %.6f, host %.6f (%lld rows, bound %.6f)", label,
               rep.auto_overflow_share, o.share, (long long)o.rows, o.bound);
+    /* C narrow enough for dense rows: hash, whatever the shares */
+    const int64_t D = magnus_hash_dense_row_columns(ctx, A->type);
+    cr_assert_eq(rep.dense_row_columns, D, "%s: dense rows up to %lld columns, expected %lld",
+                 label, (long long)rep.dense_row_columns, (long long)D);
+    cr_assert_eq(rep.auto_dense_rows, B->cols <= D, "%s: %lld columns, dense rows up to %lld",
+                 label, (long long)B->cols, (long long)D);
+    if (B->cols <= D) {
+        cr_assert_eq(rep.algorithm, MAGNUS_ALGORITHM_HASH, "%s: %lld columns fit dense rows of "
+                     "%lld, ran %s", label, (long long)B->cols, (long long)D,
+                     magnus_algorithm_name(rep.algorithm));
+        cr_assert(rep.algorithm_reason && strstr(rep.algorithm_reason, "dense row"), "%s: %s",
+                  label, rep.algorithm_reason ? rep.algorithm_reason : "(null)");
+        if (out) *out = h;
+        if (over_out) *over_out = o;
+        return rep;
+    }
     /* the rule on what the device reported, and on the exact shares where the sample's error
      * cannot cross the limit */
     const double w = MAGNUS_AUTO_OVERFLOW_WEIGHT;
@@ -320,6 +336,10 @@ static magnus_report check_auto(magnus_context ctx, const magnus_csr_s *A, const
                                 host_share *out, const char *label) {
     return check_auto_overflow(ctx, A, B, out, NULL, label);
 }
+
+/* The share rule alone: dense rows off in this test's process (each test runs in its own),
+ * before its context is created; (e) tests the rule with them. */
+static void share_rule_only(void) { setenv("MAGNUS_DENSE_ROWS", "0", 1); }
 
 /* ---- the default ----------------------------------------------------------------------------- */
 
@@ -378,6 +398,7 @@ Test(spgemm_auto, is_the_default) {
 /* ---- (a) long rows carry well under the limit: the hash algorithm ------------------------ */
 
 Test(spgemm_auto, hash_when_long_rows_carry_little) {
+    share_rule_only(); /* B_COLS columns would fit dense rows */
     magnus_context ctx = magnus_test_context();
     for (int t = 0; t < 2; t++) {
         magnus_value_type type = both_types[t];
@@ -414,6 +435,7 @@ Test(spgemm_auto, hash_when_long_rows_carry_little) {
 /* ---- (b) long rows carry most products: gMAGNUS ------------------------------------------ */
 
 Test(spgemm_auto, gmagnus_when_long_rows_carry_most) {
+    share_rule_only(); /* B_COLS columns would fit dense rows */
     magnus_context ctx = magnus_test_context();
     for (int t = 0; t < 2; t++) {
         magnus_value_type type = both_types[t];
@@ -471,6 +493,7 @@ Test(spgemm_auto, rule_on_generated_inputs) {
  * PL / (4 PL + delta), just below the limit for delta 1, the limit itself for 0 (gMAGNUS: "the
  * limit or more") and just above for -1. */
 Test(spgemm_auto, share_one_product_either_side_of_the_limit) {
+    share_rule_only(); /* B_COLS columns would fit dense rows */
     magnus_context ctx = magnus_test_context();
     for (int t = 0; t < 2; t++) {
         magnus_value_type type = both_types[t];
@@ -507,6 +530,7 @@ Test(spgemm_auto, share_one_product_either_side_of_the_limit) {
 /* A row of exactly L products is not long (share 0: hash); one of L + 1 is (with short rows
  * of 400 products beside it, it carries more than the limit: gMAGNUS). */
 Test(spgemm_auto, row_of_exactly_the_threshold_is_not_long) {
+    share_rule_only(); /* B_COLS columns would fit dense rows */
     magnus_context ctx = magnus_test_context();
     for (int t = 0; t < 2; t++) {
         magnus_value_type type = both_types[t];
@@ -741,4 +765,37 @@ Test(spgemm_auto, overflow_rows_count_toward_the_limit) {
     }
     cr_assert_gt(checked, 0);
     magnus_context_free(&ctx);
+}
+
+/* ---- (e) C narrow enough for dense rows: the hash algorithm, whatever the shares ------------ */
+
+/* The long rows of (b), 86 % of the products, with C exactly as wide as this context's dense
+ * rows hold (hash: the long rows become dense rows) and one column wider (the share rule:
+ * gMAGNUS). */
+Test(spgemm_auto, dense_rows_either_side_of_the_width) {
+    magnus_context ctx = magnus_test_context();
+    int ran = 0;
+    for (int t = 0; t < 2; t++) {
+        magnus_value_type type = both_types[t];
+        if (!type_supported(ctx, type)) continue;
+        const int64_t D = magnus_hash_dense_row_columns(ctx, type);
+        if (D < B_COLS) continue; /* the pair needs B_COLS columns */
+        const int64_t L = binned_capacity(ctx, type);
+        int64_t rows;
+        int64_t *products = row_plan(4, 3 * L, 2 * L, &rows);
+        pair P = build_pair(products, rows, type);
+        P.B->cols = D;
+        magnus_report rep = check_auto(ctx, P.A, P.B, NULL, "C as wide as dense rows hold");
+        cr_assert_eq(rep.algorithm, MAGNUS_ALGORITHM_HASH);
+        cr_assert_eq(rep.auto_dense_rows, 1);
+        cr_assert_eq(rep.rows_dense, 4, "dense rows %lld", (long long)rep.rows_dense);
+        P.B->cols = D + 1;
+        rep = check_auto(ctx, P.A, P.B, NULL, "C one column wider");
+        cr_assert_eq(rep.algorithm, MAGNUS_ALGORITHM_MAGNUS);
+        cr_assert_eq(rep.auto_dense_rows, 0);
+        free(products);
+        pair_free(&P);
+        ran++;
+    }
+    if (!ran) cr_skip_test("this device's dense rows hold fewer than %d columns", B_COLS);
 }

@@ -35,29 +35,6 @@ Test(hash_global, capacity_covers_gmagnus_tau) {
         }
 }
 
-/* A·B through magnus_hash_spgemm_ex on ctx, compared with the reference; returns the stats. */
-static void run_ex(magnus_context ctx, const magnus_csr_s *A, const magnus_csr_s *B,
-                   const magnus_hash_config *cfg, magnus_hash_stats *sym, magnus_hash_stats *num,
-                   magnus_report *rep) {
-    magnus_csr ref, mag, C;
-    ASSERT_OK(magnus_reference_spgemm(&ref, &mag, A, B));
-    uint64_t before = ctx->memory_in_use;
-    magnus_device_csr dA, dB, dC;
-    ASSERT_OK(magnus_device_csr_upload(&dA, ctx, A));
-    ASSERT_OK(magnus_device_csr_upload(&dB, ctx, B));
-    memset(rep, 0, sizeof *rep);
-    ASSERT_OK(magnus_hash_spgemm_ex(&dC, ctx, dA, dB, rep, cfg, sym, num));
-    ASSERT_OK(magnus_device_csr_download(&C, dC));
-    ASSERT_OK(magnus_csr_compare(NULL, C, ref, mag, 0));
-    ASSERT_OK(magnus_device_csr_free(&dA));
-    ASSERT_OK(magnus_device_csr_free(&dB));
-    ASSERT_OK(magnus_device_csr_free(&dC));
-    cr_assert_eq(ctx->memory_in_use, before);
-    magnus_csr_free(&ref);
-    magnus_csr_free(&mag);
-    magnus_csr_free(&C);
-}
-
 Test(hash_global, small_local_memory_uses_global_tables) {
     magnus_context ctx = magnus_test_budget_context(4096);
     int64_t sym_cap, num_cap;
@@ -70,7 +47,7 @@ Test(hash_global, small_local_memory_uses_global_tables) {
     magnus_csr B = uniform(400, 5000, 30, 22, MAGNUS_FLOAT32);
     magnus_hash_stats sym = {0}, num = {0};
     magnus_report rep;
-    run_ex(ctx, A, B, NULL, &sym, &num, &rep);
+    hash_run_with_stats(ctx, A, B, NULL, &sym, &num, &rep);
     cr_assert_gt(sym.items_global, 0, "no row took the symbolic global path");
     cr_assert_gt(num.items_global, 0, "no row took the numeric global path");
     cr_assert_eq(sym.items, 200);
@@ -86,7 +63,7 @@ Test(hash_global, small_local_memory_uses_global_tables) {
     magnus_hash_config_init(&cfg, MAGNUS_QUEUE_MAIN);
     cfg.global_scratch_bytes = 1;
     magnus_hash_stats sym1 = {0}, num1 = {0};
-    run_ex(ctx, A, B, &cfg, &sym1, &num1, &rep);
+    hash_run_with_stats(ctx, A, B, &cfg, &sym1, &num1, &rep);
     cr_assert_eq(sym1.global_batches, sym1.items_global);
     cr_assert_eq(num1.global_batches, num1.items_global);
     cr_assert_gt(num1.global_batches, 1);
@@ -97,7 +74,7 @@ Test(hash_global, small_local_memory_uses_global_tables) {
         magnus_csr A64 = magnus_test_rmat(10, 16, 23, MAGNUS_FLOAT64);
         magnus_csr B64 = magnus_test_rmat(10, 8, 24, MAGNUS_FLOAT64);
         magnus_hash_stats s64 = {0}, n64 = {0};
-        run_ex(ctx, A64, B64, NULL, &s64, &n64, &rep);
+        hash_run_with_stats(ctx, A64, B64, NULL, &s64, &n64, &rep);
         cr_assert_gt(s64.items_global, 0);
         cr_assert_gt(n64.items_global, 0);
         magnus_csr_free(&A64);
@@ -131,7 +108,7 @@ Test(hash_global, tiny_local_memory_everything_global) {
         magnus_csr B = uniform(50, 70, 6, 42, type);
         magnus_hash_stats sym = {0}, num = {0};
         magnus_report rep;
-        run_ex(ctx, A, B, NULL, &sym, &num, &rep);
+        hash_run_with_stats(ctx, A, B, NULL, &sym, &num, &rep);
         cr_assert_gt(sym.items_global, 0);
         cr_assert_gt(num.items_global, 0);
         check_product(ctx, A, B, "tiny budget");

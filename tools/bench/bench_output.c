@@ -145,6 +145,7 @@ static void emit_row(const bench_row *r, sink *k) {
     integer(k, "chunks_dense", p ? (double)p->chunks_dense : NAN);
     integer(k, "chunks_hash", p ? (double)p->chunks_hash : NAN);
     integer(k, "rows_heavy", p ? (double)p->rows_heavy : NAN);
+    integer(k, "rows_dense", p ? (double)p->rows_dense : NAN);
     integer(k, "products_heavy", p ? (double)p->products_heavy : NAN);
     integer(k, "chat_bytes", p ? (double)p->chat_bytes : NAN);
     integer(k, "batches", p && p->algorithm == MAGNUS_ALGORITHM_MAGNUS ? (double)p->batches : NAN);

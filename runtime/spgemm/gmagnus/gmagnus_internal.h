@@ -59,6 +59,7 @@ typedef struct magnus_gm {
     int64_t heavy_row_products; /* rows with more products are heavy (gmagnus_rows.c) */
     const char *heavy_row_rule; /* why that threshold (static text) */
     int64_t light_rows_global;  /* light rows in global hash tables (symbolic + numeric) */
+    int64_t light_rows_dense;   /* light rows accumulated as dense rows (the larger phase) */
     int64_t products_total, products_heavy;
     /* C-hat and the double buffer of the multisplit levels */
     magnus_dbuf chat_ptr;      /* u64 nheavy+1 */

@@ -98,6 +98,8 @@ static void fill_report(const magnus_gm *g, magnus_report *r) {
     r->heavy_row_products = g->heavy_row_products;
     r->heavy_row_rule = g->heavy_row_rule;
     r->light_rows_global = g->light_rows_global;
+    r->rows_dense = g->light_rows_dense;
+    r->dense_row_columns = magnus_hash_dense_row_columns(g->ctx, g->A->type);
     r->chunks_required = p->chunks_required;
     r->levels = g->levels_run;
     for (int L = 0; L < MAGNUS_MAX_LEVELS; L++)
@@ -128,6 +130,7 @@ static void fill_report(const magnus_gm *g, magnus_report *r) {
  * the rule of gmagnus_rows.c), a light row may take a wide or a global table. */
 static magnus_status check_rows_local(magnus_gm *g, const magnus_hash_stats *st) {
     g->light_rows_global += st->items_global;
+    if (st->items_dense > g->light_rows_dense) g->light_rows_dense = st->items_dense;
     if (g->heavy_row_products <= g->p.tau && st->items_global != 0)
         return magnus_error(MAGNUS_ERROR_INTERNAL,
                             "gMAGNUS: %lld light rows went to a global-memory hash table",

@@ -30,6 +30,7 @@ static void begin_report(magnus_report *rep, magnus_context ctx,
     rep->local_mem_bytes = ctx->device.local_mem_bytes;
     rep->rows_total = A->rows;
     magnus_hash_local_capacity(ctx, A->type, &rep->tau, NULL);
+    rep->dense_row_columns = magnus_hash_dense_row_columns(ctx, A->type);
 }
 
 static magnus_status run_hash(magnus_device_csr *C, magnus_context ctx,
@@ -95,6 +96,7 @@ static magnus_status run_hash(magnus_device_csr *C, magnus_context ctx,
     rep->nnz_c = (int64_t)nnz;
     rep->products_total = sym.key_total;
     rep->rows_heavy = sym.items_global > num.items_global ? sym.items_global : num.items_global;
+    rep->rows_dense = sym.items_dense > num.items_dense ? sym.items_dense : num.items_dense;
     rep->peak_device_bytes = ctx->memory_peak;
     rep->reserved_device_bytes = ctx->memory_reserved_peak;
     if (symbolic_stats) *symbolic_stats = sym;
@@ -158,6 +160,7 @@ magnus_status magnus_hash_spgemm_symbolic(magnus_dbuf *row_ptr, int64_t *nnz, ma
     rep->nnz_c = (int64_t)total;
     rep->products_total = sym.key_total;
     rep->rows_heavy = sym.items_global;
+    rep->rows_dense = sym.items_dense;
     rep->peak_device_bytes = ctx->memory_peak;
     rep->reserved_device_bytes = ctx->memory_reserved_peak;
     *row_ptr = rp;
@@ -198,6 +201,7 @@ magnus_status magnus_hash_spgemm_numeric(magnus_device_csr *C, magnus_context ct
     rep->time_numeric_ms = magnus_now_ms() - t;
     rep->nnz_c = nnz;
     rep->rows_heavy = num.items_global;
+    rep->rows_dense = num.items_dense;
     rep->peak_device_bytes = ctx->memory_peak;
     rep->reserved_device_bytes = ctx->memory_reserved_peak;
     if (C) *C = dC;

@@ -1,0 +1,78 @@
+/*
+ * Dense rows: the rows of a phase that no local hash table holds, when C is narrow enough
+ * that an array over its whole width (values and an occupancy bitmap, kernels/
+ * hash_rows_dense.cl) fits the local memory a work group may take. The hash accumulator would
+ * give each such row a table in global memory, probe it there, compact the row into C and
+ * sort it there; a dense row touches local memory only, reads A and B once per phase and
+ * writes C in column order. Local memory: the context's dense_rows_local_bytes, the device's
+ * own unless the caller set a budget (so that MAGNUS_LOCAL_MEM_BYTES still bounds every
+ * launch), since on GPUs whose budget default is below the device (48 KiB of the H200's 227)
+ * the device's is what makes C's of 10^4 columns fit.
+ */
+#include "hash_private.h"
+#include "kernels.h"
+
+static const char *const dense_kernel[2] = {"hash_rows_dense_symbolic", "hash_rows_dense_numeric"};
+
+/* The widest C whose numeric dense row, in groups of wg items, fits `limit` bytes. */
+static int64_t width_for(uint64_t limit, size_t value_bytes, uint64_t wg) {
+    if (limit <= HASH_LOCAL_RESERVE) return 0;
+    const uint64_t room = limit - HASH_LOCAL_RESERVE;
+    const uint64_t fixed = mg_hash_dense_bytes(1u, 0u, value_bytes, wg);
+    if (room <= fixed + 16u) return 0;
+    /* values plus one bit each, less what the alignment of the two arrays may take */
+    uint64_t w = (room - fixed) * 8u / (8u * value_bytes + 1u);
+    while (w > 0 && mg_hash_dense_bytes(1u, w, value_bytes, wg) > room) w--;
+    return w > INT32_MAX ? INT32_MAX : (int64_t)w;
+}
+
+int64_t magnus_hash_dense_row_columns(const magnus_context_s *ctx, magnus_value_type type) {
+    const size_t vb = magnus_value_size(type);
+    if (!ctx || vb == 0 || ctx->dense_rows_local_bytes == 0) return 0;
+    return width_for(ctx->dense_rows_local_bytes, vb, magnus_hash_group_cap(ctx));
+}
+
+bool magnus_hash_dense_rows_apply(const hash_phase *ph) {
+    return ph->source == HASH_SOURCE_ROWS && ph->B->cols > 0 &&
+           ph->B->cols <= magnus_hash_dense_row_columns(ph->ctx, ph->B->type);
+}
+
+magnus_status magnus_hash_run_dense_rows(const hash_phase *ph, hash_work *w, int64_t bins_offset,
+                                         int64_t count, magnus_hash_stats *st) {
+    magnus_context ctx = ph->ctx;
+    const struct magnus_device_csr_s *A = ph->A, *B = ph->B;
+    const int numeric = ph->numeric != 0;
+    /* the group the width was sized for, or a smaller one if the kernel takes no more (it
+     * needs less local memory, so the width still fits) */
+    uint64_t wg = magnus_hash_group_cap(ctx);
+    magnus_kernel_limits lim;
+    magnus_status s = magnus_kernel_limits_get(&lim, ctx, ph->variant, dense_kernel[numeric]);
+    if (s) return s;
+    while (lim.max_group_size != 0 && wg > lim.max_group_size && wg > 1) wg /= 2;
+    const uint32_t width = (uint32_t)B->cols;
+    const uint64_t bytes = mg_hash_dense_bytes((mg_u32)numeric, width, ph->value_bytes, wg);
+    /* one wave of resident groups, each taking rows in turn: the arrays are cleared once per
+     * group, not once per row */
+    uint64_t per_unit = bytes ? ctx->device_local_mem_bytes / bytes : 1;
+    if (per_unit > HASH_DENSE_GROUPS_PER_UNIT) per_unit = HASH_DENSE_GROUPS_PER_UNIT;
+    const uint64_t units = ctx->device.compute_units > 0 ? (uint64_t)ctx->device.compute_units : 1;
+    uint64_t groups = units * (per_unit > 0 ? per_unit : 1);
+    if (groups > (uint64_t)count) groups = (uint64_t)count;
+    if (ph->cfg.heavy != ph->cfg.main && (s = magnus_queue_depend(ctx, ph->cfg.heavy, ph->cfg.main)))
+        return s;
+    if (!numeric)
+        s = magnus_k_hash_rows_dense_symbolic(ctx, ph->cfg.heavy, ph->variant, (size_t)groups,
+                                              (size_t)wg, (size_t)bytes, &A->row_ptr,
+                                              &A->col_idx, &B->row_ptr, &B->col_idx, &w->bins,
+                                              bins_offset, count, ph->row_counts, width);
+    else
+        s = magnus_k_hash_rows_dense_numeric(ctx, ph->cfg.heavy, ph->variant, (size_t)groups,
+                                             (size_t)wg, (size_t)bytes, &A->row_ptr, &A->col_idx,
+                                             &A->values, &B->row_ptr, &B->col_idx, &B->values,
+                                             &w->bins, bins_offset, count, ph->C_rp, ph->C_col,
+                                             ph->C_val, width);
+    if (s) return s;
+    st->launches++;
+    st->items_dense += count;
+    return MAGNUS_SUCCESS;
+}

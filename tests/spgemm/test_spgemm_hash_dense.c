@@ -1,0 +1,211 @@
+/*
+ * Dense rows (runtime/accumulate/hash_dense_rows.c; part of spgemm_hash): rows that no local
+ * hash table holds, accumulated over C's whole width in local memory when that width fits.
+ * Every size comes from the probed device and the context (the widest C, the tables'
+ * capacities, the work-group cap), so the inputs land on the intended side on any device:
+ * rows past both tables with C as wide as the dense rows allow, one column more (global
+ * tables), the knob off, an explicit budget, and rows of several tiles of A entries with
+ * empty B rows among them. Every product is compared with the CPU reference.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "hash_private.h"
+#include "reference_test_util.h"
+#include "spgemm_hash_test_util.h"
+
+/* The widest C from the layout itself: D columns fit the context's dense-row bytes (less the
+ * reserve), D + 1 do not. */
+static void check_width(const magnus_context_s *ctx, magnus_value_type type, int64_t D) {
+    const uint64_t vb = magnus_value_size(type), wg = magnus_hash_group_cap(ctx);
+    const uint64_t room = ctx->dense_rows_local_bytes - HASH_LOCAL_RESERVE;
+    cr_assert_gt(D, 0);
+    cr_assert_leq(mg_hash_dense_bytes(1u, (uint64_t)D, vb, wg), room, "width %lld", (long long)D);
+    cr_assert_gt(mg_hash_dense_bytes(1u, (uint64_t)D + 1, vb, wg), room, "width %lld + 1",
+                 (long long)D);
+}
+
+typedef struct dense_case {
+    magnus_csr A, B;
+    int64_t long_rows; /* rows of A whose products pass the symbolic tables */
+} dense_case;
+
+static double value_of(uint64_t a, uint64_t b) {
+    return 0.5 + (double)((a * 2654435761u + b * 40503u) % 89) / 16.0;
+}
+
+/*
+ * B: K rows of F entries each, row k at columns k % (W / F) + j * (W / F) (distinct, < W),
+ * except every 11th row, which is empty. A: row 0 empty, then `long_rows` rows of E
+ * consecutive entries (products past L, and, their B rows starting at consecutive columns,
+ * more distinct columns than N), one of them with more entries than two work groups' tiles,
+ * then short rows of 3 entries.
+ */
+static dense_case build(int64_t W, int64_t L, int64_t N, uint32_t wg, int64_t long_rows,
+                        magnus_value_type type) {
+    const int64_t F = 64, step = W / F;
+    cr_assert_geq(step, 1, "width %lld below %lld", (long long)W, (long long)F);
+    const int64_t most = L > N ? L : N;
+    const int64_t E = (most + 2 * F) * 11 / 10 / F + 11; /* every 11th B row is empty */
+    const int64_t E_tiles = 2 * (int64_t)wg + 3, K = (E_tiles > E ? E_tiles : E) + 64;
+    dense_case d;
+    d.long_rows = long_rows;
+    const int64_t short_rows = 200, rows = 1 + d.long_rows + short_rows;
+    int64_t b_nnz = 0;
+    for (int64_t k = 0; k < K; k++) b_nnz += k % 11 == 10 ? 0 : F;
+    ASSERT_OK(magnus_csr_new(&d.B, K, W, b_nnz, type));
+    int64_t q = 0;
+    for (int64_t k = 0; k < K; k++) {
+        d.B->row_ptr[k] = q;
+        if (k % 11 == 10) continue;
+        const int64_t start = k % step; /* start + (F - 1) * step < W */
+        for (int64_t j = 0; j < F; j++, q++) {
+            d.B->col_idx[q] = (int32_t)(start + j * step);
+            ref_set_value(d.B, q, value_of((uint64_t)k, (uint64_t)j));
+        }
+    }
+    d.B->row_ptr[K] = q;
+    int64_t a_nnz = 0;
+    for (int64_t r = 1; r <= d.long_rows; r++) a_nnz += r == 2 ? E_tiles : E;
+    a_nnz += 3 * short_rows;
+    ASSERT_OK(magnus_csr_new(&d.A, rows, K, a_nnz, type));
+    q = 0;
+    d.A->row_ptr[0] = 0;
+    for (int64_t r = 1; r < rows; r++) {
+        d.A->row_ptr[r] = q;
+        const int64_t n = r <= d.long_rows ? (r == 2 ? E_tiles : E) : 3;
+        const int64_t first = r <= d.long_rows ? (r * 5) % (K - n + 1) : (r * 11) % (K - 3);
+        for (int64_t j = 0; j < n; j++, q++) {
+            d.A->col_idx[q] = (int32_t)(first + j);
+            ref_set_value(d.A, q, value_of((uint64_t)r + 1000, (uint64_t)j));
+        }
+    }
+    d.A->row_ptr[rows] = q;
+    cr_assert_eq(q, a_nnz);
+    return d;
+}
+
+static void dense_case_free(dense_case *d) {
+    magnus_csr_free(&d->A);
+    magnus_csr_free(&d->B);
+}
+
+/* The widths this device's context takes, and the case built for them; false (with a note)
+ * when the device's dense rows cannot hold a row past the numeric tables. */
+static bool plan(magnus_context ctx, magnus_value_type type, int64_t *D, int64_t *W,
+                 dense_case *out) {
+    int64_t L, N;
+    magnus_hash_local_capacity(ctx, type, &L, &N);
+    *D = magnus_hash_dense_row_columns(ctx, type);
+    /* room for rows past both tables: a symbolic key is capped by C's width */
+    const int64_t most = L > N ? L : N;
+    *W = 2 * most + 512 < *D ? 2 * most + 512 : *D;
+    if (*D == 0 || *W <= most + 256) {
+        cr_log_info("%s: dense rows up to %lld columns, numeric tables %lld entries: skipped",
+                    type == MAGNUS_FLOAT64 ? "f64" : "f32", (long long)*D, (long long)N);
+        return false;
+    }
+    /* more long rows than one wave of resident groups (hash_dense_rows.c), so that groups
+     * take several rows each and must leave their arrays clear for the next */
+    const int64_t units = ctx->device.compute_units > 0 ? ctx->device.compute_units : 1;
+    const int64_t groups = units * HASH_DENSE_GROUPS_PER_UNIT;
+    const uint32_t wg = magnus_hash_group_cap(ctx);
+    *out = build(*W, L, N, wg, groups * 2 + 3 < 300 ? groups * 2 + 3 : 300, type);
+    return true;
+}
+
+Test(hash_dense, rows_past_the_tables_take_dense_rows) {
+    magnus_context ctx = magnus_test_context();
+    int ran = 0;
+    for (int t = 0; t < 2; t++) {
+        magnus_value_type type = t ? MAGNUS_FLOAT64 : MAGNUS_FLOAT32;
+        if (type == MAGNUS_FLOAT64 && !ctx->device.fp64) continue;
+        int64_t D, W;
+        dense_case d;
+        if (!plan(ctx, type, &D, &W, &d)) continue;
+        check_width(ctx, type, D);
+        magnus_hash_stats sym = {0}, num = {0};
+        magnus_report rep;
+        hash_run_with_stats(ctx, d.A, d.B, NULL, &sym, &num, &rep);
+        cr_assert_eq(sym.items_global + num.items_global, 0, "global tables with dense rows");
+        cr_assert_eq(sym.items_dense, d.long_rows, "symbolic dense rows %lld, expected %lld",
+                     (long long)sym.items_dense, (long long)d.long_rows);
+        cr_assert_eq(num.items_dense, d.long_rows, "numeric dense rows %lld",
+                     (long long)num.items_dense);
+        cr_assert_eq(rep.rows_dense, d.long_rows);
+        cr_assert_eq(rep.rows_heavy, 0);
+        cr_assert_eq(rep.dense_row_columns, D);
+        /* the same product through the public entry point */
+        magnus_report pub = check_product(ctx, d.A, d.B, "dense rows, public");
+        cr_assert_eq(pub.rows_dense, d.long_rows);
+
+        /* one column more than the dense rows hold: the global tables again, same product */
+        d.B->cols = D + 1;
+        magnus_hash_stats sym1 = {0}, num1 = {0};
+        hash_run_with_stats(ctx, d.A, d.B, NULL, &sym1, &num1, &rep);
+        cr_assert_eq(sym1.items_dense + num1.items_dense, 0, "dense rows past their width");
+        cr_assert_eq(sym1.items_global, d.long_rows);
+        cr_assert_eq(num1.items_global, d.long_rows);
+        cr_assert_eq(rep.rows_dense, 0);
+        dense_case_free(&d);
+        ran++;
+    }
+    if (!ran) cr_skip_test("this device's dense rows hold no row past its numeric tables");
+}
+
+Test(hash_dense, knob_off_takes_global_tables) {
+    setenv("MAGNUS_DENSE_ROWS", "0", 1); /* this test's own process */
+    magnus_context ctx = magnus_test_context();
+    cr_assert_eq(ctx->dense_rows_local_bytes, 0);
+    cr_assert_eq(magnus_hash_dense_row_columns(ctx, MAGNUS_FLOAT32), 0);
+    int64_t L, N;
+    magnus_hash_local_capacity(ctx, MAGNUS_FLOAT32, &L, &N);
+    dense_case d = build(2 * (L > N ? L : N) + 512, L, N, magnus_hash_group_cap(ctx), 4,
+                         MAGNUS_FLOAT32);
+    magnus_hash_stats sym = {0}, num = {0};
+    magnus_report rep;
+    hash_run_with_stats(ctx, d.A, d.B, NULL, &sym, &num, &rep);
+    cr_assert_eq(sym.items_dense + num.items_dense, 0);
+    cr_assert_eq(sym.items_global, d.long_rows);
+    cr_assert_eq(num.items_global, d.long_rows);
+    cr_assert_eq(rep.dense_row_columns, 0);
+    dense_case_free(&d);
+}
+
+Test(hash_dense, knob_refused_by_name) {
+    setenv("MAGNUS_DENSE_ROWS", "2", 1);
+    magnus_context ctx = NULL;
+    magnus_status s = magnus_context_create(&ctx, NULL, NULL);
+    cr_assert_eq(s, MAGNUS_ERROR_INVALID_ARGUMENT, "%s", magnus_status_string(s));
+    cr_assert_null(ctx);
+    cr_assert(strstr(magnus_last_error(), "MAGNUS_DENSE_ROWS"), "%s", magnus_last_error());
+}
+
+Test(hash_dense, explicit_budget_bounds_dense_rows) {
+    /* a budget the caller sets bounds the dense rows too; the default lets them use the
+     * device's local memory */
+    magnus_context dflt = magnus_test_context();
+    const char *env = getenv("MAGNUS_LOCAL_MEM_BYTES");
+    cr_assert_eq(dflt->dense_rows_local_bytes,
+                 env && *env ? dflt->device.local_mem_bytes : dflt->device_local_mem_bytes);
+    const uint64_t budget = 32768 < dflt->device_local_mem_bytes ? 32768 : dflt->device_local_mem_bytes;
+    magnus_context ctx = magnus_test_budget_context(budget);
+    cr_assert_eq(ctx->dense_rows_local_bytes, budget);
+    for (int t = 0; t < 2; t++) {
+        magnus_value_type type = t ? MAGNUS_FLOAT64 : MAGNUS_FLOAT32;
+        if (type == MAGNUS_FLOAT64 && !ctx->device.fp64) continue;
+        int64_t D, W;
+        dense_case d;
+        if (!plan(ctx, type, &D, &W, &d)) continue;
+        check_width(ctx, type, D);
+        cr_assert_leq(D, magnus_hash_dense_row_columns(dflt, type));
+        magnus_hash_stats sym = {0}, num = {0};
+        magnus_report rep;
+        /* every launch within the budget, or magnus_launch refuses it */
+        hash_run_with_stats(ctx, d.A, d.B, NULL, &sym, &num, &rep);
+        cr_assert_eq(num.items_dense, d.long_rows);
+        cr_assert_eq(sym.items_global + num.items_global, 0);
+        dense_case_free(&d);
+    }
+    magnus_context_free(&ctx);
+}
