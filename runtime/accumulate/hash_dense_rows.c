@@ -37,6 +37,28 @@ bool magnus_hash_dense_rows_apply(const hash_phase *ph) {
            ph->B->cols <= magnus_hash_dense_row_columns(ph->ctx, ph->B->type);
 }
 
+/* In the numeric phase, rows of more entries than C's width / the share (and than
+ * HASH_DENSE_MIN_ENTRIES) go dense too: their local tables would be large (one row per group,
+ * hundreds of lanes) and sorted, where the dense row writes its entries in column order.
+ * The symbolic phase keeps its tables up to their capacity: counting keys needs no sort,
+ * and a dense row's fixed costs (a group of up to 1024 items per row, its scans) lost to
+ * them on rows of 2,000-4,000 products (EX5, bcsstk16: docs/performance.md, "Dense rows").
+ * The local bins end at that key; the last bin (the global tables' place) takes the rest. */
+void magnus_hash_dense_rows_cut(hash_plan *p, const hash_phase *ph) {
+    const uint32_t share = ph->ctx->dense_row_share;
+    if (!ph->numeric || share == 0 || p->nbins < 3) return;
+    int64_t cut = ph->B->cols / share;
+    if (cut < HASH_DENSE_MIN_ENTRIES) cut = HASH_DENSE_MIN_ENTRIES;
+    int keep = 1;
+    while (keep < p->nbins - 1 && p->bin[keep].max_key < cut) keep++;
+    if (keep < p->nbins - 1) { /* bin `keep` straddles the cut: it ends there */
+        p->bin[keep].max_key = cut;
+        keep++;
+    }
+    p->bin[keep] = p->bin[p->nbins - 1];
+    p->nbins = keep + 1;
+}
+
 magnus_status magnus_hash_run_dense_rows(const hash_phase *ph, hash_work *w, int64_t bins_offset,
                                          int64_t count, magnus_hash_stats *st) {
     magnus_context ctx = ph->ctx;

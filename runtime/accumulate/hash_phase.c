@@ -52,6 +52,8 @@ magnus_status magnus_hash_run_phase_sync(const hash_phase *ph, magnus_hash_stats
     if ((s = phase_group_cap(ph, &cap))) return s;
     magnus_hash_plan_build(&plan, ctx, ph->numeric, ph->value_bytes, cap);
     if (ph->empty_items_need_work) plan.bin[0].max_key = -1;
+    const bool dense = magnus_hash_dense_rows_apply(ph);
+    if (dense) magnus_hash_dense_rows_cut(&plan, ph);
     hash_work w;
     memset(&w, 0, sizeof w);
     uint32_t sizes[HASH_MAX_BINS];
@@ -60,8 +62,7 @@ magnus_status magnus_hash_run_phase_sync(const hash_phase *ph, magnus_hash_stats
     if (s) goto done;
     int last = plan.nbins - 1;
     if (sizes[last] > 0 &&
-        (s = magnus_hash_dense_rows_apply(ph)
-                 ? magnus_hash_run_dense_rows(ph, &w, offsets[last], sizes[last], st)
+        (s = dense ? magnus_hash_run_dense_rows(ph, &w, offsets[last], sizes[last], st)
                  : magnus_hash_run_global(ph, &w, offsets[last], sizes[last], st)))
         goto done;
     if (ph->cfg.heavy != ph->cfg.main && (s = magnus_queue_depend(ctx, ph->cfg.heavy, ph->cfg.main)))

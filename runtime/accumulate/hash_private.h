@@ -47,6 +47,9 @@
  * turn; two keep a unit busy while the other group waits at a barrier, and GPUs hold no more
  * groups of 1024 items per unit). */
 #define HASH_DENSE_GROUPS_PER_UNIT 2
+/* Dense rows in the numeric phase: never for rows of this many entries or fewer (a whole
+ * group's fixed costs for a row that a small table sorts quickly: bcsstk16's ~210). */
+#define HASH_DENSE_MIN_ENTRIES 512
 /* Largest block of a global item's sort staged in local memory. */
 #define HASH_SORT_BLOCK 8192
 
@@ -187,6 +190,10 @@ magnus_status magnus_hash_run_global(const hash_phase *ph, hash_work *w, int64_t
 /* hash_dense_rows.c: whether the phase's global bin is taken by dense rows instead (rows of a
  * C no wider than magnus_hash_dense_row_columns), and that bin's launch, on the heavy queue. */
 bool magnus_hash_dense_rows_apply(const hash_phase *ph);
+/* hash_dense_rows.c: with dense rows applying, ends the numeric phase's local bins at C's
+ * width / the context's dense_row_share (at least HASH_DENSE_MIN_ENTRIES), so that the last
+ * bin's dense rows take the rows of more entries too. */
+void magnus_hash_dense_rows_cut(hash_plan *p, const hash_phase *ph);
 magnus_status magnus_hash_run_dense_rows(const hash_phase *ph, hash_work *w, int64_t bins_offset,
                                          int64_t count, magnus_hash_stats *st);
 

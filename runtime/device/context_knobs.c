@@ -113,11 +113,15 @@ magnus_status magnus_knob_heavy_rows(uint64_t *row_products, bool *wide_bins) {
     return MAGNUS_SUCCESS;
 }
 
-magnus_status magnus_knob_dense_rows(uint32_t *on) {
-    uint64_t v = 1;
-    magnus_status s = magnus_env_uint("MAGNUS_DENSE_ROWS", 1, 1, true, &v);
+magnus_status magnus_knob_dense_rows(uint32_t *on, uint32_t *share) {
+    uint64_t v = 1, d = MAGNUS_DENSE_ROW_SHARE_DEFAULT;
+    magnus_status s;
+    if ((s = magnus_env_uint("MAGNUS_DENSE_ROWS", 1, 1, true, &v)) ||
+        (s = magnus_env_uint("MAGNUS_DENSE_ROW_SHARE", 1, 1u << 20, true, &d)))
+        return s;
     *on = (uint32_t)v;
-    return s;
+    *share = (uint32_t)d;
+    return MAGNUS_SUCCESS;
 }
 
 magnus_status magnus_knob_urgent_light(uint32_t *urgent) {

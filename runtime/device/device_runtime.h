@@ -115,6 +115,9 @@ struct magnus_context_s {
                                          the local bytes they may take, the device's unless a
                                          budget was set (option or MAGNUS_LOCAL_MEM_BYTES); 0:
                                          off (MAGNUS_DENSE_ROWS=0) */
+    uint32_t dense_row_share;         /* numeric rows of more entries than C's width / this are
+                                         dense rows too (0: only those past the tables;
+                                         MAGNUS_DENSE_ROW_SHARE) */
     uint64_t launch_local_limit;      /* the most local bytes a launch may ask: the budget, or
                                          more for wide hash bins and dense rows */
     magnus_build_notice build_notice; /* the options' build_progress, told by module_load */
@@ -248,8 +251,14 @@ magnus_status magnus_knob_urgent_light(uint32_t *urgent);
 /* MAGNUS_DENSE_ROWS (0 or 1, default 1): whether rows that no local hash table holds are
  * accumulated over C's whole width in local memory when it fits (dense rows,
  * runtime/accumulate/hash_dense_rows.c), instead of in global-memory tables; and whether
- * MAGNUS_ALGORITHM_AUTO counts on them (docs/performance.md, "Dense rows"). */
-magnus_status magnus_knob_dense_rows(uint32_t *on);
+ * MAGNUS_ALGORITHM_AUTO counts on them (docs/performance.md, "Dense rows"); and
+ * MAGNUS_DENSE_ROW_SHARE below. */
+magnus_status magnus_knob_dense_rows(uint32_t *on, uint32_t *share);
+/* MAGNUS_DENSE_ROW_SHARE (0 .. 2^20; default MAGNUS_DENSE_ROW_SHARE_DEFAULT): in the numeric
+ * phase, rows of more entries than C's width W / share (and than 512) are dense rows even
+ * where a local hash table would hold them; 0: only the rows no local table holds
+ * (docs/performance.md, "Dense rows": shares 0, 2, 8 and 32 measured). */
+#define MAGNUS_DENSE_ROW_SHARE_DEFAULT 32u
 /* Looks up (loads, on first use) every kernel of `variant`'s module into ctx's cache. */
 magnus_status magnus_context_preload(magnus_context ctx, magnus_kernel_variant variant);
 

@@ -16,8 +16,8 @@
  *   dense rows     when C's columns fit a dense row in the local memory the context allows
  *                  (magnus_hash_dense_row_columns), the hash accumulator takes both kinds of
  *                  rows above in local memory, over C's whole width, instead of in global
- *                  tables: the hash algorithm then runs whatever the shares
- *                  (docs/performance.md, "Dense rows").
+ *                  tables: the hash algorithm then runs whatever the shares, which
+ *                  are not counted (docs/performance.md, "Dense rows").
  *   rule           otherwise, hash when the long rows' share of the products plus
  *                  MAGNUS_AUTO_OVERFLOW_WEIGHT (2) times the overflow rows' share is less than
  *                  MAGNUS_AUTO_HASH_MAX_LONG_SHARE, gMAGNUS otherwise. The weight: an
@@ -83,6 +83,22 @@ magnus_status magnus_spgemm_choose(magnus_algorithm *out, magnus_row_products *c
     rep->auto_numeric_row_nnz = numeric_nnz;
     *out = MAGNUS_ALGORITHM_MAGNUS;
     memset(counted, 0, sizeof *counted);
+    rep->dense_row_columns = magnus_hash_dense_row_columns(ctx, A->type);
+    if (B->cols <= rep->dense_row_columns) {
+        /* the long and overflow rows become dense rows, in local memory: nothing for the
+         * hash algorithm to fill in global tables, nothing for gMAGNUS to expand. Decided
+         * from C's width alone: no statistics to count (they cost 0.08-0.12 ms, as much as
+         * a tenth of such a multiply), so the report's shares stay 0. */
+        *out = MAGNUS_ALGORITHM_HASH;
+        rep->auto_dense_rows = 1;
+        rep->auto_long_row_products = 0;
+        rep->auto_numeric_row_nnz = 0;
+        rep->algorithm_reason =
+            "auto: C's columns fit a dense row in local memory, which takes the rows past the "
+            "hash tables (hash)";
+        rep->time_choice_ms = magnus_now_ms() - t;
+        return MAGNUS_SUCCESS;
+    }
     magnus_dbuf *offsets = &counted->offsets, stats = {0};
     uint64_t sampled[MAGNUS_AUTO_OVERFLOW_SAMPLES + 1] = {0};
     magnus_long_segments longer = {0, 0};
@@ -110,18 +126,8 @@ magnus_status magnus_spgemm_choose(magnus_algorithm *out, magnus_row_products *c
     for (int i = 1; i <= MAGNUS_AUTO_OVERFLOW_SAMPLES; i++) overflowing += sampled[i] != 0;
     rep->auto_overflow_share = (double)overflowing / MAGNUS_AUTO_OVERFLOW_SAMPLES;
     counted->total = total;
-    rep->dense_row_columns = magnus_hash_dense_row_columns(ctx, A->type);
-    if (B->cols <= rep->dense_row_columns) {
-        /* the long and overflow rows become dense rows, in local memory: nothing for the
-         * hash algorithm to fill in global tables, nothing for gMAGNUS to expand */
-        *out = MAGNUS_ALGORITHM_HASH;
-        rep->auto_dense_rows = 1;
-        magnus_dbuf_free(ctx, offsets);
-        rep->algorithm_reason =
-            "auto: C's columns fit a dense row in local memory, which takes the rows past the "
-            "hash tables (hash)";
-    } else if (rep->auto_long_share + MAGNUS_AUTO_OVERFLOW_WEIGHT * rep->auto_overflow_share <
-               MAGNUS_AUTO_HASH_MAX_LONG_SHARE) {
+    if (rep->auto_long_share + MAGNUS_AUTO_OVERFLOW_WEIGHT * rep->auto_overflow_share <
+        MAGNUS_AUTO_HASH_MAX_LONG_SHARE) {
         *out = MAGNUS_ALGORITHM_HASH;
         magnus_dbuf_free(ctx, offsets); /* the hash algorithm's setup needs no scan */
         rep->algorithm_reason =

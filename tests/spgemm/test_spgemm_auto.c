@@ -268,6 +268,27 @@ static magnus_report check_auto_overflow(magnus_context ctx, const magnus_csr_s 
     cr_assert_eq(ctx->memory_in_use, before, "%s: %llu device bytes still held", label,
                  (unsigned long long)(ctx->memory_in_use - before));
     cr_assert_eq(rep.nnz_c, reference_nnz, "%s", label);
+    /* C narrow enough for dense rows: hash, decided from C's width alone (no shares) */
+    const int64_t D = magnus_hash_dense_row_columns(ctx, A->type);
+    cr_assert_eq(rep.dense_row_columns, D, "%s: dense rows up to %lld columns, expected %lld",
+                 label, (long long)rep.dense_row_columns, (long long)D);
+    cr_assert_eq(rep.auto_dense_rows, B->cols <= D, "%s: %lld columns, dense rows up to %lld",
+                 label, (long long)B->cols, (long long)D);
+    if (B->cols <= D) {
+        cr_assert_eq(rep.algorithm, MAGNUS_ALGORITHM_HASH, "%s: %lld columns fit dense rows of "
+                     "%lld, ran %s", label, (long long)B->cols, (long long)D,
+                     magnus_algorithm_name(rep.algorithm));
+        cr_assert(rep.algorithm_reason && strstr(rep.algorithm_reason, "dense row"), "%s: %s",
+                  label, rep.algorithm_reason ? rep.algorithm_reason : "(null)");
+        cr_assert(rep.auto_long_share == 0 && rep.auto_overflow_share == 0 &&
+                      rep.auto_long_row_products == 0, "%s: shares counted", label);
+        host_share h = share_of(A, B, binned_capacity(ctx, A->type));
+        cr_assert_eq(rep.products_total, h.total, "%s", label);
+        magnus_csr_free(&C);
+        if (out) *out = h;
+        if (over_out) memset(over_out, 0, sizeof *over_out);
+        return rep;
+    }
     const int64_t L = binned_capacity(ctx, A->type);
     cr_assert_eq(rep.auto_long_row_products, L, "%s: threshold %lld, the hash tables hold %lld",
                  label, (long long)rep.auto_long_row_products, (long long)L);
@@ -287,22 +308,6 @@ static magnus_report check_auto_overflow(magnus_context ctx, const magnus_csr_s 
     cr_assert(fabs(rep.auto_overflow_share - o.share) <= o.bound,
               "%s: overflow share %.6f, host %.6f (%lld rows, bound %.6f)", label,
               rep.auto_overflow_share, o.share, (long long)o.rows, o.bound);
-    /* C narrow enough for dense rows: hash, whatever the shares */
-    const int64_t D = magnus_hash_dense_row_columns(ctx, A->type);
-    cr_assert_eq(rep.dense_row_columns, D, "%s: dense rows up to %lld columns, expected %lld",
-                 label, (long long)rep.dense_row_columns, (long long)D);
-    cr_assert_eq(rep.auto_dense_rows, B->cols <= D, "%s: %lld columns, dense rows up to %lld",
-                 label, (long long)B->cols, (long long)D);
-    if (B->cols <= D) {
-        cr_assert_eq(rep.algorithm, MAGNUS_ALGORITHM_HASH, "%s: %lld columns fit dense rows of "
-                     "%lld, ran %s", label, (long long)B->cols, (long long)D,
-                     magnus_algorithm_name(rep.algorithm));
-        cr_assert(rep.algorithm_reason && strstr(rep.algorithm_reason, "dense row"), "%s: %s",
-                  label, rep.algorithm_reason ? rep.algorithm_reason : "(null)");
-        if (out) *out = h;
-        if (over_out) *over_out = o;
-        return rep;
-    }
     /* the rule on what the device reported, and on the exact shares where the sample's error
      * cannot cross the limit */
     const double w = MAGNUS_AUTO_OVERFLOW_WEIGHT;
@@ -578,6 +583,7 @@ static void check_threshold(magnus_context ctx, uint64_t budget, const char *whi
 }
 
 Test(spgemm_auto, threshold_from_the_budget) {
+    share_rule_only(); /* a 200-column C would fit dense rows: no threshold counted */
     magnus_device_info dev;
     ASSERT_OK(magnus_device_select(&dev)); /* the probe's: the device's own local memory */
     /* the default budget: MAGNUS_LOCAL_MEM_BYTES where a variant sets it, else

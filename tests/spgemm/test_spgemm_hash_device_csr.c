@@ -121,9 +121,16 @@ Test(device_csr, default_algorithm_dispatch) {
                       rep.algorithm == MAGNUS_ALGORITHM_HASH,
                   "AUTO ran algorithm %d", (int)rep.algorithm);
         cr_assert(rep.algorithm_reason && rep.algorithm_reason[0], "AUTO gave no reason");
-        cr_assert_gt(rep.auto_long_row_products, 0);
+        /* C narrow enough for dense rows: hash, from C's width alone (no threshold counted) */
+        if (rep.auto_dense_rows) {
+            cr_assert_eq(rep.algorithm, MAGNUS_ALGORITHM_HASH, "%s", rep.algorithm_reason);
+            cr_assert_geq(rep.dense_row_columns, A->cols);
+            cr_assert_eq(rep.auto_long_row_products, 0);
+        } else {
+            cr_assert_gt(rep.auto_long_row_products, 0);
+        }
         /* ... so that no row is long wherever the hash tables hold that many: hash, share 0 */
-        if (longest <= rep.auto_long_row_products) {
+        if (!rep.auto_dense_rows && longest <= rep.auto_long_row_products) {
             cr_assert_eq(rep.algorithm, MAGNUS_ALGORITHM_HASH, "%s", rep.algorithm_reason);
             cr_assert_eq(rep.auto_long_share, 0.0);
         }

@@ -128,6 +128,7 @@ static void emit_row(const bench_row *r, sink *k) {
     real(k, "auto_long_share", p && p->algorithm_requested == MAGNUS_ALGORITHM_AUTO ? p->auto_long_share : NAN);
     real(k, "auto_overflow_share", p && p->algorithm_requested == MAGNUS_ALGORITHM_AUTO ? p->auto_overflow_share : NAN);
     real(k, "choice_ms", p && p->algorithm_requested == MAGNUS_ALGORITHM_AUTO ? p->time_choice_ms : NAN);
+    integer(k, "auto_dense_rows", p && p->algorithm_requested == MAGNUS_ALGORITHM_AUTO ? (double)p->auto_dense_rows : NAN);
     integer(k, "heavy_row_products", p && p->heavy_row_products ? (double)p->heavy_row_products : NAN);
     integer(k, "light_rows_global", p && p->algorithm == MAGNUS_ALGORITHM_MAGNUS ? (double)p->light_rows_global : NAN);
     integer(k, "levels", p ? p->levels : NAN);

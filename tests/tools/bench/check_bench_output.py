@@ -182,7 +182,11 @@ def main():
             # what ran: the system's algorithm, or for auto the choice of the rule by its share
             ran, share = r["algorithm_ran"], r["auto_long_share"]
             over = r["auto_overflow_share"]
-            if r["algorithm"] == "auto":
+            if r["algorithm"] == "auto" and r.get("auto_dense_rows") == 1:
+                # C narrow enough for dense rows: hash, from C's width alone, no shares
+                if ran != "hash" or share != 0 or over != 0 or r["choice_ms"] is None:
+                    fail(f"{where}: auto with dense rows ran {ran!r} (shares {share}, {over})")
+            elif r["algorithm"] == "auto":
                 if (share is None or not 0 <= share <= 1 or over is None or not 0 <= over <= 1
                         or r["choice_ms"] is None):
                     fail(f"{where}: auto without its shares ({share}, {over}) or choice time")

@@ -53,7 +53,8 @@ for algorithm in magnus hash; do
 done
 # ---- the default, auto: one of the two, and why (the long rows' share counted in Python) ----
 # On the default budget and on 1 KiB, whose hash tables hold so few products that most of
-# this pair's rows are long.
+# this pair's rows are long; the share rule alone (dense rows off: this C would fit them).
+export MAGNUS_DENSE_ROWS=0
 for budget in default 1024; do
     if [ "$budget" = default ]; then
         expect 0 "$magnus" multiply "$work/a.mtx" "$work/b.mtx" --backend opencl --verify --json
@@ -83,6 +84,16 @@ expect 0 "$magnus" multiply "$work/a.mtx" "$work/b.mtx" --device opencl:0 --veri
 contains out "method:   "
 contains out "(the limit: 25% for the first plus 2 times the second), chosen in"
 contains out "verified: yes (exact"
+unset MAGNUS_DENSE_ROWS
+# With dense rows (the default), a C this narrow takes the hash algorithm, from its width alone.
+expect 0 "$magnus" multiply "$work/a.mtx" "$work/b.mtx" --backend opencl --verify --json
+valid_json
+same "auto dense rows: verified" "$(json verified)" true
+same "auto dense rows: algorithm" "$(json report.algorithm)" '"hash"'
+same "auto dense rows: chosen by width" "$(json report.auto_dense_rows)" 1
+holds "auto dense rows: C fits" "d['report']['dense_row_columns'] >= $(json report.rows_total)"
+expect 0 "$magnus" multiply "$work/a.mtx" "$work/b.mtx" --device opencl:0 --verify
+contains out "fit a dense row in local memory"
 
 # The text report names device, engine, phases and verification (gMAGNUS's: tau).
 expect 0 "$magnus" multiply "$work/a.mtx" "$work/b.mtx" --device opencl:0 --algorithm magnus \
