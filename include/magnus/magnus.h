@@ -466,7 +466,10 @@ typedef struct magnus_context_options {
                                      (its probed local_mem_bytes asks for all of it); 0:
                                      MAGNUS_LOCAL_MEM_BYTES if set, else min(device, 48 KiB),
                                      a measured tuning choice (more, smaller work groups per
-                                     SM ran faster on the H200; docs/performance.md) */
+                                     SM ran faster on the H200; docs/performance.md). A budget
+                                     set here or in MAGNUS_LOCAL_MEM_BYTES bounds every launch;
+                                     with neither, the hash accumulator's dense rows may use
+                                     the device's whole local memory (MAGNUS_DENSE_ROWS=0: off) */
     uint64_t device_memory_limit; /* 0: none; else refuse allocations beyond it
                                      (MAGNUS_DEVICE_MEMORY_LIMIT overrides when this is 0) */
     /* Tuning knobs, for measurements (docs/performance.md). magnus_context_create reads the
