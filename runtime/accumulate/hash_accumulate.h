@@ -25,7 +25,9 @@
  *      scratch region processed in batches; numeric entries are compacted into C and sorted
  *      there (the only global accumulation in magnus; gMAGNUS
  *      never sends such items here: its light rows and chunks have at most tau products,
- *      which magnus_hash_local_capacity() checks).
+ *      which magnus_hash_local_capacity() checks). Rows of a C narrow enough for dense rows
+ *      (magnus_hash_dense_row_columns) take those instead, and in the numeric phase so do the
+ *      rows of more entries than its width / MAGNUS_DENSE_ROW_SHARE (hash_dense_rows.c).
  *   4. the function frees its scratch and returns with the bins' kernels queued (freed device
  *      memory is reused only once every queue has been waited for: device_pool.c).
  *

@@ -66,7 +66,8 @@ typedef struct hash_bin {
 #define HASH_ITEM_EXTRA MG_HASH_COUNTER_BYTES
 
 /* bin[0]: keys <= 0 (nothing to do, unless empty items must still be written), bins
- * 1 .. nbins-2: local tables of growing size, bin[nbins-1]: global tables. */
+ * 1 .. nbins-2: local tables of growing size, bin[nbins-1]: global tables (dense rows where
+ * they apply: magnus_hash_dense_rows_apply). */
 typedef struct hash_plan {
     int nbins;
     hash_bin bin[HASH_MAX_BINS];
