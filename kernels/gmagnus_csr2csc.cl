@@ -27,12 +27,16 @@ MG_KERNEL void gmagnus_csc_count(mg_u64 nheavy, MG_GLOBAL const mg_i32 *xheavy,
     }
 }
 
-/* slice_size[k] = col_count[k] * nnz(B[k,:]): the elements of outer-product slice k. */
-MG_KERNEL void gmagnus_slice_sizes(mg_u64 ncols, MG_GLOBAL const mg_u64 *col_count,
-                                   MG_GLOBAL const mg_i64 *b_ptr, MG_GLOBAL mg_u64 *slice_size,
-                                   MG_DYN_LOCAL_PARAM) {
-    for (mg_u64 k = mg_global_id(); k < ncols; k += mg_num_groups() * mg_local_size())
-        slice_size[k] = col_count[k] * (mg_u64)(b_ptr[k + 1] - b_ptr[k]);
+/* slice_rows[k] = col_count[k] * ceil(nnz(B[k,:]) / width): the rows of outer-product slice
+ * k, each one A entry times a segment of at most `width` entries of B row k
+ * (kernels/gmagnus_outer_product.cl). */
+MG_KERNEL void gmagnus_slice_rows(mg_u64 ncols, mg_u32 width, MG_GLOBAL const mg_u64 *col_count,
+                                  MG_GLOBAL const mg_i64 *b_ptr, MG_GLOBAL mg_u64 *slice_rows,
+                                  MG_DYN_LOCAL_PARAM) {
+    for (mg_u64 k = mg_global_id(); k < ncols; k += mg_num_groups() * mg_local_size()) {
+        const mg_u64 lenb = (mg_u64)(b_ptr[k + 1] - b_ptr[k]);
+        slice_rows[k] = col_count[k] * ((lenb + width - 1u) / width);
+    }
 }
 
 /* Scatter: entry p of heavy row xheavy[h] goes to CSC position cursor[col]++ (cursor starts

@@ -45,8 +45,8 @@ MG_KERNEL_SIG(gmagnus_iota, (U64, n), (I32, first), (BUF_I32, out))
 /* ---- kernels/gmagnus_csr2csc.cl ---- */
 MG_KERNEL_SIG(gmagnus_csc_count, (U64, nheavy), (BUF_I32, xheavy), (BUF_I64, a_ptr),
               (BUF_I32, a_col), (BUF_I64, b_ptr), (BUF_U64, col_count))
-MG_KERNEL_SIG(gmagnus_slice_sizes, (U64, ncols), (BUF_U64, col_count), (BUF_I64, b_ptr),
-              (BUF_U64, slice_size))
+MG_KERNEL_SIG(gmagnus_slice_rows, (U64, ncols), (U32, width), (BUF_U64, col_count),
+              (BUF_I64, b_ptr), (BUF_U64, slice_rows))
 MG_KERNEL_SIG(gmagnus_csc_scatter, (U64, nheavy), (BUF_I32, xheavy), (BUF_I64, a_ptr),
               (BUF_I32, a_col), (BUF_VAL, a_val), (BUF_I64, b_ptr), (BUF_U64, chat_ptr),
               (BUF_U64, cursor), (BUF_U64, csc_dest), (BUF_VAL, csc_val))
@@ -72,11 +72,10 @@ MG_KERNEL_SIG(gmagnus_multisplit, (U64, nrows), (BUF_U64, bounds), (U32, batch),
               (BUF_U64, cursor), (BUF_I32, out_col), (BUF_VAL, out_val))
 
 /* ---- kernels/gmagnus_outer_product.cl ---- */
-MG_KERNEL_SIG(gmagnus_outer_starts, (U64, total), (U64, group_elems), (U64, nslices),
-              (BUF_I32, slice_col), (BUF_U64, slice_off), (BUF_U64, csc_ptr), (BUF_I64, b_ptr),
+MG_KERNEL_SIG(gmagnus_outer_starts, (U64, nslices), (U64, team_rows), (BUF_U64, slice_off),
               (BUF_U64, starts))
-MG_KERNEL_SIG(gmagnus_outer_product, (U64, total), (U64, group_elems), (BUF_U64, starts),
-              (BUF_I32, slice_col), (BUF_U64, slice_off), (BUF_U64, csc_ptr),
+MG_KERNEL_SIG(gmagnus_outer_product, (U64, nslices), (U64, team_rows), (U32, team),
+              (BUF_U64, starts), (BUF_I32, slice_col), (BUF_U64, slice_off), (BUF_U64, csc_ptr),
               (BUF_U64, csc_dest), (BUF_VAL, csc_val), (BUF_I64, b_ptr), (BUF_I32, b_col),
               (BUF_VAL, b_val), (BUF_I32, chat_col), (BUF_VAL, chat_val), (U64, chat_off))
 

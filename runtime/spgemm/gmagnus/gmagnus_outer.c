@@ -6,9 +6,10 @@
  * for each CSC entry, in place of its row, the start of its run in C-hat (csc_dest:
  * chat_ptr[h] plus the B row lengths of the row's earlier entries), so the product kernel
  * (kernels/gmagnus_outer_product.cl) writes C-hat in one pass, with no reservation. Slice k
- * (column k times row k of B) has count[k] * nnz(B[k,:]) elements; the non-empty slices are
- * compacted (a threshold partition of the slice offsets with tau = 0) so the outer product's
- * walk never crosses empty slices.
+ * (column k times row k of B) has count[k] * ceil(nnz(B[k,:]) / W) rows of at most W elements
+ * (an A entry times a segment of the B row; W = the kernel's team times its slots); the
+ * non-empty slices are compacted (a threshold partition of the slice offsets with tau = 0) so
+ * the product's teams never cross empty slices.
  * The kernels stay queued when this returns; their inputs are freed deferred (the context
  * frees them once idle: magnus_dbuf_free_deferred).
  */
@@ -16,9 +17,15 @@
 #include "kernels.h"
 #include "primitives.h"
 
+/* Work items of a team of the product kernel: a warp's 32 where the group holds them. */
+static uint32_t outer_team(size_t wg) {
+    return (uint32_t)(wg < MG_GM_OUTER_TEAM ? wg : MG_GM_OUTER_TEAM);
+}
+
 static magnus_status masked_csr2csc(magnus_gm *g, magnus_dbuf *csc_ptr, magnus_dbuf *csc_dest,
                                     magnus_dbuf *csc_val, magnus_dbuf *slice_list,
-                                    magnus_dbuf *slice_off, uint64_t *nslices) {
+                                    magnus_dbuf *slice_off, uint64_t *nslices,
+                                    uint64_t *entries_out) {
     magnus_context ctx = g->ctx;
     const magnus_queue_id q = MAGNUS_QUEUE_HEAVY;
     const struct magnus_device_csr_s *A = g->A, *B = g->B;
@@ -29,6 +36,7 @@ static magnus_status masked_csr2csc(magnus_gm *g, magnus_dbuf *csc_ptr, magnus_d
     while (scatter_wg > 1 &&
            mg_gm_csc_scatter_bytes(scatter_wg) + MAGNUS_GM_STATIC_LOCAL_BYTES > g->p.local_mem_bytes)
         scatter_wg /= 2;
+    const uint32_t width = outer_team(wg) * MG_GM_OUTER_SLOTS;
     magnus_dbuf count = {0}, cursor = {0}, slice_size = {0}, slice_full = {0};
     uint64_t entries = 0;
     magnus_status s;
@@ -53,17 +61,18 @@ static magnus_status masked_csr2csc(magnus_gm *g, magnus_dbuf *csc_ptr, magnus_d
                                           csc_val)))
         goto done;
 
-    /* slices: sizes, offsets over all columns, the non-empty ones compacted */
+    *entries_out = entries;
+    /* slices: rows, offsets over all columns, the non-empty ones compacted */
     if ((s = magnus_gm_alloc(g, (ncols + 1) * 8, &slice_size)) ||
         (s = magnus_gm_alloc(g, (ncols + 1) * 8, &slice_full)) ||
         (s = magnus_prim_fill_u64(ctx, q, &slice_size, ncols, 1, 0)))
         goto done;
-    if ((s = magnus_k_gmagnus_slice_sizes(ctx, q, g->variant, magnus_gm_groups((int64_t)ncols, wg),
-                                          wg, 0, ncols, &count, &B->row_ptr, &slice_size)) ||
-        /* queued only: the slices' elements add up to the heavy rows' products by
-         * construction (both count nnz(B[k,:]) once per heavy entry of column k), and the
-         * product kernel's writes are bounded by chat_ptr whatever they hold; reading the
-         * total back was a host wait that also held back the light queue's launches */
+    if ((s = magnus_k_gmagnus_slice_rows(ctx, q, g->variant, magnus_gm_groups((int64_t)ncols, wg),
+                                         wg, 0, ncols, width, &count, &B->row_ptr,
+                                         &slice_size)) ||
+        /* queued only: the product kernel reads the number of rows from the device, and the
+         * host launches for a bound of it (magnus_gm_outer_product); reading the total back
+         * was a host wait that also held back the light queue's launches */
         (s = magnus_prim_scan_u64(ctx, q, &slice_full, &slice_size, ncols + 1, NULL)))
         goto done;
     if ((s = magnus_prim_partition_threshold(ctx, q, &slice_full, ncols, 0, slice_list, NULL,
@@ -89,11 +98,12 @@ magnus_status magnus_gm_outer_product(magnus_gm *g) {
     magnus_dbuf csc_ptr = {0}, csc_dest = {0}, csc_val = {0}, slice_list = {0}, slice_off = {0},
                 starts = {0};
     magnus_dbuf *inputs[] = {&csc_ptr, &csc_dest, &csc_val, &slice_list, &slice_off, &starts};
-    uint64_t nslices = 0;
+    uint64_t nslices = 0, entries = 0;
     magnus_status s;
     g->chat_nnz = g->products_heavy;
     if ((s = magnus_timer_start(ctx, q, &g->timers[MAGNUS_GM_T_CSR2CSC])) ||
-        (s = masked_csr2csc(g, &csc_ptr, &csc_dest, &csc_val, &slice_list, &slice_off, &nslices)) ||
+        (s = masked_csr2csc(g, &csc_ptr, &csc_dest, &csc_val, &slice_list, &slice_off, &nslices,
+                            &entries)) ||
         (s = magnus_timer_stop(ctx, q, &g->timers[MAGNUS_GM_T_CSR2CSC])))
         goto done;
     /* C-hat in buffer 0, or after the gap in buffer 1 (in place: gmagnus_levels.c) */
@@ -103,21 +113,30 @@ magnus_status magnus_gm_outer_product(magnus_gm *g) {
         (s = magnus_gm_alloc(g, elems_held * g->value_bytes, &g->val[buf])) ||
         (s = magnus_timer_start(ctx, q, &g->timers[MAGNUS_GM_T_OUTER])))
         goto done;
-    /* ranges of `elems` elements, one per work group; where each starts is found first, by
-     * one item per range (kernels/gmagnus_outer_product.cl says why) */
-    const int64_t elems = g->p.outer_group_elems;
-    const int64_t ranges = (g->chat_nnz + elems - 1) / elems;
-    const size_t wg = (size_t)g->p.outer_group_size;
-    if ((s = magnus_gm_alloc(g, (size_t)ranges * 16, &starts)) ||
-        (s = magnus_k_gmagnus_outer_starts(ctx, q, g->variant, magnus_gm_groups(ranges, wg), wg,
-                                           0, g->chat_nnz, elems, nslices, &slice_list,
-                                           &slice_off, &csc_ptr, &g->B->row_ptr, &starts)) ||
-        (s = magnus_k_gmagnus_outer_product(
-             ctx, q, g->variant, magnus_gm_groups(ranges, 1), wg, 0, g->chat_nnz, elems,
-             &starts, &slice_list, &slice_off, &csc_ptr, &csc_dest, &csc_val, &g->B->row_ptr,
-             &g->B->col_idx, &g->B->values, &g->col[buf], &g->val[buf], g->gap)) ||
-        (s = magnus_timer_stop(ctx, q, &g->timers[MAGNUS_GM_T_OUTER])))
-        goto done;
+    if (nslices > 0) {
+        /* Teams of `team` items take ranges of team_rows rows, about outer_group_elems
+         * elements per group (the partition's grain, from the device's local memory). The
+         * rows are counted on the device only; the host launches for a bound:
+         * sum_k m_k ceil(L_k / W) <= products / W + entries. Where each range starts is found
+         * first, by one item per range (kernels/gmagnus_outer_product.cl says why). */
+        const size_t wg = (size_t)g->p.outer_group_size;
+        const uint32_t team = outer_team(wg);
+        const uint64_t width = (uint64_t)team * MG_GM_OUTER_SLOTS, teams = wg / team;
+        const uint64_t group_rows = ((uint64_t)g->p.outer_group_elems + width - 1) / width;
+        const uint64_t team_rows = group_rows > teams ? (group_rows + teams - 1) / teams : 1;
+        const uint64_t rows_bound = (uint64_t)g->chat_nnz / width + entries;
+        const int64_t ranges = (int64_t)((rows_bound + team_rows - 1) / team_rows);
+        if ((s = magnus_gm_alloc(g, (size_t)ranges * 8, &starts)) ||
+            (s = magnus_k_gmagnus_outer_starts(ctx, q, g->variant, magnus_gm_groups(ranges, wg),
+                                               wg, 0, nslices, team_rows, &slice_off, &starts)) ||
+            (s = magnus_k_gmagnus_outer_product(
+                 ctx, q, g->variant, magnus_gm_groups(ranges, teams), wg, 0, nslices, team_rows,
+                 team, &starts, &slice_list, &slice_off, &csc_ptr, &csc_dest, &csc_val,
+                 &g->B->row_ptr, &g->B->col_idx, &g->B->values, &g->col[buf], &g->val[buf],
+                 g->gap)))
+            goto done;
+    }
+    s = magnus_timer_stop(ctx, q, &g->timers[MAGNUS_GM_T_OUTER]);
 done:
     /* the product kernel may still be running: its inputs are freed when the context is idle
      * (after an error, by the caller's drain) */
