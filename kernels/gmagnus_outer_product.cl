@@ -42,19 +42,24 @@ MG_KERNEL void gmagnus_outer_starts(mg_u64 nslices, mg_u64 team_rows,
         starts[i] = mg_gm_find_segment(slice_off, nslices, i * team_rows);
 }
 
-/* A slot that stores nothing in its segment (kernels' slot words below). */
+/* A slot that stores nothing in its segment (the packed path's slot words below). */
 #define MG_GM_OUTER_DEAD 0xffffffffu
+/* 1: a row's stores are aligned to 32-element lines of C-hat (TRIAL toggle, see call 2). */
+#ifndef MG_GM_OUTER_ALIGN
+#define MG_GM_OUTER_ALIGN 1
+#endif
 
 /* A team's place among the rows: slice s, its A entries from CSC position pa (m of them),
- * its B row from bstart (lenb entries), segment j, A entry a (relative to pa). */
+ * its B row from bstart (lenb entries, nb segments), A entry a (relative to pa), segment j. */
 typedef struct mg_gm_rows {
     mg_u64 s, pa;
     mg_i64 bstart;
-    mg_u32 m, lenb, j, a;
+    mg_u32 m, lenb, nb, a, j;
 } mg_gm_rows;
 
 /* Enters slice s at its first row. */
-MG_DEVICE void mg_gm_rows_enter(mg_gm_rows *w, mg_u64 s, MG_GLOBAL const mg_i32 *slice_col,
+MG_DEVICE void mg_gm_rows_enter(mg_gm_rows *w, mg_u64 s, mg_u32 width,
+                                MG_GLOBAL const mg_i32 *slice_col,
                                 MG_GLOBAL const mg_u64 *csc_ptr, MG_GLOBAL const mg_i64 *b_ptr) {
     const mg_i32 k = slice_col[s];
     w->s = s;
@@ -62,8 +67,9 @@ MG_DEVICE void mg_gm_rows_enter(mg_gm_rows *w, mg_u64 s, MG_GLOBAL const mg_i32 
     w->m = (mg_u32)(csc_ptr[k + 1] - w->pa);
     w->bstart = b_ptr[k];
     w->lenb = (mg_u32)(b_ptr[k + 1] - w->bstart);
-    w->j = 0u;
+    w->nb = (w->lenb + width - 1u) / width;
     w->a = 0u;
+    w->j = 0u;
 }
 
 MG_KERNEL void MG_LAUNCH_BOUNDS(MG_GM_OUTER_GROUP_MAX, MG_GM_OUTER_MIN_GROUPS)
@@ -84,63 +90,79 @@ gmagnus_outer_product(mg_u64 nslices, mg_u64 team_rows, mg_u32 team,
         mg_u64 r = range * team_rows;
         const mg_u64 r_end = MG_MIN(r + team_rows, total);
         mg_gm_rows w;
-        mg_gm_rows_enter(&w, starts[range], slice_col, csc_ptr, b_ptr);
+        mg_gm_rows_enter(&w, starts[range], width, slice_col, csc_ptr, b_ptr);
         const mg_u64 within = r - slice_off[w.s];
-        w.j = (mg_u32)mg_gm_div_u64(within, w.m);
-        w.a = (mg_u32)(within - (mg_u64)w.j * w.m);
+        w.a = (mg_u32)mg_gm_div_u64(within, w.nb);
+        w.j = (mg_u32)(within - (mg_u64)w.a * w.nb);
         for (;;) {
-            /* segment j of the B row: seg entries from b0; rows of it left in the range */
-            const mg_u32 b0 = w.j * width;
-            const mg_u32 seg = MG_MIN(width, w.lenb - b0);
-            const mg_u32 rows = (mg_u32)MG_MIN((mg_u64)(w.m - w.a), r_end - r);
-            const mg_u32 per_pass = seg > width / 2u ? 1u : width / seg;
-            const mg_u64 p0 = w.pa + w.a;
-            /* slot u of this item: row `slot >> 16` of a pass, B entry b0 + (slot & 0xffff)
-             * (both below W <= 2^15: the team is at most 32 items, or the group's size);
-             * MG_GM_OUTER_DEAD where the slot falls in none of the pass's rows */
-            mg_u32 slot[MG_GM_OUTER_SLOTS];
-            mg_i32 c[MG_GM_OUTER_SLOTS];
-            mg_val bv[MG_GM_OUTER_SLOTS];
-            MG_UNROLL
-            for (mg_u32 u = 0; u < MG_GM_OUTER_SLOTS; u++) {
-                const mg_u32 e = u * team + lane;
-                const mg_u32 ro = e / seg, bo = e - ro * seg;
-                const int live = ro < per_pass;
-                slot[u] = live ? (ro << 16) | bo : MG_GM_OUTER_DEAD;
-                c[u] = live ? b_col[w.bstart + b0 + bo] : 0;
-                bv[u] = live ? b_val[w.bstart + b0 + bo] : (mg_val)0;
-            }
-            if (per_pass == 1u) {
-                /* one row per pass: the A entry's place and value once for all slots */
-                for (mg_u32 i = 0; i < rows; i++) {
-                    const mg_u64 d = chat_off + csc_dest[p0 + i] + b0;
-                    const mg_val av = csc_val[p0 + i];
-                    MG_UNROLL
-                    for (mg_u32 u = 0; u < MG_GM_OUTER_SLOTS; u++) {
-                        if (slot[u] == MG_GM_OUTER_DEAD) continue;
-                        chat_col[d + slot[u]] = c[u];
-                        chat_val[d + slot[u]] = av * bv[u];
-                    }
+            if (w.lenb <= width / 2u) {
+                /* Packed: B rows of at most W/2 entries (one segment), a pass covering
+                 * per_pass consecutive A entries. Slot u of this item: row `slot >> 16` of a
+                 * pass, B entry `slot & 0xffff` (both below W <= 2^15), or MG_GM_OUTER_DEAD. */
+                const mg_u32 rows = (mg_u32)MG_MIN((mg_u64)(w.m - w.a), r_end - r);
+                const mg_u32 per_pass = width / w.lenb;
+                const mg_u64 p0 = w.pa + w.a;
+                mg_u32 slot[MG_GM_OUTER_SLOTS];
+                mg_i32 c[MG_GM_OUTER_SLOTS];
+                mg_val bv[MG_GM_OUTER_SLOTS];
+                MG_UNROLL
+                for (mg_u32 u = 0; u < MG_GM_OUTER_SLOTS; u++) {
+                    const mg_u32 e = u * team + lane;
+                    const mg_u32 ro = e / w.lenb, bo = e - ro * w.lenb;
+                    const int live = ro < per_pass;
+                    slot[u] = live ? (ro << 16) | bo : MG_GM_OUTER_DEAD;
+                    c[u] = live ? b_col[w.bstart + bo] : 0;
+                    bv[u] = live ? b_val[w.bstart + bo] : (mg_val)0;
                 }
-            } else {
                 for (mg_u32 i = 0; i < rows; i += per_pass) {
                     MG_UNROLL
                     for (mg_u32 u = 0; u < MG_GM_OUTER_SLOTS; u++) {
-                        /* a dead slot, or a row past the segment's */
+                        /* a dead slot, or a row past the range's */
                         if (slot[u] == MG_GM_OUTER_DEAD || (slot[u] >> 16) >= rows - i) continue;
                         const mg_u64 p = p0 + i + (slot[u] >> 16);
-                        const mg_u64 d = chat_off + csc_dest[p] + b0 + (slot[u] & 0xffffu);
+                        const mg_u64 d = chat_off + csc_dest[p] + (slot[u] & 0xffffu);
                         chat_col[d] = c[u];
                         chat_val[d] = csc_val[p] * bv[u];
                     }
                 }
+                r += rows;
+                if (r >= r_end) break;
+                mg_gm_rows_enter(&w, w.s + 1u, width, slice_col, csc_ptr, b_ptr);
+                continue;
             }
-            r += rows;
-            if (r >= r_end) break;
-            /* the segment's last A entry is done: the next segment, or the next slice */
-            w.a = 0u;
-            w.j++;
-            if (w.j * width >= w.lenb) mg_gm_rows_enter(&w, w.s + 1u, slice_col, csc_ptr, b_ptr);
+            /* One row: A entry a times segment j of the B row. Its elements go to C-hat
+             * from d on; lane l of slot u takes the element at d - o + u * team + l, so each
+             * slot's stores fill one aligned line of `team` elements (o = d mod team) and a
+             * row of W elements touches at most SLOTS + 1 lines, instead of two lines per
+             * slot when the run starts mid-line. */
+            const mg_u32 b0 = w.j * width;
+            const mg_u32 seg = MG_MIN(width, w.lenb - b0);
+            const mg_u64 p = w.pa + w.a;
+            const mg_u64 d = chat_off + csc_dest[p] + b0;
+            const mg_val av = csc_val[p];
+            const mg_u32 o = MG_GM_OUTER_ALIGN ? (mg_u32)d & (team - 1u) : 0u; /* team: a power of 2 */
+            const mg_i64 q0 = w.bstart + b0;
+            mg_i32 c[MG_GM_OUTER_SLOTS + 1];
+            mg_val bv[MG_GM_OUTER_SLOTS + 1];
+            MG_UNROLL
+            for (mg_u32 u = 0; u <= MG_GM_OUTER_SLOTS; u++) {
+                const mg_u32 e = u * team + lane - o; /* wraps below the row: not < seg */
+                c[u] = e < seg ? b_col[q0 + e] : 0;
+                bv[u] = e < seg ? b_val[q0 + e] : (mg_val)0;
+            }
+            MG_UNROLL
+            for (mg_u32 u = 0; u <= MG_GM_OUTER_SLOTS; u++) {
+                const mg_u32 e = u * team + lane - o;
+                if (e >= seg) continue;
+                chat_col[d + e] = c[u];
+                chat_val[d + e] = av * bv[u];
+            }
+            if (++r >= r_end) break;
+            /* the next segment of the run, the next A entry, or the next slice */
+            if (++w.j == w.nb) {
+                w.j = 0u;
+                if (++w.a == w.m) mg_gm_rows_enter(&w, w.s + 1u, width, slice_col, csc_ptr, b_ptr);
+            }
         }
     }
 }
