@@ -141,21 +141,25 @@ gmagnus_outer_product(mg_u64 nslices, mg_u64 team_rows, mg_u32 team,
             const mg_u64 d = chat_off + csc_dest[p] + b0;
             const mg_val av = csc_val[p];
             const mg_u32 o = MG_GM_OUTER_ALIGN ? (mg_u32)d & (team - 1u) : 0u; /* team: a power of 2 */
-            const mg_i64 q0 = w.bstart + b0;
+            /* the row's B entries and places from these pointers, by 32-bit offsets */
+            MG_GLOBAL const mg_i32 *bc = b_col + (w.bstart + b0);
+            MG_GLOBAL const mg_val *bw = b_val + (w.bstart + b0);
+            MG_GLOBAL mg_i32 *cc = chat_col + d;
+            MG_GLOBAL mg_val *cw = chat_val + d;
             mg_i32 c[MG_GM_OUTER_SLOTS + 1];
             mg_val bv[MG_GM_OUTER_SLOTS + 1];
             MG_UNROLL
             for (mg_u32 u = 0; u <= MG_GM_OUTER_SLOTS; u++) {
                 const mg_u32 e = u * team + lane - o; /* wraps below the row: not < seg */
-                c[u] = e < seg ? b_col[q0 + e] : 0;
-                bv[u] = e < seg ? b_val[q0 + e] : (mg_val)0;
+                c[u] = e < seg ? bc[e] : 0;
+                bv[u] = e < seg ? bw[e] : (mg_val)0;
             }
             MG_UNROLL
             for (mg_u32 u = 0; u <= MG_GM_OUTER_SLOTS; u++) {
                 const mg_u32 e = u * team + lane - o;
                 if (e >= seg) continue;
-                chat_col[d + e] = c[u];
-                chat_val[d + e] = av * bv[u];
+                cc[e] = c[u];
+                cw[e] = av * bv[u];
             }
             if (++r >= r_end) break;
             /* the next segment of the run, the next A entry, or the next slice */
