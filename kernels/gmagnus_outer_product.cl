@@ -5,25 +5,29 @@
  * Rows. Slice k (column k of A-tilde: m A entries; B row k: lenb entries) is cut into
  * m * ceil(lenb / W) rows, each one A entry times one segment of at most W = team *
  * MG_GM_OUTER_SLOTS consecutive entries of the B row. Rows are numbered slice by slice, in a
- * slice segment by segment, in a segment A entry by A entry; slice_off is the scan of the
- * slices' row counts (gmagnus_slice_rows). A team of `team` consecutive work items (a warp on
- * NVIDIA's GPUs, though nothing relies on it being one) takes `team_rows` consecutive rows
- * and writes them one at a time: item `lane` holds B entries lane, lane + team, ... of the
- * segment in registers, loaded once for all the A entries the team takes in that segment;
- * per row it loads the A entry's value and the place of its run in C-hat once and stores.
- * Consecutive items store consecutive places of C-hat.
+ * slice A entry by A entry, for an A entry segment by segment: in the order of C-hat's
+ * places, as the paper's flattened elements are. slice_off is the scan of the slices' row
+ * counts (gmagnus_slice_rows). A team of `team` consecutive work items (a warp on NVIDIA's
+ * GPUs, though nothing relies on it being one) takes `team_rows` consecutive rows and writes
+ * them one at a time: it loads the A entry's value and the place of its run once per row, and
+ * each item loads and stores its slots' elements.
  * Each A entry's run has its place in C-hat fixed in advance (csc_dest, from the masked
  * CSR->CSC scatter: chat_ptr[h] plus the B row lengths of row h's earlier entries), so an
  * element (A entry p, B index b) goes to csc_dest[p] + b with no reservation; a row's
  * elements come out in the order of A's columns, the same in every run.
- * Segments of at most W/2 entries (short B rows, the end of a long one) are packed: one pass
- * of the team covers W / w rows of width w, so at least half of the slots store.
+ * Aligned lines: a run starts anywhere in a line, so `team` consecutive elements from the
+ * row's start would touch two lines of C-hat per store; the items instead take the row's
+ * elements by their place modulo `team` (lane l of slot u takes the element at line start
+ * + u * team + l), so each store fills at most one line, and a row of W elements touches
+ * at most SLOTS + 1 lines (docs/performance.md, "The outer product by rows": 28 % fewer L2
+ * write requests, 1.55 -> 1.33 ms on rmat-s18-a4-b8).
+ * B rows of at most W/2 entries are packed: one pass of the team covers W / lenb rows
+ * (consecutive A entries), each item holding its slots' B entries for the whole slice.
  * Why rows (2026-12-03): the kernel before gave each item flattened elements one at a time
- * (the paper's Eq. 3), walking slices per element: 78 instructions per element, the SMs'
- * issue slots at 66 % and 52 % of the copy bandwidth (docs/performance.md, "The outer
- * product by rows"). A row costs a few instructions for up to W elements.
+ * (the paper's Eq. 3), walking the slices per element: 78 instructions per element, and
+ * two lines per store.
  * Where each team's range starts (its slice) is found by gmagnus_outer_starts, one item per
- * range; the team finds its segment and A entry there with one division.
+ * range; the team finds its A entry and segment there with one division.
  *
  * chat_off: element k of C-hat is stored at chat_col/chat_val[chat_off + k] (0, or the gap
  * in front of C-hat when the multisplit runs in place: gmagnus_multisplit.cl).
@@ -42,12 +46,8 @@ MG_KERNEL void gmagnus_outer_starts(mg_u64 nslices, mg_u64 team_rows,
         starts[i] = mg_gm_find_segment(slice_off, nslices, i * team_rows);
 }
 
-/* A slot that stores nothing in its segment (the packed path's slot words below). */
+/* A slot that stores nothing in its slice (the packed path's slot words below). */
 #define MG_GM_OUTER_DEAD 0xffffffffu
-/* 1: a row's stores are aligned to 32-element lines of C-hat (TRIAL toggle, see call 2). */
-#ifndef MG_GM_OUTER_ALIGN
-#define MG_GM_OUTER_ALIGN 1
-#endif
 
 /* A team's place among the rows: slice s, its A entries from CSC position pa (m of them),
  * its B row from bstart (lenb entries, nb segments), A entry a (relative to pa), segment j. */
@@ -132,15 +132,16 @@ gmagnus_outer_product(mg_u64 nslices, mg_u64 team_rows, mg_u32 team,
             }
             /* One row: A entry a times segment j of the B row. Its elements go to C-hat
              * from d on; lane l of slot u takes the element at d - o + u * team + l, so each
-             * slot's stores fill one aligned line of `team` elements (o = d mod team) and a
-             * row of W elements touches at most SLOTS + 1 lines, instead of two lines per
-             * slot when the run starts mid-line. */
+             * slot's stores fill one aligned line of `team` elements (o = d mod team; the
+             * buffers start at least 256-byte aligned) and a row of W elements touches at
+             * most SLOTS + 1 lines, instead of two lines per slot when the run starts
+             * mid-line. */
             const mg_u32 b0 = w.j * width;
             const mg_u32 seg = MG_MIN(width, w.lenb - b0);
             const mg_u64 p = w.pa + w.a;
             const mg_u64 d = chat_off + csc_dest[p] + b0;
             const mg_val av = csc_val[p];
-            const mg_u32 o = MG_GM_OUTER_ALIGN ? (mg_u32)d & (team - 1u) : 0u; /* team: a power of 2 */
+            const mg_u32 o = (mg_u32)d & (team - 1u); /* team: a power of 2 */
             /* the row's B entries and places from these pointers, by 32-bit offsets */
             MG_GLOBAL const mg_i32 *bc = b_col + (w.bstart + b0);
             MG_GLOBAL const mg_val *bw = b_val + (w.bstart + b0);
@@ -148,18 +149,47 @@ gmagnus_outer_product(mg_u64 nslices, mg_u64 team_rows, mg_u32 team,
             MG_GLOBAL mg_val *cw = chat_val + d;
             mg_i32 c[MG_GM_OUTER_SLOTS + 1];
             mg_val bv[MG_GM_OUTER_SLOTS + 1];
-            MG_UNROLL
-            for (mg_u32 u = 0; u <= MG_GM_OUTER_SLOTS; u++) {
-                const mg_u32 e = u * team + lane - o; /* wraps below the row: not < seg */
-                c[u] = e < seg ? bc[e] : 0;
-                bv[u] = e < seg ? bw[e] : (mg_val)0;
-            }
-            MG_UNROLL
-            for (mg_u32 u = 0; u <= MG_GM_OUTER_SLOTS; u++) {
-                const mg_u32 e = u * team + lane - o;
-                if (e >= seg) continue;
-                cc[e] = c[u];
-                cw[e] = av * bv[u];
+            if (seg == width) {
+                /* a whole row: slots 1 .. SLOTS-1 lie inside it for every lane (e from
+                 * u * team - (team - 1) to u * team + team - 1), only the first and the last
+                 * slot are cut by o; no test for the others */
+                const mg_u32 e0 = lane - o, el = MG_GM_OUTER_SLOTS * team + lane - o;
+                c[0] = lane >= o ? bc[e0] : 0;
+                bv[0] = lane >= o ? bw[e0] : (mg_val)0;
+                MG_UNROLL
+                for (mg_u32 u = 1; u < MG_GM_OUTER_SLOTS; u++) {
+                    c[u] = bc[u * team + lane - o];
+                    bv[u] = bw[u * team + lane - o];
+                }
+                c[MG_GM_OUTER_SLOTS] = lane < o ? bc[el] : 0;
+                bv[MG_GM_OUTER_SLOTS] = lane < o ? bw[el] : (mg_val)0;
+                if (lane >= o) {
+                    cc[e0] = c[0];
+                    cw[e0] = av * bv[0];
+                }
+                MG_UNROLL
+                for (mg_u32 u = 1; u < MG_GM_OUTER_SLOTS; u++) {
+                    cc[u * team + lane - o] = c[u];
+                    cw[u * team + lane - o] = av * bv[u];
+                }
+                if (lane < o) {
+                    cc[el] = c[MG_GM_OUTER_SLOTS];
+                    cw[el] = av * bv[MG_GM_OUTER_SLOTS];
+                }
+            } else {
+                MG_UNROLL
+                for (mg_u32 u = 0; u <= MG_GM_OUTER_SLOTS; u++) {
+                    const mg_u32 e = u * team + lane - o; /* wraps below the row: not < seg */
+                    c[u] = e < seg ? bc[e] : 0;
+                    bv[u] = e < seg ? bw[e] : (mg_val)0;
+                }
+                MG_UNROLL
+                for (mg_u32 u = 0; u <= MG_GM_OUTER_SLOTS; u++) {
+                    const mg_u32 e = u * team + lane - o;
+                    if (e >= seg) continue;
+                    cc[e] = c[u];
+                    cw[e] = av * bv[u];
+                }
             }
             if (++r >= r_end) break;
             /* the next segment of the run, the next A entry, or the next slice */

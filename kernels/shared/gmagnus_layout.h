@@ -82,14 +82,14 @@ MG_SHARED_FN mg_u64 mg_gm_dense_numeric_bytes(mg_u64 width, mg_u64 wg, mg_u64 va
  * elements per team costs a few instructions, so 32 warps per SM keep far more stores in
  * flight than the ~16 bytes per cycle and SM of the copy bandwidth need. */
 #define MG_GM_OUTER_GROUP_MAX 256
-#define MG_GM_OUTER_MIN_GROUPS 5
+#define MG_GM_OUTER_MIN_GROUPS 4
 /* The outer product's rows (kernels/gmagnus_outer_product.cl): a team of MG_GM_OUTER_TEAM
  * work items (fewer where a group is smaller) writes a row of up to team * MG_GM_OUTER_SLOTS
  * elements, MG_GM_OUTER_SLOTS per item. 32 is NVIDIA's warp (a team's loads of the A entry
  * are then one broadcast); 4 slots make rows of 128, so a long B row is loaded once per 128
  * entries for all the A entries of its slice a team takes. */
 #define MG_GM_OUTER_TEAM 32
-#define MG_GM_OUTER_SLOTS 4
+#define MG_GM_OUTER_SLOTS 8
 
 /* gmagnus_csc_scatter (kernels/gmagnus_csr2csc.cl): mg_u64[wg] at 0, the scan of B row
  * lengths along a heavy row. (The outer product needs no dynamic local memory.) */
