@@ -78,18 +78,19 @@ MG_SHARED_FN mg_u64 mg_gm_dense_numeric_bytes(mg_u64 width, mg_u64 wg, mg_u64 va
 
 /* Work items of an outer-product group at most (the host takes the largest power of two up
  * to this and the device's limit), and the groups of that size the kernel asks CUDA to keep
- * resident per SM: 4 (62 registers, no spill in f32 or f64; 5 would spill). A row of 128
- * elements per team costs a few instructions, so 32 warps per SM keep far more stores in
- * flight than the ~16 bytes per cycle and SM of the copy bandwidth need. */
+ * resident per SM: 4 (60 registers in f32, 64 in f64, no spill; at 5 the f64 kernel spills).
+ * The kernel is bound by its stores, not by residency (docs/performance.md, "The outer
+ * product by rows"). */
 #define MG_GM_OUTER_GROUP_MAX 256
 #define MG_GM_OUTER_MIN_GROUPS 4
 /* The outer product's rows (kernels/gmagnus_outer_product.cl): a team of MG_GM_OUTER_TEAM
  * work items (fewer where a group is smaller) writes a row of up to team * MG_GM_OUTER_SLOTS
- * elements, MG_GM_OUTER_SLOTS per item. 32 is NVIDIA's warp (a team's loads of the A entry
- * are then one broadcast); 4 slots make rows of 128, so a long B row is loaded once per 128
- * entries for all the A entries of its slice a team takes. */
+ * elements, MG_GM_OUTER_SLOTS per item (plus one for a row that starts mid-line). 32 items
+ * store a 128-byte line of column indices at once (a warp on NVIDIA's GPUs). Rows of 128
+ * measured as fast as rows of 256 (and faster on rmat-s18-a4-b8, whose B rows are shorter)
+ * with fewer registers, and they keep medium B rows' lanes busier. */
 #define MG_GM_OUTER_TEAM 32
-#define MG_GM_OUTER_SLOTS 8
+#define MG_GM_OUTER_SLOTS 4
 
 /* gmagnus_csc_scatter (kernels/gmagnus_csr2csc.cl): mg_u64[wg] at 0, the scan of B row
  * lengths along a heavy row. (The outer product needs no dynamic local memory.) */
