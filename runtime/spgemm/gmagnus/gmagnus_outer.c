@@ -37,7 +37,7 @@ static magnus_status masked_csr2csc(magnus_gm *g, magnus_dbuf *csc_ptr, magnus_d
            mg_gm_csc_scatter_bytes(scatter_wg) + MAGNUS_GM_STATIC_LOCAL_BYTES > g->p.local_mem_bytes)
         scatter_wg /= 2;
     const uint32_t width = outer_team(wg) * MG_GM_OUTER_SLOTS;
-    magnus_dbuf count = {0}, cursor = {0}, slice_size = {0}, slice_full = {0};
+    magnus_dbuf count = {0}, cursor = {0}, slice_rows = {0}, slice_full = {0};
     uint64_t entries = 0;
     magnus_status s;
     if ((s = magnus_gm_alloc(g, (ncols + 1) * 8, &count)) ||
@@ -63,17 +63,17 @@ static magnus_status masked_csr2csc(magnus_gm *g, magnus_dbuf *csc_ptr, magnus_d
 
     *entries_out = entries;
     /* slices: rows, offsets over all columns, the non-empty ones compacted */
-    if ((s = magnus_gm_alloc(g, (ncols + 1) * 8, &slice_size)) ||
+    if ((s = magnus_gm_alloc(g, (ncols + 1) * 8, &slice_rows)) ||
         (s = magnus_gm_alloc(g, (ncols + 1) * 8, &slice_full)) ||
-        (s = magnus_prim_fill_u64(ctx, q, &slice_size, ncols, 1, 0)))
+        (s = magnus_prim_fill_u64(ctx, q, &slice_rows, ncols, 1, 0)))
         goto done;
     if ((s = magnus_k_gmagnus_slice_rows(ctx, q, g->variant, magnus_gm_groups((int64_t)ncols, wg),
                                          wg, 0, ncols, width, &count, &B->row_ptr,
-                                         &slice_size)) ||
+                                         &slice_rows)) ||
         /* queued only: the product kernel reads the number of rows from the device, and the
          * host launches for a bound of it (magnus_gm_outer_product); reading the total back
          * was a host wait that also held back the light queue's launches */
-        (s = magnus_prim_scan_u64(ctx, q, &slice_full, &slice_size, ncols + 1, NULL)))
+        (s = magnus_prim_scan_u64(ctx, q, &slice_full, &slice_rows, ncols + 1, NULL)))
         goto done;
     if ((s = magnus_prim_partition_threshold(ctx, q, &slice_full, ncols, 0, slice_list, NULL,
                                              nslices, NULL)) ||
@@ -87,7 +87,7 @@ done:
     if (s) magnus_gm_drain(g, s);
     magnus_dbuf_free(ctx, &count);
     magnus_dbuf_free(ctx, &cursor);
-    magnus_dbuf_free(ctx, &slice_size);
+    magnus_dbuf_free(ctx, &slice_rows);
     magnus_dbuf_free(ctx, &slice_full);
     return s;
 }
@@ -123,7 +123,7 @@ magnus_status magnus_gm_outer_product(magnus_gm *g) {
         const uint32_t team = outer_team(wg);
         const uint64_t width = (uint64_t)team * MG_GM_OUTER_SLOTS, teams = wg / team;
         const uint64_t group_rows = ((uint64_t)g->p.outer_group_elems + width - 1) / width;
-        const uint64_t team_rows = group_rows > teams ? (group_rows + teams - 1) / teams : 1;
+        const uint64_t team_rows = (group_rows + teams - 1) / teams; /* >= 1 */
         const uint64_t rows_bound = (uint64_t)g->chat_nnz / width + entries;
         const int64_t ranges = (int64_t)((rows_bound + team_rows - 1) / team_rows);
         if ((s = magnus_gm_alloc(g, (size_t)ranges * 8, &starts)) ||
