@@ -10,8 +10,18 @@
 #   bench     `magnus bench --op spmv` on the issue's inputs (R-MAT scale 22 x 16 per row, scale
 #             24 x 8, a 256^3 7-point Laplacian), f64, every magnus format on CUDA beside
 #             cuSPARSE's SpMV, SPMV_RUNS (default 50) products per format
+#   irregular `magnus bench --op spmv` on issue 32's inputs (SPMV_IRREGULAR: R-MAT scales 20-23
+#             with 4-16 per row, seeds 2 and 3, and the social and web graphs of the shared
+#             matrices), SPMV_TYPES (default f64) each, beside every cuSPARSE SpMV algorithm
+#   kernels   CSR_BALANCED's two product kernels (MAGNUS_SPMV_MERGE_KERNEL=direct, staged) and
+#             the direct kernel's items per work item (SPMV_ITEMS, default "5 9 11 16"; 7 is the default), each
+#             by `magnus spmv --verify` (one product, device events) on SPMV_KERNEL_INPUTS
+#   ncu       Nsight Compute (--clock-control none) on the timed product of both kernels and of
+#             cuSPARSE's SpMV algorithms on SPMV_NCU_INPUT (default rmat:22:16:2): time, DRAM and
+#             L2 bytes, L1 hit rate, occupancy, stall reasons (ncu-*.csv, ncu.txt)
 # SPMV_FORMATS and SPMV_TESTS narrow the sanitized formats and test executables.
-# Output in $OUT: sanitize.log, spmv.csv, spmv.json, spmv.log. Exit 1 if a step failed.
+# Output in $OUT: sanitize.log, spmv.csv, spmv.json, spmv.log, irregular-TYPE.csv/.log,
+# kernels.txt, ncu.txt. Exit 1 if a step failed.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root" || exit 2
@@ -59,5 +69,83 @@ if [[ ,$steps, == *,bench,* ]]; then
     echo "bench: FAILED (exit $?)"; failed=1
   fi
   tail -n 40 "$out/spmv.log"
+fi
+if [[ ,$steps, == *,irregular,* ]]; then
+  gpu_find_matrices "$root/.carry/matrices" \
+    ${SPMV_GRAPHS:-soc-Slashdot0902 ego-Facebook wiki-Vote PGPgiantcompo polblogs}
+  read -ra gen <<<"${SPMV_IRREGULAR:-rmat:20:4:2 rmat:20:16:3 rmat:21:8:2 rmat:22:4:3 rmat:22:16:2 rmat:23:8:2}"
+  for type in ${SPMV_TYPES:-f64}; do
+    if MAGNUS_BACKENDS=cuda timeout "${SPMV_BENCH_TIMEOUT_S:-300}" "$magnus" bench --op spmv \
+         "${gen[@]}" "${inputs[@]}" --type "$type" --systems cuda:0,cusparse@cuda:0 \
+         --runs "${SPMV_RUNS:-20}" --csv "$out/irregular-$type.csv" >"$out/irregular-$type.log" 2>&1; then
+      echo "irregular $type: ok"
+    else
+      echo "irregular $type: FAILED (exit $?)"; failed=1
+    fi
+    grep -E "^ *(rmat|[A-Za-z]).*(csr-balanced|cusparse|auto)" "$out/irregular-$type.log" | head -n 80
+  done
+fi
+
+# One verified product of csr-balanced, its time from `magnus spmv`'s report line.
+one_product() { # INPUT ENV...
+  local input=$1
+  shift
+  env "$@" MAGNUS_BACKENDS=cuda timeout 120 "$magnus" spmv "$input" --format csr-balanced \
+    --type "${SPMV_KERNEL_TYPE:-f64}" --verify --device cuda:0 2>&1 |
+    grep -E "time:|verif|error" | tr '\n' ' '
+  echo
+}
+
+if [[ ,$steps, == *,kernels,* ]]; then
+  for input in ${SPMV_KERNEL_INPUTS:-rmat:22:16:2}; do
+    for kernel in staged direct; do
+      echo "$input $kernel: $(one_product "$input" MAGNUS_SPMV_MERGE_KERNEL=$kernel)"
+    done
+    for k in ${SPMV_ITEMS:-5 9 11 16}; do
+      echo "$input direct K=$k: $(one_product "$input" MAGNUS_SPMV_MERGE_KERNEL=direct MAGNUS_SPMV_MERGE_ITEMS=$k)"
+    done
+  done | tee "$out/kernels.txt"
+fi
+
+if [[ ,$steps, == *,ncu,* ]]; then
+  ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+  input=${SPMV_NCU_INPUT:-rmat:22:16:2}
+  prof=(--clock-control none --csv --section SpeedOfLight --section MemoryWorkloadAnalysis
+        --section Occupancy --section LaunchStats --section WarpStateStats
+        --metrics dram__bytes_read.sum,dram__bytes_write.sum,lts__t_bytes.sum)
+  for kernel in staged direct; do
+    MAGNUS_SPMV_MERGE_KERNEL=$kernel MAGNUS_BACKENDS=cuda timeout 120 "$ncu" "${prof[@]}" \
+      --kernel-name regex:spmv_ --launch-skip 3 --launch-count 6 \
+      "$magnus" spmv "$input" --format csr-balanced --type f64 --device cuda:0 \
+      >"$out/ncu-$kernel.csv" 2>"$out/ncu-$kernel.err" || { echo "ncu $kernel: FAILED"; failed=1; }
+  done
+  # cuSPARSE's kernels: the bench with cuSPARSE alone (each algorithm's warm-up and timed
+  # products; no magnus kernel runs there but the tool's own small ones)
+  MAGNUS_BACKENDS=cuda timeout 240 "$ncu" "${prof[@]}" --launch-count "${SPMV_NCU_LAUNCHES:-70}" \
+    "$magnus" bench --op spmv "$input" --type f64 --systems cusparse@cuda:0 --runs 1 \
+    --no-bandwidth >"$out/ncu-cusparse.csv" 2>"$out/ncu-cusparse.err" ||
+    { echo "ncu cusparse: FAILED"; failed=1; }
+  for f in "$out"/ncu-*.csv; do
+    echo "== $(basename "$f")"
+    python3 - "$f" <<'PY'
+import csv, io, sys
+text = open(sys.argv[1], errors="replace").read().splitlines()
+start = next((i for i, l in enumerate(text) if l.startswith('"ID"')), None)
+if start is None:
+    print("  no ncu rows"); sys.exit()
+want = ["Duration", "Memory Throughput", "DRAM Throughput", "L1/TEX Hit Rate", "L2 Hit Rate",
+        "Achieved Occupancy", "Theoretical Occupancy", "Registers Per Thread",
+        "Dynamic Shared Memory Per Block", "Block Limit Shared Mem", "Block Limit Registers",
+        "Warp Cycles Per Issued Instruction", "Grid Size", "Block Size",
+        "dram__bytes_read.sum", "dram__bytes_write.sum", "lts__t_bytes.sum"]
+k = {}
+for r in csv.DictReader(io.StringIO("\n".join(text[start:]))):
+    key = (r["ID"], r["Kernel Name"][:70])
+    k.setdefault(key, {})[r["Metric Name"]] = (r["Metric Value"], r["Metric Unit"])
+for (i, name), m in k.items():
+    print(i, name)
+    print("   ", "; ".join(f"{w}={m[w][0]}{m[w][1]}" for w in want if w in m))
+PY
+  done | tee "$out/ncu.txt"
 fi
 exit $failed

@@ -176,8 +176,7 @@ static magnus_status coo_product(const struct magnus_spmv_plan_s *p, const magnu
     magnus_context ctx = p->ctx;
     size_t groups = p->ngroups < magnus_prim_max_groups(ctx) ? p->ngroups : magnus_prim_max_groups(ctx);
     magnus_status s = magnus_k_spmv_coo(ctx, Q, p->variant, groups, p->group,
-                                        p->group * magnus_spmv_staged_bytes(p->per_item,
-                                                                            p->value_bytes),
+                                        p->group * magnus_spmv_item_bytes(p),
                                         p->coo_nnz,
                                         p->per_group, p->ngroups, p->per_item, &p->coo_row, col,
                                         val, x, y, ab, &p->seg_first, &p->seg_last, &p->part_first,
@@ -203,13 +202,19 @@ static magnus_status product(const struct magnus_spmv_plan_s *p, magnus_dbuf *y,
                                         &A->col_idx, &A->values, x, y, ab, bb, p->lanes);
     case MAGNUS_SPMV_CSR_BALANCED: {
         size_t cap = magnus_prim_max_groups(ctx);
-        if ((s = magnus_k_spmv_merge(ctx, Q, p->variant, p->ngroups < cap ? p->ngroups : cap,
-                                     p->group,
-                                     p->group * magnus_spmv_staged_bytes(p->per_item, p->value_bytes),
-                                     A->rows, A->nnz, p->per_item, p->ngroups, &p->merge_starts,
-                                     &A->row_ptr, &A->col_idx, &A->values, x, y, ab, bb,
-                                     &p->seg_first, &p->seg_last, &p->part_first, &p->part_last)))
-            return s;
+        const size_t groups = p->ngroups < cap ? p->ngroups : cap;
+        const size_t local = p->group * magnus_spmv_item_bytes(p);
+        s = p->merge_direct
+                ? magnus_k_spmv_merge_direct(ctx, Q, p->variant, groups, p->group, local, A->rows,
+                                             A->nnz, p->per_item, p->ngroups, &p->merge_starts,
+                                             &A->row_ptr, &A->col_idx, &A->values, x, y, ab, bb,
+                                             &p->seg_first, &p->seg_last, &p->part_first,
+                                             &p->part_last)
+                : magnus_k_spmv_merge(ctx, Q, p->variant, groups, p->group, local, A->rows,
+                                      A->nnz, p->per_item, p->ngroups, &p->merge_starts,
+                                      &A->row_ptr, &A->col_idx, &A->values, x, y, ab, bb,
+                                      &p->seg_first, &p->seg_last, &p->part_first, &p->part_last);
+        if (s) return s;
         return combine(p, y, ab, bb, 0);
     }
     case MAGNUS_SPMV_COO:

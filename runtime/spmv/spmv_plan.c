@@ -3,6 +3,7 @@
  * format, all on the device (queue MAIN), timed together as the report's conversion_ms.
  * docs/algorithm.md §9 gives the rules.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "kernels.h"
@@ -30,15 +31,16 @@ magnus_status magnus_spmv_group_size(size_t *out, magnus_context ctx, magnus_ker
     return MAGNUS_SUCCESS;
 }
 
-size_t magnus_spmv_staged_bytes(uint32_t per_item, size_t value_bytes) {
-    return ((size_t)per_item + 2) * (value_bytes + 4);
+size_t magnus_spmv_item_bytes(const struct magnus_spmv_plan_s *p) {
+    return (size_t)(p->merge_direct ? mg_spmv_direct_bytes(p->per_item, p->value_bytes)
+                                    : mg_spmv_staged_bytes(p->per_item, p->value_bytes));
 }
 
 /* Items per work item of spmv_merge / spmv_coo: `variable` when set (1..MAGNUS_SPMV_ITEMS_MAX,
  * for tuning; odd values keep the items' strided local reads off one bank), else def. */
-static magnus_status items_knob(const char *variable, uint32_t def, uint32_t *out) {
+static magnus_status items_knob(const char *variable, uint32_t def, uint32_t max, uint32_t *out) {
     uint64_t v = def;
-    magnus_status s = magnus_env_uint(variable, 1, MAGNUS_SPMV_ITEMS_MAX, false, &v);
+    magnus_status s = magnus_env_uint(variable, 1, max, false, &v);
     *out = (uint32_t)v;
     return s;
 }
@@ -47,13 +49,11 @@ static magnus_status items_knob(const char *variable, uint32_t def, uint32_t *ou
  * the device for the local memory of per_item items each (MAGNUS_SPMV_GROUP, a power of two,
  * caps it), then per_item lowered until the group's local memory fits MAGNUS_SPMV_LOCAL_CAP. */
 static magnus_status staged_layout(struct magnus_spmv_plan_s *p, const char *kernel,
-                                   const char *items_variable, uint32_t def) {
-    uint32_t k;
+                                   const char *items_variable, uint32_t def, uint32_t max) {
     size_t g;
     magnus_status s;
-    if ((s = items_knob(items_variable, def, &k)) ||
-        (s = magnus_spmv_group_size(&g, p->ctx, p->variant, kernel,
-                                    magnus_spmv_staged_bytes(k, p->value_bytes))))
+    if ((s = items_knob(items_variable, def, max, &p->per_item))) return s;
+    if ((s = magnus_spmv_group_size(&g, p->ctx, p->variant, kernel, magnus_spmv_item_bytes(p))))
         return s;
     uint64_t v = 0;
     if ((s = magnus_env_uint("MAGNUS_SPMV_GROUP", 1, MAGNUS_SPMV_GROUP_MAX, false, &v)))
@@ -63,10 +63,9 @@ static magnus_status staged_layout(struct magnus_spmv_plan_s *p, const char *ker
                             "power of two from 1 to %d", (unsigned long long)v,
                             MAGNUS_SPMV_GROUP_MAX);
     if (v && v < g) g = v;
-    while (k > 1 && g * magnus_spmv_staged_bytes(k, p->value_bytes) > MAGNUS_SPMV_LOCAL_CAP) k--;
+    while (p->per_item > 1 && g * magnus_spmv_item_bytes(p) > MAGNUS_SPMV_LOCAL_CAP) p->per_item--;
     p->group = g;
-    p->per_item = k;
-    p->per_group = (int64_t)g * k;
+    p->per_group = (int64_t)g * p->per_item;
     return MAGNUS_SUCCESS;
 }
 
@@ -146,8 +145,22 @@ static magnus_status plan_split(struct magnus_spmv_plan_s *p, int64_t entries) {
 }
 
 static magnus_status coo_layout(struct magnus_spmv_plan_s *p) {
-    magnus_status s = staged_layout(p, "spmv_coo", "MAGNUS_SPMV_COO_ITEMS", MAGNUS_SPMV_COO_ITEMS);
+    magnus_status s = staged_layout(p, "spmv_coo", "MAGNUS_SPMV_COO_ITEMS", MAGNUS_SPMV_COO_ITEMS,
+                                    MAGNUS_SPMV_ITEMS_MAX);
     return s ? s : plan_split(p, p->coo_nnz);
+}
+
+/* CSR_BALANCED's product kernel: MAGNUS_SPMV_MERGE_KERNEL=direct (the default) or staged. */
+static magnus_status merge_kernel_knob(bool *direct) {
+    const char *v = getenv("MAGNUS_SPMV_MERGE_KERNEL");
+    *direct = true;
+    if (!v || !*v || !strcmp(v, "direct")) return MAGNUS_SUCCESS;
+    if (!strcmp(v, "staged")) {
+        *direct = false;
+        return MAGNUS_SUCCESS;
+    }
+    return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
+                        "MAGNUS_SPMV_MERGE_KERNEL=%s: expected direct or staged", v);
 }
 
 /* CSR_BALANCED: the merge-path split of rows + nnz items and each group's start (a diagonal
@@ -156,7 +169,12 @@ static magnus_status build_merge(struct magnus_spmv_plan_s *p) {
     const struct magnus_device_csr_s *A = p->A;
     size_t g = 1;
     magnus_status s;
-    if ((s = staged_layout(p, "spmv_merge", "MAGNUS_SPMV_MERGE_ITEMS", MAGNUS_SPMV_MERGE_ITEMS)) ||
+    if ((s = merge_kernel_knob(&p->merge_direct)) ||
+        (s = p->merge_direct
+                 ? staged_layout(p, "spmv_merge_direct", "MAGNUS_SPMV_MERGE_ITEMS",
+                                 MAGNUS_SPMV_DIRECT_ITEMS, MG_SPMV_DIRECT_MAX)
+                 : staged_layout(p, "spmv_merge", "MAGNUS_SPMV_MERGE_ITEMS",
+                                 MAGNUS_SPMV_MERGE_ITEMS, MAGNUS_SPMV_ITEMS_MAX)) ||
         (s = plan_split(p, A->rows + A->nnz)) ||
         (s = plan_alloc(p, (p->ngroups + 1) * 8, &p->merge_starts)) ||
         (s = magnus_spmv_group_size(&g, p->ctx, MAGNUS_VARIANT_F32, "spmv_merge_starts", 0)))

@@ -1,0 +1,26 @@
+/*
+ * SpMV's local-memory layouts, which kernels/spmv.cl places and runtime/spmv/ sizes
+ * (docs/algorithm.md §9).
+ */
+#ifndef MAGNUS_SHARED_SPMV_LAYOUT_H
+#define MAGNUS_SHARED_SPMV_LAYOUT_H
+
+#include "mg_shared.h"
+
+/* spmv_merge_direct keeps each work item's entries in registers: an array of this many values,
+ * of which per_item are used (the loops over it are unrolled, so its size is a constant). */
+#define MG_SPMV_DIRECT_MAX 16
+
+/* Local bytes per work item of spmv_merge and spmv_coo: per_item staged products and row ends,
+ * and the two halves of the carries' scan (a value and a flag each). */
+MG_SHARED_FN mg_u64 mg_spmv_staged_bytes(mg_u32 per_item, mg_u64 value_bytes) {
+    return ((mg_u64)per_item + 2) * (value_bytes + 4);
+}
+
+/* Local bytes per work item of spmv_merge_direct: per_item row ends at most, and the scan's
+ * two halves. */
+MG_SHARED_FN mg_u64 mg_spmv_direct_bytes(mg_u32 per_item, mg_u64 value_bytes) {
+    return (mg_u64)per_item * 4 + 2 * (value_bytes + 4);
+}
+
+#endif /* MAGNUS_SHARED_SPMV_LAYOUT_H */
