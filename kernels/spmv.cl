@@ -159,19 +159,33 @@ MG_KERNEL void spmv_merge(mg_i64 rows, mg_i64 nnz, mg_u32 per_item, mg_u64 ngrou
                           MG_GLOBAL mg_val *part_last, MG_DYN_LOCAL_PARAM) {
     const mg_u32 lid = mg_local_id(), size = mg_local_size();
     const mg_i64 per_group = (mg_i64)size * per_item;
+    /* the scan's halves lie over the staged products, which the walk has finished with */
+    MG_LOCAL mg_val *prod = MG_LOCAL_CAST(mg_val, 0);
+    MG_LOCAL mg_i32 *ends = MG_LOCAL_CAST(mg_i32, (mg_u64)per_group * sizeof(mg_val));
     MG_LOCAL mg_val *scan_v = MG_LOCAL_CAST(mg_val, 0);
     MG_LOCAL mg_i32 *scan_f = MG_LOCAL_CAST(mg_i32, (mg_u64)size * 2 * sizeof(mg_val));
-    MG_LOCAL mg_val *prod = MG_LOCAL_CAST(mg_val, (mg_u64)size * 2 * (sizeof(mg_val) + 4));
-    MG_LOCAL mg_i32 *ends = MG_LOCAL_CAST(mg_i32, (mg_u64)size * 2 * (sizeof(mg_val) + 4) +
-                                                      (mg_u64)per_group * sizeof(mg_val));
     const mg_val alpha = spmv_scalar(alpha_bits), beta = spmv_scalar(beta_bits);
     for (mg_u64 g = mg_group_id(); g < ngroups; g += mg_num_groups()) {
         const mg_i64 d0 = (mg_i64)g * per_group, d1 = MG_MIN(d0 + per_group, rows + nnz);
         const mg_i64 r0 = starts[g], r1 = starts[g + 1];
         const mg_i64 k0 = d0 - r0, k1 = d1 - r1;
         const mg_i32 nr = (mg_i32)(r1 - r0), nk = (mg_i32)(k1 - k0);
-        for (mg_i32 i = (mg_i32)lid; i < nk; i += (mg_i32)size)
-            prod[i] = val[k0 + i] * x[col[k0 + i]];
+        /* MG_SPMV_DIRECT_MAX loads of each kind in flight per work item, not one */
+        for (mg_i32 b = 0; b < nk; b += (mg_i32)size * MG_SPMV_DIRECT_MAX) {
+            mg_i32 c[MG_SPMV_DIRECT_MAX];
+            mg_val v[MG_SPMV_DIRECT_MAX];
+            MG_UNROLL
+            for (mg_i32 j = 0; j < MG_SPMV_DIRECT_MAX; j++) {
+                const mg_i32 i = b + (mg_i32)lid + j * (mg_i32)size;
+                c[j] = i < nk ? col[k0 + i] : 0;
+                v[j] = i < nk ? val[k0 + i] : (mg_val)0;
+            }
+            MG_UNROLL
+            for (mg_i32 j = 0; j < MG_SPMV_DIRECT_MAX; j++) {
+                const mg_i32 i = b + (mg_i32)lid + j * (mg_i32)size;
+                if (i < nk) prod[i] = v[j] * x[c[j]];
+            }
+        }
         for (mg_i32 i = (mg_i32)lid; i < nr; i += (mg_i32)size)
             ends[i] = (mg_i32)(row_ptr[r0 + 1 + i] - k0);
         mg_barrier();
@@ -199,6 +213,7 @@ MG_KERNEL void spmv_merge(mg_i64 rows, mg_i64 nnz, mg_u32 per_item, mg_u64 ngrou
                 ki++;
             }
         }
+        mg_barrier(); /* every walk done before the scan overwrites prod */
         const mg_u32 at = spmv_seg_scan(lid, size, s, has_end, scan_v, scan_f);
         if (has_end) {
             const mg_val t = head + (lid > 0 ? scan_v[at + lid - 1] : (mg_val)0);

@@ -13,9 +13,10 @@
 #   irregular `magnus bench --op spmv` on issue 32's inputs (SPMV_IRREGULAR: R-MAT scales 20-23
 #             with 4-16 per row, seeds 2 and 3, and the social and web graphs of the shared
 #             matrices), SPMV_TYPES (default f64) each, beside every cuSPARSE SpMV algorithm
-#   kernels   CSR_BALANCED's two product kernels (MAGNUS_SPMV_MERGE_KERNEL=direct, staged) and
-#             the direct kernel's items per work item (SPMV_ITEMS, default "5 9 11 16"; 7 is the default), each
-#             by `magnus spmv --verify` (one product, device events) on SPMV_KERNEL_INPUTS
+#   kernels   CSR_BALANCED's two product kernels (MAGNUS_SPMV_MERGE_KERNEL=direct, staged), items
+#             per work item and group size: SPMV_KERNEL_SETTINGS, KERNEL:ITEMS:GROUP each, one
+#             `magnus bench --op spmv` (CUDA alone, median of SPMV_RUNS) per setting on
+#             SPMV_KERNEL_INPUTS
 #   ncu       Nsight Compute (--clock-control none) on the timed product of both kernels and of
 #             cuSPARSE's SpMV algorithms on SPMV_NCU_INPUT (default rmat:22:16:2): time, DRAM and
 #             L2 bytes, L1 hit rate, occupancy, stall reasons (ncu-*.csv, ncu.txt)
@@ -86,24 +87,16 @@ if [[ ,$steps, == *,irregular,* ]]; then
   done
 fi
 
-# One verified product of csr-balanced, its time from `magnus spmv`'s report line.
-one_product() { # INPUT ENV...
-  local input=$1
-  shift
-  env "$@" MAGNUS_BACKENDS=cuda timeout 120 "$magnus" spmv "$input" --format csr-balanced \
-    --type "${SPMV_KERNEL_TYPE:-f64}" --verify --device cuda:0 2>&1 |
-    grep -E "time:|verif|error" | tr '\n' ' '
-  echo
-}
-
 if [[ ,$steps, == *,kernels,* ]]; then
-  for input in ${SPMV_KERNEL_INPUTS:-rmat:22:16:2}; do
-    for kernel in staged direct; do
-      echo "$input $kernel: $(one_product "$input" MAGNUS_SPMV_MERGE_KERNEL=$kernel)"
-    done
-    for k in ${SPMV_ITEMS:-5 9 11 16}; do
-      echo "$input direct K=$k: $(one_product "$input" MAGNUS_SPMV_MERGE_KERNEL=direct MAGNUS_SPMV_MERGE_ITEMS=$k)"
-    done
+  # each setting KERNEL:ITEMS:GROUP: one bench of every magnus format (csr-balanced's row kept)
+  read -ra kin <<<"${SPMV_KERNEL_INPUTS:-rmat:22:16:2}"
+  for setting in ${SPMV_KERNEL_SETTINGS:-staged:7:256 direct:7:256 direct:5:256}; do
+    IFS=: read -r kernel k g <<<"$setting"
+    MAGNUS_SPMV_MERGE_KERNEL=$kernel MAGNUS_SPMV_MERGE_ITEMS=$k MAGNUS_SPMV_GROUP=$g \
+      MAGNUS_BACKENDS=cuda timeout 120 "$magnus" bench --op spmv "${kin[@]}" --type f64 \
+      --systems cuda:0 --no-bandwidth --runs "${SPMV_RUNS:-20}" >"$out/kernel-$setting.log" 2>&1 ||
+      { echo "kernels $setting: FAILED"; failed=1; }
+    grep -E "csr-balanced" "$out/kernel-$setting.log" | sed "s/^/$setting /"
   done | tee "$out/kernels.txt"
 fi
 

@@ -8,13 +8,20 @@
 #include "mg_shared.h"
 
 /* spmv_merge_direct keeps each work item's entries in registers: an array of this many values,
- * of which per_item are used (the loops over it are unrolled, so its size is a constant). */
-#define MG_SPMV_DIRECT_MAX 16
+ * of which per_item are used (the loops over it are unrolled, so its size is a constant);
+ * spmv_merge stages its products this many loads at a time. */
+#define MG_SPMV_DIRECT_MAX 8
 
-/* Local bytes per work item of spmv_merge and spmv_coo: per_item staged products and row ends,
- * and the two halves of the carries' scan (a value and a flag each). */
+/* Local bytes per work item of spmv_coo: per_item staged products and row indices, and the
+ * two halves of the carries' scan (a value and a flag each). */
 MG_SHARED_FN mg_u64 mg_spmv_staged_bytes(mg_u32 per_item, mg_u64 value_bytes) {
     return ((mg_u64)per_item + 2) * (value_bytes + 4);
+}
+
+/* Local bytes per work item of spmv_merge: per_item staged products and row ends, over which
+ * the scan's two halves are laid once the walk is done (so at least two items' worth). */
+MG_SHARED_FN mg_u64 mg_spmv_merge_bytes(mg_u32 per_item, mg_u64 value_bytes) {
+    return (mg_u64)(per_item > 2u ? per_item : 2u) * (value_bytes + 4);
 }
 
 /* Local bytes per work item of spmv_merge_direct: per_item row ends at most, and the scan's

@@ -32,8 +32,10 @@ magnus_status magnus_spmv_group_size(size_t *out, magnus_context ctx, magnus_ker
 }
 
 size_t magnus_spmv_item_bytes(const struct magnus_spmv_plan_s *p) {
+    if (p->format != MAGNUS_SPMV_CSR_BALANCED)
+        return (size_t)mg_spmv_staged_bytes(p->per_item, p->value_bytes);
     return (size_t)(p->merge_direct ? mg_spmv_direct_bytes(p->per_item, p->value_bytes)
-                                    : mg_spmv_staged_bytes(p->per_item, p->value_bytes));
+                                    : mg_spmv_merge_bytes(p->per_item, p->value_bytes));
 }
 
 /* Items per work item of spmv_merge / spmv_coo: `variable` when set (1..MAGNUS_SPMV_ITEMS_MAX,
