@@ -201,11 +201,6 @@ MG_KERNEL_SIG(spmv_merge, (I64, rows), (I64, nnz), (U32, per_item), (U64, ngroup
               (BUF_VAL, x), (BUF_VAL, y), (U64, alpha_bits), (U64, beta_bits),
               (BUF_I32, seg_first), (BUF_I32, seg_last), (BUF_VAL, part_first),
               (BUF_VAL, part_last))
-MG_KERNEL_SIG(spmv_merge_direct, (I64, rows), (I64, nnz), (U32, per_item), (U64, ngroups),
-              (BUF_I64, starts), (BUF_I64, row_ptr), (BUF_I32, col), (BUF_VAL, val),
-              (BUF_VAL, x), (BUF_VAL, y), (U64, alpha_bits), (U64, beta_bits),
-              (BUF_I32, seg_first), (BUF_I32, seg_last), (BUF_VAL, part_first),
-              (BUF_VAL, part_last))
 MG_KERNEL_SIG(spmv_combine, (U64, nseg), (BUF_I32, seg_first), (BUF_I32, seg_last),
               (BUF_VAL, part_first), (BUF_VAL, part_last), (BUF_VAL, y), (U64, alpha_bits),
               (U64, beta_bits), (I32, prescaled))

@@ -170,18 +170,18 @@ MG_KERNEL void spmv_merge(mg_i64 rows, mg_i64 nnz, mg_u32 per_item, mg_u64 ngrou
         const mg_i64 r0 = starts[g], r1 = starts[g + 1];
         const mg_i64 k0 = d0 - r0, k1 = d1 - r1;
         const mg_i32 nr = (mg_i32)(r1 - r0), nk = (mg_i32)(k1 - k0);
-        /* MG_SPMV_DIRECT_MAX loads of each kind in flight per work item, not one */
-        for (mg_i32 b = 0; b < nk; b += (mg_i32)size * MG_SPMV_DIRECT_MAX) {
-            mg_i32 c[MG_SPMV_DIRECT_MAX];
-            mg_val v[MG_SPMV_DIRECT_MAX];
+        /* MG_SPMV_STAGE_LOADS loads of each kind in flight per work item, not one (docs/performance.md) */
+        for (mg_i32 b = 0; b < nk; b += (mg_i32)size * MG_SPMV_STAGE_LOADS) {
+            mg_i32 c[MG_SPMV_STAGE_LOADS];
+            mg_val v[MG_SPMV_STAGE_LOADS];
             MG_UNROLL
-            for (mg_i32 j = 0; j < MG_SPMV_DIRECT_MAX; j++) {
+            for (mg_i32 j = 0; j < MG_SPMV_STAGE_LOADS; j++) {
                 const mg_i32 i = b + (mg_i32)lid + j * (mg_i32)size;
                 c[j] = i < nk ? col[k0 + i] : 0;
                 v[j] = i < nk ? val[k0 + i] : (mg_val)0;
             }
             MG_UNROLL
-            for (mg_i32 j = 0; j < MG_SPMV_DIRECT_MAX; j++) {
+            for (mg_i32 j = 0; j < MG_SPMV_STAGE_LOADS; j++) {
                 const mg_i32 i = b + (mg_i32)lid + j * (mg_i32)size;
                 if (i < nk) prod[i] = v[j] * x[c[j]];
             }
@@ -252,101 +252,6 @@ MG_DEVICE mg_val spmv_chain(mg_u64 j, mg_u64 nseg, mg_i32 r, MG_GLOBAL const mg_
  * shares in segment order. prescaled: y already holds beta*y (COO), so y += alpha*t; else
  * y = alpha*t + beta*y.
  */
-/*
- * CSR_BALANCED's product without staged products (docs/algorithm.md §9, "direct"): the same
- * merge-path split as spmv_merge, but only the group's row ends go to local memory; each work
- * item reads its own entries (at most per_item <= MG_SPMV_DIRECT_MAX consecutive ones) and
- * their x straight from global memory into registers, all loads issued before the walk. Why:
- * spmv_merge's (K + 2)·(value + 4) bytes of local memory per item fill the SM's shared memory
- * and leave L1 almost nothing, so every gather of x goes to L2; here the group holds K·4 +
- * 2·(value + 4) bytes per item and the L1 keeps the hot part of x. The walk, the scan of the
- * carries and the group's first and last rows are those of spmv_merge.
- */
-MG_KERNEL void spmv_merge_direct(mg_i64 rows, mg_i64 nnz, mg_u32 per_item, mg_u64 ngroups,
-                                 MG_GLOBAL const mg_i64 *starts, MG_GLOBAL const mg_i64 *row_ptr,
-                                 MG_GLOBAL const mg_i32 *col, MG_GLOBAL const mg_val *val,
-                                 MG_GLOBAL const mg_val *x, MG_GLOBAL mg_val *y,
-                                 mg_u64 alpha_bits, mg_u64 beta_bits,
-                                 MG_GLOBAL mg_i32 *seg_first, MG_GLOBAL mg_i32 *seg_last,
-                                 MG_GLOBAL mg_val *part_first, MG_GLOBAL mg_val *part_last,
-                                 MG_DYN_LOCAL_PARAM) {
-    const mg_u32 lid = mg_local_id(), size = mg_local_size();
-    const mg_i64 per_group = (mg_i64)size * per_item;
-    MG_LOCAL mg_val *scan_v = MG_LOCAL_CAST(mg_val, 0);
-    MG_LOCAL mg_i32 *scan_f = MG_LOCAL_CAST(mg_i32, (mg_u64)size * 2 * sizeof(mg_val));
-    MG_LOCAL mg_i32 *ends = MG_LOCAL_CAST(mg_i32, (mg_u64)size * 2 * (sizeof(mg_val) + 4));
-    const mg_val alpha = spmv_scalar(alpha_bits), beta = spmv_scalar(beta_bits);
-    for (mg_u64 g = mg_group_id(); g < ngroups; g += mg_num_groups()) {
-        const mg_i64 d0 = (mg_i64)g * per_group, d1 = MG_MIN(d0 + per_group, rows + nnz);
-        const mg_i64 r0 = starts[g], r1 = starts[g + 1];
-        const mg_i64 k0 = d0 - r0, k1 = d1 - r1;
-        const mg_i32 nr = (mg_i32)(r1 - r0), nk = (mg_i32)(k1 - k0);
-        for (mg_i32 i = (mg_i32)lid; i < nr; i += (mg_i32)size)
-            ends[i] = (mg_i32)(row_ptr[r0 + 1 + i] - k0);
-        mg_barrier();
-        /* this item's items [dl, de): row ends [ri, re_end), entries [ki, ki + ne) */
-        const mg_i32 dl = (mg_i32)MG_MIN((mg_i64)lid * per_item, (mg_i64)(nr + nk));
-        const mg_i32 de = (mg_i32)MG_MIN((mg_i64)dl + per_item, (mg_i64)(nr + nk));
-        mg_i32 lo = MG_MAX(dl - nk, 0), hi = MG_MIN(dl, nr);
-        while (lo < hi) {
-            const mg_i32 mid = lo + (hi - lo) / 2;
-            if (ends[mid] <= dl - mid - 1) lo = mid + 1;
-            else hi = mid;
-        }
-        const mg_i32 ri = lo, ki = dl - lo;
-        lo = MG_MAX(de - nk, ri);
-        hi = MG_MIN(de, nr);
-        while (lo < hi) {
-            const mg_i32 mid = lo + (hi - lo) / 2;
-            if (ends[mid] <= de - mid - 1) lo = mid + 1;
-            else hi = mid;
-        }
-        const mg_i32 re_end = lo, ne = de - lo - ki;
-        mg_val p[MG_SPMV_DIRECT_MAX];
-        MG_UNROLL
-        for (mg_i32 j = 0; j < MG_SPMV_DIRECT_MAX; j++)
-            p[j] = j < ne ? val[k0 + ki + j] * x[col[k0 + ki + j]] : (mg_val)0;
-        mg_i32 re = ri, has_end = 0;
-        mg_val head = 0, s = 0;
-        MG_UNROLL
-        for (mg_i32 j = 0; j < MG_SPMV_DIRECT_MAX; j++) {
-            if (j < ne) {
-                for (; re < re_end && ends[re] <= ki + j; re++) {
-                    if (has_end) spmv_out(y, r0 + re, s, alpha, beta);
-                    else head = s;
-                    has_end = 1;
-                    s = 0;
-                }
-                s += p[j];
-            }
-        }
-        for (; re < re_end; re++) {
-            if (has_end) spmv_out(y, r0 + re, s, alpha, beta);
-            else head = s;
-            has_end = 1;
-            s = 0;
-        }
-        const mg_u32 at = spmv_seg_scan(lid, size, s, has_end, scan_v, scan_f);
-        if (has_end) {
-            const mg_val t = head + (lid > 0 ? scan_v[at + lid - 1] : (mg_val)0);
-            if (ri == 0) part_first[g] = t;
-            else spmv_out(y, r0 + ri, t, alpha, beta);
-        }
-        if (lid == size - 1) {
-            seg_first[g] = (mg_i32)r0;
-            if (nr == 0) {
-                part_first[g] = scan_v[at + lid];
-                seg_last[g] = -1;
-                part_last[g] = 0;
-            } else {
-                seg_last[g] = r1 < rows ? (mg_i32)r1 : -1;
-                part_last[g] = r1 < rows ? scan_v[at + lid] : (mg_val)0;
-            }
-        }
-        mg_barrier();
-    }
-}
-
 MG_KERNEL void spmv_combine(mg_u64 nseg, MG_GLOBAL const mg_i32 *seg_first,
                             MG_GLOBAL const mg_i32 *seg_last, MG_GLOBAL const mg_val *part_first,
                             MG_GLOBAL const mg_val *part_last, MG_GLOBAL mg_val *y,

@@ -13,11 +13,10 @@
 #   irregular `magnus bench --op spmv` on issue 32's inputs (SPMV_IRREGULAR: R-MAT scales 20-23
 #             with 4-16 per row, seeds 2 and 3, and the social and web graphs of the shared
 #             matrices), SPMV_TYPES (default f64) each, beside every cuSPARSE SpMV algorithm
-#   kernels   CSR_BALANCED's two product kernels (MAGNUS_SPMV_MERGE_KERNEL=direct, staged), items
-#             per work item and group size: SPMV_KERNEL_SETTINGS, KERNEL:ITEMS:GROUP each, one
-#             `magnus bench --op spmv` (CUDA alone, median of SPMV_RUNS) per setting on
-#             SPMV_KERNEL_INPUTS
-#   ncu       Nsight Compute (--clock-control none) on the timed product of both kernels and of
+#   kernels   csr-balanced's items per work item and group size: SPMV_KERNEL_SETTINGS, ITEMS:GROUP
+#             each, one `magnus bench --op spmv` (CUDA alone, median of SPMV_RUNS) per setting
+#             on SPMV_KERNEL_INPUTS, in SPMV_KERNEL_TYPE (default f64)
+#   ncu       Nsight Compute (--clock-control none) on the timed product of csr-balanced and of
 #             cuSPARSE's SpMV algorithms on SPMV_NCU_INPUT (default rmat:22:16:2): time, DRAM and
 #             L2 bytes, L1 hit rate, occupancy, stall reasons (ncu-*.csv, ncu.txt)
 # SPMV_FORMATS and SPMV_TESTS narrow the sanitized formats and test executables.
@@ -88,15 +87,15 @@ if [[ ,$steps, == *,irregular,* ]]; then
 fi
 
 if [[ ,$steps, == *,kernels,* ]]; then
-  # each setting KERNEL:ITEMS:GROUP: one bench of every magnus format (csr-balanced's row kept)
+  # each setting ITEMS:GROUP: one bench of every magnus format (csr-balanced's row kept)
   read -ra kin <<<"${SPMV_KERNEL_INPUTS:-rmat:22:16:2}"
-  for setting in ${SPMV_KERNEL_SETTINGS:-staged:7:256 direct:7:256 direct:5:256}; do
-    IFS=: read -r kernel k g <<<"$setting"
-    MAGNUS_SPMV_MERGE_KERNEL=$kernel MAGNUS_SPMV_MERGE_ITEMS=$k MAGNUS_SPMV_GROUP=$g \
-      MAGNUS_BACKENDS=cuda timeout 120 "$magnus" bench --op spmv "${kin[@]}" --type f64 \
-      --systems cuda:0 --no-bandwidth --runs "${SPMV_RUNS:-20}" >"$out/kernel-$setting.log" 2>&1 ||
+  for setting in ${SPMV_KERNEL_SETTINGS:-3:256 5:256 7:256}; do
+    IFS=: read -r k g <<<"$setting"
+    MAGNUS_SPMV_MERGE_ITEMS=$k MAGNUS_SPMV_GROUP=$g MAGNUS_BACKENDS=cuda timeout 120 "$magnus" \
+      bench --op spmv "${kin[@]}" --type "${SPMV_KERNEL_TYPE:-f64}" --systems cuda:0 \
+      --no-bandwidth --runs "${SPMV_RUNS:-20}" >"$out/kernel-$k-$g.log" 2>&1 ||
       { echo "kernels $setting: FAILED"; failed=1; }
-    grep -E "csr-balanced" "$out/kernel-$setting.log" | sed "s/^/$setting /"
+    grep -E "csr-balanced" "$out/kernel-$k-$g.log" | sed "s/^/$setting /"
   done | tee "$out/kernels.txt"
 fi
 
@@ -106,12 +105,10 @@ if [[ ,$steps, == *,ncu,* ]]; then
   prof=(--clock-control none --csv --section SpeedOfLight --section MemoryWorkloadAnalysis
         --section Occupancy --section LaunchStats --section WarpStateStats
         --metrics dram__bytes_read.sum,dram__bytes_write.sum,lts__t_bytes.sum)
-  for kernel in staged direct; do
-    MAGNUS_SPMV_MERGE_KERNEL=$kernel MAGNUS_BACKENDS=cuda timeout 120 "$ncu" "${prof[@]}" \
-      --kernel-name regex:spmv_ --launch-skip 3 --launch-count 6 \
-      "$magnus" spmv "$input" --format csr-balanced --type f64 --device cuda:0 \
-      >"$out/ncu-$kernel.csv" 2>"$out/ncu-$kernel.err" || { echo "ncu $kernel: FAILED"; failed=1; }
-  done
+  MAGNUS_BACKENDS=cuda timeout 120 "$ncu" "${prof[@]}" \
+    --kernel-name regex:spmv_ --launch-skip 3 --launch-count 6 \
+    "$magnus" spmv "$input" --format csr-balanced --type f64 --device cuda:0 \
+    >"$out/ncu-magnus.csv" 2>"$out/ncu-magnus.err" || { echo "ncu magnus: FAILED"; failed=1; }
   # cuSPARSE's kernels: the bench with cuSPARSE alone (each algorithm's warm-up and timed
   # products; no magnus kernel runs there but the tool's own small ones)
   MAGNUS_BACKENDS=cuda timeout 240 "$ncu" "${prof[@]}" --launch-count "${SPMV_NCU_LAUNCHES:-70}" \

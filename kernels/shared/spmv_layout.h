@@ -7,10 +7,9 @@
 
 #include "mg_shared.h"
 
-/* spmv_merge_direct keeps each work item's entries in registers: an array of this many values,
- * of which per_item are used (the loops over it are unrolled, so its size is a constant);
- * spmv_merge stages its products this many loads at a time. */
-#define MG_SPMV_DIRECT_MAX 8
+/* spmv_merge stages its products this many loads of each kind at a time per work item (an
+ * unrolled loop over registers), so that its loads are in flight together, not one by one. */
+#define MG_SPMV_STAGE_LOADS 8
 
 /* Local bytes per work item of spmv_coo: per_item staged products and row indices, and the
  * two halves of the carries' scan (a value and a flag each). */
@@ -22,12 +21,6 @@ MG_SHARED_FN mg_u64 mg_spmv_staged_bytes(mg_u32 per_item, mg_u64 value_bytes) {
  * the scan's two halves are laid once the walk is done (so at least two items' worth). */
 MG_SHARED_FN mg_u64 mg_spmv_merge_bytes(mg_u32 per_item, mg_u64 value_bytes) {
     return (mg_u64)(per_item > 2u ? per_item : 2u) * (value_bytes + 4);
-}
-
-/* Local bytes per work item of spmv_merge_direct: per_item row ends at most, and the scan's
- * two halves. */
-MG_SHARED_FN mg_u64 mg_spmv_direct_bytes(mg_u32 per_item, mg_u64 value_bytes) {
-    return (mg_u64)per_item * 4 + 2 * (value_bytes + 4);
 }
 
 #endif /* MAGNUS_SHARED_SPMV_LAYOUT_H */

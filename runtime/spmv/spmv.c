@@ -204,16 +204,10 @@ static magnus_status product(const struct magnus_spmv_plan_s *p, magnus_dbuf *y,
         size_t cap = magnus_prim_max_groups(ctx);
         const size_t groups = p->ngroups < cap ? p->ngroups : cap;
         const size_t local = p->group * magnus_spmv_item_bytes(p);
-        s = p->merge_direct
-                ? magnus_k_spmv_merge_direct(ctx, Q, p->variant, groups, p->group, local, A->rows,
-                                             A->nnz, p->per_item, p->ngroups, &p->merge_starts,
-                                             &A->row_ptr, &A->col_idx, &A->values, x, y, ab, bb,
-                                             &p->seg_first, &p->seg_last, &p->part_first,
-                                             &p->part_last)
-                : magnus_k_spmv_merge(ctx, Q, p->variant, groups, p->group, local, A->rows,
-                                      A->nnz, p->per_item, p->ngroups, &p->merge_starts,
-                                      &A->row_ptr, &A->col_idx, &A->values, x, y, ab, bb,
-                                      &p->seg_first, &p->seg_last, &p->part_first, &p->part_last);
+        s = magnus_k_spmv_merge(ctx, Q, p->variant, groups, p->group, local, A->rows, A->nnz,
+                                p->per_item, p->ngroups, &p->merge_starts, &A->row_ptr,
+                                &A->col_idx, &A->values, x, y, ab, bb, &p->seg_first, &p->seg_last,
+                                &p->part_first, &p->part_last);
         if (s) return s;
         return combine(p, y, ab, bb, 0);
     }

@@ -25,8 +25,8 @@ struct magnus_device_vector_s {
 #define MAGNUS_SPMV_SELLP_STRIDE 4
 #define MAGNUS_SPMV_WIDTH_CAP 1024   /* HYBRID's widest ELL part, the histogram's last bin */
 #define MAGNUS_SPMV_GROUP_MAX 256    /* work items per group, at most */
-#define MAGNUS_SPMV_MERGE_ITEMS 7 /* CSR_BALANCED, staged: merge items (row ends + entries) per work item */
-#define MAGNUS_SPMV_DIRECT_ITEMS 7 /* CSR_BALANCED, direct: the same, at most MG_SPMV_DIRECT_MAX */
+#define MAGNUS_SPMV_MERGE_ITEMS 5 /* CSR_BALANCED: merge items (row ends + entries) per work item
+                                    (the fastest of 2-7 on the H200: docs/performance.md, SpMV) */
 #define MAGNUS_SPMV_COO_ITEMS 7   /* COO: entries each work item sums serially */
 #define MAGNUS_SPMV_ITEMS_MAX 63  /* the most per work item that MAGNUS_SPMV_*_ITEMS may ask */
 #define MAGNUS_SPMV_LOCAL_CAP 49152 /* bytes of local memory per group, at most (CUDA's default) */
@@ -45,8 +45,6 @@ struct magnus_spmv_plan_s {
                               merge items (row ends + entries) per group */
     uint64_t ngroups;      /* segments of that split */
     uint32_t per_item;     /* CSR_BALANCED, COO: per work item */
-    bool merge_direct;     /* CSR_BALANCED: spmv_merge_direct (entries in registers), else
-                              spmv_merge (staged in local memory); MAGNUS_SPMV_MERGE_KERNEL */
     int64_t width;         /* HYBRID: ELL width */
     int64_t coo_nnz;       /* COO / HYBRID: COO entries */
     int64_t slice, stride, max_width; /* SELL-P */
@@ -71,7 +69,7 @@ size_t magnus_spmv_groups(const magnus_context_s *ctx, uint64_t work, size_t gro
  * largest power of two up to MAGNUS_SPMV_GROUP_MAX that the kernel, device and budget allow. */
 magnus_status magnus_spmv_group_size(size_t *out, magnus_context ctx, magnus_kernel_variant variant,
                                      const char *name, size_t local_per_item);
-/* Local memory per work item of the plan's staged or direct product kernel. */
+/* Local memory per work item of the plan's staged product kernel (spmv_merge, spmv_coo). */
 size_t magnus_spmv_item_bytes(const struct magnus_spmv_plan_s *p);
 
 #endif

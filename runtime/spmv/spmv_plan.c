@@ -3,7 +3,6 @@
  * format, all on the device (queue MAIN), timed together as the report's conversion_ms.
  * docs/algorithm.md §9 gives the rules.
  */
-#include <stdlib.h>
 #include <string.h>
 
 #include "kernels.h"
@@ -34,8 +33,7 @@ magnus_status magnus_spmv_group_size(size_t *out, magnus_context ctx, magnus_ker
 size_t magnus_spmv_item_bytes(const struct magnus_spmv_plan_s *p) {
     if (p->format != MAGNUS_SPMV_CSR_BALANCED)
         return (size_t)mg_spmv_staged_bytes(p->per_item, p->value_bytes);
-    return (size_t)(p->merge_direct ? mg_spmv_direct_bytes(p->per_item, p->value_bytes)
-                                    : mg_spmv_merge_bytes(p->per_item, p->value_bytes));
+    return (size_t)mg_spmv_merge_bytes(p->per_item, p->value_bytes);
 }
 
 /* Items per work item of spmv_merge / spmv_coo: `variable` when set (1..MAGNUS_SPMV_ITEMS_MAX,
@@ -152,31 +150,14 @@ static magnus_status coo_layout(struct magnus_spmv_plan_s *p) {
     return s ? s : plan_split(p, p->coo_nnz);
 }
 
-/* CSR_BALANCED's product kernel: MAGNUS_SPMV_MERGE_KERNEL=direct (the default) or staged. */
-static magnus_status merge_kernel_knob(bool *direct) {
-    const char *v = getenv("MAGNUS_SPMV_MERGE_KERNEL");
-    *direct = true;
-    if (!v || !*v || !strcmp(v, "direct")) return MAGNUS_SUCCESS;
-    if (!strcmp(v, "staged")) {
-        *direct = false;
-        return MAGNUS_SUCCESS;
-    }
-    return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
-                        "MAGNUS_SPMV_MERGE_KERNEL=%s: expected direct or staged", v);
-}
-
 /* CSR_BALANCED: the merge-path split of rows + nnz items and each group's start (a diagonal
  * search per group, spmv_merge_starts). */
 static magnus_status build_merge(struct magnus_spmv_plan_s *p) {
     const struct magnus_device_csr_s *A = p->A;
     size_t g = 1;
     magnus_status s;
-    if ((s = merge_kernel_knob(&p->merge_direct)) ||
-        (s = p->merge_direct
-                 ? staged_layout(p, "spmv_merge_direct", "MAGNUS_SPMV_MERGE_ITEMS",
-                                 MAGNUS_SPMV_DIRECT_ITEMS, MG_SPMV_DIRECT_MAX)
-                 : staged_layout(p, "spmv_merge", "MAGNUS_SPMV_MERGE_ITEMS",
-                                 MAGNUS_SPMV_MERGE_ITEMS, MAGNUS_SPMV_ITEMS_MAX)) ||
+    if ((s = staged_layout(p, "spmv_merge", "MAGNUS_SPMV_MERGE_ITEMS", MAGNUS_SPMV_MERGE_ITEMS,
+                           MAGNUS_SPMV_ITEMS_MAX)) ||
         (s = plan_split(p, A->rows + A->nnz)) ||
         (s = plan_alloc(p, (p->ngroups + 1) * 8, &p->merge_starts)) ||
         (s = magnus_spmv_group_size(&g, p->ctx, MAGNUS_VARIANT_F32, "spmv_merge_starts", 0)))
