@@ -270,11 +270,12 @@ typedef struct bench_cusparse_spmv bench_cusparse_spmv;
 /* False with the reason (no SpMV in the library, memory, a failed call); *out NULL then. */
 bool bench_cusparse_spmv_open(bench_cusparse_spmv **out, bench_cusparse *cs,
                               const magnus_csr_s *A, const void *x, char *why, size_t n);
-/* y = A*x (alpha 1, beta 0) in `variant`: y filled with NaN, the preprocess (its variants), a
- * warm-up, then `runs` products each timed alone with device events (times_ms[i]); y of the
- * last downloaded. */
+/* y = A*x (alpha 1, beta 0) in `variant`: y filled with NaN, the preprocess (its variants;
+ * *preprocess_ms, device events; 0 without), a warm-up, then `runs` products each timed alone
+ * with device events (times_ms[i]); y of the last downloaded. */
 bench_outcome bench_cusparse_spmv_time(bench_cusparse_spmv *s, int variant, int runs,
-                                       double *times_ms, void *y, char *why, size_t n);
+                                       double *times_ms, double *preprocess_ms, void *y,
+                                       char *why, size_t n);
 void bench_cusparse_spmv_close(bench_cusparse_spmv **s);
 /* nnz_c_hint: nnz(C) known from another system (-1 unknown), for the 32-bit check. */
 void bench_cusparse_run(bench_row *row, bench_cusparse *cs, const bench_data *d,

@@ -25,8 +25,9 @@
  *
  * The parts, a file per job: this one (the runs and their timing), bench_cusparse_lib.c
  * (loading libcusparse, resolving its functions), bench_cusparse_memory.c (device memory,
- * accounted; the matrices to and from the device); bench_cusparse_internal.h is what they
- * share. Without cusparse.h only this file is built, as the stub below.
+ * accounted; the matrices to and from the device), bench_cusparse_spmv.c and
+ * bench_cusparse_sell.c (the SpMV baseline of --op spmv); bench_cusparse_internal.h is what
+ * they share. Without cusparse.h only this file is built, as the stub below.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -78,8 +79,10 @@ bool bench_cusparse_spmv_open(bench_cusparse_spmv **out, bench_cusparse *cs,
     return false;
 }
 bench_outcome bench_cusparse_spmv_time(bench_cusparse_spmv *s, int variant, int runs,
-                                       double *times_ms, void *y, char *why, size_t n) {
+                                       double *times_ms, double *preprocess_ms, void *y,
+                                       char *why, size_t n) {
     (void)s, (void)variant, (void)runs, (void)times_ms, (void)y;
+    *preprocess_ms = 0;
     snprintf(why, n, "built without cusparse.h");
     return BENCH_OUTCOME_FAILED;
 }

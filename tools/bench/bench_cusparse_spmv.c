@@ -11,7 +11,8 @@
  * format's does. Per variant, outside the timing: a matrix descriptor of its own (a
  * preprocessed descriptor is bound to its algorithm and buffer), the buffer of
  * cusparseSpMV_bufferSize, y filled with NaN (a variant that writes nothing fails the check),
- * the preprocess, one warm-up product and a synchronisation. Then each of the `runs` products
+ * the preprocess (timed alone between events, as magnus's conversion is), one warm-up product
+ * and a synchronisation. Then each of the `runs` products
  * alone between two events on the handle's stream (cuEventRecord, cusparseSpMV,
  * cuEventRecord, cuEventSynchronize, cuEventElapsedTime), as magnus's side times each of its
  * products; the last product's y is downloaded.
@@ -291,7 +292,9 @@ static bool timed_product(bench_cusparse_spmv *s, cusparseSpMatDescr_t M, cuspar
 }
 
 bench_outcome bench_cusparse_spmv_time(bench_cusparse_spmv *s, int variant, int runs,
-                                       double *times_ms, void *y, char *why, size_t n) {
+                                       double *times_ms, double *preprocess_ms, void *y,
+                                       char *why, size_t n) {
+    *preprocess_ms = 0;
     if (!bench_cusparse_spmv_algorithm(variant)) {
         snprintf(why, n, "no cuSPARSE SpMV variant %d", variant);
         return BENCH_OUTCOME_FAILED;
@@ -326,11 +329,20 @@ bench_outcome bench_cusparse_spmv_time(bench_cusparse_spmv *s, int variant, int 
         bench_cusparse_dalloc(cs, &buffer, buffer_bytes, "SpMV buffer", why, n) &&
         (A->rows == 0 || check_cu(cs, cs->cu.MemcpyHtoD(s->dy, s->poison, (size_t)A->rows * s->vb),
                                   "fill y with NaN", why, n));
-    if (ok && preprocess) {
-        const cusparseStatus_t st = cs->cusparseSpMV_preprocess(
-            cs->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, s->alpha, M, s->vx, s->beta, s->vy,
-            s->type, alg, (void *)buffer);
-        ok = check_status(cs, st, "cusparseSpMV_preprocess", why, n);
+    if (ok && preprocess) { /* timed as magnus's conversion is: alone, between events */
+        float elapsed = 0;
+        ok = check_cu(cs, cs->cu.EventRecord(s->start, s->stream), "cuEventRecord", why, n);
+        const cusparseStatus_t st =
+            ok ? cs->cusparseSpMV_preprocess(cs->handle, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                                             s->alpha, M, s->vx, s->beta, s->vy, s->type, alg,
+                                             (void *)buffer)
+               : CUSPARSE_STATUS_SUCCESS;
+        ok = ok && check_status(cs, st, "cusparseSpMV_preprocess", why, n) &&
+             check_cu(cs, cs->cu.EventRecord(s->stop, s->stream), "cuEventRecord", why, n) &&
+             check_cu(cs, cs->cu.EventSynchronize(s->stop), "cuEventSynchronize", why, n) &&
+             check_cu(cs, cs->cu.EventElapsedTime(&elapsed, s->start, s->stop),
+                      "cuEventElapsedTime", why, n);
+        *preprocess_ms = elapsed;
         if (st == CUSPARSE_STATUS_NOT_SUPPORTED) outcome = BENCH_OUTCOME_SKIPPED;
     }
     ok = ok && product(s, M, alg, (void *)buffer, why, n) && /* warm-up */

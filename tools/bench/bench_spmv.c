@@ -3,8 +3,9 @@
  * device), and cuSPARSE's generic SpMV in each of its variants (bench_cusparse_spmv.c) where a
  * cuSPARSE system is, per input, y = A*x (alpha 1, beta 0). Both sides the same way: A and x
  * on the device once per input; per format or variant, outside the timing, its conversion
- * (magnus's plan: device events, the conversion_ms column; cuSPARSE: host-made COO rows or
- * sliced ELL, uploaded) and y filled with NaN; one warm-up product; then --runs products, each
+ * (magnus's plan, cuSPARSE's preprocess: each alone between device events, the conversion_ms
+ * column; cuSPARSE's host-made COO rows or sliced ELL, uploaded, untimed) and y filled with
+ * NaN; one warm-up product; then --runs products, each
  * alone between two device events, the device idle before each; their median and minimum
  * (bench_samples_stats, as the SpGEMM bench's), GB/s of one byte floor per input
  * (spmv_floor_bytes) and that rate's share of the device's copy bandwidth. The last product's
@@ -192,8 +193,8 @@ static void run_cusparse(spmv_output *o, bench_system *sys, bench_system *system
         if (!dev || !times)
             snprintf(r.error_text, sizeof r.error_text, "%s", times ? why : "out of host memory");
         else
-            r.outcome = bench_cusparse_spmv_time(dev, v, in->runs, times, in->y, r.error_text,
-                                                 sizeof r.error_text);
+            r.outcome = bench_cusparse_spmv_time(dev, v, in->runs, times, &r.conversion_ms,
+                                                 in->y, r.error_text, sizeof r.error_text);
         if (r.outcome == BENCH_OUTCOME_OK)
             finish_row(&r, times, in->runs, in->floor_bytes, copy_gbps, A, in->x, in->y);
         bench_spmv_print_row(&r);

@@ -13,8 +13,9 @@
 #include "bench_spmv_internal.h"
 
 static const char *timing_text =
-    "per format / variant, outside the timing: conversion (magnus plan) or host-made COO rows "
-    "and sliced ELL (cuSPARSE), y filled with NaN, cuSPARSE's preprocess, one warm-up product; "
+    "per format / variant, outside the product times: magnus's plan conversion and cuSPARSE's "
+    "preprocess (each alone between device events: conversion_ms), cuSPARSE's host-made COO "
+    "rows and sliced ELL (untimed), y filled with NaN, one warm-up product; "
     "then each product alone between two device events on an idle device (the call's launch "
     "included, nothing else); median and minimum of the runs";
 

@@ -3,7 +3,7 @@
 
   check_spmv_output.py --readme bench/README.md --csv F.csv [--json F.json] [--log F.log]
                        [--variants N] [--expect-floor INPUT=BYTES]...
-                       [--expect-median INPUT,LABEL=MS]...
+                       [--expect-median INPUT,LABEL=MS]... [--expect-conversion INPUT,LABEL=MS]...
                        [--expect-status INPUT,LABEL=STATUS[:TEXT]]...
                        [--expect-verified INPUT,LABEL=yes|no]...
                        [--expect-baseline INPUT=LABEL]...
@@ -75,6 +75,7 @@ def main():
     ap.add_argument("--variants", type=int, default=12)
     ap.add_argument("--expect-floor", action="append")
     ap.add_argument("--expect-median", action="append")
+    ap.add_argument("--expect-conversion", action="append")
     ap.add_argument("--expect-status", action="append")
     ap.add_argument("--expect-verified", action="append")
     ap.add_argument("--expect-baseline", action="append")
@@ -165,6 +166,11 @@ def main():
             if number(r["median_ms"]) is None or not close(float(r["median_ms"]), float(value)):
                 fail(f"{key}: median_ms {r['median_ms']}, expected {value} (one product per "
                      f"pair of events)")
+    for key, value in pairs(args.expect_conversion, "="):
+        for r in find(key):
+            if number(r["conversion_ms"]) is None or not close(float(r["conversion_ms"]) + 1,
+                                                               float(value) + 1):
+                fail(f"{key}: conversion_ms {r['conversion_ms']}, expected {value}")
     for key, value in pairs(args.expect_status, "="):
         status, _, text = value.partition(":")
         for r in find(key):

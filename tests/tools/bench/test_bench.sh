@@ -144,6 +144,7 @@ if [ "$mode" = fake ]; then
     --expect-status "$l,COO ALG1+preprocess=skipped:CUSPARSE_STATUS_NOT_SUPPORTED" \
     --expect-status "$l,SELL ALG1=ok" --expect-verified "$l,SELL ALG1+preprocess=yes" \
     --expect-median "$l,SELL ALG1=0.014" --expect-status "empty-col,SELL ALG1=skipped:limit 4x" \
+    --expect-conversion "$l,SELL ALG1+preprocess=0.02" --expect-conversion "$l,SELL ALG1=0" \
     --expect-baseline "$l=COO ALG1" --expect-baseline "empty-col=COO ALG1" \
     -- $l "$work/empty-col.mtx"
   grep -q "^$l,cusparse@cuda:0,cusparse,COO ALG2,no,ok,.*,no,,,,\"y holds NaN" "$out-spmv-reset.csv" ||
