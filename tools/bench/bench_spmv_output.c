@@ -198,7 +198,8 @@ void bench_spmv_finish_input(spmv_output *o, int first) {
             r->baseline_ms = best->median_ms;
             if (measured(r)) r->speedup = best->median_ms / r->median_ms;
         }
-        printf(" %s %.3gx", r->format, r->speedup);
+        if (isfinite(r->speedup)) printf(" %s %.3gx", r->format, r->speedup);
+        else printf(" %s -", r->format);
     }
     if (line_device) putchar('\n');
     for (int i = first; i < end; i++) {
