@@ -78,7 +78,8 @@ int cmd_bench(int argc, char **argv) {
     const cli_option options[] = {
         {"--op", NULL, CLI_STRING, &op, "spgemm|spmv",
          "what to time: C = A*B (default), or y = A*x in every SpMV format (A of each input; "
-         "median of --runs, GB/s of the byte floor; cuSPARSE's SpMV beside them on CUDA)"},
+         "median of --runs, GB/s of the byte floor; every cuSPARSE SpMV algorithm beside them "
+         "on CUDA, and the speedup over the fastest)"},
         {"--matrices", NULL, CLI_STRING, &matrices, "DIR", "every .mtx/.mtx.gz in DIR, squared"},
         {"--rmat-sweep", NULL, CLI_FLAG, &rmat_sweep, NULL,
          "R-MAT pairs A (a per row, seed S) x B (b per row, seed S+1), Graph500 a,b,c"},

@@ -16,9 +16,7 @@ find_path(MAGNUS_CUSPARSE_INCLUDE_DIR cusparse.h
   HINTS ${MAGNUS_CUDA_INCLUDE_DIR} $ENV{CUDA_PATH}/include $ENV{CUDA_HOME}/include /usr/local/cuda/include
   DOC "Directory containing cusparse.h (types only; libcusparse is opened at run time)")
 if(MAGNUS_CUSPARSE_INCLUDE_DIR AND EXISTS "${MAGNUS_CUSPARSE_INCLUDE_DIR}/cuda.h")
-  set(_bench_cusparse_parts ${CMAKE_CURRENT_LIST_DIR}/bench/bench_cusparse_lib.c
-                            ${CMAKE_CURRENT_LIST_DIR}/bench/bench_cusparse_memory.c
-                            ${CMAKE_CURRENT_LIST_DIR}/bench/bench_cusparse_spmv.c)
+  file(GLOB _bench_cusparse_parts CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/bench/bench_cusparse_*.c)
   set(_bench_cuda_sources ${CMAKE_CURRENT_LIST_DIR}/bench/bench_cuda.c
                           ${CMAKE_CURRENT_LIST_DIR}/bench/bench_cusparse.c ${_bench_cusparse_parts})
   target_sources(magnus_cli PRIVATE ${CMAKE_CURRENT_LIST_DIR}/bench/bench_cuda.c

@@ -13,6 +13,9 @@
  *   bench_floors.c     byte floors of the gMAGNUS kernels ("speed of light")
  *   bench_output.c     the column list, CSV and JSON rows
  *   bench_summary.c    geometric-mean speedups and failure counts on the terminal
+ *   bench_spmv.c       --op spmv: magnus's SpMV formats and cuSPARSE's SpMV variants
+ *                      (bench_cusparse_spmv.c, bench_cusparse_sell.c), per input; their
+ *                      rows, speedups and summary in bench_spmv_output.c
  * bench/README.md documents the columns; tests/tools/bench/bench.cmake checks the output against it.
  */
 #ifndef MAGNUS_BENCH_H
@@ -247,19 +250,34 @@ void bench_cusparse_close(bench_cusparse *cs);
 /* "cuSPARSE 12.6.3 (libcusparse.so.12), CUDA driver 13000, NVIDIA H200" */
 const char *bench_cusparse_describe(const bench_cusparse *cs);
 uint64_t bench_cusparse_device_memory(const bench_cusparse *cs);
-/* nnz_c_hint: nnz(C) known from another system (-1 unknown), for the 32-bit check. */
-/* cuSPARSE's SpMV algorithms the baseline times: 0 .. bench_cusparse_spmv_algorithms() - 1,
- * named "CSR ALG_DEFAULT", "CSR ALG1", "CSR ALG2", "COO ALG1", "COO ALG2" (NULL outside). */
-int bench_cusparse_spmv_algorithms(void);
-const char *bench_cusparse_spmv_algorithm(int i);
-/* y = A*x by cuSPARSE's generic SpMV in algorithm `algorithm` (alpha 1, beta 0) on cs's
- * device: a warm-up, then `runs` timed products (times_ms[i], each from launch to the
- * device's completion), y downloaded. False with the reason (no SpMV in the library, memory,
- * a failed call). */
-bool bench_cusparse_spmv(bench_cusparse *cs, int algorithm, const magnus_csr_s *A, const void *x,
-                         void *y, int runs, double *times_ms, char *why, size_t n);
+/* ---- cuSPARSE's SpMV (bench_cusparse_spmv.c) ----------------------------------------------- */
+/* Its variants, 0 .. bench_cusparse_spmv_variants() - 1: each algorithm ("CSR ALG_DEFAULT",
+ * "CSR ALG1", "CSR ALG2", "COO ALG1", "COO ALG2", "SELL ALG1"; NULL outside) as is, then with
+ * cusparseSpMV_preprocess once before its warm-up. */
+int bench_cusparse_spmv_variants(void);
+const char *bench_cusparse_spmv_algorithm(int variant);
+bool bench_cusparse_spmv_preprocesses(int variant);
 /* Whether the loaded library has the generic SpMV (a fake or old one may not). */
 bool bench_cusparse_has_spmv(const bench_cusparse *cs);
+typedef enum bench_outcome {
+    BENCH_OUTCOME_OK = 0,
+    BENCH_OUTCOME_FAILED,
+    BENCH_OUTCOME_SKIPPED /* not run, and why: a format or function the library or the input
+                             does not allow (the sliced ELL's padding), never a failure */
+} bench_outcome;
+/* An input's A (CSR, 32-bit indices), x and y on cs's device. */
+typedef struct bench_cusparse_spmv bench_cusparse_spmv;
+/* False with the reason (no SpMV in the library, memory, a failed call); *out NULL then. */
+bool bench_cusparse_spmv_open(bench_cusparse_spmv **out, bench_cusparse *cs,
+                              const magnus_csr_s *A, const void *x, char *why, size_t n);
+/* y = A*x (alpha 1, beta 0) in `variant`: y filled with NaN, the preprocess (its variants;
+ * *preprocess_ms, device events; 0 without), a warm-up, then `runs` products each timed alone
+ * with device events (times_ms[i]); y of the last downloaded. */
+bench_outcome bench_cusparse_spmv_time(bench_cusparse_spmv *s, int variant, int runs,
+                                       double *times_ms, double *preprocess_ms, void *y,
+                                       char *why, size_t n);
+void bench_cusparse_spmv_close(bench_cusparse_spmv **s);
+/* nnz_c_hint: nnz(C) known from another system (-1 unknown), for the 32-bit check. */
 void bench_cusparse_run(bench_row *row, bench_cusparse *cs, const bench_data *d,
                         const bench_plan *plan, int64_t nnz_c_hint, magnus_csr *C);
 
@@ -329,15 +347,28 @@ typedef struct bench_session {
 /* Loads input `index` (of `count`), runs every system on it, verifies, writes its rows. */
 void bench_run_input(bench_session *s, const bench_input *in, int index, int count);
 
+/* Ratios (speedups) over inputs: their geometric mean, minimum (and its input), maximum. */
+typedef struct bench_ratios {
+    int n;
+    double log_sum, min, max;
+    const char *min_at;
+} bench_ratios; /* = {0}: none yet */
+void bench_ratios_add(bench_ratios *r, double ratio, const char *at);
+/* " N GEOMEANx MINx  (AT) MAXx" ("N -" without ratios) and a newline, after the caller's
+ * label columns. */
+void bench_ratios_print(FILE *out, const bench_ratios *r);
+
 /* The terminal summary; returns the number of rows with verified = no. */
 int bench_summary_print(FILE *out, const bench_output *rows, const bench_system *systems,
                         int nsystems);
 
 /* ---- SpMV (bench_spmv.c) ------------------------------------------------------------------ */
 /* `--op spmv`: every SpMV format on every magnus system that owns a context (one per device),
- * for the inputs' A: conversion time, median and minimum of `runs` products after a warm-up,
- * GB/s of the byte floor and its fraction of the copy bandwidth, y checked in double on the
- * host. Rows to stdout and, when given, CSV / JSON files. Returns the exit code. */
+ * and every cuSPARSE SpMV variant on each cuSPARSE system, for the inputs' A: conversion time,
+ * median and minimum of `runs` products (each timed with device events) after a warm-up, GB/s
+ * of the input's byte floor and its fraction of the copy bandwidth, y (NaN before the warm-up)
+ * checked in double on the host, magnus's speedup over the fastest verified cuSPARSE variant.
+ * Rows to stdout and, when given, CSV / JSON files; a summary. Returns the exit code. */
 int bench_spmv_run(const bench_input_list *inputs, bench_system *systems, int nsystems,
                    magnus_value_type type, int runs, const char *csv_path, const char *json_path);
 

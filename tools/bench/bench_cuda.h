@@ -3,7 +3,9 @@
  * context, which magnus's CUDA backend and cuSPARSE's own runtime also use), loaded at run
  * time like the backend does (backends/cuda/cuda_loader.h): libcuda.so.1, or
  * $MAGNUS_CUDA_LIBRARY, opened with dlopen, entry points resolved with cuGetProcAddress at a
- * pinned API version, so each pointer has the ABI of its typedef. Nothing links libcuda;
+ * pinned API version, so each pointer has the ABI of its typedef (at 12000 cuEventElapsedTime
+ * is the original, its _v2 came in 12.8; as backends/cuda/cuda_loader.h). Events time the SpMV
+ * baseline's products on the device (bench_cusparse_spmv.c). Nothing links libcuda;
  * cuda.h gives the types only. Compiled only where cuda.h exists (tools/magnus_bench.cmake).
  */
 #ifndef MAGNUS_BENCH_CUDA_H
@@ -33,7 +35,12 @@
     X(MemAlloc, "cuMemAlloc", PFN_cuMemAlloc_v3020)                                    \
     X(MemFree, "cuMemFree", PFN_cuMemFree_v3020)                                       \
     X(MemcpyHtoD, "cuMemcpyHtoD", PFN_cuMemcpyHtoD_v3020)                              \
-    X(MemcpyDtoH, "cuMemcpyDtoH", PFN_cuMemcpyDtoH_v3020)
+    X(MemcpyDtoH, "cuMemcpyDtoH", PFN_cuMemcpyDtoH_v3020)                              \
+    X(EventCreate, "cuEventCreate", PFN_cuEventCreate_v2000)                           \
+    X(EventRecord, "cuEventRecord", PFN_cuEventRecord_v2000)                           \
+    X(EventSynchronize, "cuEventSynchronize", PFN_cuEventSynchronize_v2000)            \
+    X(EventElapsedTime, "cuEventElapsedTime", PFN_cuEventElapsedTime_v2000)            \
+    X(EventDestroy, "cuEventDestroy", PFN_cuEventDestroy_v4000)
 
 typedef struct bench_cuda_api {
 #define BENCH_CUDA_MEMBER(member, symbol, type) type member;

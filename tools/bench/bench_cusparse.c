@@ -25,8 +25,9 @@
  *
  * The parts, a file per job: this one (the runs and their timing), bench_cusparse_lib.c
  * (loading libcusparse, resolving its functions), bench_cusparse_memory.c (device memory,
- * accounted; the matrices to and from the device); bench_cusparse_internal.h is what they
- * share. Without cusparse.h only this file is built, as the stub below.
+ * accounted; the matrices to and from the device), bench_cusparse_spmv.c and
+ * bench_cusparse_sell.c (the SpMV baseline of --op spmv); bench_cusparse_internal.h is what
+ * they share. Without cusparse.h only this file is built, as the stub below.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -57,18 +58,35 @@ void bench_cusparse_run(bench_row *row, bench_cusparse *cs, const bench_data *d,
     row->status = "failed";
     snprintf(row->failure, sizeof row->failure, "built without cusparse.h");
 }
-int bench_cusparse_spmv_algorithms(void) { return 1; }
-const char *bench_cusparse_spmv_algorithm(int i) { return i == 0 ? "CSR ALG_DEFAULT" : NULL; }
-bool bench_cusparse_spmv(bench_cusparse *cs, int algorithm, const magnus_csr_s *A, const void *x,
-                         void *y, int runs, double *times_ms, char *why, size_t n) {
-    (void)cs, (void)algorithm, (void)A, (void)x, (void)y, (void)runs, (void)times_ms;
-    snprintf(why, n, "built without cusparse.h");
+int bench_cusparse_spmv_variants(void) { return 0; }
+const char *bench_cusparse_spmv_algorithm(int variant) {
+    (void)variant;
+    return NULL;
+}
+bool bench_cusparse_spmv_preprocesses(int variant) {
+    (void)variant;
     return false;
 }
 bool bench_cusparse_has_spmv(const bench_cusparse *cs) {
     (void)cs;
     return false;
 }
+bool bench_cusparse_spmv_open(bench_cusparse_spmv **out, bench_cusparse *cs,
+                              const magnus_csr_s *A, const void *x, char *why, size_t n) {
+    (void)cs, (void)A, (void)x;
+    *out = NULL;
+    snprintf(why, n, "built without cusparse.h");
+    return false;
+}
+bench_outcome bench_cusparse_spmv_time(bench_cusparse_spmv *s, int variant, int runs,
+                                       double *times_ms, double *preprocess_ms, void *y,
+                                       char *why, size_t n) {
+    (void)s, (void)variant, (void)runs, (void)times_ms, (void)y;
+    *preprocess_ms = 0;
+    snprintf(why, n, "built without cusparse.h");
+    return BENCH_OUTCOME_FAILED;
+}
+void bench_cusparse_spmv_close(bench_cusparse_spmv **s) { *s = NULL; }
 
 #else
 

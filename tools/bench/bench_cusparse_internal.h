@@ -2,7 +2,8 @@
  * What the parts of the cuSPARSE baseline share (bench_cusparse.c, which says what the baseline
  * runs, runs and times the algorithms; bench_cusparse_lib.c loads libcusparse and resolves its
  * functions; bench_cusparse_memory.c accounts the device memory and moves the matrices to and
- * from it): the baseline's state, a matrix on the device, the status checks. Only where
+ * from it; bench_cusparse_spmv.c and bench_cusparse_sell.c are the SpMV baseline): the
+ * baseline's state, a matrix on the device, the status checks. Only where
  * cusparse.h exists (MAGNUS_BENCH_HAVE_CUSPARSE: tools/magnus_bench.cmake).
  */
 #ifndef MAGNUS_BENCH_CUSPARSE_INTERNAL_H
@@ -39,13 +40,18 @@
     X(cusparseSpGEMM_copy)
 
 /* The SpMV baseline's functions (bench_cusparse_spmv.c): resolved when present, NULL otherwise
- * (a library without them still serves the SpGEMM baseline). */
+ * (a library without them still serves the SpGEMM baseline; without the last three the SpMV
+ * baseline runs on the handle's default stream, and its sliced-ELL and preprocess rows say
+ * why they were skipped). */
 #define BENCH_CUSPARSE_SPMV_FUNCTIONS(X) \
     X(cusparseCreateDnVec)               \
     X(cusparseDestroyDnVec)              \
     X(cusparseSpMV_bufferSize)           \
     X(cusparseSpMV)                      \
-    X(cusparseCreateCoo)
+    X(cusparseCreateCoo)                 \
+    X(cusparseGetStream)                 \
+    X(cusparseCreateSlicedEll)           \
+    X(cusparseSpMV_preprocess)
 
 struct bench_cusparse {
     bench_cuda_api cu;
@@ -114,5 +120,25 @@ void bench_cusparse_release(bench_cusparse *cs, device_csr32 *M);
  * otherwise, *out then freed. */
 bool bench_cusparse_download(bench_cusparse *cs, const device_csr32 *dC,
                              magnus_value_type type, magnus_csr *out, char *why, size_t n);
+
+/* ---- sliced ELL on the host (bench_cusparse_sell.c) ------------------------------------------ */
+/* cuSPARSE's sliced ELL (cusparseCreateSlicedEll; NVIDIA's spmv_sell sample): rows in slices of
+ * `slice` rows, each slice as wide as its longest row; slice s's entries at
+ * offsets[s] .. offsets[s + 1], column-major within the slice (entry k of row s*slice + r at
+ * offsets[s] + k*slice + r); padding (short rows, and the rows past the last one in the last
+ * slice) has column -1 and value 0; values_size = offsets[slices], 32-bit offsets and
+ * columns. */
+typedef struct bench_sell {
+    int64_t slice, slices, values_size;
+    int32_t *offsets, *cols;
+    void *values; /* A's value type */
+} bench_sell;
+/* The entries (padding included) A's sliced ELL in slices of `slice` rows would hold. */
+int64_t bench_sell_values_size(const magnus_csr_s *A, int64_t slice);
+/* Builds it into *out (bench_sell_free it); false with the reason (host memory, 32-bit
+ * offsets) otherwise. */
+bool bench_sell_build(bench_sell *out, const magnus_csr_s *A, int64_t slice, char *why,
+                      size_t n);
+void bench_sell_free(bench_sell *s);
 
 #endif

@@ -2,7 +2,8 @@
  * The terminal summary of a bench: per system, how many inputs completed, failed, were
  * skipped or mismatched; per magnus system and baseline, the geometric mean, minimum and
  * maximum of the speedup (baseline mean time / magnus mean time) over the inputs both
- * completed; with --plan, the same statistics of plan_ratio per magnus system.
+ * completed; with --plan, the same statistics of plan_ratio per magnus system. bench_ratios
+ * (those statistics of a set of ratios) serves `--op spmv`'s summary too (bench_spmv_output.c).
  */
 #include <math.h>
 #include <string.h>
@@ -10,6 +11,23 @@
 #include "bench.h"
 
 static bool is_ok(const bench_row *r) { return !strcmp(r->status, "ok"); }
+
+void bench_ratios_add(bench_ratios *r, double ratio, const char *at) {
+    r->n++;
+    r->log_sum += log(ratio);
+    if (r->n == 1 || ratio < r->min) {
+        r->min = ratio;
+        r->min_at = at;
+    }
+    if (r->n == 1 || ratio > r->max) r->max = ratio;
+}
+
+void bench_ratios_print(FILE *out, const bench_ratios *r) {
+    if (r->n == 0) fprintf(out, " %6d %9s\n", 0, "-");
+    else
+        fprintf(out, " %6d %8.3fx %8.3fx  %-28.28s %8.3fx\n", r->n, exp(r->log_sum / r->n),
+                r->min, r->min_at ? r->min_at : "", r->max);
+}
 
 /* --plan: per magnus system, a re-execution's time over the full multiply's (plan_ratio),
  * over the inputs whose plan verified; nothing without --plan. */
@@ -24,26 +42,16 @@ static void print_plan_ratios(FILE *out, const bench_output *o, const bench_syst
             "(at)", "max");
     for (int s = 0; s < nsystems; s++) {
         if (systems[s].kind != BENCH_SYSTEM_MAGNUS) continue;
-        int n = 0;
-        double log_sum = 0, min = INFINITY, max = 0;
-        const char *min_at = "";
+        bench_ratios ratios = {0};
         for (int i = 0; i < o->count; i++) {
             const bench_row *r = &o->rows[i];
             if (r->system != &systems[s] || !r->plan.ran || strcmp(r->plan.verified, "yes") ||
                 !(r->plan.ratio > 0))
                 continue;
-            n++;
-            log_sum += log(r->plan.ratio);
-            if (r->plan.ratio < min) {
-                min = r->plan.ratio;
-                min_at = r->input->name;
-            }
-            if (r->plan.ratio > max) max = r->plan.ratio;
+            bench_ratios_add(&ratios, r->plan.ratio, r->input->name);
         }
-        if (n == 0) fprintf(out, "  %-22s %6d %9s\n", systems[s].id, 0, "-");
-        else
-            fprintf(out, "  %-22s %6d %8.3fx %8.3fx  %-28.28s %8.3fx\n", systems[s].id, n,
-                    exp(log_sum / n), min, min_at, max);
+        fprintf(out, "  %-22s", systems[s].id);
+        bench_ratios_print(out, &ratios);
     }
 }
 
@@ -90,9 +98,7 @@ int bench_summary_print(FILE *out, const bench_output *o, const bench_system *sy
         if (systems[s].kind != BENCH_SYSTEM_MAGNUS) continue;
         for (int b = 0; b < nsystems; b++) {
             if (systems[b].kind != BENCH_SYSTEM_CUSPARSE) continue;
-            int n = 0;
-            double log_sum = 0, min = INFINITY, max = 0;
-            const char *min_at = "";
+            bench_ratios ratios = {0};
             for (int i = 0; i < o->count; i++) {
                 const bench_row *r = &o->rows[i];
                 if (r->system != &systems[s] || !is_ok(r) || !(r->time.mean > 0)) continue;
@@ -101,22 +107,11 @@ int bench_summary_print(FILE *out, const bench_output *o, const bench_system *sy
                     if (q->system != &systems[b] || q->input != r->input || !is_ok(q) ||
                         !(q->time.mean > 0))
                         continue;
-                    double speedup = q->time.mean / r->time.mean;
-                    n++;
-                    log_sum += log(speedup);
-                    if (speedup < min) {
-                        min = speedup;
-                        min_at = r->input->name;
-                    }
-                    if (speedup > max) max = speedup;
+                    bench_ratios_add(&ratios, q->time.mean / r->time.mean, r->input->name);
                 }
             }
-            if (n == 0) {
-                fprintf(out, "  %-22s %-18s %6d %9s\n", systems[s].id, systems[b].id, 0, "-");
-                continue;
-            }
-            fprintf(out, "  %-22s %-18s %6d %8.3fx %8.3fx  %-28.28s %8.3fx\n", systems[s].id,
-                    systems[b].id, n, exp(log_sum / n), min, min_at, max);
+            fprintf(out, "  %-22s %-18s", systems[s].id, systems[b].id);
+            bench_ratios_print(out, &ratios);
         }
     }
     return mismatches;

@@ -3,7 +3,10 @@
 #                              with --plan (plan columns numeric, plan verified)
 #   bench_fake_cusparse        against a fake CUDA driver + cuSPARSE (one algorithm failing):
 #                              the baseline flow, its failure record, baseline comparison,
-#                              --plan verified by the randomized check
+#                              --plan verified by the randomized check; --op spmv: every
+#                              cuSPARSE SpMV variant's row, the yardstick and speedups, the
+#                              byte floor, y reset, and an old library without the optional
+#                              entry points
 #   bench_fake_cusparse_wrong  a wrong baseline C is reported, and not blamed on magnus
 # tests/tools/bench/check_bench_output.py checks the CSV/JSON against bench/README.md's columns.
 # Skipped (77) without an OpenCL device.
@@ -18,17 +21,26 @@ if(TARGET magnus_cli)
   set_tests_properties(bench_pocl PROPERTIES TIMEOUT 300 SKIP_RETURN_CODE 77 LABELS bench)
 
   if(MAGNUS_CUSPARSE_INCLUDE_DIR AND EXISTS "${MAGNUS_CUSPARSE_INCLUDE_DIR}/cuda.h")
-    add_library(magnus_fake_cusparse SHARED ${CMAKE_CURRENT_LIST_DIR}/fake_cusparse.c)
-    target_include_directories(magnus_fake_cusparse PRIVATE ${MAGNUS_CUSPARSE_INCLUDE_DIR})
-    target_compile_definitions(magnus_fake_cusparse PRIVATE DISABLE_CUSPARSE_DEPRECATED)
-    set_target_properties(magnus_fake_cusparse PROPERTIES C_VISIBILITY_PRESET hidden)
+    # magnus_fake_cusparse_old: the same without the entry points cuSPARSE added late
+    # (cusparseGetStream, cusparseCreateSlicedEll, cusparseSpMV_preprocess), which the bench
+    # resolves as optional.
+    foreach(_lib magnus_fake_cusparse magnus_fake_cusparse_old)
+      add_library(${_lib} SHARED ${CMAKE_CURRENT_LIST_DIR}/fake_cusparse.c
+                                 ${CMAKE_CURRENT_LIST_DIR}/fake_cusparse_spmv.c)
+      target_include_directories(${_lib} PRIVATE ${MAGNUS_CUSPARSE_INCLUDE_DIR})
+      # clock_gettime (the events' clock): POSIX, hidden by -std=c11 without it
+      target_compile_definitions(${_lib} PRIVATE DISABLE_CUSPARSE_DEPRECATED
+                                 _POSIX_C_SOURCE=200809L)
+      set_target_properties(${_lib} PROPERTIES C_VISIBILITY_PRESET hidden)
+    endforeach()
+    target_compile_definitions(magnus_fake_cusparse_old PRIVATE FAKE_CUSPARSE_OLD)
     foreach(_mode fake fake-wrong)
       string(REPLACE "fake" "bench_fake_cusparse" _name ${_mode})
       string(REPLACE "-" "_" _name ${_name})
       add_test(NAME ${_name}
         COMMAND ${MAGNUS_BASH} ${_bench_script} ${_mode} $<TARGET_FILE:magnus_cli>
                 ${PROJECT_SOURCE_DIR} ${_bench_work} ${MAGNUS_SHARED_MATRICES}
-                $<TARGET_FILE:magnus_fake_cusparse>)
+                $<TARGET_FILE:magnus_fake_cusparse> $<TARGET_FILE:magnus_fake_cusparse_old>)
       # After bench_pocl: the kernels it built are in the cache by then.
       set_tests_properties(${_name} PROPERTIES TIMEOUT 300 SKIP_RETURN_CODE 77 LABELS bench
                            DEPENDS bench_pocl)

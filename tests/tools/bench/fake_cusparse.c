@@ -10,11 +10,28 @@
  * the library requires); the product is computed on the host (Gustavson with a dense
  * accumulator, in the value type), structural entries kept, as cuSPARSE keeps them.
  *
+ * Events read a device clock that only the SpMV advances, each product by its algorithm's
+ * fixed cost (fake_cusparse_spmv.c), so a product timed alone between two events takes
+ * exactly that.
+ *
+ * SpMV (bench --op spmv): CSR, COO and sliced ELL (the layout of NVIDIA's spmv_sell sample:
+ * column-major slices, padding column -1 and value 0, checked), each algorithm only on its
+ * format; cusparseSpMV_preprocess binds a descriptor to its algorithm and buffer, as the
+ * real one keeps its analysis in them.
+ *
  * Environment:
  *   FAKE_CUSPARSE_FAIL   comma list of algorithms whose compute answers
- *                        CUSPARSE_STATUS_INSUFFICIENT_RESOURCES: ALG1, ALG2, ALG3(0.1) ...
+ *                        CUSPARSE_STATUS_INSUFFICIENT_RESOURCES: ALG1, ALG2, ALG3(0.1) ...;
+ *                        SPMV: every cusparseSpMV answers CUSPARSE_STATUS_INTERNAL_ERROR
  *   FAKE_CUSPARSE_WRONG  set: the copied C has one value off by 1 (the bench must notice)
+ *   FAKE_CUSPARSE_SPMV_SILENT         comma list of SpMV algorithms (ALG_DEFAULT, CSR_ALG1,
+ *                        CSR_ALG2, COO_ALG1, COO_ALG2, SELL_ALG1) whose cusparseSpMV
+ *                        succeeds without writing y
+ *   FAKE_CUSPARSE_NO_PREPROCESS       ... whose cusparseSpMV_preprocess answers
+ *                        CUSPARSE_STATUS_NOT_SUPPORTED
  *   FAKE_CUDA_MEM_LIMIT  bytes: cuMemAlloc beyond this many live bytes is out of memory
+ * Built with FAKE_CUSPARSE_OLD: no cusparseGetStream, cusparseCreateSlicedEll or
+ * cusparseSpMV_preprocess (a library before them; the bench resolves them as optional).
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -23,10 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <cuda.h>
-#include <cusparse.h>
-
-#define EXPORT __attribute__((visibility("default")))
+#include "fake_cusparse.h"
 
 /* ---- driver ------------------------------------------------------------------------------- */
 static size_t live_bytes;
@@ -115,6 +129,37 @@ static CUresult fake_dtoh(void *dst, CUdeviceptr src, size_t bytes) {
     return CUDA_SUCCESS;
 }
 
+/* Events read the device clock (fake_cusparse.h): what ran between two is the time of the
+ * products between them, exactly. */
+double fake_device_clock_ms;
+typedef struct fake_event {
+    bool recorded;
+    double ms;
+} fake_event;
+static CUresult fake_event_create(CUevent *e, unsigned flags) {
+    (void)flags;
+    *e = calloc(1, sizeof(fake_event));
+    return *e ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+}
+static CUresult fake_event_record(CUevent e, CUstream stream) {
+    if (!e || stream) return CUDA_ERROR_INVALID_HANDLE; /* one stream: the default */
+    *(fake_event *)(void *)e = (fake_event){true, fake_device_clock_ms};
+    return CUDA_SUCCESS;
+}
+static CUresult fake_event_synchronize(CUevent e) {
+    return e && ((fake_event *)(void *)e)->recorded ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+}
+static CUresult fake_event_elapsed(float *ms, CUevent start, CUevent end) {
+    const fake_event *a = (const fake_event *)(void *)start, *b = (const fake_event *)(void *)end;
+    if (!a || !b || !a->recorded || !b->recorded) return CUDA_ERROR_INVALID_HANDLE;
+    *ms = (float)(b->ms - a->ms);
+    return CUDA_SUCCESS;
+}
+static CUresult fake_event_destroy(CUevent e) {
+    free((void *)e);
+    return CUDA_SUCCESS;
+}
+
 EXPORT CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int version, cuuint64_t flags,
                                     CUdriverProcAddressQueryResult *status) {
     (void)flags;
@@ -137,6 +182,11 @@ EXPORT CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int version,
         {"cuMemFree", (void (*)(void))fake_free},
         {"cuMemcpyHtoD", (void (*)(void))fake_htod},
         {"cuMemcpyDtoH", (void (*)(void))fake_dtoh},
+        {"cuEventCreate", (void (*)(void))fake_event_create},
+        {"cuEventRecord", (void (*)(void))fake_event_record},
+        {"cuEventSynchronize", (void (*)(void))fake_event_synchronize},
+        {"cuEventElapsedTime", (void (*)(void))fake_event_elapsed},
+        {"cuEventDestroy", (void (*)(void))fake_event_destroy},
     };
     *pfn = NULL;
     if (version > 13000) {
@@ -156,12 +206,6 @@ EXPORT CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int version,
 /* ---- cuSPARSE ------------------------------------------------------------------------------ */
 struct cusparseContext {
     int magic;
-};
-struct cusparseSpMatDescr {
-    int64_t rows, cols, nnz;
-    void *row_ptr, *col_idx, *values;
-    cudaDataType type;
-    void *coo_row; /* a COO matrix (cusparseCreateCoo): row index of each entry; else NULL */
 };
 struct cusparseSpGEMMDescr {
     int stage; /* 0 new, 1 work estimated, 2 memory estimated, 3 computed */
@@ -202,7 +246,8 @@ EXPORT cusparseStatus_t cusparseCreateCsr(cusparseSpMatDescr_t *d, int64_t rows,
         return CUSPARSE_STATUS_INVALID_VALUE;
     *d = calloc(1, sizeof **d);
     if (!*d) return CUSPARSE_STATUS_ALLOC_FAILED;
-    **d = (struct cusparseSpMatDescr){rows, cols, nnz, row_ptr, col_idx, values, type, NULL};
+    **d = (struct cusparseSpMatDescr){.rows = rows, .cols = cols, .nnz = nnz, .row_ptr = row_ptr,
+                                      .col_idx = col_idx, .values = values, .type = type};
     return CUSPARSE_STATUS_SUCCESS;
 }
 EXPORT cusparseStatus_t cusparseDestroySpMat(cusparseConstSpMatDescr_t d) {
@@ -237,10 +282,6 @@ EXPORT cusparseStatus_t cusparseSpGEMM_destroyDescr(cusparseSpGEMMDescr_t d) {
     return CUSPARSE_STATUS_SUCCESS;
 }
 
-static double value(const struct cusparseSpMatDescr *M, int64_t e) {
-    return M->type == CUDA_R_64F ? ((const double *)M->values)[e]
-                                 : (double)((const float *)M->values)[e];
-}
 
 static const char *alg_name(cusparseSpGEMMAlg_t alg, float chunk, char *buf, size_t n) {
     if (alg == CUSPARSE_SPGEMM_ALG3) snprintf(buf, n, "ALG3(%.1f)", (double)chunk);
@@ -248,13 +289,6 @@ static const char *alg_name(cusparseSpGEMMAlg_t alg, float chunk, char *buf, siz
     return buf;
 }
 
-static int listed(const char *list, const char *item) {
-    if (!list) return 0;
-    size_t len = strlen(item);
-    for (const char *p = list; (p = strstr(p, item)); p += len)
-        if ((p == list || p[-1] == ',') && (p[len] == 0 || p[len] == ',')) return 1;
-    return 0;
-}
 
 static cusparseStatus_t check_common(cusparseHandle_t h, cusparseOperation_t opA,
                                      cusparseOperation_t opB, const void *alpha, const void *beta,
@@ -330,7 +364,7 @@ EXPORT cusparseStatus_t cusparseSpGEMM_compute(
     }
     if (*size2 < 2048) return CUSPARSE_STATUS_INVALID_VALUE;
     char name[32];
-    if (listed(getenv("FAKE_CUSPARSE_FAIL"), alg_name(alg, d->chunk_fraction, name, sizeof name)))
+    if (fake_listed(getenv("FAKE_CUSPARSE_FAIL"), alg_name(alg, d->chunk_fraction, name, sizeof name)))
         return CUSPARSE_STATUS_INSUFFICIENT_RESOURCES;
     const int32_t *ap = A->row_ptr, *ac = A->col_idx, *bp = B->row_ptr, *bc = B->col_idx;
     int64_t m = A->rows, n = B->cols;
@@ -349,10 +383,10 @@ EXPORT cusparseStatus_t cusparseSpGEMM_compute(
     for (int64_t i = 0; i < m; i++) {
         int64_t start = nnz;
         for (int32_t e = ap[i]; e < ap[i + 1]; e++) {
-            double a = value(A, e);
+            double a = fake_value(A, e);
             for (int32_t f = bp[ac[e]]; f < bp[ac[e] + 1]; f++) {
                 int32_t j = bc[f];
-                double p = a * value(B, f);
+                double p = a * fake_value(B, f);
                 if (t == CUDA_R_32F) p = (float)p;
                 if (mark[j] != (int32_t)i) {
                     mark[j] = (int32_t)i;
@@ -400,93 +434,3 @@ EXPORT cusparseStatus_t cusparseSpGEMM_copy(cusparseHandle_t h, cusparseOperatio
     return CUSPARSE_STATUS_SUCCESS;
 }
 
-/* ---- SpMV (bench --op spmv): y = alpha*A*x + beta*y on the host memory the fake driver hands
- * out, summed in double. FAKE_CUSPARSE_FAIL=SPMV makes cusparseSpMV fail. */
-struct cusparseDnVecDescr {
-    int64_t size;
-    void *values;
-    cudaDataType type;
-};
-
-EXPORT cusparseStatus_t cusparseCreateDnVec(cusparseDnVecDescr_t *d, int64_t size, void *values,
-                                            cudaDataType type) {
-    if ((type != CUDA_R_32F && type != CUDA_R_64F) || (size > 0 && !values))
-        return CUSPARSE_STATUS_INVALID_VALUE;
-    *d = calloc(1, sizeof **d);
-    if (!*d) return CUSPARSE_STATUS_ALLOC_FAILED;
-    **d = (struct cusparseDnVecDescr){size, values, type};
-    return CUSPARSE_STATUS_SUCCESS;
-}
-
-EXPORT cusparseStatus_t cusparseDestroyDnVec(cusparseConstDnVecDescr_t d) {
-    free((void *)d);
-    return CUSPARSE_STATUS_SUCCESS;
-}
-
-EXPORT cusparseStatus_t cusparseCreateCoo(cusparseSpMatDescr_t *d, int64_t rows, int64_t cols,
-                                          int64_t nnz, void *row_idx, void *col_idx, void *values,
-                                          cusparseIndexType_t idx_type, cusparseIndexBase_t base,
-                                          cudaDataType type) {
-    if (idx_type != CUSPARSE_INDEX_32I || base != CUSPARSE_INDEX_BASE_ZERO ||
-        (type != CUDA_R_32F && type != CUDA_R_64F) || (nnz > 0 && (!row_idx || !col_idx)))
-        return CUSPARSE_STATUS_INVALID_VALUE;
-    *d = calloc(1, sizeof **d);
-    if (!*d) return CUSPARSE_STATUS_ALLOC_FAILED;
-    **d = (struct cusparseSpMatDescr){rows, cols, nnz, NULL, col_idx, values, type, row_idx};
-    return CUSPARSE_STATUS_SUCCESS;
-}
-
-/* The algorithms a format takes (cuSPARSE refuses the others: CUSPARSE_STATUS_INVALID_VALUE). */
-static bool alg_fits(cusparseConstSpMatDescr_t A, cusparseSpMVAlg_t alg) {
-    if (alg == CUSPARSE_SPMV_ALG_DEFAULT) return true;
-    if (A->coo_row) return alg == CUSPARSE_SPMV_COO_ALG1 || alg == CUSPARSE_SPMV_COO_ALG2;
-    return alg == CUSPARSE_SPMV_CSR_ALG1 || alg == CUSPARSE_SPMV_CSR_ALG2;
-}
-
-EXPORT cusparseStatus_t cusparseSpMV_bufferSize(cusparseHandle_t h, cusparseOperation_t op,
-                                                const void *alpha, cusparseConstSpMatDescr_t A,
-                                                cusparseConstDnVecDescr_t x, const void *beta,
-                                                cusparseDnVecDescr_t y, cudaDataType type,
-                                                cusparseSpMVAlg_t alg, size_t *bytes) {
-    (void)h, (void)alpha, (void)beta;
-    if (op != CUSPARSE_OPERATION_NON_TRANSPOSE || A->cols != x->size || A->rows != y->size ||
-        type != A->type || type != x->type || type != y->type || !alg_fits(A, alg))
-        return CUSPARSE_STATUS_INVALID_VALUE;
-    *bytes = 64;
-    return CUSPARSE_STATUS_SUCCESS;
-}
-
-EXPORT cusparseStatus_t cusparseSpMV(cusparseHandle_t h, cusparseOperation_t op, const void *alpha,
-                                     cusparseConstSpMatDescr_t A, cusparseConstDnVecDescr_t x,
-                                     const void *beta, cusparseDnVecDescr_t y, cudaDataType type,
-                                     cusparseSpMVAlg_t alg, void *buffer) {
-    (void)h;
-    if (listed(getenv("FAKE_CUSPARSE_FAIL"), "SPMV")) return CUSPARSE_STATUS_INTERNAL_ERROR;
-    if (op != CUSPARSE_OPERATION_NON_TRANSPOSE || A->cols != x->size || A->rows != y->size ||
-        type != A->type || !buffer || !alg_fits(A, alg))
-        return CUSPARSE_STATUS_INVALID_VALUE;
-    const bool f64 = type == CUDA_R_64F;
-    const double a = f64 ? *(const double *)alpha : *(const float *)alpha;
-    const double b = f64 ? *(const double *)beta : *(const float *)beta;
-    const int32_t *ptr = A->row_ptr, *col = A->col_idx, *coo_row = A->coo_row;
-    int64_t k = 0; /* COO: the next entry (rows sorted, as the baseline makes them) */
-    for (int64_t i = 0; i < A->rows; i++) {
-        double sum = 0;
-        if (coo_row)
-            for (; k < A->nnz && coo_row[k] == i; k++)
-                sum += value(A, k) * (f64 ? ((const double *)x->values)[col[k]]
-                                          : ((const float *)x->values)[col[k]]);
-        else
-            for (int32_t e = ptr[i]; e < ptr[i + 1]; e++)
-                sum += value(A, e) * (f64 ? ((const double *)x->values)[col[e]]
-                                          : ((const float *)x->values)[col[e]]);
-        if (f64) {
-            double *yv = y->values;
-            yv[i] = a * sum + (b != 0 ? b * yv[i] : 0);
-        } else {
-            float *yv = y->values;
-            yv[i] = (float)(a * sum + (b != 0 ? b * yv[i] : 0));
-        }
-    }
-    return CUSPARSE_STATUS_SUCCESS;
-}

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `magnus bench` end to end on PoCL (no GPU needed), checked by check_bench_output.py.
-#   test_bench.sh MODE MAGNUS SOURCE_DIR WORK_DIR SHARED_MATRICES [FAKE_CUSPARSE_LIB]
+#   test_bench.sh MODE MAGNUS SOURCE_DIR WORK_DIR SHARED_MATRICES [FAKE_CUSPARSE_LIB [OLD_LIB]]
 # MODE:
 #   pocl        magnus, hash and auto on the OpenCL CPU device: a tiny R-MAT sweep (scales 8-9,
 #               A 4 per row, B 8 per row, 2 runs) and add32 from the shared matrices when
@@ -8,7 +8,8 @@
 #   fake        the same against the fake CUDA driver + cuSPARSE (tests/tools/bench/fake_cusparse.c)
 #               with ALG1 made to fail and --verify-limit 0, so magnus is checked against
 #               the baseline's C (and C*x), --plan's C by C*x; the cuSPARSE rows must name
-#               the failure and leave the plan columns empty
+#               the failure and leave the plan columns empty; then --op spmv, checked by
+#               check_spmv_output.py (and against FAKE_CUSPARSE_OLD, the 7th argument)
 #   fake-wrong  the fake baseline returns a wrong C: its rows must be verified=no, magnus's
 #               yes, and the exit status 1
 # A 16 KiB local-memory budget makes rows heavy and runs the multisplit at these sizes.
@@ -86,24 +87,73 @@ if [ "$mode" = pocl ]; then
   [ "$(grep -c '^rmat-' "$out-seeds.csv")" = 2 ] || { echo "test_bench: --seeds 1,3 gave not 2 rows"; exit 1; }
 fi
 if [ "$mode" = fake ]; then
-  # --op spmv: cuSPARSE's generic SpMV beside the formats, measured and verified the same way
-  # (the fake computes y on the host), and its failure recorded on its row, not hidden.
-  for fail in none SPMV; do
-    FAKE_CUSPARSE_FAIL=$fail "$magnus" bench --op spmv rmat:8:4 --type f64 --runs 3 \
-      --systems "$device,cusparse@cuda:0" --no-bandwidth --csv "$out-spmv-$fail.csv" \
-      >"$out-spmv-$fail.log" 2>&1
-    rc=$?
-    want_rc=0 want_row=',cusparse@cuda:0,cusparse,CSR ALG_DEFAULT,256,256,.*,yes,""$'
-    [ "$fail" = SPMV ] && want_rc=1 want_row=',cusparse@cuda:0,cusparse,.*,no,"cusparseSpMV: CUSPARSE_STATUS_INTERNAL_ERROR"$'
-    if [ "$rc" -ne "$want_rc" ] || ! grep -q "^rmat:8:4$want_row" "$out-spmv-$fail.csv"; then
-      cat "$out-spmv-$fail.log" "$out-spmv-$fail.csv"
-      echo "test_bench: --op spmv with cuSPARSE (FAKE_CUSPARSE_FAIL=$fail): exit $rc, expected $want_rc and a row like $want_row"
+  # --op spmv: cuSPARSE's generic SpMV beside the formats, every variant its own row, measured
+  # and verified the same way (the fake computes y on the host, and its events read a device
+  # clock that each product advances by its algorithm's cost, so a median is that cost exactly
+  # when each product is timed alone); failures and skips recorded on their rows.
+  old=${7:-}
+  spmv() { # NAME WANT_RC CHECK_ARGS... -- BENCH_ARGS...
+    local name=$1 want=$2 c=() b=()
+    shift 2
+    while [ "$1" != -- ]; do c+=("$1"); shift; done
+    shift
+    "$magnus" bench --op spmv --type f64 --runs 3 --systems "$device,cusparse@cuda:0" \
+      --no-bandwidth --csv "$out-spmv-$name.csv" --json "$out-spmv-$name.json" "$@" \
+      >"$out-spmv-$name.log" 2>&1
+    local rc=$?
+    if [ "$rc" -ne "$want" ]; then
+      cat "$out-spmv-$name.log"
+      echo "test_bench: --op spmv ($name): exit $rc, expected $want"
       exit 1
     fi
-  done
-  # every one of cuSPARSE's CSR and COO algorithms has its own verified row
+    python3 "$src/tests/tools/bench/check_spmv_output.py" --readme "$src/bench/README.md" \
+      --csv "$out-spmv-$name.csv" --json "$out-spmv-$name.json" --log "$out-spmv-$name.log" \
+      "${c[@]}" || { cat "$out-spmv-$name.log"; echo "test_bench: --op spmv ($name)"; exit 1; }
+  }
+  r=rmat:8:4
+  # every variant verified (the sliced ELL of this R-MAT is too padded: skipped, not failed);
+  # the yardstick the fastest of them, with preprocess
+  FAKE_CUSPARSE_FAIL=none spmv all 0 \
+    --expect-median "$r,CSR ALG_DEFAULT=0.008" --expect-median "$r,CSR ALG1=0.006" \
+    --expect-median "$r,CSR ALG1+preprocess=0.005" --expect-median "$r,COO ALG2=0.012" \
+    --expect-status "$r,SELL ALG1=skipped:nnz (limit 4x)" \
+    --expect-status "$r,SELL ALG1+preprocess=skipped:nnz (limit 4x)" \
+    --expect-baseline "$r=COO ALG1+preprocess" -- $r
   for alg in "CSR ALG_DEFAULT" "CSR ALG1" "CSR ALG2" "COO ALG1" "COO ALG2"; do
-    grep -q "^rmat:8:4,cusparse@cuda:0,cusparse,$alg,256,256,.*,yes,\"\"\$" "$out-spmv-none.csv" ||
-      { cat "$out-spmv-none.csv"; echo "test_bench: no verified cuSPARSE SpMV row for $alg"; exit 1; }
+    for pre in no yes; do
+      grep -q "^$r,cusparse@cuda:0,cusparse,$alg,$pre,ok,.*,yes,,,,\"\"\$" "$out-spmv-all.csv" ||
+        { cat "$out-spmv-all.csv"; echo "test_bench: no verified cuSPARSE row for $alg (preprocess $pre)"; exit 1; }
+    done
   done
+  # every product failing: each row says why, no yardstick, exit 1
+  FAKE_CUSPARSE_FAIL=SPMV spmv fail 1 \
+    --expect-status "$r,CSR ALG1=failed:cusparseSpMV: CUSPARSE_STATUS_INTERNAL_ERROR" \
+    --expect-status "$r,COO ALG2+preprocess=failed:cusparseSpMV: CUSPARSE_STATUS_INTERNAL_ERROR" \
+    --expect-baseline "$r=" -- $r
+  # y filled with NaN before each variant: COO ALG2 writing nothing fails its check (and is not
+  # the yardstick, though fastest); a preprocess the library refuses is a skip; the sliced ELL
+  # of a regular matrix runs (its layout checked by the fake); one byte floor per input: 32-bit
+  # row pointers, columns and values, the x entries some column selects, y written (laplace:
+  # 4*257 + 12*1216 + 8*256 + 8*256; empty-col: 4*4 + 12*3 + 8*2 + 8*3, its column 2 unused)
+  l=laplace2d:16:16
+  printf '%%%%MatrixMarket matrix coordinate real general\n3 3 3\n1 1 1.5\n2 1 2\n3 3 -1\n' \
+    >"$work/empty-col.mtx"
+  FAKE_CUSPARSE_SPMV_SILENT=COO_ALG2 FAKE_CUSPARSE_NO_PREPROCESS=COO_ALG1 spmv reset 1 \
+    --expect-floor "$l=19716" --expect-floor "empty-col=92" \
+    --expect-verified "$l,COO ALG2=no" --expect-verified "$l,COO ALG2+preprocess=no" \
+    --expect-status "$l,COO ALG1+preprocess=skipped:CUSPARSE_STATUS_NOT_SUPPORTED" \
+    --expect-status "$l,SELL ALG1=ok" --expect-verified "$l,SELL ALG1+preprocess=yes" \
+    --expect-median "$l,SELL ALG1=0.014" --expect-status "empty-col,SELL ALG1=skipped:limit 4x" \
+    --expect-conversion "$l,SELL ALG1+preprocess=0.02" --expect-conversion "$l,SELL ALG1=0" \
+    --expect-baseline "$l=COO ALG1" --expect-baseline "empty-col=COO ALG1" \
+    -- $l "$work/empty-col.mtx"
+  grep -q "^$l,cusparse@cuda:0,cusparse,COO ALG2,no,ok,.*,no,,,,\"y holds NaN" "$out-spmv-reset.csv" ||
+    { cat "$out-spmv-reset.csv"; echo "test_bench: COO ALG2's unwritten y was not caught"; exit 1; }
+  # a cuSPARSE without cusparseGetStream, cusparseCreateSlicedEll and cusparseSpMV_preprocess
+  if [ -n "$old" ]; then
+    MAGNUS_CUDA_LIBRARY=$old MAGNUS_CUSPARSE_LIBRARY=$old FAKE_CUSPARSE_FAIL=none spmv old 0 \
+      --expect-status "$l,SELL ALG1=skipped:has no cusparseCreateSlicedEll" \
+      --expect-status "$l,CSR ALG1+preprocess=skipped:has no cusparseSpMV_preprocess" \
+      --expect-verified "$l,CSR ALG2=yes" --expect-baseline "$l=COO ALG1" -- $l
+  fi
 fi
