@@ -10,7 +10,11 @@
 # tests labelled cuda (device tests with MAGNUS_BACKENDS=cuda, the loader tests); the tests
 # labelled opencl on NVIDIA's OpenCL device; magnus-bench-scan through both; gpu_verify.sh
 # (magnus params and magnus multiply --verify on R-MAT inputs through both).
-# Never stops at a failing step; exits 1 if any step failed.
+# Never stops at a failing step; exits 1 if any step failed, and also when it tested no GPU:
+# the probe found neither a CUDA device nor NVIDIA's OpenCL device, a requested cuda or opencl
+# step had no device or ran no test that was not skipped (every test skipped, or none matched
+# GPU_CHECK_TESTS), or no step ran on a GPU at all (gpu_check_coverage says which). Exits 2
+# when build-gpu/ or .carry/ is missing or GPU_CHECK_STEPS names an unknown step.
 # Environment (scripts/gpu_env.sh sets up libraries, OpenCL registration and the matrices):
 #   GPU_CHECK_STEPS          which of cuda,opencl,bench,verify to run (default
 #                            cuda,opencl,bench; the probe always runs), to split the work
@@ -48,6 +52,7 @@ step_in() {
   elif [ $rc -eq 124 ]; then verdict="TIMEOUT (${limit}s)"; failed=1
   elif [ $rc -ne 0 ]; then verdict="FAILED (rc $rc)"; failed=1; fi
   say "$(printf '%-48s %-16s %4ds' "$name" "$verdict" $((SECONDS - start)))"
+  step_verdict=$verdict
   case $verdict in
     ok|skipped) ;;
     *) tail -n 15 "$logs/$name.log" | sed 's/^/    | /' | tee -a "$summary" ;;
@@ -56,12 +61,61 @@ step_in() {
   return 0
 }
 step() { local name=$1 limit=$2; shift 2; step_in "$root" "$name" "$limit" 77 "$@"; }
+# A step on a GPU device (a device test, a benchmark, the verify step): one that was not
+# skipped counts as the GPU tested, whatever its verdict (a failure has failed=1 already).
+gpu_step() {
+  step "$@"
+  [ "$step_verdict" = skipped ] || gpu_runs=$((gpu_runs + 1))
+}
+gpu_runs=0
+declare -A tests_ran=() tests_skipped=()
+
+# Whether the run tested a GPU (0) or not (1, with the reason in the summary): a check that
+# tested nothing must not read as "all steps passed" (a machine without the GPU, a driver
+# without its OpenCL, a filter that matched no test, every test skipped). Reads the probe's
+# devices (has_cuda, nv_opencl), the steps, and the counts gpu_test and gpu_step keep.
+gpu_check_coverage() {
+  local rc=0 m device what
+  if [ -z "$has_cuda" ] && [ -z "$nv_opencl" ]; then
+    say "gpu_check: NO GPU TESTED: the probe found no CUDA device and no NVIDIA OpenCL device (see probe.log)"
+    return 1
+  fi
+  for m in cuda opencl; do
+    [[ ",$steps," == *",$m,"* ]] || continue
+    if [ "$m" = cuda ]; then device=$has_cuda what="no CUDA device"
+    else device=$nv_opencl what="no NVIDIA OpenCL device"; fi
+    if [ -z "$device" ]; then
+      say "gpu_check: NO GPU TESTED by step $m: the probe found $what (see probe.log)"
+      rc=1
+    elif [ "${tests_ran[$m]:-0}" -eq 0 ]; then
+      if [ "${tests_skipped[$m]:-0}" -gt 0 ]; then
+        say "gpu_check: NO GPU TESTED by step $m on $device: all ${tests_skipped[$m]} device tests skipped"
+      else
+        say "gpu_check: NO GPU TESTED by step $m on $device: no device test ran (GPU_CHECK_TESTS='${GPU_CHECK_TESTS:-}', GPU_CHECK_SKIP='${skip_tests:-}')"
+      fi
+      rc=1
+    fi
+  done
+  if [ "$gpu_runs" -eq 0 ]; then
+    say "gpu_check: NO GPU TESTED: no step of GPU_CHECK_STEPS=$steps ran on a GPU"
+    rc=1
+  fi
+  return $rc
+}
 
 if [ ! -x "$build/tools/magnus-bench-scan" ] || [ ! -e "$build/gpu_tests.sh" ] ||
    [ ! -e "$carry/lib/libcriterion.so.3" ]; then
   say "gpu_check: build-gpu/ or .carry/ missing: run scripts/gpu_bundle.sh on the build machine and carry both"
   exit 2
 fi
+
+for m in ${steps//,/ }; do
+  case $m in
+    cuda|opencl|bench|verify) ;;
+    *) say "gpu_check: unknown step '$m' in GPU_CHECK_STEPS=$steps (steps: cuda, opencl, bench, verify)"
+       exit 2 ;;
+  esac
+done
 
 say "gpu_check: $(date -u +%FT%TZ) on $(hostname), output in $out, steps $steps"
 step nvidia-smi 60 nvidia-smi
@@ -98,6 +152,11 @@ gpu_test() {
   [ "$mode" = opencl ] && env+=("MAGNUS_DEVICE=$nv_opencl")
   [ "$limit" -gt "$test_limit" ] && limit=$test_limit
   step_in "$dir" "${name}@${mode_name}" "$limit" "$skip_rc" env "${env[@]}" "$@"
+  if [ "$step_verdict" = skipped ]; then tests_skipped[$mode]=$((${tests_skipped[$mode]:-0} + 1))
+  else
+    tests_ran[$mode]=$((${tests_ran[$mode]:-0} + 1))
+    gpu_runs=$((gpu_runs + 1))
+  fi
 }
 test_limit=${GPU_CHECK_TEST_TIMEOUT:-300}
 # The tests that square the shared matrices need them and their INDEX.tsv.
@@ -120,8 +179,8 @@ fi
 
 # The scan benchmark on both paths to the GPU.
 if [[ ",$steps," == *",bench,"* ]]; then
-  [ -n "$has_cuda" ] && step bench-scan-cuda 120 "$build/tools/magnus-bench-scan" --log2n "$log2n" --device "$has_cuda"
-  [ -n "$nv_opencl" ] && step bench-scan-opencl-nvidia 120 "$build/tools/magnus-bench-scan" --log2n "$log2n" --device "$nv_opencl"
+  [ -n "$has_cuda" ] && gpu_step bench-scan-cuda 120 "$build/tools/magnus-bench-scan" --log2n "$log2n" --device "$has_cuda"
+  [ -n "$nv_opencl" ] && gpu_step bench-scan-opencl-nvidia 120 "$build/tools/magnus-bench-scan" --log2n "$log2n" --device "$nv_opencl"
   for f in "$logs"/bench-scan-*.log; do
     [ -e "$f" ] || continue
     say "  $(basename "$f" .log):"
@@ -139,12 +198,13 @@ if [[ ",$steps," == *",verify,"* ]]; then
   else
     budget=$((remaining - 20))
     [ "$budget" -gt "${GPU_VERIFY_BUDGET_S:-420}" ] && budget=${GPU_VERIFY_BUDGET_S:-420}
-    step gpu-verify $((budget + 15)) env GPU_VERIFY_CUDA_DEVICE="$has_cuda" \
+    gpu_step gpu-verify $((budget + 15)) env GPU_VERIFY_CUDA_DEVICE="$has_cuda" \
       GPU_VERIFY_OPENCL_DEVICE="$nv_opencl" GPU_VERIFY_BUDGET_S="$budget" \
       bash "$root/scripts/gpu_verify.sh"
   fi
 fi
 
+gpu_check_coverage || failed=1
 say "gpu_check: $([ $failed -eq 0 ] && echo 'all steps passed' || echo 'SOME STEPS FAILED') (logs in $out/logs.tar.gz)"
 gpu_pack_logs
 exit $failed

@@ -17,7 +17,11 @@
  *                  (magnus_hash_dense_row_columns), the hash accumulator takes both kinds of
  *                  rows above in local memory, over C's whole width, instead of in global
  *                  tables: the hash algorithm then runs whatever the shares, which
- *                  are not counted (docs/performance.md, "Dense rows").
+ *                  are not counted (docs/performance.md, "Dense rows"). Where C is narrower
+ *                  than the symbolic table's products (f64 at 48 KiB: dense rows of 5,291
+ *                  columns, tables of 6,144), a long row's key, capped at C's width, fits a
+ *                  local table: such a row goes dense in the numeric phase only, past the
+ *                  cut on its entries (hash_dense_rows.c).
  *   rule           otherwise, hash when the long rows' share of the products plus
  *                  MAGNUS_AUTO_OVERFLOW_WEIGHT (2) times the overflow rows' share is less than
  *                  MAGNUS_AUTO_HASH_MAX_LONG_SHARE, gMAGNUS otherwise. The weight: an

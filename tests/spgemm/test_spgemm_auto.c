@@ -160,7 +160,10 @@ static int64_t rule_capacity(uint64_t budget) {
 
 /* Rows of A (each its number of products in A·B) and B: B has k_full rows of FULL entries,
  * then rows of 1 .. FULL - 1 entries; a row of p products takes p / FULL consecutive full rows
- * (from a start that moves with the row, so that C's rows differ) and the row of p % FULL. */
+ * (from a start that moves with the row, so that C's rows differ) and the row of p % FULL.
+ * build_pair spreads B's rows over B_COLS columns (C's rows have at most B_COLS entries);
+ * build_tiled_pair tiles `width` columns with them, B's row r at columns r * FULL + j (mod
+ * width), so that a row of p consecutive full rows has min(p, width) entries. */
 typedef struct pair {
     magnus_csr A, B;
 } pair;
@@ -169,7 +172,8 @@ static double value_of(uint64_t a, uint64_t b) {
     return 0.25 + (double)((a * 2654435761u + b * 40503u) % 97) / 32.0;
 }
 
-static pair build_pair(const int64_t *products, int64_t rows, magnus_value_type type) {
+static pair build_pair_in(const int64_t *products, int64_t rows, magnus_value_type type,
+                          int64_t width, bool tiled) {
     int64_t k_full = 64;
     for (int64_t i = 0; i < rows; i++)
         if (products[i] / FULL > k_full) k_full = products[i] / FULL;
@@ -177,14 +181,16 @@ static pair build_pair(const int64_t *products, int64_t rows, magnus_value_type 
     pair P;
     /* B: row r < k_full has FULL entries, row k_full + j - 1 has j */
     int64_t b_nnz = k_full * FULL + (FULL - 1) * FULL / 2;
-    ASSERT_OK(magnus_csr_new(&P.B, k, B_COLS, b_nnz, type));
+    cr_assert(width >= (tiled ? FULL : B_COLS), "a B of %lld columns", (long long)width);
+    ASSERT_OK(magnus_csr_new(&P.B, k, width, b_nnz, type));
     int64_t q = 0;
     for (int64_t r = 0; r < k; r++) {
-        int64_t len = r < k_full ? FULL : r - k_full + 1, start = (r * 37) % B_COLS;
+        int64_t len = r < k_full ? FULL : r - k_full + 1;
+        int64_t start = tiled ? (r * FULL) % width : (r * 37) % width, step = tiled ? 1 : 11;
         P.B->row_ptr[r] = q;
-        /* columns start + 11 j (mod B_COLS), distinct, in increasing order */
+        /* columns start + step j (mod width), distinct, in increasing order */
         int32_t cols[FULL];
-        for (int64_t j = 0; j < len; j++) cols[j] = (int32_t)((start + 11 * j) % B_COLS);
+        for (int64_t j = 0; j < len; j++) cols[j] = (int32_t)((start + step * j) % width);
         for (int64_t j = 1; j < len; j++)
             for (int64_t t = j; t > 0 && cols[t - 1] > cols[t]; t--) {
                 int32_t x = cols[t];
@@ -221,6 +227,15 @@ static pair build_pair(const int64_t *products, int64_t rows, magnus_value_type 
     for (int64_t i = 0; i < rows; i++)
         cr_assert_eq(row_products(P.A, P.B, i), products[i], "built row %lld", (long long)i);
     return P;
+}
+
+static pair build_pair(const int64_t *products, int64_t rows, magnus_value_type type) {
+    return build_pair_in(products, rows, type, B_COLS, false);
+}
+
+static pair build_tiled_pair(const int64_t *products, int64_t rows, magnus_value_type type,
+                             int64_t width) {
+    return build_pair_in(products, rows, type, width, true);
 }
 
 static void pair_free(pair *P) {
@@ -776,9 +791,50 @@ Test(spgemm_auto, overflow_rows_count_toward_the_limit) {
 
 /* ---- (e) C narrow enough for dense rows: the hash algorithm, whatever the shares ------------ */
 
+/* Entries of row i of A·B: the distinct columns of the rows of B that A's row names. */
+static int64_t row_entries(const magnus_csr_s *A, const magnus_csr_s *B, int64_t i) {
+    bool *seen = calloc((size_t)B->cols, sizeof *seen);
+    cr_assert_not_null(seen);
+    int64_t n = 0;
+    for (int64_t p = A->row_ptr[i]; p < A->row_ptr[i + 1]; p++)
+        for (int64_t q = B->row_ptr[A->col_idx[p]]; q < B->row_ptr[A->col_idx[p] + 1]; q++)
+            if (!seen[B->col_idx[q]]) {
+                seen[B->col_idx[q]] = true;
+                n++;
+            }
+    free(seen);
+    return n;
+}
+
+/* The rows of A·B that go dense (hash_dense_rows.c), with C as wide as dense rows hold, from
+ * the context's own thresholds: in the symbolic phase a row whose key, its products capped at
+ * B's columns, exceeds what a local table counts (S); in the numeric phase a row of more
+ * entries than max(width / dense_row_share, HASH_DENSE_MIN_ENTRIES) or than a local table
+ * holds (N). The report counts the larger phase. */
+static int64_t expected_dense_rows(const magnus_context_s *ctx, const magnus_csr_s *A,
+                                   const magnus_csr_s *B) {
+    int64_t S = 0, N = 0;
+    magnus_hash_local_capacity(ctx, A->type, &S, &N);
+    int64_t cut = ctx->dense_row_share ? B->cols / ctx->dense_row_share : INT64_MAX;
+    if (cut < HASH_DENSE_MIN_ENTRIES) cut = HASH_DENSE_MIN_ENTRIES;
+    if (cut > N) cut = N;
+    int64_t symbolic = 0, numeric = 0;
+    for (int64_t i = 0; i < A->rows; i++) {
+        int64_t key = row_products(A, B, i);
+        if (key > B->cols) key = B->cols;
+        symbolic += key > S;
+        numeric += row_entries(A, B, i) > cut;
+    }
+    return symbolic > numeric ? symbolic : numeric;
+}
+
 /* The long rows of (b), 86 % of the products, with C exactly as wide as this context's dense
- * rows hold (hash: the long rows become dense rows) and one column wider (the share rule:
- * gMAGNUS). */
+ * rows hold, D columns (hash: the long rows become dense rows) and one column wider (the share
+ * rule: gMAGNUS). The long rows fill C's width (build_tiled_pair), so that they go dense
+ * whichever phase's tables they outgrow: where D exceeds the symbolic tables' products (f32 at
+ * 48 KiB: 10,670 columns, tables of 6,144), their keys do; where it does not (f64 at 48 KiB,
+ * NVIDIA's OpenCL on the H200: 5,291 columns), a local table counts any row of C and the rows
+ * go dense in the numeric phase, past max(D / share, 512) entries. */
 Test(spgemm_auto, dense_rows_either_side_of_the_width) {
     magnus_context ctx = magnus_test_context();
     int ran = 0;
@@ -786,23 +842,32 @@ Test(spgemm_auto, dense_rows_either_side_of_the_width) {
         magnus_value_type type = both_types[t];
         if (!type_supported(ctx, type)) continue;
         const int64_t D = magnus_hash_dense_row_columns(ctx, type);
-        if (D < B_COLS) continue; /* the pair needs B_COLS columns */
         const int64_t L = binned_capacity(ctx, type);
+        /* a row of D entries outgrows the symbolic tables (D > L) or the numeric cut, which
+         * is below D when D exceeds HASH_DENSE_MIN_ENTRIES */
+        if (D < FULL || (D <= L && D <= HASH_DENSE_MIN_ENTRIES)) continue;
         int64_t rows;
         int64_t *products = row_plan(4, 3 * L, 2 * L, &rows);
-        pair P = build_pair(products, rows, type);
-        P.B->cols = D;
-        magnus_report rep = check_auto(ctx, P.A, P.B, NULL, "C as wide as dense rows hold");
-        cr_assert_eq(rep.algorithm, MAGNUS_ALGORITHM_HASH);
-        cr_assert_eq(rep.auto_dense_rows, 1);
-        cr_assert_eq(rep.rows_dense, 4, "dense rows %lld", (long long)rep.rows_dense);
+        pair P = build_tiled_pair(products, rows, type, D);
+        char label[128];
+        snprintf(label, sizeof label, "%s, C of %lld columns, symbolic tables of %lld products",
+                 type == MAGNUS_FLOAT32 ? "f32" : "f64", (long long)D, (long long)L);
+        const int64_t expected = expected_dense_rows(ctx, P.A, P.B);
+        cr_assert_eq(expected, 4, "%s: the inputs make %lld dense rows", label,
+                     (long long)expected);
+        magnus_report rep = check_auto(ctx, P.A, P.B, NULL, label);
+        cr_assert_eq(rep.algorithm, MAGNUS_ALGORITHM_HASH, "%s", label);
+        cr_assert_eq(rep.auto_dense_rows, 1, "%s", label);
+        cr_assert_eq(rep.rows_dense, 4, "%s: dense rows %lld", label, (long long)rep.rows_dense);
         P.B->cols = D + 1;
         rep = check_auto(ctx, P.A, P.B, NULL, "C one column wider");
-        cr_assert_eq(rep.algorithm, MAGNUS_ALGORITHM_MAGNUS);
-        cr_assert_eq(rep.auto_dense_rows, 0);
+        cr_assert_eq(rep.algorithm, MAGNUS_ALGORITHM_MAGNUS, "%s, one column wider", label);
+        cr_assert_eq(rep.auto_dense_rows, 0, "%s, one column wider", label);
         free(products);
         pair_free(&P);
         ran++;
     }
-    if (!ran) cr_skip_test("this device's dense rows hold fewer than %d columns", B_COLS);
+    if (!ran)
+        cr_skip_test("this device's dense rows hold at most %d columns, within its hash tables",
+                     HASH_DENSE_MIN_ENTRIES);
 }
