@@ -8,7 +8,8 @@ if(MAGNUS_BUILD_SHARED AND NOT MAGNUS_SANITIZE)
       COMMAND ${MAGNUS_BASH} ${CMAKE_CURRENT_LIST_DIR}/run_pytest.sh ${MAGNUS_SYSTEM_PYTHON}
               ${PROJECT_SOURCE_DIR} $<TARGET_FILE:magnus>)
     set_tests_properties(python_opencl PROPERTIES TIMEOUT 300 SKIP_RETURN_CODE 77
-                         LABELS "python;opencl" ENVIRONMENT "MAGNUS_BACKENDS=opencl")
+                         LABELS "python;opencl"
+                         ENVIRONMENT "MAGNUS_BACKENDS=opencl;MAGNUS_TEST_ENTRY_BACKEND=opencl")
   endif()
 endif()
 
