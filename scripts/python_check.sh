@@ -27,7 +27,7 @@ before=$(find python | LC_ALL=C sort)
 # Offline and from nowhere else: no index, no extra wheel directories, no user pip config, no
 # wheel cache (what the machine's shell may set).
 env -u PIP_FIND_LINKS -u PIP_INDEX_URL -u PIP_EXTRA_INDEX_URL PIP_CONFIG_FILE=/dev/null \
-  PIP_NO_INDEX=1 PIP_NO_CACHE_DIR=1 MAGNUS_BUNDLE_LIBRARY=$lib \
+  PIP_NO_INDEX=1 PIP_NO_CACHE_DIR=1 MAGNUS_BUNDLE_LIBRARY="$lib" \
   "$venv/bin/pip" install -q ./python
 after=$(find python | LC_ALL=C sort)
 if [ "$before" != "$after" ]; then

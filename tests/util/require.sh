@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # CI's switches that turn a shell test's "skipped" into "failed" (the shell side of
 # tests/util/require_test_util.h; .ci/run sets both):
 #   MAGNUS_REQUIRE_DEVICE=LIST          backends (opencl, level0_fake, ...) that must have a

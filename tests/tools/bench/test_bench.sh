@@ -20,7 +20,7 @@ out=$work/$mode
 rm -f "$out".csv "$out".json "$out".log
 export MAGNUS_BACKENDS=opencl MAGNUS_LOCAL_MEM_BYTES=16384
 device=$("$magnus" probe 2>/dev/null | awk '/^opencl:[0-9]+ / {print $1; exit}')
-# shellcheck source=../../util/require.sh
+# shellcheck source=tests/util/require.sh
 . "$src/tests/util/require.sh"
 [ -n "$device" ] || skip_no_device opencl "test_bench: no OpenCL device"
 require_shared "$shared" add32.mtx.gz
