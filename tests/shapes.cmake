@@ -31,15 +31,17 @@ magnus_hwloc_machine(_hw_256k 262144 1)
 magnus_hwloc_machine(_hw_2m 2097152 2)
 magnus_hwloc_machine(_hw_3m 3000000 4)
 magnus_hwloc_machine(_hw_4m 4194304 2)
-_shape_tests(pocl_48k_4cu opencl MAGNUS_BACKENDS=opencl "${_hw_48k}")
-_shape_tests(pocl_256k_1cu opencl MAGNUS_BACKENDS=opencl "${_hw_256k}")
-_shape_tests(pocl_2m_2cu opencl MAGNUS_BACKENDS=opencl "${_hw_2m}")
-_shape_tests(pocl_3000000_4cu opencl MAGNUS_BACKENDS=opencl "${_hw_3m}")
+# MAGNUS_TEST_ENTRY_BACKEND as in magnus_add_device_test's entries (MAGNUS_REQUIRE_DEVICE)
+set(_pocl MAGNUS_BACKENDS=opencl MAGNUS_TEST_ENTRY_BACKEND=opencl)
+_shape_tests(pocl_48k_4cu opencl ${_pocl} "${_hw_48k}")
+_shape_tests(pocl_256k_1cu opencl ${_pocl} "${_hw_256k}")
+_shape_tests(pocl_2m_2cu opencl ${_pocl} "${_hw_2m}")
+_shape_tests(pocl_3000000_4cu opencl ${_pocl} "${_hw_3m}")
 
 if(TARGET fake_ze AND MAGNUS_SPIRV_KERNELS)
   set(_ze ZE_ENABLE_ALT_DRIVERS=$<TARGET_FILE:fake_ze>
           FAKE_ZE_CACHE_DIR=${CMAKE_CURRENT_BINARY_DIR}/fake_ze_cache MAGNUS_BACKENDS=level0
-          FAKE_ZE_STRICT=1)
+          FAKE_ZE_STRICT=1 MAGNUS_TEST_ENTRY_BACKEND=level0_fake)
   _shape_tests(ze_32k_sg16 level0 ${_ze} "FAKE_ZE_DEVICE_NAME=Fake 32 KiB GPU"
                FAKE_ZE_LOCAL_MEM=32768 FAKE_ZE_SUBGROUPS=16 FAKE_ZE_COMPUTE_UNITS=2
                FAKE_ZE_GLOBAL_MEM=4294967296)

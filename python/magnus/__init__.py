@@ -11,8 +11,10 @@ any OpenCL device) through libmagnus, for SciPy sparse matrices.
 
 Inputs: any scipy.sparse matrix or array, converted to CSR with sorted, summed (duplicate-
 free) indices, int64 row pointers and int32 columns. Values are float32 or float64: `dtype`
-picks one, else float32 when both inputs are float32 and float64 otherwise (complex values
-are refused). The result is a csr_array, or a csr_matrix when neither input is an array
+picks one, else float32 when both inputs are float32 and float64 otherwise. Other value types
+raise UnsupportedTypeError rather than change silently: integer and bool values (an int64
+made float64 rounds beyond 2^53) are converted only when `dtype` is given, complex values
+never (their imaginary parts would be lost); the same for spmv's x and y. The result is a csr_array, or a csr_matrix when neither input is an array
 (both spmatrix). Explicit zeros that cancellation leaves in C are kept, as SciPy keeps them.
 
 Errors raise magnus.Error subclasses carrying the status name, its code and magnus's message.
@@ -125,21 +127,57 @@ def _reject_foreign(x, name):
                         f"{type(x).__name__}")
 
 
-def _value_dtype(A, B, dtype):
+def _check_values(dt, name, converting):
+    """Refuses value types magnus would change without being asked: float32 and float64 pass;
+    integers, bool and other real floats only when the caller gave dtype= (`converting`), as an
+    int64 made float64 silently rounds beyond 2^53; complex never (numpy would drop the
+    imaginary parts with a mere ComplexWarning), nor what is not a number."""
+    dt = np.dtype(dt)
+    if dt in (np.float32, np.float64):
+        return
+    if np.issubdtype(dt, np.complexfloating):
+        raise UnsupportedTypeError(-5, f"{name} holds complex values ({dt}); magnus multiplies "
+                                   "float32 or float64 (the imaginary parts would be lost)")
+    if not (np.issubdtype(dt, np.integer) or np.issubdtype(dt, np.floating) or dt == np.bool_):
+        raise UnsupportedTypeError(-5, f"{name} holds {dt} values; magnus multiplies float32 "
+                                   "or float64")
+    if not converting:
+        rounds = " (integers beyond 2^53 round)" if np.issubdtype(dt, np.integer) else ""
+        raise UnsupportedTypeError(-5, f"{name} holds {dt} values; magnus multiplies float32 "
+                                   f"or float64: convert it, or pass dtype=np.float64 (or "
+                                   f"np.float32) to have it converted{rounds}")
+
+
+def _value_dtype(A, B, dtype, converting=None):
+    """The product's value type: dtype when given, else float32 when A and B both are and
+    float64 otherwise; A's and B's types checked by _check_values (converting: whether they may
+    be converted; by default when dtype is given)."""
+    if converting is None:
+        converting = dtype is not None
+    for X, name in ((A, "A"), (B, "B")):
+        _check_values(X.dtype, name, converting)
     if dtype is not None:
         dt = np.dtype(dtype)
         if dt not in (np.float32, np.float64):
             raise UnsupportedTypeError(-5, f"dtype {dt} is not float32 or float64")
         return dt
-    for X, name in ((A, "A"), (B, "B")):
-        if np.issubdtype(X.dtype, np.complexfloating):
-            raise UnsupportedTypeError(-5, f"{name} holds complex values ({X.dtype}); magnus "
-                                       "multiplies float32 or float64")
-        if not (np.issubdtype(X.dtype, np.number) or X.dtype == np.bool_):
-            raise UnsupportedTypeError(-5, f"{name} holds {X.dtype} values")
     if A.dtype == np.float32 and B.dtype == np.float32:
         return np.dtype(np.float32)
     return np.dtype(np.float64)
+
+
+def _real_scalar(v, name):
+    """A finite real scalar (alpha, beta) as a float: complex values (numpy's complex scalars
+    convert to float with only a ComplexWarning), strings and NaN/inf are refused."""
+    if isinstance(v, (bool, np.bool_)) or np.iscomplexobj(v):
+        raise InvalidArgumentError(-3, f"{name} must be a real number, not {v!r}")
+    try:
+        f = float(v)
+    except (TypeError, ValueError):
+        raise InvalidArgumentError(-3, f"{name} must be a real number, not {v!r}") from None
+    if not np.isfinite(f):
+        raise InvalidArgumentError(-3, f"{name} = {f} is not a finite number")
+    return f
 
 
 def _canonical(X, dt):
@@ -241,10 +279,7 @@ def _report_dict(r, python_times=None):
 def _options(algorithm, alpha):
     if algorithm not in _ALGORITHMS:
         raise InvalidArgumentError(-3, f"unknown algorithm {algorithm!r}: 'auto', 'magnus' or 'hash'")
-    try:
-        alpha = float(alpha)
-    except (TypeError, ValueError):
-        raise InvalidArgumentError(-3, f"alpha must be a real number, not {alpha!r}") from None
+    alpha = _real_scalar(alpha, "alpha")
     o = L.SpgemmOptions()
     L.check(L.lib().magnus_spgemm_options_init(ctypes.byref(o)))
     o.algorithm = _ALGORITHMS[algorithm]
@@ -252,11 +287,11 @@ def _options(algorithm, alpha):
     return o
 
 
-def _operands(A, B, dtype):
+def _operands(A, B, dtype, converting=None):
     _reject_foreign(A, "A")
     _reject_foreign(B, "B")
     check_product_shapes(A, B)
-    dt = _value_dtype(A, B, dtype)
+    dt = _value_dtype(A, B, dtype, converting)
     as_array = _is_sparse_array(A) or _is_sparse_array(B)
     hA = _HostCSR(*_canonical(A, dt))
     hB = hA if B is A else _HostCSR(*_canonical(B, dt))
@@ -367,11 +402,10 @@ class Context(_Closing):
         if fmt is None:
             raise InvalidArgumentError(-3, f"format {format!r} is none of "
                                        f"{', '.join(L.SPMV_FORMATS)}")
-        for v, name in ((alpha, "alpha"), (beta, "beta")):
-            if not np.isfinite(v):
-                raise InvalidArgumentError(-3, f"{name} = {v} is not a finite number")
+        alpha, beta = _real_scalar(alpha, "alpha"), _real_scalar(beta, "beta")
         dt = _value_dtype(A, A, dtype)
         xs = np.asarray(x)
+        _check_values(xs.dtype, "x", dtype is not None)
         if xs.dtype != dt and dtype is None and xs.dtype == np.float64:
             dt = np.dtype(np.float64)  # float32 A with float64 x: the product in float64
         xs = np.ascontiguousarray(xs, dtype=dt)
@@ -381,6 +415,7 @@ class Context(_Closing):
         if y is None:
             ys = np.zeros(A.shape[0], dtype=dt)
         else:
+            _check_values(np.asarray(y).dtype, "y", dtype is not None)
             ys = np.array(y, dtype=dt, copy=True)  # the caller's y is not overwritten
             if ys.ndim != 1 or ys.shape[0] != A.shape[0]:
                 raise DimensionMismatchError(-4, f"y has shape {np.shape(y)}; A has "
@@ -426,6 +461,7 @@ class Plan(_Closing):
         self._ctx = ctx
         opt = _options(None, alpha)
         hA, hB, self._as_array = _operands(A, B, dtype)
+        self._converting = dtype is not None  # execute converts integers only then too
         self.dtype = np.dtype(np.float64 if hA.ptr.contents.type == L.FLOAT64 else np.float32)
         lib = L.lib()
         dA = ctx._upload(hA)
@@ -454,12 +490,13 @@ class Plan(_Closing):
                      "positions": info.positions, "symbolic": _report_dict(info.symbolic)}
 
     def execute(self, A, B, *, return_report=False):
-        """C = alpha·A·B for A and B with the plan's structures and new values (converted to
-        the plan's dtype). Another structure raises InvalidArgumentError, another shape
+        """C = alpha·A·B for A and B with the plan's structures and new values (float32 or
+        float64, converted to the plan's dtype; integer or bool values only when the plan was
+        made with dtype=). Another structure raises InvalidArgumentError, another shape
         DimensionMismatchError."""
         if not self._h:
             raise InvalidArgumentError(-2, "the plan is closed")
-        hA, hB, _ = _operands(A, B, self.dtype)
+        hA, hB, _ = _operands(A, B, self.dtype, self._converting)
         lib = L.lib()
         dA = self._ctx._upload(hA)
         dB = dA
@@ -508,7 +545,9 @@ def spgemm(A, B, *, device=None, algorithm=None, dtype=None, alpha=1.0, return_r
     context per device is made on first use and kept for later calls (or pass `context`).
     algorithm: None or "auto" (the library's choice per product; the report's
     algorithm_reason says why), "magnus" (gMAGNUS), or "hash". dtype: float32 or float64 (default from
-    the inputs: float32 when both are float32, else float64). alpha: a finite real number.
+    the inputs: float32 when both are float32, else float64); inputs of other types raise
+    UnsupportedTypeError unless dtype is given (integers, bool: then converted; complex:
+    always). alpha: a finite real number.
     CuPy: A and B both cupyx.scipy.sparse on one CUDA device multiply there (device None:
     "cuda:<their device id>"; a device or context elsewhere raises InvalidArgumentError) and
     give a cupyx.scipy.sparse.csr_matrix over magnus's memory; one of each raises TypeError.
@@ -538,7 +577,9 @@ def spmv(A, x, *, y=None, alpha=1.0, beta=0.0, format="auto", device=None, dtype
     y: None (zeros; beta then has no effect) or A.shape[0] values, not modified (a new array is
     returned). format: "auto" (chosen from the row lengths, docs/algorithm.md §9), "csr",
     "csr-balanced", "coo", "hybrid" or "sellp". dtype: float32 or float64 (default: A's, float64
-    when x is float64 or A is not float32). device and context as for magnus.spgemm. Returns
+    when x is float64 or A is not float32); A, x and y hold float32 or float64 values, or
+    integers or bool when dtype is given (converted), never complex (UnsupportedTypeError).
+    device and context as for magnus.spgemm. Returns
     the numpy array y, and with return_report=True also the report (format that ran,
     conversion_ms, product_ms, floor_bytes, ...). beta == 0 never reads y (NaN in y stays out)."""
     if context is not None and device is not None:

@@ -5,7 +5,7 @@ magnus.h; python/tests/test_layout.py compares their fields with the header's).
 Where the library comes from, first found wins:
   1. MAGNUS_LIBRARY, a path to libmagnus.so (e.g. build/runtime/libmagnus.so of a build tree);
   2. the package's own copy, magnus/_lib/libmagnus.so, when the install bundled one
-     (MAGNUS_BUNDLE_LIBRARY at `pip install` time: python/setup.py);
+     (MAGNUS_BUNDLE_LIBRARY at `pip install` time: python/_backend/magnus_backend.py);
   3. the system loader: "libmagnus.so.0.1", then "libmagnus.so" (an installed magnus, found
      through LD_LIBRARY_PATH or the loader's cache).
 """

@@ -1,7 +1,10 @@
 """Fixtures of the magnus Python tests: one context for the session on the device magnus
 picks (MAGNUS_DEVICE, else the best device: PoCL's CPU device on a machine without a GPU).
 Every test that needs a device is skipped, with the reason, when libmagnus does not load or
-no device is found."""
+no device is found; failed instead where CI requires a device for the entry's backend
+(MAGNUS_REQUIRE_DEVICE lists MAGNUS_TEST_ENTRY_BACKEND: tests/util/require_test_util.h)."""
+import os
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -9,14 +12,22 @@ import scipy.sparse as sp
 import magnus
 
 
+def _skip_or_fail(reason):
+    required = os.environ.get("MAGNUS_REQUIRE_DEVICE", "").replace(",", " ").split()
+    entry = os.environ.get("MAGNUS_TEST_ENTRY_BACKEND") or os.environ.get("MAGNUS_BACKENDS")
+    if entry and entry in required:
+        pytest.fail(f"{reason}: MAGNUS_REQUIRE_DEVICE requires a device for {entry}")
+    pytest.skip(reason)
+
+
 @pytest.fixture(scope="session")
 def ctx():
     try:
         devs = magnus.devices()
     except magnus.LibraryNotFoundError as e:
-        pytest.skip(f"libmagnus not found: {e}")
+        _skip_or_fail(f"libmagnus not found: {e}")
     if not devs:
-        pytest.skip("no magnus device (magnus probe says why)")
+        _skip_or_fail("no magnus device (magnus probe says why)")
     c = magnus.Context()
     yield c
     c.close()

@@ -80,6 +80,26 @@ def test_shared_operand_alpha_and_empty(fake):
         ctx.spgemm(A, A, dtype=np.int64)
 
 
+def test_value_types_as_for_scipy(fake):
+    """The device path refuses what the host path refuses (test_dtypes.py): integers without
+    dtype=, complex always; with dtype= integers are converted on the device."""
+    ctx, cupy, csp = fake
+    I = upload(csp, sp.csr_matrix(np.array([[3, 0], [1, 2]], dtype=np.int64)))
+    F = upload(csp, sp.csr_matrix(np.eye(2, dtype=np.float32)))
+    with pytest.raises(magnus.UnsupportedTypeError, match="A holds int64.*dtype="):
+        ctx.spgemm(I, F)
+    with pytest.raises(magnus.UnsupportedTypeError, match="B holds int64"):
+        magnus.spgemm(F, I, context=ctx)
+    Z = upload(csp, sp.csr_matrix(np.eye(2, dtype=np.complex64)))
+    with pytest.raises(magnus.UnsupportedTypeError, match="B holds complex"):
+        ctx.spgemm(F, Z, dtype=np.float32)
+    C = ctx.spgemm(I, F, dtype=np.float32)
+    assert C.dtype == np.float32
+    np.testing.assert_array_equal(C.get().toarray(), [[3, 0], [1, 2]])
+    del C, I, F, Z
+    gc.collect()
+
+
 def test_non_canonical_input_summed_on_a_copy(fake):
     ctx, cupy, csp = fake
     data = np.array([1.0, 2.0, 3.0, 4.0], np.float32)

@@ -73,9 +73,11 @@ def test_result_types_and_dtypes(ctx, fp64):
     # a csr_array on either side gives a csr_array; float64 on either side gives float64
     C = ctx.spgemm(sp.csr_array(A32), B32.astype(np.float64))
     assert isinstance(C, sp.csr_array) and C.dtype == np.float64
-    # integer values are multiplied as float64; dtype overrides
+    # integer values are converted only when dtype asks for it (test_dtypes.py)
     Ai = sp.csr_matrix(np.array([[1, 2], [0, 3]], dtype=np.int64))
-    C = ctx.spgemm(Ai, Ai)
+    with pytest.raises(magnus.UnsupportedTypeError, match="dtype="):
+        ctx.spgemm(Ai, Ai)
+    C = ctx.spgemm(Ai, Ai, dtype=np.float64)
     assert C.dtype == np.float64
     np.testing.assert_array_equal(C.toarray(), [[1, 8], [0, 9]])
     C = ctx.spgemm(Ai, Ai, dtype=np.float32)

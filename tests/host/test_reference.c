@@ -15,6 +15,7 @@
 #include "magnus/magnus.h"
 #include "reference_spgemm.h"
 #include "reference_test_util.h"
+#include "require_test_util.h"
 
 static const magnus_value_type both_types[] = {MAGNUS_FLOAT32, MAGNUS_FLOAT64};
 
@@ -382,7 +383,7 @@ Test(reference, shared_matrices_squared, .timeout = 300) {
     char index_path[1024];
     snprintf(index_path, sizeof index_path, "%s/INDEX.tsv", dir);
     FILE *f = fopen(index_path, "r");
-    if (!f) cr_skip_test("no shared matrices: %s not found", index_path);
+    if (!f) magnus_test_no_shared("no shared matrices: %s not found", index_path);
     char line[8192];
     char *fields[64];
     cr_assert_not_null(fgets(line, sizeof line, f));

@@ -34,10 +34,11 @@ magnus_add_test(test_alloc_failures SOURCES ${_rel_dir}/test_alloc_failures.c
                 ENV MAGNUS_BACKENDS=opencl LABELS reliability opencl TIMEOUT 900)
 
 # Device SpGEMM against the CPU reference: 1000 seeded random pairs (both algorithms, small
-# local-memory budgets), a device-memory-limit sweep, one context per thread concurrently.
-magnus_add_test(test_spgemm_property SOURCES ${_rel_dir}/test_spgemm_property.c
-                ENV MAGNUS_BACKENDS=opencl LABELS reliability opencl spgemm TIMEOUT 1800)
-target_link_libraries(test_spgemm_property PRIVATE Threads::Threads)
+# local-memory budgets), a device-memory-limit sweep, one context per thread concurrently; a
+# device test set, so on every backend present (the Level Zero test driver too) and shape.
+magnus_add_device_test(spgemm_property SOURCES ${_rel_dir}/test_spgemm_property.c
+                       LABELS reliability spgemm TIMEOUT 1800)
+target_link_libraries(spgemm_property PRIVATE Threads::Threads)
 
 # A broken OpenCL stack (tests/backends/opencl/fake_opencl: the real ICD loader with one entry point made to
 # fail) at every step of probing, context creation and a multiply; the CUDA backend, on the
@@ -64,3 +65,12 @@ endif()
 
 # Matrix Market fuzzing: corpus replay always, the libFuzzer target with MAGNUS_FUZZ=ON.
 include(${PROJECT_SOURCE_DIR}/tests/fuzz/fuzz.cmake)
+
+# CI's switches MAGNUS_REQUIRE_DEVICE and MAGNUS_REQUIRE_SHARED_MATRICES (.ci/run sets them):
+# without them a missing device or shared directory skips, with them it fails, and only for
+# the backends listed (tests/util/require_test_util.h, tests/util/require.sh).
+add_test(NAME require_switches
+         COMMAND bash ${_rel_dir}/test_require_switches.sh $<TARGET_FILE:spgemm_gmagnus>
+                 ${CMAKE_CURRENT_BINARY_DIR}/require-switches-work ${PROJECT_SOURCE_DIR})
+set_tests_properties(require_switches PROPERTIES TIMEOUT 300 SKIP_RETURN_CODE 77
+                     LABELS "reliability;opencl")

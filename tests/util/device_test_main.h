@@ -19,13 +19,14 @@
  *   1. magnus_device_select() under the test's environment (MAGNUS_BACKENDS picks the
  *      backend, MAGNUS_DEVICE a device). If it finds no device it prints why (the probe
  *      diagnostics) and exits 77, which ctest reports as "skipped" (magnus_add_test sets
- *      SKIP_RETURN_CODE 77). Any other failure (say, a malformed MAGNUS_DEVICE) exits 1.
+ *      SKIP_RETURN_CODE 77), or 1 when MAGNUS_REQUIRE_DEVICE lists the entry's backend (CI:
+ *      require_test_util.h). Any other failure (say, a malformed MAGNUS_DEVICE) exits 1.
  *   2. It creates a context and loads the float32 kernel module once, in a subprocess (so the
  *      parent never holds the device: a GPU in an exclusive compute mode admits one process
  *      at a time, and the tests run in other processes): a device that cannot run the kernels
  *      (MAGNUS_ERROR_FEATURE_UNSUPPORTED: say MAGNUS_OPENCL_PROGRAM=spir on an OpenCL without
- *      cl_khr_spir) skips with 77; a build failure exits 1 with the build log, rather than
- *      failing every test alike.
+ *      cl_khr_spir) skips with 77 (1 when required, as above); a build failure exits 1 with
+ *      the build log, rather than failing every test alike.
  *   3. It prints the device the tests will use, then hands over to Criterion.
  *
  * Criterion runs every test in a fresh process that does not run main(), so the "shared"
@@ -55,6 +56,7 @@
 
 #include "device_runtime.h"
 #include "device_test_util.h"
+#include "require_test_util.h"
 
 extern char **environ;
 
@@ -77,6 +79,15 @@ static int magnus_test_precheck(const magnus_device_info *device) {
         return 1;
     }
     return 0;
+}
+
+/* The exit status of a test set that found no device it can use: 77 (skipped), or 1 when
+ * MAGNUS_REQUIRE_DEVICE requires one for this entry's backend. */
+static int magnus_test_no_device_status(void) {
+    if (!magnus_test_device_required()) return 77;
+    fprintf(stderr, "FAIL: MAGNUS_REQUIRE_DEVICE=%s requires a device for %s: this entry may "
+            "not skip\n", getenv("MAGNUS_REQUIRE_DEVICE"), magnus_test_entry_backend());
+    return 1;
 }
 
 /* Runs this executable again as the precheck subprocess; its exit status, or 1. */
@@ -106,7 +117,8 @@ __attribute__((visibility("default"))) int main(int argc, char **argv) {
                backends ? backends : "(unset)", getenv("MAGNUS_DEVICE") ? " MAGNUS_DEVICE=" : "",
                getenv("MAGNUS_DEVICE") ? getenv("MAGNUS_DEVICE") : "", magnus_last_error(),
                magnus_probe_diagnostics());
-        return 77;
+        fflush(stdout);
+        return magnus_test_no_device_status();
     }
     if (s) {
         fprintf(stderr, "device test: magnus_device_select: %s: %s\n", magnus_status_string(s),
@@ -116,6 +128,7 @@ __attribute__((visibility("default"))) int main(int argc, char **argv) {
     if (getenv(MAGNUS_TEST_PRECHECK_VARIABLE)) return magnus_test_precheck(&device);
     fflush(stdout);
     int precheck = magnus_test_spawn_precheck(argv[0]);
+    if (precheck == 77) return magnus_test_no_device_status();
     if (precheck) return precheck;
     /* the device's shape too: a log then says which sizes the tests derived theirs from */
     printf("device tests on %s:%d %s (%s, driver %s): %llu bytes of local memory, %d compute "

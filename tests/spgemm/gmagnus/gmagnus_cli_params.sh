@@ -11,9 +11,11 @@ magnus=$1
 work=$2
 mkdir -p "$work"
 fail() { echo "FAIL: $*"; exit 1; }
+# shellcheck source=../../util/require.sh
+. "$(dirname "$0")/../../util/require.sh"
 
 if ! "$magnus" probe --json | python3 -c 'import json,sys; sys.exit(0 if json.load(sys.stdin)["selected"] else 1)'; then
-    echo "SKIP: no device"; exit 77
+    skip_no_device opencl "no device"
 fi
 
 "$magnus" rmat --scale 15 --per-row 4 --seed 3 -o "$work/a.mtx" >/dev/null ||

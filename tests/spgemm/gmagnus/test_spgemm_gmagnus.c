@@ -13,15 +13,13 @@
  * the parameters plan 1, 2 and 3 multisplit levels, and the report must show heavy rows and
  * exactly that many levels run.
  *
- * The shared real matrices squared (gmagnus_shared/...) run only with MAGNUS_TEST_SHARED=1,
- * their own ctest entry; MAGNUS_TEST_LARGE=1 adds the ones with more than 5M products
- * (MAGNUS_TEST_SHARED_MAX_PRODUCTS=N sets another limit).
+ * The shared real matrices (gmagnus_shared/..., their own ctest entry) are in
+ * test_gmagnus_shared.c, part of this executable.
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "device_test_main.h"
 #include "csr_products.h"
@@ -645,56 +643,4 @@ Test(gmagnus_errors, host_allocation_failures) {
     printf("host allocation failures: %d injected before success\n", failures);
     magnus_csr_free(&A);
     magnus_context_free(&ctx);
-}
-
-/* ---- shared real matrices squared (own ctest entry) --------------------------------------- */
-
-static int shared_enabled(void) {
-    const char *e = getenv("MAGNUS_TEST_SHARED");
-    return e && *e && strcmp(e, "0") != 0;
-}
-
-Test(gmagnus_shared, squared) {
-    if (!shared_enabled()) cr_skip_test("MAGNUS_TEST_SHARED=1 runs the shared matrices");
-    char index[1024];
-    snprintf(index, sizeof index, "%s/INDEX.tsv", MAGNUS_SHARED_MATRICES);
-    FILE *f = fopen(index, "r");
-    if (!f) cr_skip_test("no shared matrices at %s", MAGNUS_SHARED_MATRICES);
-    int64_t limit = magnus_test_large() ? INT64_MAX : 5000000;
-    const char *cap = getenv("MAGNUS_TEST_SHARED_MAX_PRODUCTS");
-    if (cap && *cap) limit = atoll(cap);
-    char line[4096];
-    int done = 0, n = 0;
-    magnus_context small = magnus_test_budget_context(4096);
-    magnus_context dflt = magnus_test_context();
-    while (fgets(line, sizeof line, f)) {
-        if (n++ == 0) continue; /* header */
-        char *fields[32];
-        int nf = 0;
-        for (char *tok = strtok(line, "\t\n"); tok && nf < 32; tok = strtok(NULL, "\t\n"))
-            fields[nf++] = tok;
-        if (nf < 19) continue;
-        long long products = atoll(fields[18]); /* AxA_products */
-        if (products > limit) continue;
-        char path[1200];
-        snprintf(path, sizeof path, "%s/%s.gz", MAGNUS_SHARED_MATRICES, fields[3]);
-        struct stat st;
-        if (stat(path, &st) != 0) continue;
-        magnus_value_type type = done % 2 ? MAGNUS_FLOAT64 : MAGNUS_FLOAT32;
-        if (!type_supported(dflt, type)) type = MAGNUS_FLOAT32;
-        magnus_csr A = NULL;
-        ASSERT_OK(magnus_mm_read(&A, path, type, NULL, NULL));
-        char label[256];
-        snprintf(label, sizeof label, "%s squared (default budget)", fields[0]);
-        multiply_checked(dflt, A, A, label);
-        snprintf(label, sizeof label, "%s squared (4 KiB budget)", fields[0]);
-        magnus_report r = multiply_checked(small, A, A, label);
-        printf("%-28s products %lld heavy rows %lld levels %d\n", fields[0], products,
-               (long long)r.rows_heavy, r.levels);
-        magnus_csr_free(&A);
-        done++;
-    }
-    fclose(f);
-    magnus_context_free(&small);
-    cr_assert_gt(done, 0, "no shared matrix was multiplied");
 }

@@ -21,7 +21,10 @@ out=$work/$mode
 rm -f "$out".csv "$out".json "$out".log
 export MAGNUS_BACKENDS=opencl MAGNUS_LOCAL_MEM_BYTES=16384
 device=$("$magnus" probe 2>/dev/null | awk '/^opencl:[0-9]+ / {print $1; exit}')
-[ -n "$device" ] || { echo "test_bench: no OpenCL device: skipped"; exit 77; }
+# shellcheck source=tests/util/require.sh
+. "$src/tests/util/require.sh"
+[ -n "$device" ] || skip_no_device opencl "test_bench: no OpenCL device"
+require_shared "$shared" add32.mtx.gz
 
 args=(bench --rmat-sweep --scales 8-9 --a-per-row 4 --b-per-row 8 --runs 2
       --bandwidth-bytes 16M --csv "$out.csv" --json "$out.json")

@@ -10,6 +10,8 @@ work=$3
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=lib.sh
 . "$here/lib.sh"
+# shellcheck source=../../util/require.sh
+. "$here/../../util/require.sh"
 
 # multiply and demo run on the best device found (PoCL's CPU device in CI; its options are
 # tested in test_cli_device.sh); with no device at all they are checked on the CPU reference.
@@ -160,7 +162,8 @@ expect 0 "$magnus" info "$odd" --json
 valid_json
 same "escaped source" "$(json source)" "$(python3 -c 'import json,sys; print(json.dumps(sys.argv[1].encode("utf-8","surrogateescape").decode("utf-8","replace")))' "$odd")"
 
-# ---- a real matrix from the shared set (skipped when absent) -------------------------------
+# ---- a real matrix from the shared set (skipped when absent, failed when CI requires it) ---
+require_shared "$shared" wiki-Vote.mtx.gz
 if [ -f "$shared/wiki-Vote.mtx.gz" ] && [ -f "$shared/INDEX.tsv" ]; then
     want=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "nnz_AxA") c = i }
                        $1 == "wiki-Vote" { print $c; exit }' "$shared/INDEX.tsv")

@@ -14,11 +14,10 @@ work=$2
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=lib.sh
 . "$here/lib.sh"
+# shellcheck source=../../util/require.sh
+. "$here/../../util/require.sh"
 
-if ! device_selected MAGNUS_BACKENDS=opencl; then
-    echo "SKIP: no OpenCL device"
-    exit 77
-fi
+device_selected MAGNUS_BACKENDS=opencl || skip_no_device opencl "no OpenCL device"
 
 # A pair like the demo's (A 4 per row, B 8 per row, distinct seeds), as files, so that Python
 # can count the product independently.

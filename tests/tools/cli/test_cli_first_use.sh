@@ -14,11 +14,10 @@ work=$2
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=lib.sh
 . "$here/lib.sh"
+# shellcheck source=../../util/require.sh
+. "$here/../../util/require.sh"
 
-if ! device_selected; then
-    echo "SKIP: no device"
-    exit 77
-fi
+device_selected || skip_no_device opencl "no device"
 caches=(MAGNUS_CACHE_DIR="$work/magnus-cache" POCL_CACHE_DIR="$work/pocl-cache")
 
 # cold: both caches empty

@@ -9,6 +9,8 @@ work=$2
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=lib.sh
 . "$here/lib.sh"
+# shellcheck source=../../util/require.sh
+. "$here/../../util/require.sh"
 
 # ---- usage errors (no device needed) --------------------------------------------------------
 expect 0 "$magnus" spmv --help
@@ -23,9 +25,8 @@ expect 2 "$magnus" spmv rmat:6:4 --backend vulkan
 contains err "unknown backend 'vulkan'"
 
 if ! device_selected; then
-    echo "SKIP: no device for magnus spmv ($checks checks, $failures failures)"
     [ "$failures" -eq 0 ] || exit 1
-    exit 77
+    skip_no_device opencl "no device for magnus spmv ($checks checks, $failures failures)"
 fi
 
 # ---- every format, both types, verified; the report names the format that ran ---------------
