@@ -283,7 +283,7 @@ MAGNUS_API magnus_status magnus_mm_write(const char *path, const magnus_csr_s *A
  * CPU reference (verification only; shares no code with the device paths)
  * ------------------------------------------------------------------------------------------ */
 /*
- * C = A·B by Gustavson's algorithm with a dense accumulator; rows of C sorted; products of
+ * C = A·B by Gustavson's algorithm; rows of C sorted; products of
  * A's and B's entries are always formed, so cancellation leaves explicit zeros in C (as every
  * magnus device path does). Values are accumulated in double and rounded to the inputs' type.
  * If magnitude is non-NULL it receives |A|·|B| with C's structure, the scale used by
@@ -293,7 +293,12 @@ MAGNUS_API magnus_status magnus_mm_write(const char *path, const magnus_csr_s *A
  * detail prefixed "A: " or "B: "); A.cols != B.rows is MAGNUS_ERROR_DIMENSION_MISMATCH (the
  * detail names both shapes), different value types MAGNUS_ERROR_UNSUPPORTED_TYPE. Rows are
  * shared among up to one thread per CPU (one thread for small products); the result does not
- * depend on the thread count. Besides C it needs about 28 bytes per column of B per thread.
+ * depend on the thread count. Besides C it needs, per thread, a dense accumulator of about
+ * 28 bytes per column of B when B's columns are few (up to 2^16, or up to 4 times the longest
+ * row's products), else a hash table of about 80 bytes per distinct column of the longest
+ * row of C (at most nnz(B)): never memory in proportion to B's columns when they far
+ * outnumber its entries. That workspace is checked against the host memory limit
+ * (MAGNUS_HOST_MEMORY_LIMIT) before it is allocated: MAGNUS_ERROR_OUT_OF_HOST_MEMORY.
  */
 MAGNUS_API magnus_status magnus_reference_spgemm(magnus_csr *C, magnus_csr *magnitude,
                                                  const magnus_csr_s *A, const magnus_csr_s *B);
