@@ -144,6 +144,13 @@ typedef struct magnus_csr_s {
  * MAGNUS_ERROR_OUT_OF_HOST_MEMORY before anything is allocated. */
 MAGNUS_API magnus_status magnus_csr_new(magnus_csr *out, int64_t rows, int64_t cols, int64_t nnz,
                                         magnus_value_type type);
+/* The host memory limit matrices respect, for a caller's own arrays sized by a matrix (an
+ * SpMV's x and y: the `magnus` tool checks them so): MAGNUS_ERROR_OUT_OF_HOST_MEMORY when
+ * `bytes` exceed MAGNUS_HOST_MEMORY_LIMIT (a size such as 8G; default half the machine's
+ * memory), the detail reading "<what> needs N of host memory, above the limit of L (...;
+ * MAGNUS_HOST_MEMORY_LIMIT sets it)"; MAGNUS_ERROR_INVALID_ARGUMENT naming the variable when
+ * it is not a size. Allocates nothing. `what` NULL reads "an allocation". */
+MAGNUS_API magnus_status magnus_host_memory_check(uint64_t bytes, const char *what);
 /* Deep copy of `in`, keeping its value type. */
 MAGNUS_API magnus_status magnus_csr_copy(magnus_csr *out, const magnus_csr_s *in);
 /* Deep copy of `in` with values converted to `type`. */

@@ -179,6 +179,43 @@ sys.exit(0 if ok else 1)
 PY
 done
 
+# ---- issue 33 item 1: a 3-entry file declaring 2 x (2^31 - 1): SpMV's x refused by name, a
+# product with it multiplied and verified exactly (the CPU reference's workspace is O(nnz)), both
+# in little memory. Under an address-space limit of 2 GiB (not in sanitizer builds, whose shadow
+# memory needs more), so that a dimension-sized allocation fails instead of filling the machine.
+printf '%%%%MatrixMarket matrix coordinate real general\n2 2147483647 3\n1 1 1\n2 5 2\n1 2147483647 3\n' \
+    >"$work/wide.mtx"
+printf '%%%%MatrixMarket matrix coordinate real general\n2 2 3\n1 1 1\n2 1 2\n1 2 3\n' >"$work/small.mtx"
+for cmd in spmv multiply; do
+    checks=$((checks + 1))
+    python3 - "$magnus" "$cmd" "$work" <<'PY2' || fail "$cmd with a 2 x (2^31 - 1) matrix: not as expected in little memory"
+import resource, subprocess, sys
+magnus, cmd, work = sys.argv[1:]
+asan = "libasan" in subprocess.run(["ldd", magnus], capture_output=True, text=True).stdout
+def limit():
+    if not asan:
+        resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+args = ([magnus, "spmv", work + "/wide.mtx"] if cmd == "spmv" else
+        [magnus, "multiply", work + "/small.mtx", work + "/wide.mtx", "--cpu", "--verify", "--json"])
+p = subprocess.run(args, capture_output=True, text=True, preexec_fn=limit,
+                   env={"MAGNUS_HOST_MEMORY_LIMIT": "8G", "PATH": "/usr/bin:/bin"})
+rss_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+if cmd == "spmv":
+    ok = (p.returncode == 1 and "x (2,147,483,647 float64 values, one per column of A) needs 16.0 GiB"
+          in p.stderr and "MAGNUS_HOST_MEMORY_LIMIT" in p.stderr)
+else:
+    import json
+    ok = p.returncode == 0
+    if ok:
+        d = json.loads(p.stdout)
+        ok = d["C"]["nnz"] == 5 and d["C"]["cols"] == 2147483647 and d["verification"]["passed"] is True
+ok = ok and rss_mb < 200
+if not ok:
+    print("exit %d, %.0f MB: %s %s" % (p.returncode, rss_mb, p.stdout[:300], p.stderr[:300]), file=sys.stderr)
+sys.exit(0 if ok else 1)
+PY2
+done
+
 # ---- item 11: writing .gz within a few times the time of reading it back -------------------
 # bcsstk13^2 in f64 (397k entries of 17-digit values): 0.77-0.86 s to write at zlib's default
 # level against 0.08 s to read (docs/benchmarks/mm_write.md), 0.23-0.27 s at level 1.
