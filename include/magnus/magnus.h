@@ -663,7 +663,11 @@ typedef struct magnus_report {
  * the same value type; C gets it too. report and opt may be NULL. *C is an output only (see
  * the conventions at the top): set to NULL first, then to a new matrix; a matrix *C held
  * before is neither read nor freed, so `magnus_spgemm(&C, ...)` in a loop must free C between
- * calls. On failure *C is NULL.
+ * calls. On failure *C is NULL. A product whose C cannot fit the device's memory (or the
+ * context's device_memory_limit) beside what is in use fails before any phase runs, with
+ * MAGNUS_ERROR_OUT_OF_DEVICE_MEMORY naming C and the bytes it needs at least: a lower bound,
+ * each row of C holding every column of the B rows its A row selects, so a product that fits
+ * is never refused (magnus_spgemm_device and magnus_spgemm_plan_create alike).
  */
 MAGNUS_API magnus_status magnus_spgemm(magnus_csr *C, magnus_context ctx, const magnus_csr_s *A,
                                        const magnus_csr_s *B, const magnus_spgemm_options *opt,
