@@ -181,12 +181,13 @@ done
 
 # ---- issue 33 item 1: a 3-entry file declaring 2 x (2^31 - 1): SpMV's x refused by name, a
 # product with it multiplied and verified exactly (the CPU reference's workspace is O(nnz)), the
-# random check's vectors (4 x 2^31 doubles) refused by name, all in little memory. Under an address-space limit of 2 GiB (not in sanitizer builds, whose shadow
+# random check's vectors (4 x 2^31 doubles) and bench --op spmv's x refused by name, all in
+# little memory. Under an address-space limit of 2 GiB (not in sanitizer builds, whose shadow
 # memory needs more), so that a dimension-sized allocation fails instead of filling the machine.
 printf '%%%%MatrixMarket matrix coordinate real general\n2 2147483647 3\n1 1 1\n2 5 2\n1 2147483647 3\n' \
     >"$work/wide.mtx"
 printf '%%%%MatrixMarket matrix coordinate real general\n2 2 3\n1 1 1\n2 1 2\n1 2 3\n' >"$work/small.mtx"
-for cmd in spmv multiply random; do
+for cmd in spmv bench multiply random; do
     checks=$((checks + 1))
     python3 - "$magnus" "$cmd" "$work" <<'PY2' || fail "$cmd with a 2 x (2^31 - 1) matrix: not as expected in little memory"
 import resource, subprocess, sys
@@ -197,6 +198,8 @@ def limit():
         resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
 verify = "--verify=random" if cmd == "random" else "--verify"
 args = ([magnus, "spmv", work + "/wide.mtx"] if cmd == "spmv" else
+        [magnus, "bench", "--op", "spmv", work + "/wide.mtx", "--runs", "1", "--cpu",
+         "--no-bandwidth"] if cmd == "bench" else
         [magnus, "multiply", work + "/small.mtx", work + "/wide.mtx", "--cpu", verify, "--json"])
 p = subprocess.run(args, capture_output=True, text=True, preexec_fn=limit,
                    env={"MAGNUS_HOST_MEMORY_LIMIT": "1G" if cmd == "random" else "8G",
@@ -205,6 +208,8 @@ rss_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
 if cmd == "spmv":
     ok = (p.returncode == 1 and "x (2,147,483,647 float64 values, one per column of A) needs 16.0 GiB"
           in p.stderr and "MAGNUS_HOST_MEMORY_LIMIT" in p.stderr)
+elif cmd == "bench":
+    ok = (p.returncode == 1 and "x and y (2147483647 + 2 values) needs 16.0 GiB" in p.stderr)
 elif cmd == "random":
     ok = (p.returncode == 1 and "the random check's workspace for 4 vectors x and B·x (2147483647 columns" in p.stderr
           and "MAGNUS_HOST_MEMORY_LIMIT" in p.stderr)
