@@ -50,7 +50,7 @@ static int read_vector(void *values, magnus_value_type type, int64_t n, const ch
     return rc;
 }
 
-/* y, one value per line, to `out` (a file by name, or stdout for "-"). */
+/* y, one value per line, to the file `path`, or to stdout when to_stdout. */
 static int write_vector(const char *path, bool to_stdout, const void *y, magnus_value_type type,
                         int64_t n) {
     FILE *f = to_stdout ? stdout : fopen(path, "w");
