@@ -179,6 +179,10 @@ MG_KERNEL_SIG(prim_shift_u64, (BUF_U64, out), (U64, out_at), (BUF_U64, in), (U64
 MG_KERNEL_SIG(prim_csr_structure, (BUF_I64, row_ptr), (BUF_I32, col_idx), (I64, rows),
               (I64, cols), (I64, nnz), (U32, lanes), (U64, long_row), (BUF_U64, part))
 
+/* ---- kernels/spgemm_c_bound.cl ---- */
+MG_KERNEL_SIG(spgemm_row_nnz_floor, (I64, rows), (U32, scan), (BUF_I64, A_rp), (BUF_I32, A_col),
+              (BUF_I64, B_rp), (BUF_U64, out))
+
 /* ---- kernels/spgemm_plan.cl ---- */
 MG_KERNEL_SIG(plan_entry_products, (U64, nnz_a), (BUF_I32, A_col), (BUF_I64, B_rp),
               (BUF_U64, out))

@@ -295,6 +295,13 @@ void cli_note(const char *fmt, ...) {
     fputc('\n', stderr);
 }
 
+bool cli_output_is_stdout(const char *path) {
+    if (!strcmp(path, "-") || !strcmp(path, "/dev/stdout")) return true;
+    struct stat a, b;
+    return stat(path, &a) == 0 && fstat(STDOUT_FILENO, &b) == 0 && a.st_dev == b.st_dev &&
+           a.st_ino == b.st_ino;
+}
+
 int cli_output_check(const char *path) {
     struct stat st;
     if (stat(path, &st) == 0) {

@@ -121,6 +121,9 @@ const char *cli_last_failure(void);
  * directory); else reports why (cli_failf) and returns CLI_EXIT_FAILURE. Checked before any
  * work, so that a bad -o does not cost a whole multiply. */
 int cli_output_check(const char *path);
+/* Whether -o names standard output: "-", /dev/stdout, or the very file stdout is. What is
+ * written there then goes to stdout and every report to stderr, so the two never mix. */
+bool cli_output_is_stdout(const char *path);
 
 /* ---- numbers -------------------------------------------------------------------------- */
 typedef struct cli_text {

@@ -119,6 +119,9 @@ int product_run_execute(product_run *run, const magnus_csr_s *A, const magnus_cs
     if (s == MAGNUS_ERROR_MISMATCH)
         return cli_failf("verification failed (%s): %s", verify_method_name(run->verify.method),
                          run->verify.detail);
+    /* an allocation of the check that failed says what it was in the report's detail */
+    if (s && !magnus_last_error()[0] && run->verify.detail[0])
+        return cli_failf("%s: %s", magnus_status_string(s), run->verify.detail);
     if (s) return cli_fail(s);
     return CLI_EXIT_OK;
 }
@@ -270,6 +273,10 @@ static void print_verification(const product_run *run, FILE *out) {
                 v->vectors_seconds);
     fprintf(out, "%-10s%d rows recomputed on the host (the %s): largest relative error %.3g\n",
             "", v->rows_sampled, "heaviest and random ones", v->rows_sample_error);
+    if (v->nonfinite_rows > 0)
+        fprintf(out, "%-10s%s rows with NaN or infinities (in C or among the products) compared "
+                     "entry by entry instead, those exactly\n",
+                "", cli_count(v->nonfinite_rows).s);
     if (!v->structure_checked)
         fprintf(out, "%-10sstructure not checked (no memory for the column markers)\n", "");
     else if (v->structure_matched)
@@ -393,6 +400,8 @@ static void verification_json(const verify_report *v, cli_json *j) {
         cli_json_int(j, "rows_sampled", v->rows_sampled);
         cli_json_real(j, "rows_sample_error", v->rows_sample_error);
         cli_json_int(j, "rows_sample_bad_row", v->rows_sample_bad_row);
+        cli_json_int(j, "nonfinite_rows", v->nonfinite_rows);
+        cli_json_int(j, "nonfinite_bad_row", v->nonfinite_bad_row);
         cli_json_bool(j, "structure_checked", v->structure_checked);
         if (v->structure_checked) {
             cli_json_bool(j, "structure_matched", v->structure_matched);

@@ -67,6 +67,7 @@ magnus_status verify_product(verify_report *report, const magnus_csr_s *C, const
     report->worst_row = -1;
     report->structure_bad_row = -1;
     report->rows_sample_bad_row = -1;
+    report->nonfinite_bad_row = -1;
     bool exact = opt->mode == VERIFY_EXACT ||
                  (opt->mode == VERIFY_AUTO && products <= opt->exact_limit);
     if (exact) return verify_exact(report, C, A, B, progress);

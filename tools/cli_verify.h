@@ -14,7 +14,10 @@
  *           hold exactly the columns of an independent symbolic product (a marker per column,
  *           threads over rows), which also gives nnz(A·B). Plus 64 rows compared entry by
  *           entry with the same rows recomputed on the host: the 32 with most products and 32
- *           random ones (one wrong entry of a long row hardly moves that row's C·x).
+ *           random ones (one wrong entry of a long row hardly moves that row's C·x). Rows
+ *           whose vector sums are not finite (NaN or infinities in C or among the products)
+ *           leave the vector errors and are compared entry by entry: NaN and infinities
+ *           exactly (same position, same value), finite values with the tolerance.
  * Values that cancel to zero stay explicit entries on both sides (magnus keeps every product's
  * column), so structures compare exactly.
  */
@@ -87,6 +90,10 @@ typedef struct verify_report {
     int rows_sampled;          /* rows recomputed on the host and compared entry by entry */
     double rows_sample_error;  /* largest |c - e| / (|A|·|B|) over them (inf: columns differ) */
     int64_t rows_sample_bad_row; /* first of them beyond the tolerance (-1: none) */
+    int64_t nonfinite_rows;    /* rows whose C·x, A·(B·x) or |A|·(|B|·|x|) was not finite
+                                  (a NaN or an infinity in C or among the products): out of
+                                  the vector errors, compared entry by entry instead */
+    int64_t nonfinite_bad_row; /* the first of them that differs (-1: none) */
     char detail[512];          /* when not matched: the first problem, one line */
 } verify_report;
 

@@ -10,6 +10,16 @@
  *              compared entry by entry (as magnus_csr_compare would, against |A|·|B|): a
  *              wrong entry in a row of 10^5 entries moves that row's vector error by ~10^-5
  *              only, below float32's tolerance, but not its own.
+ *   non-finite a row whose y, z or w is not finite (C holds a NaN or an infinity there, or one
+ *              of the row's products is not finite, or its sum overflows) says nothing through
+ *              the vectors (inf - inf is NaN), so it leaves the vector errors and is compared
+ *              entry by entry instead, as the exact check does: NaN only against NaN, an
+ *              infinity only against the same infinity (the host's sum rounded to C's type),
+ *              finite values within the tolerance. Every product that is not finite makes
+ *              its row's z or w not finite, and every non-finite entry of C its y, so no such
+ *              entry escapes this comparison.
+ * Every array sized by a dimension (x, B·x, the markers) is checked against the host memory
+ * limit before it is allocated (magnus_host_memory_check): a 2 x (2^31 - 1) B fails by name.
  * `magnus bench` runs the vectors alone (settings->vectors_only, at its own tolerance).
  * Nothing here shares code with any SpGEMM, device or reference. When the multiply left C on
  * its device (settings->ctx and ->dC: `magnus multiply`; settings->where = VERIFY_ON_HOST
@@ -119,6 +129,12 @@ static void *structure_work(void *arg) {
 static bool check_structure(verify_report *r, const magnus_csr_s *C, const magnus_csr_s *A,
                             const magnus_csr_s *B) {
     int n = thread_count(A->rows);
+    /* fewer threads when their markers would pass the host memory limit; none fit: unchecked */
+    const uint64_t marks_bytes = (uint64_t)(B->cols > 0 ? B->cols : 1) * sizeof(uint32_t);
+    while (n > 0 && magnus_host_memory_check((uint64_t)n * marks_bytes,
+                                             "the structure check's column markers"))
+        n--;
+    if (n == 0) return false;
     structure_job jobs[MAX_THREADS];
     row_pool pool = {.rows = A->rows};
     atomic_init(&pool.next, 0);
@@ -164,6 +180,7 @@ typedef struct vector_job {
     row_pool *pool;
     const double *y;         /* pass 2 on the device's C·x: rows of C x k */
     double unit;             /* ... and the unit roundoff of C's type */
+    uint8_t *nonfinite;      /* pass 2: rows of A, 1 where y, z or w was not finite */
     /* pass 2 reductions */
     double err2[MAX_VECTORS], scale2[MAX_VECTORS];
     double row_max;
@@ -241,6 +258,13 @@ static void add_row_difference(vector_job *job, int64_t i, int v, double d, doub
 static void add_row_error(vector_job *job, int64_t i, int v, double y, double z, double w) {
     add_row_difference(job, i, v, fabs(y - z), w);
 }
+/* A row whose sums are not all finite is compared entry by entry instead (the header says
+ * why); true when row i is such a row, marked. */
+static bool set_aside_nonfinite(vector_job *job, int64_t i, double y, double z, double w) {
+    if (isfinite(y) && isfinite(z) && isfinite(w)) return false;
+    job->nonfinite[i] = 1;
+    return true;
+}
 
 /* Pass 2, per row i: y = C(i,:)·x, z = A(i,:)·t, w = |A(i,:)|·s (t, s from pass 1 in
  * job->ts), and the errors. */
@@ -256,8 +280,9 @@ static void error_pair(vector_job *job, int64_t i, int v, bool pair) {
     }
     /* s >= 0: the |.| row_sums takes of it changes nothing */
     row_sums(job->A, i, job->ts, job->ts + 1, k, v, pair, 2, z, w);
-    add_row_error(job, i, v, y0, z[0], w[0]);
-    if (pair) add_row_error(job, i, v + 1, y1, z[1], w[1]);
+    if (!set_aside_nonfinite(job, i, y0, z[0], w[0])) add_row_error(job, i, v, y0, z[0], w[0]);
+    if (pair && !set_aside_nonfinite(job, i, y1, z[1], w[1]))
+        add_row_error(job, i, v + 1, y1, z[1], w[1]);
 }
 static void *error_work(void *arg) {
     for_rows_and_vector_pairs(arg, error_pair);
@@ -274,12 +299,14 @@ static magnus_status products_on_device(double *y, magnus_context ctx,
                                         magnus_value_type type, const double *x, int k,
                                         int64_t rows, int64_t cols) {
     const size_t vb = magnus_value_size(type);
-    void *hx = malloc((size_t)(cols > 0 ? cols : 1) * vb);
-    void *hy = malloc((size_t)(rows > 0 ? rows : 1) * vb);
+    const size_t xb = (size_t)(cols > 0 ? cols : 1) * vb, yb = (size_t)(rows > 0 ? rows : 1) * vb;
+    magnus_status s = magnus_host_memory_check(xb + yb, "the device's x and C·x, on the host");
+    void *hx = s ? NULL : malloc(xb);
+    void *hy = s ? NULL : malloc(yb);
     magnus_device_vector dv = NULL, dy = NULL;
     magnus_spmv_plan plan = NULL;
     magnus_spmv_options opt;
-    magnus_status s = hx && hy ? magnus_spmv_options_init(&opt) : MAGNUS_ERROR_OUT_OF_HOST_MEMORY;
+    if (!s) s = hx && hy ? magnus_spmv_options_init(&opt) : MAGNUS_ERROR_OUT_OF_HOST_MEMORY;
     if (!s) opt.format = MAGNUS_SPMV_CSR_BALANCED;
     if (!s) s = magnus_spmv_plan_create(&plan, ctx, (magnus_device_csr)dC, &opt, NULL);
     if (!s) s = magnus_device_vector_zeros(&dy, ctx, type, rows);
@@ -317,8 +344,9 @@ static void error_pair_device(vector_job *job, int64_t i, int v, bool pair) {
     const double Lu = (double)(job->C->row_ptr[i + 1] - job->C->row_ptr[i]) * job->unit;
     const double gamma = Lu < 1 ? Lu / (1 - Lu) : INFINITY;
     for (int u = 0; u <= (int)pair; u++) {
+        if (set_aside_nonfinite(job, i, job->y[i * k + v + u], z[u], w[u])) continue;
         const double allow = w[u] > 0 ? gamma * w[u] : 0;
-        double d = fabs(job->y[i * k + v + u] - z[u]); /* NaN stays NaN: an error */
+        double d = fabs(job->y[i * k + v + u] - z[u]);
         if (!isnan(d)) d = d > allow ? d - allow : 0;
         add_row_difference(job, i, v + u, d, w[u]);
     }
@@ -328,16 +356,27 @@ static void *error_work_device(void *arg) {
     return NULL;
 }
 
-/* Fills the vector fields of the report; false when out of memory. */
-static bool check_vectors(verify_report *r, const magnus_csr_s *C, const magnus_csr_s *A,
-                          const magnus_csr_s *B, int k, uint64_t seed,
-                          const verify_random_settings *st) {
+/* Fills the vector fields of the report and marks in nonfinite[] (A->rows bytes, zeroed) the
+ * rows set aside; a status (with its message) when the arrays do not fit. */
+static magnus_status check_vectors(verify_report *r, const magnus_csr_s *C, const magnus_csr_s *A,
+                                   const magnus_csr_s *B, int k, uint64_t seed,
+                                   const verify_random_settings *st, uint8_t *nonfinite) {
     size_t xn = (size_t)(B->cols > 0 ? B->cols : 1) * (size_t)k;
     size_t tn = (size_t)(B->rows > 0 ? B->rows : 1) * (size_t)k;
+    char what[160];
+    snprintf(what, sizeof what,
+             "the random check's workspace for %d vectors x and B·x (%lld columns, %lld rows "
+             "of B)",
+             k, (long long)B->cols, (long long)B->rows);
+    magnus_status s = magnus_host_memory_check((uint64_t)xn * 8 + (uint64_t)tn * 16, what);
+    if (s) return s;
     double *x = malloc(xn * sizeof *x);
     double *ts = malloc(2 * tn * sizeof *ts);
-    bool ok = x && ts;
-    if (ok) {
+    if (!x || !ts) {
+        s = MAGNUS_ERROR_OUT_OF_HOST_MEMORY;
+        snprintf(r->detail, sizeof r->detail, "cannot allocate %s", what);
+    }
+    if (!s) {
         /* Entries ±[0.5, 1]: random signs let errors cancel no more often than chance, and
          * magnitudes away from 0 make every column count. */
         uint64_t state = seed;
@@ -364,6 +403,7 @@ static bool check_vectors(verify_report *r, const magnus_csr_s *C, const magnus_
             magnus_device_info dev;
             size_t yn = (size_t)(C->rows > 0 ? C->rows : 1) * (size_t)k;
             magnus_status s = magnus_context_device(&dev, st->ctx);
+            if (!s) s = magnus_host_memory_check((uint64_t)yn * sizeof *y, "the device's C·x");
             if (!s) s = (y = malloc(yn * sizeof *y)) ? MAGNUS_SUCCESS : MAGNUS_ERROR_OUT_OF_HOST_MEMORY;
             if (!s) s = products_on_device(y, st->ctx, st->dC, C->type, x, k, C->rows, C->cols);
             if (!s)
@@ -385,7 +425,8 @@ static bool check_vectors(verify_report *r, const magnus_csr_s *C, const magnus_
         for (int i = 0; i < n; i++)
             jobs[i] = (vector_job){.A = A, .C = C, .k = k, .x = x, .ts = ts, .pool = &pool,
                                    .row_worst = -1, .y = y,
-                                   .unit = C->type == MAGNUS_FLOAT64 ? 0x1.0p-53 : 0x1.0p-24};
+                                   .unit = C->type == MAGNUS_FLOAT64 ? 0x1.0p-53 : 0x1.0p-24,
+                                   .nonfinite = nonfinite};
         run_threads(n, y ? error_work_device : error_work, jobs, sizeof jobs[0]);
         free(y);
         r->rel_error = 0;
@@ -411,7 +452,7 @@ static bool check_vectors(verify_report *r, const magnus_csr_s *C, const magnus_
     }
     free(x);
     free(ts);
-    return ok;
+    return s;
 }
 
 /* ---- rows checked entry by entry ----------------------------------------------------------- */
@@ -449,9 +490,12 @@ static int choose_rows(int64_t *rows, const magnus_csr_s *A, const magnus_csr_s 
     return n;
 }
 
-/* Row i of A·B in double with |A|·|B| beside it, compared with C's row entry by entry
- * (|c - e| <= tol · m; m = 0 needs c == e). Returns the largest |c - e| / m of the row, or
- * infinity if the columns differ. val, mag: B->cols doubles; mark: B->cols stamps. */
+/* Row i of A·B in double with |A|·|B| beside it, compared with C's row entry by entry as
+ * magnus_csr_compare does: NaN matches only NaN and an infinity only the same infinity (the
+ * sum rounded to C's type, where a float32 C overflows as the reference's would), finite
+ * values within |c - e| <= tol · m (m = 0 needs c == e). Returns the largest |c - e| / m of
+ * the row (0 for matching non-finite values), or infinity if the columns or a non-finite
+ * value differ. val, mag: B->cols doubles; mark: B->cols stamps. */
 static double check_row(const magnus_csr_s *C, const magnus_csr_s *A, const magnus_csr_s *B,
                         int64_t i, double *val, double *mag, uint32_t *mark, uint32_t stamp) {
     int64_t count = 0;
@@ -475,36 +519,63 @@ static double check_row(const magnus_csr_s *C, const magnus_csr_s *A, const magn
     for (int64_t c = C->row_ptr[i]; c < C->row_ptr[i + 1]; c++) {
         int32_t j = C->col_idx[c];
         if (mark[j] != stamp) return INFINITY;
-        double d = fabs(value_at(C, c) - val[j]);
-        double rel = d == 0 ? 0 : (mag[j] > 0 && !isnan(d) ? d / mag[j] : INFINITY);
+        const double got = value_at(C, c);
+        const double e = C->type == MAGNUS_FLOAT32 ? (double)(float)val[j] : val[j];
+        if (isnan(got) || isnan(e)) {
+            if (!(isnan(got) && isnan(e))) return INFINITY;
+            continue;
+        }
+        if (isinf(got) || isinf(e)) {
+            if (got != e) return INFINITY;
+            continue;
+        }
+        double d = fabs(got - e);
+        double rel = d == 0 ? 0 : (mag[j] > 0 ? d / mag[j] : INFINITY);
         if (rel > worst) worst = rel;
     }
     return worst;
 }
 
-/* Fills the sampled-row fields of the report; false when out of memory. */
-static bool check_rows(verify_report *r, const magnus_csr_s *C, const magnus_csr_s *A,
-                       const magnus_csr_s *B, uint64_t seed) {
+/* Compares rows entry by entry (check_row): the sampled ones when `sample` (the
+ * rows_sample_* fields) and every row marked in nonfinite[] (the nonfinite_* fields). A
+ * status (with its message) when the arrays do not fit. */
+static magnus_status check_rows(verify_report *r, const magnus_csr_s *C, const magnus_csr_s *A,
+                                const magnus_csr_s *B, uint64_t seed, bool sample,
+                                const uint8_t *nonfinite) {
     int64_t rows[SAMPLE_HEAVY + SAMPLE_RANDOM];
-    int n = choose_rows(rows, A, B, seed);
-    size_t cols = (size_t)(B->cols > 0 ? B->cols : 1);
-    double *val = malloc(cols * sizeof *val), *mag = malloc(cols * sizeof *mag);
-    uint32_t *mark = calloc(cols, sizeof *mark);
-    bool ok = val && mag && mark;
+    int n = sample ? choose_rows(rows, A, B, seed) : 0;
     r->rows_sampled = 0;
     r->rows_sample_error = 0;
     r->rows_sample_bad_row = -1;
-    for (int k = 0; ok && k < n; k++) {
-        double e = check_row(C, A, B, rows[k], val, mag, mark, (uint32_t)k + 1);
+    r->nonfinite_rows = 0;
+    r->nonfinite_bad_row = -1;
+    for (int64_t i = 0; i < A->rows; i++) r->nonfinite_rows += nonfinite[i];
+    if (n == 0 && r->nonfinite_rows == 0) return MAGNUS_SUCCESS;
+    size_t cols = (size_t)(B->cols > 0 ? B->cols : 1);
+    const char *what = "the rows compared entry by entry: their accumulators";
+    magnus_status s = magnus_host_memory_check((uint64_t)cols * 20, what);
+    if (s) return s;
+    double *val = malloc(cols * sizeof *val), *mag = malloc(cols * sizeof *mag);
+    uint32_t *mark = calloc(cols, sizeof *mark);
+    if (!val || !mag || !mark) {
+        s = MAGNUS_ERROR_OUT_OF_HOST_MEMORY;
+        snprintf(r->detail, sizeof r->detail, "cannot allocate %s", what);
+    }
+    uint32_t stamp = 0;
+    for (int k = 0; !s && k < n; k++) {
+        double e = check_row(C, A, B, rows[k], val, mag, mark, ++stamp);
         r->rows_sampled++;
         if (e > r->rows_sample_error) r->rows_sample_error = e;
         if (e > r->tolerance && (r->rows_sample_bad_row < 0 || rows[k] < r->rows_sample_bad_row))
             r->rows_sample_bad_row = rows[k];
     }
+    for (int64_t i = 0; !s && i < A->rows && r->nonfinite_bad_row < 0; i++)
+        if (nonfinite[i] && !(check_row(C, A, B, i, val, mag, mark, ++stamp) <= r->tolerance))
+            r->nonfinite_bad_row = i;
     free(val);
     free(mag);
     free(mark);
-    return ok;
+    return s;
 }
 
 double verify_random_tolerance(const magnus_csr_s *C, const magnus_csr_s *A) {
@@ -523,6 +594,7 @@ magnus_status verify_random(verify_report *report, const magnus_csr_s *C, const 
     report->worst_row = -1;
     report->structure_bad_row = -1;
     report->rows_sample_bad_row = -1;
+    report->nonfinite_bad_row = -1;
     double start = cli_now();
     /* A valid C of the right shape first: the passes below index with C's own arrays. */
     magnus_status s = magnus_csr_validate(C);
@@ -545,21 +617,29 @@ magnus_status verify_random(verify_report *report, const magnus_csr_s *C, const 
     }
     cli_progress_update(progress, -1, "verifying (random vectors)");
     double vectors_start = cli_now();
-    bool vectors_ok = check_vectors(report, C, A, B, report->vectors, seed, settings);
-    report->vectors_seconds = cli_now() - vectors_start;
-
-    report->vectors_checked = vectors_ok;
-    bool rows_ok = true;
-    if (!settings->vectors_only) {
-        cli_progress_update(progress, -1, "verifying (sampled rows)");
-        rows_ok = check_rows(report, C, A, B, seed);
+    /* the rows set aside by the vectors (one byte per row of A) */
+    s = magnus_host_memory_check((uint64_t)(A->rows > 0 ? A->rows : 1),
+                                 "the random check's marks of non-finite rows");
+    uint8_t *nonfinite = s ? NULL : calloc(A->rows > 0 ? (size_t)A->rows : 1, 1);
+    if (!s && !nonfinite) {
+        s = MAGNUS_ERROR_OUT_OF_HOST_MEMORY;
+        snprintf(report->detail, sizeof report->detail, "cannot allocate the marks of %lld rows",
+                 (long long)A->rows);
     }
+    if (!s) s = check_vectors(report, C, A, B, report->vectors, seed, settings, nonfinite);
+    report->vectors_seconds = cli_now() - vectors_start;
+    report->vectors_checked = s == MAGNUS_SUCCESS;
+    if (!s) {
+        cli_progress_update(progress, -1, "verifying (sampled rows)");
+        s = check_rows(report, C, A, B, seed, !settings->vectors_only, nonfinite);
+    }
+    free(nonfinite);
     cli_progress_done(progress);
     report->seconds = cli_now() - start;
-    if (!vectors_ok || !rows_ok) return MAGNUS_ERROR_OUT_OF_HOST_MEMORY;
+    if (s) return s;
     report->matched = report->rel_error <= report->tolerance &&
                       report->rel_error_row <= report->tolerance &&
-                      report->rows_sample_bad_row < 0 &&
+                      report->rows_sample_bad_row < 0 && report->nonfinite_bad_row < 0 &&
                       (!report->structure_checked || report->structure_matched);
     if (report->structure_checked && report->structure_bad_row >= 0)
         snprintf(report->detail, sizeof report->detail,
@@ -571,6 +651,11 @@ magnus_status verify_random(verify_report *report, const magnus_csr_s *C, const 
         snprintf(report->detail, sizeof report->detail,
                  "independent count: nnz(A*B) = %lld, C has %lld",
                  (long long)report->structure_nnz, (long long)C->nnz);
+    else if (report->nonfinite_bad_row >= 0)
+        snprintf(report->detail, sizeof report->detail,
+                 "row %lld of C, which holds or needs a NaN or an infinity, differs from the "
+                 "same row recomputed on the host (NaN and infinities compared exactly)",
+                 (long long)report->nonfinite_bad_row);
     else if (report->rows_sample_bad_row >= 0)
         snprintf(report->detail, sizeof report->detail,
                  "row %lld of C differs from the same row recomputed on the host (largest "

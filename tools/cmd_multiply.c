@@ -1,22 +1,11 @@
 /* `magnus multiply`: C = A*B on a device (or the CPU reference), timed, optionally verified and
  * written. */
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "cli_commands.h"
 #include "cli_common.h"
 #include "cli_matrix.h"
 #include "cli_product.h"
-
-/* Whether -o names standard output: "-", /dev/stdout, or the very file stdout is. The matrix
- * then goes to stdout and every report to stderr, so the two never mix. */
-static bool output_is_stdout(const char *output) {
-    if (!strcmp(output, "-") || !strcmp(output, "/dev/stdout")) return true;
-    struct stat a, b;
-    return stat(output, &a) == 0 && fstat(STDOUT_FILENO, &b) == 0 && a.st_dev == b.st_dev &&
-           a.st_ino == b.st_ino;
-}
 
 int cmd_multiply(int argc, char **argv) {
     bool json = false, progress_forced = false;
@@ -77,7 +66,7 @@ int cmd_multiply(int argc, char **argv) {
     const int ninputs = source_b ? 2 : 1;
     double write_seconds = 0;
     product_run run = {0};
-    const bool to_stdout = output && output_is_stdout(output);
+    const bool to_stdout = output && cli_output_is_stdout(output);
     FILE *report = to_stdout ? stderr : stdout;
     /* the output first: a path that cannot be written fails before any work */
     rc = output && !to_stdout ? cli_output_check(output) : 0;

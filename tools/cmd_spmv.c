@@ -13,9 +13,13 @@
 
 
 /* Reads `n` values, one per line (blank lines and lines starting with '%' or '#' skipped),
- * into values (doubles). Returns 0 or the exit code after reporting. */
-static int read_vector(double *values, int64_t n, const char *path, const char *what) {
-    FILE *f = fopen(path, "r");
+ * into values of `type`; path "-" is standard input. Returns 0 or the exit code after
+ * reporting. */
+static int read_vector(void *values, magnus_value_type type, int64_t n, const char *path,
+                       const char *what) {
+    const bool std_in = !strcmp(path, "-");
+    const char *name = std_in ? "standard input" : path;
+    FILE *f = std_in ? stdin : fopen(path, "r");
     if (!f) return cli_failf("%s: cannot open %s: %s", what, path, strerror(errno));
     char line[256];
     int64_t count = 0, lineno = 0;
@@ -29,41 +33,53 @@ static int read_vector(double *values, int64_t n, const char *path, const char *
         *end = '\0';
         double v;
         if (!cli_to_double(p, &v)) {
-            rc = cli_failf("%s: %s:%lld: '%s' is not a number", what, path, (long long)lineno, p);
+            rc = cli_failf("%s: %s:%lld: '%s' is not a number", what, name, (long long)lineno, p);
             break;
         }
-        if (count < n) values[count] = v;
+        if (count < n) {
+            if (type == MAGNUS_FLOAT64) ((double *)values)[count] = v;
+            else ((float *)values)[count] = (float)v;
+        }
         count++;
     }
-    if (!rc && ferror(f)) rc = cli_failf("%s: reading %s failed", what, path);
-    fclose(f);
+    if (!rc && ferror(f)) rc = cli_failf("%s: reading %s failed", what, name);
+    if (!std_in) fclose(f);
     if (!rc && count != n)
-        rc = cli_failf("%s: %s has %lld values, A needs %lld", what, path, (long long)count,
+        rc = cli_failf("%s: %s has %lld values, A needs %lld", what, name, (long long)count,
                        (long long)n);
     return rc;
 }
 
-static int write_vector(const char *path, const void *y, magnus_value_type type, int64_t n) {
-    FILE *f = fopen(path, "w");
+/* y, one value per line, to the file `path`, or to stdout when to_stdout. */
+static int write_vector(const char *path, bool to_stdout, const void *y, magnus_value_type type,
+                        int64_t n) {
+    FILE *f = to_stdout ? stdout : fopen(path, "w");
     if (!f) return cli_failf("cannot create %s: %s", path, strerror(errno));
     for (int64_t i = 0; i < n; i++) {
         if (type == MAGNUS_FLOAT64) fprintf(f, "%.17g\n", ((const double *)y)[i]);
         else fprintf(f, "%.9g\n", (double)((const float *)y)[i]);
     }
-    int bad = ferror(f);
-    if (fclose(f) != 0 || bad) return cli_failf("writing %s failed", path);
+    int bad = fflush(f) != 0 || ferror(f);
+    if (!to_stdout && fclose(f) != 0) bad = 1;
+    if (bad) return cli_failf("writing %s failed", to_stdout ? "standard output" : path);
     return 0;
 }
 
-static void *to_type(const double *v, int64_t n, magnus_value_type type) {
-    size_t vb = type == MAGNUS_FLOAT64 ? 8 : 4;
-    void *out = malloc((size_t)n * vb + 8);
-    if (!out) return NULL;
-    for (int64_t i = 0; i < n; i++) {
-        if (type == MAGNUS_FLOAT64) ((double *)out)[i] = v[i];
-        else ((float *)out)[i] = (float)v[i];
-    }
-    return out;
+/* A vector of n values of `type` (what: its name, "x" or "y", and what sets its length),
+ * `copies` times: checked against the host memory limit first, the way matrices are, so that
+ * a file declaring 2^31 - 1 columns fails at once by name instead of allocating 16 GiB. */
+static int vector_alloc(void **out, int64_t n, magnus_value_type type, int copies,
+                        const char *what, const char *dimension) {
+    *out = NULL;
+    const uint64_t bytes = (uint64_t)(n > 0 ? n : 1) * magnus_value_size(type) * (uint64_t)copies;
+    char label[160];
+    snprintf(label, sizeof label, "%s (%s %s values, one per %s%s)", what, cli_count(n).s,
+             type == MAGNUS_FLOAT64 ? "float64" : "float32", dimension,
+             copies > 1 ? ", and its copy for --verify" : "");
+    magnus_status s = magnus_host_memory_check(bytes, label);
+    if (s) return cli_fail(s);
+    if (!(*out = malloc((size_t)bytes))) return cli_failf("out of host memory for %s", label);
+    return 0;
 }
 
 static double value_at(const void *v, magnus_value_type t, int64_t i) {
@@ -77,8 +93,8 @@ typedef struct spmv_check {
 } spmv_check;
 
 /* The product in double on the host, row by row, against y. */
-static void verify(spmv_check *c, const magnus_csr_s *A, const void *x, const double *y0, double alpha,
-                   double beta, const void *y) {
+static void verify(spmv_check *c, const magnus_csr_s *A, const void *x, const void *y0,
+                   double alpha, double beta, const void *y) {
     const magnus_value_type t = A->type;
     const double tol = t == MAGNUS_FLOAT64 ? 1e-10 : 1e-4;
     c->done = true;
@@ -93,8 +109,9 @@ static void verify(spmv_check *c, const magnus_csr_s *A, const void *x, const do
                 sum += p;
                 mag += fabs(p);
             }
-        double ref = alpha * sum + (beta != 0 ? beta * y0[i] : 0);
-        double scale = fabs(alpha) * mag + (beta != 0 ? fabs(beta * y0[i]) : 0);
+        double y0_i = beta != 0 ? value_at(y0, t, i) : 0;
+        double ref = alpha * sum + beta * y0_i;
+        double scale = fabs(alpha) * mag + fabs(beta * y0_i);
         double err = fabs(value_at(y, t, i) - ref);
         double rel = err == 0 ? 0 : scale > 0 ? err / scale : INFINITY;
         if (!(rel <= c->max_rel_error)) {
@@ -112,10 +129,13 @@ int cmd_spmv(int argc, char **argv) {
     const char *backend = NULL, *device = NULL;
     double alpha = 1, beta = 0;
     const cli_option options[] = {
-        {"--x", "-x", CLI_STRING, &x_path, "FILE", "x, one value per line (default: all ones)"},
+        {"--x", "-x", CLI_STRING, &x_path, "FILE",
+         "x, one value per line (default: all ones; - is standard input)"},
         {"--y", "-y", CLI_STRING, &y_path, "FILE", "y before the product, one value per line "
-         "(default: zeros; read only when beta != 0)"},
-        {"--output", "-o", CLI_STRING, &output, "FILE", "write y, one value per line (%.9g / %.17g)"},
+         "(default: zeros; read only when beta != 0; - is standard input)"},
+        {"--output", "-o", CLI_STRING, &output, "FILE",
+         "write y, one value per line (%.9g / %.17g; - is stdout, the report then goes to "
+         "stderr)"},
         {"--format", NULL, CLI_STRING, &format, "NAME",
          "auto (default), csr, csr-balanced, coo, hybrid or sellp"},
         {"--type", NULL, CLI_TYPE_OR_AUTO, &type, "auto|f32|f64",
@@ -139,7 +159,8 @@ int cmd_spmv(int argc, char **argv) {
                        "--device names) in an SpMV format, and reports the format that ran, the\n"
                        "conversion and product times (device events; kernel builds excluded) and\n"
                        "the product's GB/s of the byte floor (A's CSR, x, y). A is a Matrix Market\n"
-                       "file (.mtx, .mtx.gz) or a generator spec:\n" CLI_GENERATOR_SPECS,
+                       "file (.mtx, .mtx.gz; - or a pipe is read as it comes; one of A, -x and -y\n"
+                       "may be standard input) or a generator spec:\n" CLI_GENERATOR_SPECS,
         .options = options,
         .min_positional = 1,
         .max_positional = 1,
@@ -159,13 +180,18 @@ int cmd_spmv(int argc, char **argv) {
     char why[512];
     if (!cli_device_check(backend, device, why, sizeof why)) return cli_usage_error(&spec, "%s", why);
     if (!isfinite(alpha) || !isfinite(beta)) return cli_usage_error(&spec, "alpha and beta must be finite");
+    const bool x_stdin = x_path && !strcmp(x_path, "-"), y_stdin = y_path && !strcmp(y_path, "-");
+    if ((int)!strcmp(positional[0], "-") + (int)x_stdin + (int)y_stdin > 1)
+        return cli_usage_error(&spec, "only one of A, -x and -y can be standard input ('-')");
+    /* y to stdout: the report (text or JSON) to stderr, so that stdout holds y alone */
+    const bool to_stdout = output && cli_output_is_stdout(output);
+    FILE *report = to_stdout ? stderr : stdout;
 
     cli_progress progress;
     cli_progress_init(&progress, false);
     magnus_csr A = NULL;
     magnus_context ctx = NULL;
-    double *xd = NULL, *y0 = NULL;
-    void *x = NULL, *y = NULL;
+    void *x = NULL, *y = NULL, *y0 = NULL; /* y0: y before the product, for --verify */
     double seconds_a = 0, setup_seconds = 0;
     magnus_spmv_report rep;
     memset(&rep, 0, sizeof rep);
@@ -173,24 +199,28 @@ int cmd_spmv(int argc, char **argv) {
     magnus_device_info dev;
     bool have_dev = false, ran = false;
     magnus_status s;
-    rc = output ? cli_output_check(output) : 0;
+    rc = output && !to_stdout ? cli_output_check(output) : 0;
     if (type == MAGNUS_MM_TYPE_AUTO && cli_is_generator_spec(positional[0]))
         type = MAGNUS_FLOAT32; /* a generator's values; a file's field decides otherwise */
     if (!rc) rc = cli_matrix_load(&A, &seconds_a, positional[0], type, &progress);
     if (!rc) type = A->type; /* what auto resolved to */
     cli_progress_done(&progress);
+    const bool keep_y0 = do_verify && beta != 0;
+    if (!rc) rc = vector_alloc(&x, A->cols, type, 1, "x", "column of A");
+    if (!rc) rc = vector_alloc(&y, A->rows, type, keep_y0 ? 2 : 1, "y", "row of A");
     if (!rc) {
-        xd = malloc((size_t)A->cols * 8 + 8);
-        y0 = calloc((size_t)A->rows + 1, 8);
-        if (!xd || !y0) rc = cli_failf("out of host memory for x and y");
+        for (int64_t j = 0; j < A->cols; j++) {
+            if (type == MAGNUS_FLOAT64) ((double *)x)[j] = 1;
+            else ((float *)x)[j] = 1;
+        }
+        memset(y, 0, (size_t)A->rows * magnus_value_size(type));
+        if (x_path) rc = read_vector(x, type, A->cols, x_path, "-x");
     }
-    if (!rc) {
-        for (int64_t j = 0; j < A->cols; j++) xd[j] = 1;
-        if (x_path) rc = read_vector(xd, A->cols, x_path, "-x");
+    if (!rc && y_path) rc = read_vector(y, type, A->rows, y_path, "-y");
+    if (!rc && keep_y0) {
+        y0 = (char *)y + (size_t)A->rows * magnus_value_size(type);
+        memcpy(y0, y, (size_t)A->rows * magnus_value_size(type));
     }
-    if (!rc && y_path) rc = read_vector(y0, A->rows, y_path, "-y");
-    if (!rc && (!(x = to_type(xd, A->cols, type)) || !(y = to_type(y0, A->rows, type))))
-        rc = cli_failf("out of host memory for x and y");
     if (!rc) {
         char flags[256];
         double start = cli_now();
@@ -225,11 +255,11 @@ int cmd_spmv(int argc, char **argv) {
             rc = cli_failf("verification failed: y[%lld] is off by %.3g relative to "
                            "|alpha|.|A|.|x| + |beta.y|", (long long)check.worst_row, check.max_rel_error);
     }
-    if (ran && output && rc == 0) rc = write_vector(output, y, type, A->rows);
+    if (ran && output && rc == 0) rc = write_vector(output, to_stdout, y, type, A->rows);
     const double gbs = rep.product_ms > 0 ? (double)rep.floor_bytes / (rep.product_ms * 1e6) : 0;
     if (json) {
         cli_json j;
-        cli_json_begin(&j, stdout);
+        cli_json_begin(&j, report);
         cli_json_string(&j, "type", cli_type_name(type));
         if (A) cli_matrix_json(&j, "A", A, positional[0], seconds_a);
         cli_json_real(&j, "alpha", alpha);
@@ -262,23 +292,22 @@ int cmd_spmv(int argc, char **argv) {
         cli_json_string(&j, "error", rc ? cli_last_failure() : NULL);
         cli_json_end(&j);
     } else if (ran) {
-        cli_matrix_print(stdout, "A", A, positional[0],
+        cli_matrix_print(report, "A", A, positional[0],
                          cli_is_generator_spec(positional[0]) ? "generated" : "read", seconds_a);
-        printf("%-10s%s:%d %s\n", "device:", magnus_backend_name(dev.backend), dev.index, dev.name);
-        printf("%-10s%s%s\n", "format:", magnus_spmv_format_name(rep.format),
-               opt.format == MAGNUS_SPMV_AUTO ? " (auto)" : "");
-        printf("%-10sy = %g*A*x + %g*y\n", "product:", alpha, beta);
-        printf("%-10sconversion %.3f ms, product %.3f ms, %.3g GB/s of %s floor\n", "time:",
-               rep.conversion_ms, rep.product_ms, gbs, cli_bytes(rep.floor_bytes).s);
+        fprintf(report, "%-10s%s:%d %s\n", "device:", magnus_backend_name(dev.backend), dev.index,
+                dev.name);
+        fprintf(report, "%-10s%s%s\n", "format:", magnus_spmv_format_name(rep.format),
+                opt.format == MAGNUS_SPMV_AUTO ? " (auto)" : "");
+        fprintf(report, "%-10sy = %g*A*x + %g*y\n", "product:", alpha, beta);
+        fprintf(report, "%-10sconversion %.3f ms, product %.3f ms, %.3g GB/s of %s floor\n",
+                "time:", rep.conversion_ms, rep.product_ms, gbs, cli_bytes(rep.floor_bytes).s);
         if (check.done)
-            printf("%-10s%s (largest relative error %.3g)\n", "verify:",
-                   check.passed ? "passed" : "FAILED", check.max_rel_error);
-        if (output && !rc) printf("%-10s%s\n", "wrote:", output);
+            fprintf(report, "%-10s%s (largest relative error %.3g)\n", "verify:",
+                    check.passed ? "passed" : "FAILED", check.max_rel_error);
+        if (output && !rc) fprintf(report, "%-10s%s\n", "wrote:", to_stdout ? "standard output" : output);
     }
     magnus_context_free(&ctx);
     magnus_csr_free(&A);
-    free(xd);
-    free(y0);
     free(x);
     free(y);
     return rc;

@@ -144,6 +144,13 @@ typedef struct magnus_csr_s {
  * MAGNUS_ERROR_OUT_OF_HOST_MEMORY before anything is allocated. */
 MAGNUS_API magnus_status magnus_csr_new(magnus_csr *out, int64_t rows, int64_t cols, int64_t nnz,
                                         magnus_value_type type);
+/* The host memory limit matrices respect, for a caller's own arrays sized by a matrix (an
+ * SpMV's x and y: the `magnus` tool checks them so): MAGNUS_ERROR_OUT_OF_HOST_MEMORY when
+ * `bytes` exceed MAGNUS_HOST_MEMORY_LIMIT (a size such as 8G; default half the machine's
+ * memory), the detail reading "<what> needs N of host memory, above the limit of L (...;
+ * MAGNUS_HOST_MEMORY_LIMIT sets it)"; MAGNUS_ERROR_INVALID_ARGUMENT naming the variable when
+ * it is not a size. Allocates nothing. `what` NULL reads "an allocation". */
+MAGNUS_API magnus_status magnus_host_memory_check(uint64_t bytes, const char *what);
 /* Deep copy of `in`, keeping its value type. */
 MAGNUS_API magnus_status magnus_csr_copy(magnus_csr *out, const magnus_csr_s *in);
 /* Deep copy of `in` with values converted to `type`. */
@@ -283,7 +290,7 @@ MAGNUS_API magnus_status magnus_mm_write(const char *path, const magnus_csr_s *A
  * CPU reference (verification only; shares no code with the device paths)
  * ------------------------------------------------------------------------------------------ */
 /*
- * C = A·B by Gustavson's algorithm with a dense accumulator; rows of C sorted; products of
+ * C = A·B by Gustavson's algorithm; rows of C sorted; products of
  * A's and B's entries are always formed, so cancellation leaves explicit zeros in C (as every
  * magnus device path does). Values are accumulated in double and rounded to the inputs' type.
  * If magnitude is non-NULL it receives |A|·|B| with C's structure, the scale used by
@@ -293,7 +300,12 @@ MAGNUS_API magnus_status magnus_mm_write(const char *path, const magnus_csr_s *A
  * detail prefixed "A: " or "B: "); A.cols != B.rows is MAGNUS_ERROR_DIMENSION_MISMATCH (the
  * detail names both shapes), different value types MAGNUS_ERROR_UNSUPPORTED_TYPE. Rows are
  * shared among up to one thread per CPU (one thread for small products); the result does not
- * depend on the thread count. Besides C it needs about 28 bytes per column of B per thread.
+ * depend on the thread count. Besides C it needs, per thread, a dense accumulator of about
+ * 28 bytes per column of B when B's columns are few (up to 2^16, or up to 4 times the longest
+ * row's products), else a hash table of about 80 bytes per distinct column of the longest
+ * row of C (at most nnz(B)): never memory in proportion to B's columns when they far
+ * outnumber its entries. That workspace is checked against the host memory limit
+ * (MAGNUS_HOST_MEMORY_LIMIT) before it is allocated: MAGNUS_ERROR_OUT_OF_HOST_MEMORY.
  */
 MAGNUS_API magnus_status magnus_reference_spgemm(magnus_csr *C, magnus_csr *magnitude,
                                                  const magnus_csr_s *A, const magnus_csr_s *B);
@@ -651,7 +663,11 @@ typedef struct magnus_report {
  * the same value type; C gets it too. report and opt may be NULL. *C is an output only (see
  * the conventions at the top): set to NULL first, then to a new matrix; a matrix *C held
  * before is neither read nor freed, so `magnus_spgemm(&C, ...)` in a loop must free C between
- * calls. On failure *C is NULL.
+ * calls. On failure *C is NULL. A product whose C cannot fit the device's memory (or the
+ * context's device_memory_limit) beside what is in use fails before any phase runs, with
+ * MAGNUS_ERROR_OUT_OF_DEVICE_MEMORY naming C and the bytes it needs at least: a lower bound,
+ * each row of C holding every column of the B rows its A row selects, so a product that fits
+ * is never refused (magnus_spgemm_device and magnus_spgemm_plan_create alike).
  */
 MAGNUS_API magnus_status magnus_spgemm(magnus_csr *C, magnus_context ctx, const magnus_csr_s *A,
                                        const magnus_csr_s *B, const magnus_spgemm_options *opt,

@@ -41,6 +41,8 @@ static void human(char *buf, size_t n, uint64_t bytes) {
 }
 
 magnus_status magnus_host_memory_check(uint64_t bytes, const char *what) {
+    magnus_error_clear();
+    if (!what) what = "an allocation";
     uint64_t limit;
     magnus_status s = magnus_host_memory_limit(&limit);
     if (s || !limit || bytes <= limit) return s;

@@ -16,8 +16,7 @@
  * MAGNUS_ERROR_INVALID_ARGUMENT, naming the variable, when it is not a size. */
 magnus_status magnus_host_memory_limit(uint64_t *out);
 
-/* MAGNUS_ERROR_OUT_OF_HOST_MEMORY when `bytes` exceed the limit: "<what> needs N of host
- * memory, above the limit of L (...; MAGNUS_HOST_MEMORY_LIMIT sets it)". */
-magnus_status magnus_host_memory_check(uint64_t bytes, const char *what);
+/* magnus_host_memory_check(bytes, what), the check against it, is public (magnus.h): the
+ * library's allocations and a caller's arrays sized by a matrix meet the same limit. */
 
 #endif

@@ -72,6 +72,8 @@ magnus_status magnus_spgemm_dispatch(magnus_device_csr *C, magnus_context ctx,
      * since the last multiply (C's, the caller's) be reused by this one. */
     magnus_status s = magnus_context_finish(ctx);
     if (s) return s;
+    /* a C that cannot fit fails now, not after the symbolic phase */
+    if ((s = magnus_spgemm_c_fits(ctx, A, B))) return s;
     magnus_row_products counted;
     memset(&counted, 0, sizeof counted); /* AUTO's count of products per row, handed on */
     if (algorithm == MAGNUS_ALGORITHM_AUTO) {

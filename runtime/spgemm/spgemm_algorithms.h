@@ -72,6 +72,14 @@ magnus_status magnus_spgemm_choose(magnus_algorithm *out, magnus_row_products *c
                                    magnus_context ctx, const struct magnus_device_csr_s *A,
                                    const struct magnus_device_csr_s *B, magnus_report *report);
 
+/* MAGNUS_ERROR_OUT_OF_DEVICE_MEMORY, naming C and the bytes it needs at least against those
+ * the device can still give, when a lower bound on C's size cannot fit beside what is in use
+ * (runtime/spgemm/spgemm_c_bound.c); checked before any phase, so such a product fails at
+ * once. A pass over A on the device only when a bound from the shapes alone does not fit.
+ * Returns with the queues as they were (idle after its own work). */
+magnus_status magnus_spgemm_c_fits(magnus_context ctx, const struct magnus_device_csr_s *A,
+                                   const struct magnus_device_csr_s *B);
+
 /* The algorithm of opt (NULL: defaults; AUTO asks spgemm_choice.c) on checked operands, then
  * the alpha scaling: what magnus_spgemm_device runs after its checks (runtime/spgemm/spgemm.c).
  * Fills the report's algorithm fields; returns with every queue idle. */

@@ -144,7 +144,8 @@ magnus_status magnus_spgemm_plan_create(magnus_spgemm_plan *plan, magnus_context
     } else {
         p->algorithm = MAGNUS_ALGORITHM_HASH;
         p->reason = "a plan of the hash algorithm's phases (MAGNUS_PLAN_POSITIONS=0)";
-        s = magnus_hash_spgemm_symbolic(&p->row_ptr, &p->nnz, ctx, A, B, &p->symbolic);
+        s = magnus_spgemm_c_fits(ctx, A, B); /* the positions' plan checks it in its multiply */
+        if (!s) s = magnus_hash_spgemm_symbolic(&p->row_ptr, &p->nnz, ctx, A, B, &p->symbolic);
     }
     if (s) goto fail;
     p->symbolic.time_total_ms = magnus_now_ms() - t0;

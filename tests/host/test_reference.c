@@ -257,6 +257,116 @@ Test(reference, thread_count_does_not_change_result) {
     magnus_csr_free(&M3);
 }
 
+/* ---- wide B: the hash accumulator ------------------------------------------------------- */
+
+/* B of 2^31 - 1 columns holding 3 entries: the accumulators must be sized by the entries, not
+ * by the columns (a dense one would take 2^31 slots, 40 GiB over 2 threads). Every host
+ * allocation above 1 MiB fails here, as does a limit of 64 MiB on the host memory. */
+Test(reference, wide_columns_take_memory_of_the_entries) {
+    const int32_t last = INT32_MAX - 1;
+    setenv("MAGNUS_HOST_MEMORY_LIMIT", "64M", 1);
+    for (int t = 0; t < 2; t++) {
+        /* A = [1 0; 2 3], B = [1 at 0, 2 at last; 4 at 4] */
+        magnus_csr A = ref_make(2, 2, (int64_t[]){0, 1, 3}, (int32_t[]){0, 0, 1},
+                                (double[]){1, 2, 3}, both_types[t]);
+        magnus_csr B = ref_make(2, INT32_MAX, (int64_t[]){0, 2, 3}, (int32_t[]){0, last, 4},
+                                (double[]){1, 2, 4}, both_types[t]);
+        magnus_host_alloc_limit(1 << 20);
+        for (int threads = 1; threads <= 2; threads++) {
+            magnus_csr C = NULL, M = NULL;
+            REF_OK(magnus_reference_spgemm_threads(&C, &M, A, B, threads));
+            ref_expect_csr(C, 2, INT32_MAX, (int64_t[]){0, 2, 5}, (int32_t[]){0, last, 0, 4, last},
+                           (double[]){1, 2, 2, 12, 4}, 0);
+            ref_expect_csr(M, 2, INT32_MAX, (int64_t[]){0, 2, 5}, (int32_t[]){0, last, 0, 4, last},
+                           (double[]){1, 2, 2, 12, 4}, 0);
+            int64_t nnz = 0;
+            REF_OK(magnus_reference_count(&nnz, A, B, threads));
+            cr_assert_eq(nnz, 5);
+            magnus_csr_free(&C);
+            magnus_csr_free(&M);
+        }
+        magnus_host_alloc_limit(0);
+        magnus_csr_free(&A);
+        magnus_csr_free(&B);
+    }
+    unsetenv("MAGNUS_HOST_MEMORY_LIMIT");
+}
+
+/* The accumulators are checked against the host memory limit before they are allocated:
+ * 60,000 columns take a dense accumulator of 700 KiB (1.1 MiB with the magnitude), above a
+ * limit of 512 KiB. */
+Test(reference, accumulators_respect_the_host_memory_limit) {
+    magnus_csr A = ref_make(1, 1, (int64_t[]){0, 1}, (int32_t[]){0}, (double[]){1},
+                            MAGNUS_FLOAT64);
+    magnus_csr B = ref_make(1, 60000, (int64_t[]){0, 1}, (int32_t[]){59999}, (double[]){2},
+                            MAGNUS_FLOAT64);
+    magnus_csr C = NULL, M = NULL;
+    setenv("MAGNUS_HOST_MEMORY_LIMIT", "512K", 1);
+    REF_EXPECT_STATUS(magnus_reference_spgemm(&C, &M, A, B), MAGNUS_ERROR_OUT_OF_HOST_MEMORY);
+    const char *m = magnus_last_error();
+    cr_assert(strstr(m, "CPU reference: the accumulator workspace for 60000 columns") &&
+                  strstr(m, "MAGNUS_HOST_MEMORY_LIMIT"),
+              "%s", m);
+    cr_assert_null(C);
+    cr_assert_null(M);
+    int64_t nnz = -1;
+    REF_EXPECT_STATUS(magnus_reference_count(&nnz, A, B, 1), MAGNUS_ERROR_OUT_OF_HOST_MEMORY);
+    unsetenv("MAGNUS_HOST_MEMORY_LIMIT");
+    REF_OK(magnus_reference_spgemm(&C, NULL, A, B));
+    cr_assert_eq(C->nnz, 1);
+    magnus_csr_free(&A);
+    magnus_csr_free(&B);
+    magnus_csr_free(&C);
+}
+
+/* The same B twice: narrow (dense accumulator) and with its columns spread over 2^31 - 1
+ * (hash accumulator; strides of a power of two and of an odd number, so that the hash sees
+ * clustered keys too): the same entries in the mapped columns, bit for bit, with 1 and 3
+ * threads. Rows of hundreds of products take the radix sort and long probe chains. */
+static void expect_spread_product_identical(int64_t stride, magnus_value_type type) {
+    magnus_csr A = NULL, B = NULL, Bw = NULL;
+    REF_OK(magnus_gen_uniform(&A, 300, 200, 8, 21, type));
+    REF_OK(magnus_gen_uniform(&B, 200, 5000, 30, 22, type));
+    for (int64_t p = 0; p < A->nnz; p += 3) ref_set_value(A, p, -ref_value(A, p));
+    REF_OK(magnus_csr_copy(&Bw, B));
+    Bw->cols = INT32_MAX;
+    for (int64_t p = 0; p < Bw->nnz; p++) Bw->col_idx[p] = (int32_t)(B->col_idx[p] * stride + 5);
+    for (int threads = 1; threads <= 3; threads += 2) {
+        magnus_csr C = NULL, M = NULL, Cw = NULL, Mw = NULL;
+        REF_OK(magnus_reference_spgemm_threads(&C, &M, A, B, threads));
+        REF_OK(magnus_reference_spgemm_threads(&Cw, &Mw, A, Bw, threads));
+        cr_assert_eq(Cw->cols, INT32_MAX);
+        cr_assert_eq(Cw->nnz, C->nnz);
+        cr_assert_gt(C->nnz, 10000);
+        cr_assert_eq(memcmp(C->row_ptr, Cw->row_ptr, (size_t)(C->rows + 1) * sizeof(int64_t)), 0);
+        for (int64_t p = 0; p < C->nnz; p++) {
+            cr_assert_eq((int64_t)Cw->col_idx[p], C->col_idx[p] * stride + 5, "entry %lld",
+                         (long long)p);
+            cr_assert_eq(Mw->col_idx[p], Cw->col_idx[p]);
+        }
+        size_t vb = magnus_value_size(type);
+        cr_assert_eq(memcmp(C->values, Cw->values, (size_t)C->nnz * vb), 0);
+        cr_assert_eq(memcmp(M->values, Mw->values, (size_t)C->nnz * vb), 0);
+        int64_t nnz = 0;
+        REF_OK(magnus_reference_count(&nnz, A, Bw, threads));
+        cr_assert_eq(nnz, C->nnz);
+        magnus_csr_free(&C);
+        magnus_csr_free(&M);
+        magnus_csr_free(&Cw);
+        magnus_csr_free(&Mw);
+    }
+    magnus_csr_free(&A);
+    magnus_csr_free(&B);
+    magnus_csr_free(&Bw);
+}
+
+Test(reference, hash_accumulator_matches_the_dense_one) {
+    for (int t = 0; t < 2; t++) {
+        expect_spread_product_identical(1 << 18, both_types[t]); /* 5000 * 2^18 < 2^31 */
+        expect_spread_product_identical(429481, both_types[t]);  /* odd, 5000 * it < 2^31 */
+    }
+}
+
 /* ---- argument errors ------------------------------------------------------------------- */
 
 Test(reference, dimension_mismatch_names_both_shapes) {

@@ -365,6 +365,14 @@ Test(mm_errors, declared_sizes_checked_against_the_host_memory_limit) {
                  MAGNUS_ERROR_OUT_OF_HOST_MEMORY, "%s", magnus_last_error());
     cr_assert(strstr(magnus_last_error(), "10000000 x 10"), "%s", magnus_last_error());
     cr_assert_null(A);
+    /* ... and, through the public check, a caller's own arrays (the tool's SpMV vectors) */
+    cr_assert_eq(magnus_host_memory_check(80000000, "x, 10,000,000 float64 values"),
+                 MAGNUS_ERROR_OUT_OF_HOST_MEMORY);
+    cr_assert(strstr(magnus_last_error(), "x, 10,000,000 float64 values needs 76.3 MiB of host "
+                                          "memory, above the limit of 64.0 MiB"),
+              "%s", magnus_last_error());
+    cr_assert_eq(magnus_host_memory_check(60000000, NULL), MAGNUS_SUCCESS);
+    cr_assert_str_empty(magnus_last_error());
     /* a bad value is refused by name */
     setenv("MAGNUS_HOST_MEMORY_LIMIT", "lots", 1);
     cr_assert_eq(magnus_csr_new(&A, 10, 10, 10, MAGNUS_FLOAT32), MAGNUS_ERROR_INVALID_ARGUMENT);

@@ -59,6 +59,7 @@ Test(api_clean, host_calls_leave_no_message) {
     CLEAN(magnus_gen_rmat(&X, &ropt, NULL, NULL));
     KEEPS(magnus_csr_free(&X));
     CLEAN(magnus_csr_validate(A));
+    CLEAN(magnus_host_memory_check(1024, "x"));
     CLEAN(magnus_csr_copy(&B, A));
     CLEAN(magnus_csr_convert(&X, A, MAGNUS_FLOAT32));
     KEEPS(magnus_csr_free(&X));

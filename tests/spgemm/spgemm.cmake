@@ -22,3 +22,7 @@ magnus_add_device_test(spgemm_auto SOURCES ${_spgemm_dir}/test_spgemm_auto.c
 # beneath it: every product against the CPU reference, the blocks against the host matrix.
 magnus_add_device_test(spgemm_batches SOURCES ${_spgemm_dir}/test_spgemm_batches.c
                        LABELS spgemm gmagnus TIMEOUT 300)
+# A product whose C cannot fit the device (memory limit) is refused before any phase, naming
+# C; one whose C fits, however large its shapes allow, is not.
+magnus_add_device_test(spgemm_c_bound SOURCES ${_spgemm_dir}/test_spgemm_c_bound.c
+                       LABELS spgemm TIMEOUT 300)

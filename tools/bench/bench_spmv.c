@@ -228,8 +228,26 @@ int bench_spmv_run(const bench_input_list *inputs, bench_system *systems, int ns
             continue;
         }
         const size_t vb = magnus_value_size(A->type);
-        void *x = malloc((size_t)A->cols * vb + 8), *y = malloc((size_t)A->rows * vb + 8),
-             *poison = malloc((size_t)A->rows * vb + 8);
+        /* x, y and y's poison through the host memory limit, as matrices: a file declaring
+         * 2^31 - 1 columns is refused by name instead of allocating 16 GiB */
+        char what[200];
+        snprintf(what, sizeof what, "%s: x and y (%lld + %lld values)", in->name,
+                 (long long)A->cols, (long long)A->rows);
+        magnus_status vs = magnus_host_memory_check(
+            ((uint64_t)A->cols + 2 * (uint64_t)A->rows) * vb + 24, what);
+        void *x = vs ? NULL : malloc((size_t)A->cols * vb + 8);
+        void *y = vs ? NULL : malloc((size_t)A->rows * vb + 8);
+        void *poison = vs ? NULL : malloc((size_t)A->rows * vb + 8);
+        if (vs || !x || !y || !poison) {
+            if (vs) fprintf(stderr, "magnus bench: %s\n", magnus_last_error());
+            else fprintf(stderr, "magnus bench: out of host memory for %s\n", what);
+            load_failures++;
+            free(x);
+            free(y);
+            free(poison);
+            magnus_csr_free(&A);
+            continue;
+        }
         for (int64_t j = 0; x && j < A->cols; j++) {
             double v = 0.5 + (double)((j * 2654435761u) % 1000) / 2000.0;
             if (A->type == MAGNUS_FLOAT64) ((double *)x)[j] = v;

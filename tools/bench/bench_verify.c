@@ -113,7 +113,10 @@ void bench_check_random(bench_check *out, magnus_context ctx, const struct magnu
     out->passed = s == MAGNUS_SUCCESS;
     if (report.vectors_checked) out->max_rel_error = report.rel_error_row;
     if (s == MAGNUS_ERROR_OUT_OF_HOST_MEMORY)
-        snprintf(out->note, sizeof out->note, "out of host memory");
+        snprintf(out->note, sizeof out->note, "out of host memory: %.400s",
+                 report.detail[0] ? report.detail : magnus_last_error());
+    else if (!out->passed && report.nonfinite_bad_row >= 0)
+        snprintf(out->note, sizeof out->note, "%s", report.detail);
     else if (!out->passed && report.vectors_checked)
         snprintf(out->note, sizeof out->note,
                  "row %lld: |C·x - A·(B·x)| is %.3g of (|A|·(|B|·|x|)), above rtol %g",

@@ -185,6 +185,24 @@ contains err "--verify-on needs --verify"
 expect 0 "$magnus" multiply rmat:11:4:1 --backend opencl --verify=exact --verify-limit 0 --json
 same "exact above the limit: method" "$(json verification.method)" '"exact"'
 
+# ---- issue 33 item 8: a C that cannot fit is refused before multiplying, naming C -------------
+python3 - "$work" <<'PY'
+import sys
+n, w = 2000, sys.argv[1]
+with open(w + "/col.mtx", "w") as f:
+    f.write("%%%%MatrixMarket matrix coordinate pattern general\n%d 1 %d\n" % (n, n))
+    f.writelines("%d 1\n" % (i + 1) for i in range(n))
+with open(w + "/row.mtx", "w") as f:
+    f.write("%%%%MatrixMarket matrix coordinate pattern general\n1 %d %d\n" % (n, n))
+    f.writelines("1 %d\n" % (i + 1) for i in range(n))
+PY
+for alg in auto magnus hash; do
+    expect 1 env MAGNUS_DEVICE_MEMORY_LIMIT=4M "$magnus" multiply "$work/col.mtx" "$work/row.mtx" \
+        --backend opencl --algorithm $alg
+    contains err "C = A·B (2000 x 2000) has at least 4000000 entries"
+    contains err "refused before multiplying"
+done
+
 # ---- demo on the device, with progress ------------------------------------------------------
 expect 0 "$magnus" demo --scale 10 --backend opencl --progress
 contains out "verified: yes"

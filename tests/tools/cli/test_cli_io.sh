@@ -183,6 +183,62 @@ sys.exit(0 if ok else 1)
 PY
 done
 
+# ---- issue 33 item 1: a 3-entry file declaring 2 x (2^31 - 1): SpMV's x refused by name, a
+# product with it multiplied and verified exactly (the CPU reference's workspace is O(nnz)), the
+# random check's vectors (4 x 2^31 doubles) and bench --op spmv's x refused by name, all in
+# little memory. Under an address-space limit of 2 GiB (not in sanitizer builds, whose shadow
+# memory needs more), so that a dimension-sized allocation fails instead of filling the machine.
+printf '%%%%MatrixMarket matrix coordinate real general\n2 2147483647 3\n1 1 1\n2 5 2\n1 2147483647 3\n' \
+    >"$work/wide.mtx"
+printf '%%%%MatrixMarket matrix coordinate real general\n2 2 3\n1 1 1\n2 1 2\n1 2 3\n' >"$work/small.mtx"
+for cmd in spmv bench multiply random; do
+    checks=$((checks + 1))
+    python3 - "$magnus" "$cmd" "$work" <<'PY2' || fail "$cmd with a 2 x (2^31 - 1) matrix: not as expected in little memory"
+import resource, subprocess, sys
+magnus, cmd, work = sys.argv[1:]
+asan = "libasan" in subprocess.run(["ldd", magnus], capture_output=True, text=True).stdout
+def limit():
+    if not asan:
+        resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+verify = "--verify=random" if cmd == "random" else "--verify"
+args = ([magnus, "spmv", work + "/wide.mtx"] if cmd == "spmv" else
+        [magnus, "bench", "--op", "spmv", work + "/wide.mtx", "--runs", "1", "--cpu",
+         "--no-bandwidth"] if cmd == "bench" else
+        [magnus, "multiply", work + "/small.mtx", work + "/wide.mtx", "--cpu", verify, "--json"])
+p = subprocess.run(args, capture_output=True, text=True, preexec_fn=limit,
+                   env={"MAGNUS_HOST_MEMORY_LIMIT": "1G" if cmd == "random" else "8G",
+                        "PATH": "/usr/bin:/bin"})
+rss_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+if cmd == "spmv":
+    ok = (p.returncode == 1 and "x (2,147,483,647 float64 values, one per column of A) needs 16.0 GiB"
+          in p.stderr and "MAGNUS_HOST_MEMORY_LIMIT" in p.stderr)
+elif cmd == "bench":
+    ok = (p.returncode == 1 and "x and y (2147483647 + 2 values) needs 16.0 GiB" in p.stderr)
+elif cmd == "random":
+    ok = (p.returncode == 1 and "the random check's workspace for 4 vectors x and B·x (2147483647 columns" in p.stderr
+          and "MAGNUS_HOST_MEMORY_LIMIT" in p.stderr)
+else:
+    import json
+    ok = p.returncode == 0
+    if ok:
+        d = json.loads(p.stdout)
+        ok = d["C"]["nnz"] == 5 and d["C"]["cols"] == 2147483647 and d["verification"]["passed"] is True
+ok = ok and rss_mb < 200
+if not ok:
+    print("exit %d, %.0f MB: %s %s" % (p.returncode, rss_mb, p.stdout[:300], p.stderr[:300]), file=sys.stderr)
+sys.exit(0 if ok else 1)
+PY2
+done
+
+# ---- issue 33 item 4: a correct product holding NaN and infinities passes --verify=random ------
+printf '%%%%MatrixMarket matrix coordinate real general\n3 3 5\n1 1 nan\n1 2 1\n2 2 inf\n3 3 2\n3 1 1\n' \
+    >"$work/nan.mtx"
+for mode in exact random; do
+    expect 0 "$magnus" multiply "$work/nan.mtx" --cpu --verify=$mode --json
+    holds "NaN/inf product, --verify=$mode" 'd["verification"]["passed"] is True'
+done
+holds "NaN/inf rows compared entry by entry" 'd["verification"]["nonfinite_rows"] == 3'
+
 # ---- item 11: writing .gz within a few times the time of reading it back -------------------
 # bcsstk13^2 in f64 (397k entries of 17-digit values): 0.77-0.86 s to write at zlib's default
 # level against 0.08 s to read (docs/benchmarks/mm_write.md), 0.23-0.27 s at level 1.

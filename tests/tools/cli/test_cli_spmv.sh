@@ -23,6 +23,10 @@ expect 2 "$magnus" spmv rmat:6:4 --type f16
 expect 2 "$magnus" spmv rmat:6:4 --alpha one
 expect 2 "$magnus" spmv rmat:6:4 --backend vulkan
 contains err "unknown backend 'vulkan'"
+expect 2 bash -c "'$magnus' spmv - -x - </dev/null"
+contains err "only one of A, -x and -y can be standard input"
+expect 2 "$magnus" spmv rmat:6:4 -x - -y -
+contains err "only one of A, -x and -y can be standard input"
 
 if ! device_selected; then
     [ "$failures" -eq 0 ] || exit 1
@@ -107,6 +111,29 @@ contains err "has 2 values, A needs 150"
 expect 1 "$magnus" spmv "$work/A.mtx" -x "$work/no-such-file.txt"
 contains err "cannot open"
 expect 1 "$magnus" spmv "$work/A.mtx" -o "$work/no-such-dir/y.txt"
+
+# ---- "-": x, y or A from standard input, y to standard output with the report on stderr -------
+expect 0 "$magnus" spmv "$work/A.mtx" --type f64 -x "$work/x.txt" -y "$work/y0.txt" --alpha 2 \
+    --beta -0.5 -o "$work/y-file.txt"
+expect 0 bash -c "'$magnus' spmv '$work/A.mtx' --type f64 -x - -y '$work/y0.txt' --alpha 2 \
+    --beta -0.5 --verify -o - <'$work/x.txt' >'$work/y-stdout.txt'"
+contains err "verify:   passed"
+contains err "wrote:    standard output"
+checks=$((checks + 1))
+cmp -s "$work/y-file.txt" "$work/y-stdout.txt" || fail "-x - -o -: stdout is not exactly y"
+expect 0 bash -c "'$magnus' spmv '$work/A.mtx' --type f64 -x '$work/x.txt' -y - --alpha 2 \
+    --beta -0.5 --json -o /dev/stdout <'$work/y0.txt' >'$work/y-stdout2.txt'"
+cp "$work/err" "$work/out"
+valid_json
+same "-o /dev/stdout: JSON on stderr" "$(json output)" '"/dev/stdout"'
+checks=$((checks + 1))
+cmp -s "$work/y-file.txt" "$work/y-stdout2.txt" || fail "-y - --json -o /dev/stdout: stdout is not exactly y"
+expect 0 bash -c "'$magnus' spmv - --type f64 -x '$work/x.txt' -o '$work/y-a-stdin.txt' <'$work/A.mtx'"
+expect 0 "$magnus" spmv "$work/A.mtx" --type f64 -x "$work/x.txt" -o "$work/y-a-file.txt"
+checks=$((checks + 1))
+cmp -s "$work/y-a-file.txt" "$work/y-a-stdin.txt" || fail "A from standard input: y differs"
+expect 1 bash -c "printf '1\n2\n' | '$magnus' spmv '$work/A.mtx' -x -"
+contains err "standard input has 2 values, A needs 150"
 
 # ---- magnus bench --op spmv: every format timed and verified, CSV and JSON ------------------
 expect 2 "$magnus" bench --op dense rmat:8:4

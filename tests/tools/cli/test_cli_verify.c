@@ -262,6 +262,124 @@ Test(cli_verify, cancellation_and_empty_products) {
     magnus_csr_free(&Z);
 }
 
+/* ---- NaN and infinities ------------------------------------------------------------------ */
+
+static void set_value(magnus_csr M, int64_t k, double v) {
+    if (M->type == MAGNUS_FLOAT64) ((double *)M->values)[k] = v;
+    else ((float *)M->values)[k] = (float)v;
+}
+static double get_value(const magnus_csr_s *M, int64_t k) {
+    return M->type == MAGNUS_FLOAT64 ? ((const double *)M->values)[k]
+                                     : (double)((const float *)M->values)[k];
+}
+/* The first entry of C from row `from` on whose value satisfies `want` (a row that has one). */
+static int64_t entry_where(const magnus_csr_s *C, int64_t from, int (*want)(double)) {
+    for (int64_t k = C->row_ptr[from]; k < C->nnz; k++)
+        if (want(get_value(C, k))) return k;
+    cr_assert_fail("no such entry of C");
+    return -1;
+}
+/* An entry of A from `from` on whose B row is not empty: its value reaches C. */
+static int64_t a_entry_used(const magnus_csr_s *A, const magnus_csr_s *B, int64_t from) {
+    for (int64_t k = from; k < A->nnz; k++)
+        if (B->row_ptr[A->col_idx[k] + 1] > B->row_ptr[A->col_idx[k]]) return k;
+    cr_assert_fail("no entry of A meets a row of B");
+    return -1;
+}
+static int is_nan(double v) { return isnan(v); }
+static int is_inf(double v) { return isinf(v); }
+static int is_finite(double v) { return isfinite(v); }
+static int64_t row_of(const magnus_csr_s *C, int64_t k) {
+    int64_t i = 0;
+    while (C->row_ptr[i + 1] <= k) i++;
+    return i;
+}
+
+/* A product holding NaN and infinities (from a NaN, +inf and -inf in A and an infinity in B),
+ * computed by the CPU reference: correct, so the random check passes as the exact one does,
+ * the rows with non-finite sums compared entry by entry. Then each kind of wrong value fails:
+ * a NaN where the product has a number, a number where it has NaN, the wrong infinity, and a
+ * finite value off in a row that holds infinities. */
+Test(cli_verify, nan_and_infinities_compared_exactly) {
+    magnus_value_type types[] = {MAGNUS_FLOAT32, MAGNUS_FLOAT64};
+    for (int t = 0; t < 2; t++) {
+        fixture f = make(types[t]);
+        magnus_csr_free(&f.C);
+        set_value(f.A, a_entry_used(f.A, f.B, f.A->nnz / 5), NAN);
+        set_value(f.A, a_entry_used(f.A, f.B, f.A->nnz / 3), INFINITY);
+        set_value(f.A, a_entry_used(f.A, f.B, f.A->nnz / 2), -INFINITY);
+        /* in a row of B that some row of A names */
+        const int32_t named = f.A->col_idx[a_entry_used(f.A, f.B, 2 * f.A->nnz / 3)];
+        set_value(f.B, f.B->row_ptr[named], INFINITY);
+        cr_assert_eq(magnus_reference_spgemm(&f.C, NULL, f.A, f.B), MAGNUS_SUCCESS);
+        verify_report r;
+        verify_options opt;
+        verify_options_init(&opt);
+        opt.mode = VERIFY_EXACT;
+        cr_assert_eq(verify_product(&r, f.C, f.A, f.B, 0, &opt, NULL), MAGNUS_SUCCESS, "%s",
+                     r.detail);
+        cr_expect_eq(random_check(&r, &f), MAGNUS_SUCCESS, "%s", r.detail);
+        cr_expect(r.matched);
+        cr_expect_gt(r.nonfinite_rows, 0);
+        cr_expect_lt(r.nonfinite_rows, f.C->rows, "rows without them keep the vector check");
+        cr_expect_eq(r.nonfinite_bad_row, -1);
+        cr_expect_leq(r.rel_error_row, types[t] == MAGNUS_FLOAT64 ? 1e-15 : 1e-7);
+        cr_expect(r.structure_matched);
+
+        /* a number where C has NaN, NaN where it has a number, -inf for inf */
+        int64_t nan_at = entry_where(f.C, 0, is_nan);
+        int64_t inf_at = entry_where(f.C, 0, is_inf);
+        int64_t fin_at = entry_where(f.C, f.C->rows - 1 > 0 ? f.C->rows / 2 : 0, is_finite);
+        const double replace[3][2] = {{NAN, 1.0}, {0, NAN}, {0, 0}};
+        const int64_t at[3] = {nan_at, fin_at, inf_at};
+        for (int c = 0; c < 3; c++) {
+            double saved = get_value(f.C, at[c]);
+            set_value(f.C, at[c], c == 2 ? -saved : replace[c][1]);
+            cr_expect_eq(random_check(&r, &f), MAGNUS_ERROR_MISMATCH, "case %d", c);
+            cr_expect_eq(r.nonfinite_bad_row, row_of(f.C, at[c]), "case %d", c);
+            cr_expect_neq(strstr(r.detail, "NaN or an infinity"), NULL, "%s", r.detail);
+            set_value(f.C, at[c], saved);
+        }
+        /* a finite value off by half in a row that also holds an infinity */
+        int64_t row = row_of(f.C, inf_at), k = -1;
+        for (int64_t q = f.C->row_ptr[row]; q < f.C->row_ptr[row + 1] && k < 0; q++)
+            if (isfinite(get_value(f.C, q)) && get_value(f.C, q) != 0) k = q;
+        if (k >= 0) {
+            scale_value(f.C, k, 1.5);
+            cr_expect_eq(random_check(&r, &f), MAGNUS_ERROR_MISMATCH);
+            cr_expect_eq(r.nonfinite_bad_row, row);
+            scale_value(f.C, k, 1 / 1.5);
+        }
+        cr_expect_eq(random_check(&r, &f), MAGNUS_SUCCESS, "%s", r.detail);
+        release(&f);
+    }
+}
+
+/* A float32 sum past FLT_MAX: 1e38 * 3 + 1e38 * 3 is +inf in float32 (the reference rounds
+ * its double sum so), C·x and A·(B·x) are infinite; the check compares the entry: inf == inf. */
+Test(cli_verify, a_float32_overflow_is_an_infinity_on_both_sides) {
+    magnus_csr A = NULL, B = NULL, C = NULL;
+    cr_assert_eq(magnus_csr_new(&A, 1, 2, 2, MAGNUS_FLOAT32), MAGNUS_SUCCESS);
+    A->row_ptr[1] = 2;
+    A->col_idx[0] = 0;
+    A->col_idx[1] = 1;
+    ((float *)A->values)[0] = ((float *)A->values)[1] = 1e38f;
+    cr_assert_eq(magnus_csr_new(&B, 2, 1, 2, MAGNUS_FLOAT32), MAGNUS_SUCCESS);
+    B->row_ptr[1] = 1;
+    B->row_ptr[2] = 2;
+    B->col_idx[0] = B->col_idx[1] = 0;
+    ((float *)B->values)[0] = ((float *)B->values)[1] = 3;
+    cr_assert_eq(magnus_reference_spgemm(&C, NULL, A, B), MAGNUS_SUCCESS);
+    cr_assert(isinf(((float *)C->values)[0]) && ((float *)C->values)[0] > 0);
+    fixture f = {A, B, C};
+    verify_report r;
+    cr_expect_eq(random_check(&r, &f), MAGNUS_SUCCESS, "%s", r.detail);
+    cr_expect_eq(r.nonfinite_rows, 1);
+    ((float *)C->values)[0] = 3.4e38f; /* finite where the sum overflows: wrong */
+    cr_expect_eq(random_check(&r, &f), MAGNUS_ERROR_MISMATCH);
+    release(&f);
+}
+
 Test(cli_verify, mode_names) {
     verify_mode m;
     cr_expect(verify_mode_parse("", &m) && m == VERIFY_AUTO);
