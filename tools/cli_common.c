@@ -295,6 +295,16 @@ void cli_note(const char *fmt, ...) {
     fputc('\n', stderr);
 }
 
+void cli_warning(const char *fmt, ...) {
+    cli_progress_done(visible_progress);
+    fprintf(stderr, "%s: warning: ", prefix);
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
 int cli_output_check(const char *path) {
     struct stat st;
     if (stat(path, &st) == 0) {
@@ -316,6 +326,67 @@ int cli_output_check(const char *path) {
     if (access(dir, W_OK | X_OK) != 0)
         return cli_failf("cannot write %s: directory %s: %s", path, dir, strerror(errno));
     return 0;
+}
+
+/* ======================================================================================== */
+/* output files                                                                             */
+/* ======================================================================================== */
+
+/* errno of the first failed flush of standard output (cli_json_end flushes it early, and a
+ * later fflush of an empty buffer no longer says why). */
+static int stdout_errno;
+
+/* Flushes f and keeps the errno of a failure in *error (first one only). errno is cleared
+ * first: a stream may fail without setting it, and an old value would then be blamed. */
+static void flush_keeping_errno(FILE *f, int *error) {
+    errno = 0;
+    int failed = fflush(f) != 0 || ferror(f);
+    if (failed && !*error) *error = errno ? errno : EIO;
+}
+
+bool cli_outfile_open(cli_outfile *o, const char *path) {
+    memset(o, 0, sizeof *o);
+    o->path = path;
+    errno = 0;
+    o->file = fopen(path, "w");
+    if (!o->file) o->error = errno ? errno : EIO;
+    return o->file != NULL;
+}
+
+void cli_outfile_stdout(cli_outfile *o) {
+    memset(o, 0, sizeof *o);
+    o->path = "standard output";
+    o->file = stdout;
+    o->is_stdout = true;
+}
+
+bool cli_outfile_flush(cli_outfile *o) {
+    if (o->file) flush_keeping_errno(o->file, &o->error);
+    return o->error == 0;
+}
+
+bool cli_outfile_close(cli_outfile *o) {
+    if (!o->file) return o->error == 0;
+    flush_keeping_errno(o->file, &o->error);
+    if (!o->is_stdout) {
+        errno = 0;
+        if (fclose(o->file) != 0 && !o->error) o->error = errno ? errno : EIO;
+    }
+    o->file = NULL;
+    return o->error == 0;
+}
+
+int cli_outfile_fail(const cli_outfile *o) {
+    return cli_failf("cannot write %s: %s", o->path ? o->path : "(no path)",
+                     strerror(o->error ? o->error : EIO));
+}
+
+int cli_stdout_finish(int rc) {
+    flush_keeping_errno(stdout, &stdout_errno);
+    if (!stdout_errno || rc != CLI_EXIT_OK) return rc;
+    /* the message goes to stderr, which has no buffer to lose */
+    fprintf(stderr, "%s: cannot write standard output: %s\n", prefix, strerror(stdout_errno));
+    return CLI_EXIT_FAILURE;
 }
 
 /* ======================================================================================== */
@@ -483,7 +554,8 @@ void cli_json_close(cli_json *j) {
 void cli_json_end(cli_json *j) {
     while (j->depth > 0) cli_json_close(j);
     fputc('\n', j->out);
-    fflush(j->out);
+    if (j->out == stdout) flush_keeping_errno(stdout, &stdout_errno);
+    else fflush(j->out);
 }
 
 void cli_json_object(cli_json *j, const char *key) {

@@ -220,12 +220,11 @@ static int load_input(cli_input *in, magnus_value_type type, cli_progress *progr
     if (s) return cli_fail(s);
     in->seconds = cli_now() - start;
     if (in->facts.nonfinite > 0)
-        fprintf(stderr,
-                "magnus: warning: %s: %lld value%s not finite (NaN or inf; %lld number%s out of "
-                "%s's range, read as inf)\n",
-                in->source, (long long)in->facts.nonfinite,
-                in->facts.nonfinite == 1 ? " is" : "s are", (long long)in->facts.overflowed,
-                in->facts.overflowed == 1 ? "" : "s", cli_type_name(in->facts.type));
+        cli_warning("%s: %lld value%s not finite (NaN or inf; %lld number%s out of "
+                    "%s's range, read as inf)",
+                    in->source, (long long)in->facts.nonfinite,
+                    in->facts.nonfinite == 1 ? " is" : "s are", (long long)in->facts.overflowed,
+                    in->facts.overflowed == 1 ? "" : "s", cli_type_name(in->facts.type));
     return CLI_EXIT_OK;
 }
 

@@ -9,6 +9,9 @@
 /* The end of both commands: generates req's matrix, writes it to path and reports the matrix
  * and both times on stdout. */
 static int generate_and_write(const cli_gen_request *req, const char *path, bool progress_forced) {
+    /* the output first: a path that cannot be written fails before the matrix is made */
+    int rc = strcmp(path, "-") ? cli_output_check(path) : 0;
+    if (rc) return rc;
     cli_progress progress;
     cli_progress_init(&progress, progress_forced);
     magnus_csr M = NULL;
@@ -20,7 +23,6 @@ static int generate_and_write(const cli_gen_request *req, const char *path, bool
     s = magnus_mm_write(path, M);
     double write_seconds = cli_now() - start;
     cli_progress_done(&progress);
-    int rc = CLI_EXIT_OK;
     if (s) {
         rc = cli_fail(s);
     } else {

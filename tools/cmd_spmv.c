@@ -44,15 +44,14 @@ static int read_vector(double *values, int64_t n, const char *path, const char *
 }
 
 static int write_vector(const char *path, const void *y, magnus_value_type type, int64_t n) {
-    FILE *f = fopen(path, "w");
-    if (!f) return cli_failf("cannot create %s: %s", path, strerror(errno));
+    cli_outfile o;
+    if (!cli_outfile_open(&o, path)) return cli_outfile_fail(&o);
+    FILE *f = o.file;
     for (int64_t i = 0; i < n; i++) {
         if (type == MAGNUS_FLOAT64) fprintf(f, "%.17g\n", ((const double *)y)[i]);
         else fprintf(f, "%.9g\n", (double)((const float *)y)[i]);
     }
-    int bad = ferror(f);
-    if (fclose(f) != 0 || bad) return cli_failf("writing %s failed", path);
-    return 0;
+    return cli_outfile_close(&o) ? 0 : cli_outfile_fail(&o);
 }
 
 static void *to_type(const double *v, int64_t n, magnus_value_type type) {

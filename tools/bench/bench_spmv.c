@@ -162,23 +162,66 @@ static bool run_cusparse(spmv_row *r, bench_cusparse *cs, int algorithm, const m
     return ok && r->verified;
 }
 
-int bench_spmv_run(const bench_input_list *inputs, bench_system *systems, int nsystems,
-                   magnus_value_type type, int runs, const char *csv_path, const char *json_path) {
-    FILE *csv = csv_path ? fopen(csv_path, "w") : NULL, *json = json_path ? fopen(json_path, "w") : NULL;
-    if ((csv_path && !csv) || (json_path && !json)) {
-        if (csv) fclose(csv);
-        if (json) fclose(json);
-        return cli_failf("cannot create %s", csv_path && !csv ? csv_path : json_path);
+/* Reports the failed file, closes both and leaves nothing to close. */
+static bool spmv_output_open_failed(bench_spmv_output *out, const cli_outfile *failed) {
+    cli_outfile_fail(failed);
+    cli_outfile_close(&out->csv);
+    cli_outfile_close(&out->json);
+    memset(out, 0, sizeof *out);
+    return false;
+}
+
+bool bench_spmv_output_open(bench_spmv_output *out, const char *csv_path, const char *json_path,
+                            magnus_value_type type, int runs) {
+    memset(out, 0, sizeof *out);
+    out->first_row = true;
+    if (csv_path) {
+        if (!cli_outfile_open(&out->csv, csv_path)) return spmv_output_open_failed(out, &out->csv);
+        fprintf(out->csv.file,
+                "input,system,format,ran,rows,cols,nnz,conversion_ms,median_ms,min_ms,"
+                "gb_per_s,copy_fraction,floor_bytes,format_bytes,max_rel_error,verified,error\n");
+        if (!cli_outfile_flush(&out->csv)) return spmv_output_open_failed(out, &out->csv);
     }
-    if (csv)
-        fprintf(csv, "input,system,format,ran,rows,cols,nnz,conversion_ms,median_ms,min_ms,"
-                     "gb_per_s,copy_fraction,floor_bytes,format_bytes,max_rel_error,verified,error\n");
-    if (json) fprintf(json, "{\"op\": \"spmv\", \"runs\": %d, \"type\": \"%s\", \"rows\": [", runs,
-                      cli_type_name(type));
+    if (json_path) {
+        if (!cli_outfile_open(&out->json, json_path))
+            return spmv_output_open_failed(out, &out->json);
+        fprintf(out->json.file, "{\"op\": \"spmv\", \"runs\": %d, \"type\": \"%s\", \"rows\": [",
+                runs, cli_type_name(type));
+        if (!cli_outfile_flush(&out->json)) return spmv_output_open_failed(out, &out->json);
+    }
+    return true;
+}
+
+bool bench_spmv_output_close(bench_spmv_output *out) {
+    if (out->json.file) fprintf(out->json.file, "\n]}\n");
+    bool csv_ok = cli_outfile_close(&out->csv), json_ok = cli_outfile_close(&out->json);
+    if (!csv_ok) cli_outfile_fail(&out->csv);
+    if (!json_ok) cli_outfile_fail(&out->json);
+    return csv_ok && json_ok;
+}
+
+/* One row into the files, flushed (a run cut short keeps its rows); a failed write is told
+ * once, when it happens, and again when the files are closed. */
+static void spmv_output_row(bench_spmv_output *out, const spmv_row *r) {
+    const bool failed_before = out->csv.error || out->json.error;
+    if (out->csv.file) {
+        row_csv(out->csv.file, r);
+        cli_outfile_flush(&out->csv);
+    }
+    if (out->json.file) {
+        row_json(out->json.file, r, out->first_row);
+        cli_outfile_flush(&out->json);
+    }
+    out->first_row = false;
+    if (!failed_before && (out->csv.error || out->json.error))
+        cli_outfile_fail(out->csv.error ? &out->csv : &out->json);
+}
+
+int bench_spmv_run(const bench_input_list *inputs, bench_system *systems, int nsystems,
+                   magnus_value_type type, int runs, bench_spmv_output *out) {
     printf("%-24s %-18s %-15s %10s %10s %10s %8s %8s  %s\n", "input", "system", "format",
            "convert ms", "median ms", "min ms", "GB/s", "of copy", "verified");
     int failures = 0;
-    bool first = true;
     for (int i = 0; i < inputs->count; i++) {
         const bench_input *in = &inputs->items[i];
         magnus_csr A = NULL;
@@ -222,9 +265,7 @@ int bench_spmv_run(const bench_input_list *inputs, bench_system *systems, int ns
                     bool ok = run_cusparse(&r, sys->cusparse, alg, A, x, y, runs, copy_gbps);
                     if (!ok) failures++;
                     print_row(&r, ok);
-                    if (csv) row_csv(csv, &r);
-                    if (json) row_json(json, &r, first);
-                    first = false;
+                    spmv_output_row(out, &r);
                 }
                 continue;
             }
@@ -247,9 +288,7 @@ int bench_spmv_run(const bench_input_list *inputs, bench_system *systems, int ns
                                     sys->copy_gbps);
                 if (!ok) failures++;
                 print_row(&r, ok);
-                if (csv) row_csv(csv, &r);
-                if (json) row_json(json, &r, first);
-                first = false;
+                spmv_output_row(out, &r);
             }
             magnus_device_vector_free(&dx);
             magnus_device_vector_free(&dy);
@@ -259,11 +298,6 @@ int bench_spmv_run(const bench_input_list *inputs, bench_system *systems, int ns
         free(y);
         magnus_csr_free(&A);
     }
-    if (json) {
-        fprintf(json, "\n]}\n");
-        fclose(json);
-    }
-    if (csv) fclose(csv);
     if (failures) {
         fprintf(stderr, "magnus bench: %d SpMV run%s failed or did NOT verify\n", failures,
                 failures == 1 ? "" : "s");
