@@ -644,6 +644,11 @@ typedef struct magnus_report {
                                     chat_batch_bytes); 0 for the hash algorithm */
     double time_batch_ms;        /* gMAGNUS in batches: host time cutting A into row blocks and
                                     stacking the blocks' products into C (in time_total_ms) */
+    uint64_t dense_rows_local_bytes; /* local memory per work group the dense rows may take
+                                    (dense_row_columns comes from it): the device's whole
+                                    local memory unless a budget was set (the options'
+                                    local_mem_bytes or MAGNUS_LOCAL_MEM_BYTES), then
+                                    local_mem_bytes; 0 without dense rows */
 } magnus_report;
 
 /*

@@ -152,6 +152,40 @@ expect 1 "$magnus" multiply "$work/a.mtx" "$work/b.mtx" --backend opencl \
     --local-mem $((device_local + 1))
 contains err "exceeds"
 
+# ---- the two budgets (issue 33, item 6): the hash tables and gMAGNUS keep to the budget, the
+# dense rows take the device's whole local memory unless a budget was set; the report prints
+# both where they differ ---------------------------------------------------------------------
+bytes() { python3 -c 'import sys; b=int(sys.argv[1]); u=0; v=float(b)
+while v >= 1024 and u < 4: v /= 1024; u += 1
+print("%d bytes" % b if u == 0 else "%.2f %s" % (v, ["", "KiB", "MiB", "GiB", "TiB"][u]))' "$1"; }
+expect 0 "$magnus" multiply "$work/a.mtx" "$work/b.mtx" --backend opencl --algorithm hash --json
+same "default budget: dense rows' budget" "$(json report.dense_rows_local_bytes)" "$device_local"
+holds "default budget: dense rows" "d['report']['dense_row_columns'] >= 1024"
+expect 0 "$magnus" multiply "$work/a.mtx" "$work/b.mtx" --backend opencl --algorithm hash
+if [ "$device_local" -gt "$default_local" ]; then
+    contains out "local memory $(bytes "$default_local") per work group, dense rows up to $(bytes "$device_local") (device maximum $(bytes "$device_local"))"
+else
+    contains out "local memory $(bytes "$default_local") per work group (device maximum"
+fi
+contains out "in $(bytes "$device_local") of local memory): "
+expect 0 "$magnus" multiply "$work/a.mtx" "$work/b.mtx" --backend opencl --algorithm hash \
+    --local-mem "$default_local" --json
+same "budget set: the dense rows keep to it" "$(json report.dense_rows_local_bytes)" "$default_local"
+expect 0 "$magnus" multiply "$work/a.mtx" "$work/b.mtx" --backend opencl --algorithm hash \
+    --local-mem "$default_local"
+contains out "local memory $(bytes "$default_local") per work group (device maximum"
+expect 0 env MAGNUS_DENSE_ROWS=0 "$magnus" multiply "$work/a.mtx" "$work/b.mtx" --backend opencl \
+    --algorithm hash --json
+same "no dense rows: no budget of theirs" "$(json report.dense_rows_local_bytes)" 0
+# demo --help names the method that runs: AUTO's choice, the hash algorithm where C's columns
+# fit a dense row (as the demo's do wherever the report says they fit)
+expect 0 "$magnus" demo --help
+contains out "The method is the library's choice (--algorithm auto"
+expect 0 "$magnus" demo --scale 10 --backend opencl --json
+same "demo: algorithm requested" "$(json report.algorithm_requested)" '"auto"'
+holds "demo: the hash algorithm when C fits a dense row, as --help says" \
+    "d['report']['dense_row_columns'] < 1024 or (d['report']['algorithm'] == 'hash' and d['report']['auto_dense_rows'] == 1)"
+
 # ---- randomized verification: forced, and chosen above --verify-limit -----------------------
 expect 0 "$magnus" multiply "$work/a.mtx" "$work/b.mtx" --backend opencl --verify=random --json --type f32
 valid_json
