@@ -15,6 +15,10 @@
 /* The progress line currently on screen, erased before an error message is printed so the
  * message does not land in the middle of it. */
 static cli_progress *visible_progress;
+/* The last failure reported, for a --json object's "error" field. */
+static char last_failure[1024];
+/* "magnus <command>", the start of every message (cli_set_command). */
+static char prefix[80] = "magnus";
 
 /* ======================================================================================== */
 /* option parsing                                                                           */
@@ -113,17 +117,39 @@ void cli_print_help(const cli_spec *spec, FILE *out) {
     fprintf(out, "  %-*s  %s\n", width, "-h, --help", "show this help and exit");
 }
 
-int cli_usage_error(const cli_spec *spec, const char *fmt, ...) {
+static int usage_error_v(const cli_spec *spec, const char *fmt, va_list ap) {
     cli_progress_done(visible_progress);
-    fprintf(stderr, "magnus %s: ", spec->command);
-    va_list ap;
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
+    vsnprintf(last_failure, sizeof last_failure, fmt, ap); /* a --json object's "error" */
+    fprintf(stderr, "magnus %s: %s\n", spec->command, last_failure);
     print_usage_line(spec, stderr);
     fprintf(stderr, "(see 'magnus %s --help')\n", spec->command);
     return CLI_EXIT_USAGE;
+}
+
+int cli_usage_error(const cli_spec *spec, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = usage_error_v(spec, fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+/* The spec of the last cli_parse (it lives in the command's frame, which is still running). */
+static const cli_spec *parsed_spec;
+
+int cli_usage_errorf(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    int rc;
+    if (parsed_spec) {
+        rc = usage_error_v(parsed_spec, fmt, ap);
+    } else {
+        vsnprintf(last_failure, sizeof last_failure, fmt, ap);
+        fprintf(stderr, "%s: %s\n", prefix, last_failure);
+        rc = CLI_EXIT_USAGE;
+    }
+    va_end(ap);
+    return rc;
 }
 
 static const cli_option *find_option(const cli_spec *spec, const char *arg, size_t len) {
@@ -189,6 +215,7 @@ int cli_parse(const cli_spec *spec, int argc, char **argv, const char **position
               int *npositional) {
     int count = 0;
     ngiven = 0;
+    parsed_spec = spec;
     bool options_done = false;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
@@ -240,9 +267,6 @@ int cli_parse(const cli_spec *spec, int argc, char **argv, const char **position
 /* errors                                                                                   */
 /* ======================================================================================== */
 
-/* The last failure reported, for a --json object's "error" field. */
-static char last_failure[1024];
-static char prefix[80] = "magnus";
 
 const char *cli_last_failure(void) { return last_failure; }
 

@@ -84,6 +84,9 @@ bool cli_option_given(const void *target);
 void cli_print_help(const cli_spec *spec, FILE *out);
 /* Prints "magnus <command>: <message>" and the usage line to stderr; returns CLI_EXIT_USAGE. */
 int cli_usage_error(const cli_spec *spec, const char *fmt, ...) CLI_PRINTF(2, 3);
+/* The same with the spec of the last cli_parse: for a usage problem found after the work began
+ * (an option value the chosen device cannot take). */
+int cli_usage_errorf(const char *fmt, ...) CLI_PRINTF(1, 2);
 
 /* Strict conversions of a whole string; false if it is not a number or out of range. */
 bool cli_to_int64(const char *text, int64_t *out);

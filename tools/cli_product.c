@@ -92,6 +92,7 @@ int product_run_execute(product_run *run, const magnus_csr_s *A, const magnus_cs
     if (verify && verify->where == VERIFY_ON_DEVICE && how->cpu)
         return cli_failf("--verify-on device needs a device multiply, not --cpu");
     s = compute_product(&run->C, &run->compute, A, B, &keep, progress);
+    if (s && run->compute.usage_problem[0]) return cli_usage_errorf("%s", run->compute.usage_problem);
     if (s) {
         int rc = cli_fail_in(s, run->compute.device_flags);
         if (s == MAGNUS_ERROR_NO_DEVICE || s == MAGNUS_ERROR_BACKEND_UNAVAILABLE)

@@ -148,8 +148,21 @@ valid_json
 same "whole budget: verified" "$(json verified)" true
 same "whole budget: in effect" "$(json device.local_mem_bytes)" "$device_local"
 same "whole budget: used" "$(json report.local_mem_bytes)" "$device_local"
-expect 1 "$magnus" multiply "$work/a.mtx" "$work/b.mtx" --backend opencl \
+# above the device's: a usage error naming both limits (issue 33, item 9); the library's own
+# refusal when the budget comes from the environment
+expect 2 "$magnus" multiply "$work/a.mtx" "$work/b.mtx" --backend opencl \
     --local-mem $((device_local + 1))
+contains err "magnus multiply: --local-mem $((device_local + 1)) is above the device's local memory: a budget is 1024 bytes (1K) up to $device_local ("
+expect 2 "$magnus" multiply "$work/a.mtx" "$work/b.mtx" --backend opencl \
+    --local-mem $((device_local + 1)) --json
+valid_json
+holds "above the device: JSON error" "'is above the device' in d['error']"
+expect 2 "$magnus" demo --scale 6 --backend opencl --local-mem $((device_local + 1))
+contains err "magnus demo: --local-mem $((device_local + 1)) is above the device's local memory"
+expect 2 "$magnus" params rmat:6:2 --backend opencl --local-mem $((device_local + 1))
+contains err "magnus params: --local-mem $((device_local + 1)) is above the device's local memory"
+expect 1 env MAGNUS_LOCAL_MEM_BYTES=$((device_local + 1)) "$magnus" multiply "$work/a.mtx" \
+    --backend opencl
 contains err "exceeds"
 
 # ---- the two budgets (issue 33, item 6): the hash tables and gMAGNUS keep to the budget, the
@@ -241,13 +254,20 @@ expect 1 "$magnus" multiply rmat:8:4 --device 99
 contains err "no device matches \"99\""
 expect 2 "$magnus" demo --scale 8 --backend opencl --device cuda:0
 contains err "--backend opencl and --device cuda:0 name different backends"
-# A budget too small for gMAGNUS is the library's refusal, not a crash; so is one too small
-# for auto's own statistics, and auto on a budget that gMAGNUS refuses says gMAGNUS's reason.
-expect 1 "$magnus" multiply rmat:10:4 --backend opencl --local-mem 64 --algorithm magnus
+# --local-mem below 1K is a usage error naming the limits (issue 33, item 9). A budget too
+# small for gMAGNUS set by the environment is the library's refusal, not a crash; so is one
+# too small for auto's own statistics, and auto on a budget that gMAGNUS refuses says
+# gMAGNUS's reason.
+expect 2 "$magnus" multiply rmat:10:4 --backend opencl --local-mem 64 --algorithm magnus
+contains err "magnus multiply: --local-mem 64 is below the minimum: a budget is 1024 bytes (1K) up to the device's"
+expect 2 "$magnus" demo --scale 6 --local-mem 1023
+contains err "magnus demo: --local-mem 1023 is below the minimum"
+expect 0 "$magnus" multiply rmat:10:4 --backend opencl --local-mem 1K --algorithm magnus --verify
+expect 1 env MAGNUS_LOCAL_MEM_BYTES=64 "$magnus" multiply rmat:10:4 --backend opencl --algorithm magnus
 contains err "magnus multiply: invalid argument: gMAGNUS parameters: a 64-byte"
-expect 1 "$magnus" multiply rmat:10:4 --backend opencl --local-mem 64
+expect 1 env MAGNUS_LOCAL_MEM_BYTES=64 "$magnus" multiply rmat:10:4 --backend opencl
 contains err "magnus multiply: invalid argument: gMAGNUS parameters: a 64-byte"
-expect 1 "$magnus" multiply rmat:10:4 --backend opencl --local-mem 16
+expect 1 env MAGNUS_LOCAL_MEM_BYTES=16 "$magnus" multiply rmat:10:4 --backend opencl
 contains err "magnus multiply: invalid argument: MAGNUS_ALGORITHM_AUTO's choice of algorithm: "
 contains err "a local memory budget of 16 bytes is too small"
 

@@ -70,6 +70,12 @@ expect 2 "$magnus" multiply rmat:8:4 --local-mem 0
 contains err "--local-mem 0"
 expect 2 "$magnus" params rmat:8:4 --local-mem 0
 contains err "--local-mem 0"
+# below the minimum: a usage error naming the limits, before any device is chosen
+expect 2 "$magnus" multiply rmat:8:4 --local-mem 512
+prefixed multiply
+contains err "--local-mem 512 is below the minimum: a budget is 1024 bytes (1K) up to the device's local memory per work group"
+expect 2 "$magnus" demo --local-mem 1000
+contains err "--local-mem 1000 is below the minimum"
 expect 2 "$magnus" multiply rmat:8:4 --verify-limit 1000
 contains err "--verify-limit needs --verify"
 expect 2 "$magnus" multiply rmat:8:4 --verify-vectors 2
