@@ -237,6 +237,15 @@ int cli_parse(const cli_spec *spec, int argc, char **argv, const char **position
         const char *eq = strncmp(arg, "--", 2) == 0 ? strchr(arg, '=') : NULL;
         size_t name_len = eq ? (size_t)(eq - arg) : strlen(arg);
         const cli_option *o = find_option(spec, arg, name_len);
+        double number;
+        if (!o && cli_to_double(arg, &number)) {
+            /* "-3" is no option but a negative number, for the command to judge ("gen rmat 5
+             * -3": its argument 2 must not be negative) */
+            if (count >= spec->max_positional)
+                return cli_usage_error(spec, "unexpected argument '%s'", arg);
+            positional[count++] = arg;
+            continue;
+        }
         if (!o) return cli_usage_error(spec, "unknown option '%.*s'", (int)name_len, arg);
         const char *value = NULL;
         if (o->kind == CLI_FLAG) {

@@ -81,7 +81,10 @@ int cmd_rmat(int argc, char **argv) {
     if (scale < 1 || scale > CLI_RMAT_SCALE_MAX)
         return cli_usage_error(&spec, "--scale %lld outside 1..%d", (long long)scale,
                                CLI_RMAT_SCALE_MAX);
-    if (per_row < 0) return cli_usage_error(&spec, "--per-row is required");
+    if (!cli_option_given(&per_row)) return cli_usage_error(&spec, "--per-row is required");
+    if (per_row < 0)
+        return cli_usage_error(&spec, "invalid value '%lld' for --per-row (expected a "
+                                      "non-negative integer)", (long long)per_row);
     if (!output) return cli_usage_error(&spec, "-o FILE is required");
     opt.pattern = pattern;
     /* cli_gen_run keeps a scale beyond int out of range rather than wrapped. */

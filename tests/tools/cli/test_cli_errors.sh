@@ -99,6 +99,22 @@ expect 2 "$magnus" gen laplace3d 2000 2000 2000 -o "$work/x.mtx"
 contains err "exceed 2^31-1"
 expect 2 "$magnus" multiply uniform:3000000000:4:2
 contains err "ROWS exceed 2^31-1"
+# a negative count is an invalid value, not a missing option or an unknown one (issue 33,
+# item 9)
+expect 2 "$magnus" rmat --scale 5 --per-row -3 -o "$work/x.mtx"
+prefixed rmat
+contains err "invalid value '-3' for --per-row (expected a non-negative integer)"
+lacks err "required"
+expect 2 "$magnus" rmat --scale 5 -o "$work/x.mtx"
+contains err "--per-row is required"
+expect 2 "$magnus" gen rmat 5 -3 -o "$work/x.mtx"
+prefixed gen
+contains err "rmat: argument 2 ('-3') must be a non-negative integer"
+lacks err "unknown option"
+expect 2 "$magnus" gen uniform 5 5 -0.5 -o "$work/x.mtx"
+contains err "uniform: argument 3 ('-0.5') must be a non-negative number"
+expect 2 "$magnus" rmat --scale 5 --per-row 2 -3 -o "$work/x.mtx"
+contains err "unexpected argument '-3'"
 # a valid spec just inside the range still runs
 expect 0 "$magnus" gen rmat 1 2 -o "$work/tiny.mtx"
 
