@@ -148,6 +148,24 @@ if [ -n "$absent" ]; then
     contains err "--backend: "
     contains err "no device matches \"$absent\""
     no_internal_names
+    # probe finding no device fails (issue 33, item 9), after listing why, in both forms
+    expect 1 env MAGNUS_BACKENDS="$absent" "$magnus" probe
+    prefixed probe
+    contains err "magnus probe: no device found"
+    contains out "no devices found"
+    contains out "$absent: "
+    expect 1 env MAGNUS_BACKENDS="$absent" "$magnus" probe --json
+    valid_json
+    same "probe, no device: count" "$(json device_count)" 0
+    same "probe, no device: selected" "$(json selected)" null
+fi
+if [ "$count" -gt 0 ]; then
+    expect 0 "$magnus" probe
+    # devices, but MAGNUS_DEVICE names none of them: listed, and a failure
+    expect 1 env MAGNUS_DEVICE=no-such-device-anywhere "$magnus" probe
+    prefixed probe
+    contains err "magnus probe: no device selected: "
+    lacks out "[selected]"
 fi
 expect 1 "$magnus" multiply rmat:8:4 --device no-such-device-anywhere
 prefixed multiply
