@@ -146,8 +146,8 @@ int cli_matrix_load(magnus_csr *out, double *seconds, const char *source, magnus
         if (nparts > 6 ||
             !cli_gen_parse(&req, parts[0], nparts - 1, parts + 1, true, why, sizeof why)) {
             if (nparts > 6) snprintf(why, sizeof why, "too many fields");
-            fprintf(stderr, "%s: bad matrix spec '%s': %s\nspecs:\n%s\n", cli_prefix(), source,
-                    why, CLI_GENERATOR_SPECS);
+            cli_failf("bad matrix spec '%s': %s", source, why); /* also a --json "error" */
+            fprintf(stderr, "specs:\n%s\n", CLI_GENERATOR_SPECS);
             return CLI_EXIT_USAGE;
         }
         s = cli_gen_run(out, &req, progress);

@@ -125,6 +125,26 @@ contains err "dimension mismatch"
 no_internal_names
 expect 1 "$magnus" info "$work/missing.mtx"
 prefixed info
+# info --json: one JSON object on stdout whatever happens, "error" saying what failed (issue 33,
+# item 9); the message on stderr too
+expect 1 "$magnus" info --json "$work/missing.mtx"
+prefixed info
+valid_json
+same "info --json, no file: source" "$(json source)" "\"$work/missing.mtx\""
+holds "info --json, no file: error" "'cannot open' in d['error'] and 'No such file' in d['error']"
+printf '%%%%MatrixMarket matrix coordinate real general\n2 2 1\n1 x 3\n' >"$work/bad-index.mtx"
+expect 1 "$magnus" info --json "$work/bad-index.mtx"
+valid_json
+holds "info --json, malformed: error" "'bad-index.mtx:3' in d['error']"
+expect 2 "$magnus" info --json rmat:0:4
+valid_json
+holds "info --json, bad spec: error" "'SCALE 0 outside 1..30' in d['error']"
+expect 1 "$magnus" info --json uniform:3:4:2 --square
+valid_json
+holds "info --json, --square of a 3 x 4: the facts and the error" "d['rows'] == 3 and d['cols'] == 4 and '--square needs a square matrix' in d['error']"
+expect 0 "$magnus" info --json laplace2d:2:3
+valid_json
+same "info --json, success: no error" "$(json error)" null
 
 # ---- help texts ------------------------------------------------------------------------------
 expect 0 "$magnus" rmat --help
