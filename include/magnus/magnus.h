@@ -178,7 +178,7 @@ typedef int (*magnus_progress_fn)(void *user, double fraction, const char *what)
  * ------------------------------------------------------------------------------------------ */
 /*
  * Reads a `coordinate` Matrix Market file (`.mtx`, or gzip-compressed `.mtx.gz`, recognised by
- * content; "-" is standard input, and pipes such as /dev/stdin are read too): fields real / integer / pattern (pattern values become 1), symmetry general /
+ * content; "-" is standard input, and pipes such as /dev/stdin are read too): fields real / integer / pattern (each pattern entry is a 1), symmetry general /
  * symmetric / skew-symmetric (expanded). Columns are sorted, duplicates summed, explicit zeros
  * kept. complex, hermitian and array files are refused with MAGNUS_ERROR_MM_UNSUPPORTED. Every
  * error's detail message names the file and line. progress may be NULL.
@@ -189,7 +189,9 @@ typedef int (*magnus_progress_fn)(void *user, double fraction, const char *what)
  *   - symmetric files: an entry on either side of the diagonal is mirrored (so a file holding
  *     both (i,j) and (j,i) sums them); skew-symmetric: the mirror is negated and a diagonal
  *     entry is an error (MAGNUS_ERROR_MM_INDEX_RANGE), as is `pattern skew-symmetric`
- *     (MAGNUS_ERROR_MM_BANNER); duplicate pattern entries stay one entry of value 1;
+ *     (MAGNUS_ERROR_MM_BANNER); a pattern entry is a 1, so duplicate pattern entries sum as
+ *     well (an entry stored twice is 2; so is one stored in both triangles of a symmetric
+ *     file), as SciPy's reading gives;
  *   - the banner's words are case-insensitive and `double` is read as `real`; comments and
  *     blank lines may appear anywhere after the banner; CRLF and CR-only (old Mac) line
  *     endings are accepted (CR-only when the first line ends in a CR alone), and a UTF-8

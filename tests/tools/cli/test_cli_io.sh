@@ -127,7 +127,17 @@ contains err "warning: $work/nonfinite.mtx: 3 values are not finite"
 expect 0 "$magnus" info "$work/nonfinite.mtx"
 contains out "non-finite: 3 (NaN or inf; 1 out of f64's range)"
 expect 0 "$magnus" multiply "$work/nonfinite.mtx" "$work/real.mtx" --cpu
-contains err "warning: $work/nonfinite.mtx: 3 values are not finite"
+contains err "magnus multiply: warning: $work/nonfinite.mtx: 3 values are not finite"
+# duplicates of a pattern file are summed, as info says (issue 33, item 9): (1,1) stored twice
+# is 2, so C = A*A holds 4 there; (2,1) once is 1
+printf '%%%%MatrixMarket matrix coordinate pattern general\n2 2 3\n1 1\n2 1\n1 1\n' >"$work/pat-dup.mtx"
+expect 0 "$magnus" info "$work/pat-dup.mtx"
+contains out "entries:    2 (density 0.5); 3 stored in the file, duplicates summed"
+expect 0 "$magnus" multiply "$work/pat-dup.mtx" --cpu -o -
+contains out "1 1 4"
+contains out "2 1 2"
+checks=$((checks + 1))
+[ "$(fact values "$work/pat-dup.mtx")" = mixed ] || fail "mtx_facts.py does not sum the duplicates"
 
 # ---- item 11: .gz output at zlib's fastest level, same matrix as the plain file ----------------
 expect 0 "$magnus" multiply "$src" --cpu -o "$work/c.mtx.gz"
