@@ -53,7 +53,11 @@ bool cli_to_uint64(const char *text, uint64_t *out) {
 }
 
 bool cli_to_double(const char *text, double *out) {
-    if (!text || !*text) return false;
+    if (!text || !*text || text[0] == ' ' || text[0] == '\t') return false;
+    /* strtod reads hexadecimal ("0x10" is 16); the matrix reader refuses it, and so does the
+     * tool (a decimal number is what every option and vector file means) */
+    const char *digits = text + (text[0] == '-' || text[0] == '+');
+    if (digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X')) return false;
     errno = 0;
     char *end;
     double v = strtod(text, &end);

@@ -88,7 +88,9 @@ int cli_usage_error(const cli_spec *spec, const char *fmt, ...) CLI_PRINTF(2, 3)
  * (an option value the chosen device cannot take). */
 int cli_usage_errorf(const char *fmt, ...) CLI_PRINTF(1, 2);
 
-/* Strict conversions of a whole string; false if it is not a number or out of range. */
+/* Strict conversions of a whole string; false if it is not a number or out of range.
+ * cli_to_double takes decimal numbers only (no hexadecimal, no NaN or inf), as the matrix
+ * reader does. */
 bool cli_to_int64(const char *text, int64_t *out);
 bool cli_to_bytes(const char *text, int64_t *out); /* CLI_BYTES's conversion */
 bool cli_to_uint64(const char *text, uint64_t *out);

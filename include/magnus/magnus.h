@@ -184,7 +184,10 @@ typedef int (*magnus_progress_fn)(void *user, double fraction, const char *what)
  * error's detail message names the file and line. progress may be NULL.
  *
  * Details:
- *   - values are correctly rounded to `type` (as strtod / strtof would); duplicates are summed
+ *   - values are decimal numbers ([sign] digits [. digits] [e [sign] digits]) or inf, infinity
+ *     and nan in any case, correctly rounded to `type` (as strtod / strtof would); what strtod
+ *     reads beyond that (hexadecimal such as 0x10, nan(...)) is MAGNUS_ERROR_MM_NUMBER, like
+ *     1.0junk; duplicates are summed
  *     in double, in file order, then rounded once; out-of-range values become +-inf or 0;
  *   - symmetric files: an entry on either side of the diagonal is mirrored (so a file holding
  *     both (i,j) and (j,i) sums them); skew-symmetric: the mirror is negated and a diagonal
