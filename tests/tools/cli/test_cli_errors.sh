@@ -278,5 +278,33 @@ else
     echo "note: no device: device spec checks skipped"
 fi
 
+# ---- every message begins "magnus COMMAND: " (issue 33, item 9) -------------------------------
+# Each line on stderr is a message with the prefix, or a continuation of one: the usage lines,
+# the generator specs, indented lines; bench's per-input progress ("[i/N] ...") and its list of
+# systems are its log, documented as such (bench/README.md).
+all_prefixed() { # COMMAND: the name the messages of the last command must carry
+    checks=$((checks + 1))
+    local bad
+    bad=$(grep -vE "^magnus $1: |^usage: |^\(see 'magnus $1 --help'\)|^specs:|^  |^\[[0-9]+/[0-9]+\] " "$work/err")
+    [ -z "$bad" ] || fail "stderr of '$1' has lines without 'magnus $1: ': $(echo "$bad" | head -3)"
+}
+printf '%%%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 nan\n2 2 1\n' >"$work/nan.mtx"
+for args in "info $work/missing.mtx" "info --json $work/missing.mtx" "info rmat:0:4" \
+    "info $work/nan.mtx" "multiply $work/nan.mtx --cpu" "multiply rmat:4:2 --cpu -o /nonexistent-dir/c.mtx" \
+    "multiply rmat:4:2 --bogus" "multiply rmat:4:2 --local-mem 16" "rmat --scale 4 --per-row -3 -o $work/x.mtx" \
+    "gen bogus 1 -o $work/x.mtx" "gen rmat 5 -3 -o $work/x.mtx" "spmv $work/missing.mtx" \
+    "params $work/missing.mtx" "demo --scale 99" "bench --csv /nonexistent-dir/x.csv rmat:4:2" \
+    "bench" "probe extra"; do
+    # shellcheck disable=SC2086
+    "$magnus" $args >"$work/out" 2>"$work/err"
+    all_prefixed "${args%% *}"
+done
+if [ -n "$absent" ]; then
+    env MAGNUS_BACKENDS="$absent" "$magnus" probe >"$work/out" 2>"$work/err"
+    all_prefixed probe
+    env MAGNUS_BACKENDS="$absent" "$magnus" multiply rmat:4:2 >"$work/out" 2>"$work/err"
+    all_prefixed multiply
+fi
+
 echo "cli_errors: $checks checks, $failures failures"
 [ "$failures" -eq 0 ]
