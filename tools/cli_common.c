@@ -317,6 +317,10 @@ int cli_failf(const char *fmt, ...) {
 }
 
 int cli_build_notice(void *user, double fraction, const char *what) {
+    if (fraction < 0) {
+        cli_warning("%s", what); /* the kernel cache cannot keep the build */
+        return 1;
+    }
     if (fraction == 0) cli_note("%s", what);
     if (user) *(bool *)user = true;
     return 1;

@@ -117,8 +117,8 @@ int cli_failf(const char *fmt, ...) CLI_PRINTF(1, 2);
  * is no error. */
 void cli_note(const char *fmt, ...) CLI_PRINTF(1, 2);
 /* A context's build_progress: one note line on stderr when a kernel build starts ("building
- * the float32 kernels for ... (first use; cached in ...)"); user, if not NULL, is a bool set
- * to true. */
+ * the float32 kernels for ... (first use; cached in ...)"), a warning line when the kernel
+ * cache cannot keep it; user, if not NULL, is a bool set to true by a build. */
 int cli_build_notice(void *user, double fraction, const char *what);
 /* The message of the last cli_fail / cli_failf ("" before any), for a --json "error" field. */
 const char *cli_last_failure(void);

@@ -497,8 +497,12 @@ typedef struct magnus_context_options {
      * takes tens of seconds): build_progress(user, 0, what) before the build starts and
      * (user, 1, what) after it, `what` naming the kernels, the device and where the result
      * is cached ("building the float32 kernels for pthread-... (first use; cached in
-     * /home/u/.cache/magnus)"). Not called for kernels loaded from a cache or a prebuilt
-     * binary (CUDA's embedded cubins). NULL: nothing is told; the return value is ignored. */
+     * /home/u/.cache/magnus)"; "not cached" when the cache cannot keep it). Before those, a
+     * warning when the kernel cache cannot be written (MAGNUS_CACHE_DIR naming a file or a
+     * read-only place): build_progress(user, -1, warning), `warning` naming the directory and
+     * the system's reason; the build goes on. Not called for kernels loaded from a cache or
+     * a prebuilt binary (CUDA's embedded cubins). NULL: nothing is told; the return value is
+     * ignored. */
     magnus_progress_fn build_progress;
     void *build_progress_user;
     /* gMAGNUS: the most bytes of C-hat (the heavy rows' expanded products) one batch may
