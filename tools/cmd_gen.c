@@ -20,7 +20,9 @@ static int generate_and_write(const cli_gen_request *req, const char *path, bool
     if (s) return cli_fail(s);
     cli_progress_update(&progress, -1, "writing");
     double start = cli_now();
-    s = magnus_mm_write(path, M);
+    /* a pattern R-MAT is written as what it is: a `pattern` file, read back as f32 ones */
+    const bool pattern = req->rmat && req->rmat->pattern;
+    s = pattern ? magnus_mm_write_pattern(path, M) : magnus_mm_write(path, M);
     double write_seconds = cli_now() - start;
     cli_progress_done(&progress);
     if (s) {
@@ -56,7 +58,9 @@ int cmd_rmat(int argc, char **argv) {
         {"--b", NULL, CLI_REAL, &opt.b, "P", help_b},
         {"--c", NULL, CLI_REAL, &opt.c, "P", help_c},
         {"--seed", NULL, CLI_UINT, &seed, "SEED", "random seed (default 1)"},
-        {"--pattern", NULL, CLI_FLAG, &pattern, NULL, "all values 1 (else uniform in [0.5, 1.5))"},
+        {"--pattern", NULL, CLI_FLAG, &pattern, NULL,
+         "write a `pattern` file: the structure alone, read back as values 1 (else a `real` "
+         "file, values uniform in [0.5, 1.5))"},
         {"--type", NULL, CLI_TYPE, &type, "f32|f64", "value type (default f32)"},
         {"--output", "-o", CLI_STRING, &output, "FILE", "output file, .mtx or .mtx.gz (required)"},
         CLI_PROGRESS_OPTION(&progress_forced),
@@ -87,6 +91,9 @@ int cmd_rmat(int argc, char **argv) {
                                       "non-negative integer)", (long long)per_row);
     if (!output) return cli_usage_error(&spec, "-o FILE is required");
     opt.pattern = pattern;
+    if (pattern && cli_option_given(&type))
+        return cli_usage_error(&spec, "--type has no effect with --pattern (a pattern file holds "
+                                      "no values)");
     /* cli_gen_run keeps a scale beyond int out of range rather than wrapped. */
     cli_gen_request req = {
         .kind = "rmat", .n = {scale, per_row}, .seed = seed, .type = type, .rmat = &opt};

@@ -283,6 +283,10 @@ MAGNUS_API magnus_status magnus_mm_read_facts(magnus_csr *out, magnus_mm_facts *
  * The matrix is validated first (magnus_csr_validate's status on failure). Errors:
  * MAGNUS_ERROR_FILE_OPEN, MAGNUS_ERROR_FILE_WRITE (a partly written regular file is removed). */
 MAGNUS_API magnus_status magnus_mm_write(const char *path, const magnus_csr_s *A);
+/* The same as `coordinate pattern general`: the structure alone, no values (read back, every
+ * entry is 1). For matrices whose values mean nothing but "present", such as R-MAT's
+ * pattern graphs. */
+MAGNUS_API magnus_status magnus_mm_write_pattern(const char *path, const magnus_csr_s *A);
 
 /* ------------------------------------------------------------------------------------------
  * CPU reference (verification only; shares no code with the device paths)
