@@ -50,6 +50,9 @@ static void print_text(const info_result *r) {
     else if (r->input.is_file && f->header.stored != r->A->nnz)
         printf("; %s stored in the file, duplicates summed", cli_count(f->header.stored).s);
     printf("\n");
+    if (r->input.is_file && cli_mm_both_triangles(f))
+        printf("%-12s%s: each entry is mirrored, so one stored on both sides is summed\n",
+               "warning:", cli_mm_both_triangles_text(f).s);
     if (r->input.is_file && f->header.field != MAGNUS_MM_PATTERN) {
         printf("%-12s%s of the stored values\n", "zeros:", cli_count(f->explicit_zeros).s);
         printf("%-12s%s", "non-finite:", cli_count(f->nonfinite).s);
@@ -103,6 +106,9 @@ static void print_json(const info_result *r, const char *error) {
         cli_json_int(&j, "explicit_zeros", f->explicit_zeros);
         cli_json_int(&j, "nonfinite", f->nonfinite);
         cli_json_int(&j, "overflowed", f->overflowed);
+        cli_json_int(&j, "stored_below_diagonal", f->stored_below);
+        cli_json_int(&j, "stored_above_diagonal", f->stored_above);
+        cli_json_bool(&j, "both_triangles", cli_mm_both_triangles(f));
     } else {
         cli_json_null(&j, "field");
         cli_json_null(&j, "symmetry");
@@ -110,6 +116,9 @@ static void print_json(const info_result *r, const char *error) {
         cli_json_null(&j, "explicit_zeros");
         cli_json_null(&j, "nonfinite");
         cli_json_null(&j, "overflowed");
+        cli_json_null(&j, "stored_below_diagonal");
+        cli_json_null(&j, "stored_above_diagonal");
+        cli_json_null(&j, "both_triangles");
     }
     cli_json_int(&j, "rows", r->A->rows);
     cli_json_int(&j, "cols", r->A->cols);

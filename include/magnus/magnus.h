@@ -266,6 +266,10 @@ typedef struct magnus_mm_facts {
     int64_t nonfinite;       /* stored values that are NaN or +-inf: "nan", "inf", or a number
                                 out of the type's range such as 1e400 */
     int64_t overflowed;      /* of those, the numbers out of range (written as digits) */
+    int64_t stored_below;    /* stored entries below the diagonal (row > column) ... */
+    int64_t stored_above;    /* ... and above it: a symmetric or skew-symmetric file holds one
+                                triangle (either), so both nonzero means each entry stored on
+                                both sides is mirrored onto the other and summed */
 } magnus_mm_facts;
 
 /*
