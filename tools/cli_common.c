@@ -15,6 +15,10 @@
 /* The progress line currently on screen, erased before an error message is printed so the
  * message does not land in the middle of it. */
 static cli_progress *visible_progress;
+/* The last failure reported, for a --json object's "error" field. */
+static char last_failure[1024];
+/* "magnus <command>", the start of every message (cli_set_command). */
+static char prefix[80] = "magnus";
 
 /* ======================================================================================== */
 /* option parsing                                                                           */
@@ -49,7 +53,11 @@ bool cli_to_uint64(const char *text, uint64_t *out) {
 }
 
 bool cli_to_double(const char *text, double *out) {
-    if (!text || !*text) return false;
+    if (!text || !*text || text[0] == ' ' || text[0] == '\t') return false;
+    /* strtod reads hexadecimal ("0x10" is 16); the matrix reader refuses it, and so does the
+     * tool (a decimal number is what every option and vector file means) */
+    const char *digits = text + (text[0] == '-' || text[0] == '+');
+    if (digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X')) return false;
     errno = 0;
     char *end;
     double v = strtod(text, &end);
@@ -113,17 +121,39 @@ void cli_print_help(const cli_spec *spec, FILE *out) {
     fprintf(out, "  %-*s  %s\n", width, "-h, --help", "show this help and exit");
 }
 
-int cli_usage_error(const cli_spec *spec, const char *fmt, ...) {
+static int usage_error_v(const cli_spec *spec, const char *fmt, va_list ap) {
     cli_progress_done(visible_progress);
-    fprintf(stderr, "magnus %s: ", spec->command);
-    va_list ap;
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
+    vsnprintf(last_failure, sizeof last_failure, fmt, ap); /* a --json object's "error" */
+    fprintf(stderr, "magnus %s: %s\n", spec->command, last_failure);
     print_usage_line(spec, stderr);
     fprintf(stderr, "(see 'magnus %s --help')\n", spec->command);
     return CLI_EXIT_USAGE;
+}
+
+int cli_usage_error(const cli_spec *spec, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = usage_error_v(spec, fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+/* The spec of the last cli_parse (it lives in the command's frame, which is still running). */
+static const cli_spec *parsed_spec;
+
+int cli_usage_errorf(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    int rc;
+    if (parsed_spec) {
+        rc = usage_error_v(parsed_spec, fmt, ap);
+    } else {
+        vsnprintf(last_failure, sizeof last_failure, fmt, ap);
+        fprintf(stderr, "%s: %s\n", prefix, last_failure);
+        rc = CLI_EXIT_USAGE;
+    }
+    va_end(ap);
+    return rc;
 }
 
 static const cli_option *find_option(const cli_spec *spec, const char *arg, size_t len) {
@@ -189,6 +219,7 @@ int cli_parse(const cli_spec *spec, int argc, char **argv, const char **position
               int *npositional) {
     int count = 0;
     ngiven = 0;
+    parsed_spec = spec;
     bool options_done = false;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
@@ -210,6 +241,15 @@ int cli_parse(const cli_spec *spec, int argc, char **argv, const char **position
         const char *eq = strncmp(arg, "--", 2) == 0 ? strchr(arg, '=') : NULL;
         size_t name_len = eq ? (size_t)(eq - arg) : strlen(arg);
         const cli_option *o = find_option(spec, arg, name_len);
+        double number;
+        if (!o && cli_to_double(arg, &number)) {
+            /* "-3" is no option but a negative number, for the command to judge ("gen rmat 5
+             * -3": its argument 2 must not be negative) */
+            if (count >= spec->max_positional)
+                return cli_usage_error(spec, "unexpected argument '%s'", arg);
+            positional[count++] = arg;
+            continue;
+        }
         if (!o) return cli_usage_error(spec, "unknown option '%.*s'", (int)name_len, arg);
         const char *value = NULL;
         if (o->kind == CLI_FLAG) {
@@ -240,9 +280,6 @@ int cli_parse(const cli_spec *spec, int argc, char **argv, const char **position
 /* errors                                                                                   */
 /* ======================================================================================== */
 
-/* The last failure reported, for a --json object's "error" field. */
-static char last_failure[1024];
-static char prefix[80] = "magnus";
 
 const char *cli_last_failure(void) { return last_failure; }
 
@@ -280,6 +317,10 @@ int cli_failf(const char *fmt, ...) {
 }
 
 int cli_build_notice(void *user, double fraction, const char *what) {
+    if (fraction < 0) {
+        cli_warning("%s", what); /* the kernel cache cannot keep the build */
+        return 1;
+    }
     if (fraction == 0) cli_note("%s", what);
     if (user) *(bool *)user = true;
     return 1;
@@ -300,6 +341,16 @@ bool cli_output_is_stdout(const char *path) {
     struct stat a, b;
     return stat(path, &a) == 0 && fstat(STDOUT_FILENO, &b) == 0 && a.st_dev == b.st_dev &&
            a.st_ino == b.st_ino;
+}
+
+void cli_warning(const char *fmt, ...) {
+    cli_progress_done(visible_progress);
+    fprintf(stderr, "%s: warning: ", prefix);
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
 }
 
 int cli_output_check(const char *path) {
@@ -323,6 +374,67 @@ int cli_output_check(const char *path) {
     if (access(dir, W_OK | X_OK) != 0)
         return cli_failf("cannot write %s: directory %s: %s", path, dir, strerror(errno));
     return 0;
+}
+
+/* ======================================================================================== */
+/* output files                                                                             */
+/* ======================================================================================== */
+
+/* errno of the first failed flush of standard output (cli_json_end flushes it early, and a
+ * later fflush of an empty buffer no longer says why). */
+static int stdout_errno;
+
+/* Flushes f and keeps the errno of a failure in *error (first one only). errno is cleared
+ * first: a stream may fail without setting it, and an old value would then be blamed. */
+static void flush_keeping_errno(FILE *f, int *error) {
+    errno = 0;
+    int failed = fflush(f) != 0 || ferror(f);
+    if (failed && !*error) *error = errno ? errno : EIO;
+}
+
+bool cli_outfile_open(cli_outfile *o, const char *path) {
+    memset(o, 0, sizeof *o);
+    o->path = path;
+    errno = 0;
+    o->file = fopen(path, "w");
+    if (!o->file) o->error = errno ? errno : EIO;
+    return o->file != NULL;
+}
+
+void cli_outfile_stdout(cli_outfile *o) {
+    memset(o, 0, sizeof *o);
+    o->path = "standard output";
+    o->file = stdout;
+    o->is_stdout = true;
+}
+
+bool cli_outfile_flush(cli_outfile *o) {
+    if (o->file) flush_keeping_errno(o->file, &o->error);
+    return o->error == 0;
+}
+
+bool cli_outfile_close(cli_outfile *o) {
+    if (!o->file) return o->error == 0;
+    flush_keeping_errno(o->file, &o->error);
+    if (!o->is_stdout) {
+        errno = 0;
+        if (fclose(o->file) != 0 && !o->error) o->error = errno ? errno : EIO;
+    }
+    o->file = NULL;
+    return o->error == 0;
+}
+
+int cli_outfile_fail(const cli_outfile *o) {
+    return cli_failf("cannot write %s: %s", o->path ? o->path : "(no path)",
+                     strerror(o->error ? o->error : EIO));
+}
+
+int cli_stdout_finish(int rc) {
+    flush_keeping_errno(stdout, &stdout_errno);
+    if (!stdout_errno || rc != CLI_EXIT_OK) return rc;
+    /* the message goes to stderr, which has no buffer to lose */
+    fprintf(stderr, "%s: cannot write standard output: %s\n", prefix, strerror(stdout_errno));
+    return CLI_EXIT_FAILURE;
 }
 
 /* ======================================================================================== */
@@ -490,7 +602,8 @@ void cli_json_close(cli_json *j) {
 void cli_json_end(cli_json *j) {
     while (j->depth > 0) cli_json_close(j);
     fputc('\n', j->out);
-    fflush(j->out);
+    if (j->out == stdout) flush_keeping_errno(stdout, &stdout_errno);
+    else fflush(j->out);
 }
 
 void cli_json_object(cli_json *j, const char *key) {

@@ -84,8 +84,13 @@ bool cli_option_given(const void *target);
 void cli_print_help(const cli_spec *spec, FILE *out);
 /* Prints "magnus <command>: <message>" and the usage line to stderr; returns CLI_EXIT_USAGE. */
 int cli_usage_error(const cli_spec *spec, const char *fmt, ...) CLI_PRINTF(2, 3);
+/* The same with the spec of the last cli_parse: for a usage problem found after the work began
+ * (an option value the chosen device cannot take). */
+int cli_usage_errorf(const char *fmt, ...) CLI_PRINTF(1, 2);
 
-/* Strict conversions of a whole string; false if it is not a number or out of range. */
+/* Strict conversions of a whole string; false if it is not a number or out of range.
+ * cli_to_double takes decimal numbers only (no hexadecimal, no NaN or inf), as the matrix
+ * reader does. */
 bool cli_to_int64(const char *text, int64_t *out);
 bool cli_to_bytes(const char *text, int64_t *out); /* CLI_BYTES's conversion */
 bool cli_to_uint64(const char *text, uint64_t *out);
@@ -112,18 +117,51 @@ int cli_failf(const char *fmt, ...) CLI_PRINTF(1, 2);
  * is no error. */
 void cli_note(const char *fmt, ...) CLI_PRINTF(1, 2);
 /* A context's build_progress: one note line on stderr when a kernel build starts ("building
- * the float32 kernels for ... (first use; cached in ...)"); user, if not NULL, is a bool set
- * to true. */
+ * the float32 kernels for ... (first use; cached in ...)"), a warning line when the kernel
+ * cache cannot keep it; user, if not NULL, is a bool set to true by a build. */
 int cli_build_notice(void *user, double fraction, const char *what);
 /* The message of the last cli_fail / cli_failf ("" before any), for a --json "error" field. */
 const char *cli_last_failure(void);
 /* 0 when `path` can be written (an existing writable file, or a new one in a writable
- * directory); else reports why (cli_failf) and returns CLI_EXIT_FAILURE. Checked before any
- * work, so that a bad -o does not cost a whole multiply. */
+ * directory); else reports why (cli_failf: "cannot write PATH: ...") and returns
+ * CLI_EXIT_FAILURE. Checked before any work, so that a bad -o does not cost a whole multiply;
+ * for a file the library writes later (magnus_mm_write), which checks its own writes. */
 int cli_output_check(const char *path);
 /* Whether -o names standard output: "-", /dev/stdout, or the very file stdout is. What is
  * written there then goes to stdout and every report to stderr, so the two never mix. */
 bool cli_output_is_stdout(const char *path);
+/* Prints "magnus <command>: warning: <message>" to stderr: something went wrong that does not
+ * stop the command (its result is still right). */
+void cli_warning(const char *fmt, ...) CLI_PRINTF(1, 2);
+
+/* ---- output files --------------------------------------------------------------------- */
+/* A file the tool writes itself. Open it before the work, so that a path that cannot be
+ * written fails at once; every write is checked through the stream's error flag, and the
+ * first failure's errno is kept, so that a full disk (/dev/full) is an error at the latest
+ * when the file is closed, never a success. */
+typedef struct cli_outfile {
+    FILE *file;       /* NULL while closed */
+    const char *path; /* as given; "standard output" for cli_outfile_stdout */
+    bool is_stdout;   /* flushed, never closed */
+    int error;        /* errno of the first failure, 0 while none */
+} cli_outfile;
+/* Opens `path` for writing, literally (what "-" means is the command's choice). False, with
+ * o->error set, when it cannot be created. */
+bool cli_outfile_open(cli_outfile *o, const char *path);
+/* The same over standard output. */
+void cli_outfile_stdout(cli_outfile *o);
+/* Flushes what was written (a line-by-line output, so that a run cut short keeps it); false
+ * once any write has failed. */
+bool cli_outfile_flush(cli_outfile *o);
+/* Flushes and closes (standard output is only flushed); false when any write or the close
+ * failed. Safe on a closed one (it returns whether none failed). */
+bool cli_outfile_close(cli_outfile *o);
+/* Reports o's failure: "cannot write PATH: REASON" (cli_failf); returns CLI_EXIT_FAILURE. */
+int cli_outfile_fail(const cli_outfile *o);
+/* Standard output at the end of a command: flushed and checked, so that output lost to a full
+ * disk or a closed pipe is an error ("cannot write standard output: REASON", exit 1) when the
+ * command itself succeeded. Returns rc, or CLI_EXIT_FAILURE. */
+int cli_stdout_finish(int rc);
 
 /* ---- numbers -------------------------------------------------------------------------- */
 typedef struct cli_text {

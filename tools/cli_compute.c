@@ -17,11 +17,30 @@ static bool parse_algorithm(const char *name, magnus_algorithm *out) {
 }
 
 const char *cli_local_mem_problem(int64_t bytes, bool given) {
+    static char text[256];
     if (bytes < 0) return "--local-mem must be positive";
     /* 0 would silently mean "the default": say so rather than ignore it */
-    if (given && bytes == 0)
-        return "--local-mem 0: a budget is at least 1 byte (leave the option out for the default)";
+    if (given && bytes < CLI_LOCAL_MEM_MIN) {
+        snprintf(text, sizeof text,
+                 "--local-mem %lld is below the minimum: a budget is %d bytes (1K) up to the "
+                 "device's local memory per work group%s",
+                 (long long)bytes, CLI_LOCAL_MEM_MIN,
+                 bytes == 0 ? " (leave the option out for the default)" : "");
+        return text;
+    }
     return NULL;
+}
+
+const char *cli_local_mem_device_problem(int64_t bytes, const magnus_device_info *device) {
+    static char text[512];
+    if (bytes <= 0 || (uint64_t)bytes <= device->local_mem_bytes) return NULL;
+    snprintf(text, sizeof text,
+             "--local-mem %lld is above the device's local memory: a budget is %d bytes (1K) "
+             "up to %llu (%s per work group on %s:%d %s)",
+             (long long)bytes, CLI_LOCAL_MEM_MIN, (unsigned long long)device->local_mem_bytes,
+             cli_bytes(device->local_mem_bytes).s, magnus_backend_name(device->backend),
+             device->index, device->name);
+    return text;
 }
 
 bool compute_options_check(const compute_options *opt, char *why, size_t why_size) {
@@ -190,6 +209,11 @@ static magnus_status compute_on_device(magnus_csr *C, compute_report *report,
                                sizeof report->device_flags)))
         return s;
     report->device_local_mem_bytes = chosen.local_mem_bytes; /* the probe's: the maximum */
+    const char *problem = cli_local_mem_device_problem(opt->local_mem_bytes, &chosen);
+    if (problem) {
+        snprintf(report->usage_problem, sizeof report->usage_problem, "%s", problem);
+        return MAGNUS_ERROR_INVALID_ARGUMENT;
+    }
     magnus_context_options copt;
     if ((s = magnus_context_options_init(&copt))) return s;
     copt.local_mem_bytes = (uint64_t)opt->local_mem_bytes;

@@ -30,13 +30,22 @@ typedef struct compute_options {
     CLI_LOCAL_MEM_OPTION(&(o)->local_mem_bytes),                                                \
     {"--cpu", NULL, CLI_FLAG, &(o)->cpu, NULL, "multiply with the CPU reference instead"}
 
+/* The smallest --local-mem the tool takes. Below it some kernel cannot run at all (a scan's
+ * group, gMAGNUS's multisplit groups: 256 bytes fail on PoCL's subgroups of 16), so a smaller
+ * budget could only fail later, in the library; 1 KiB multiplies with every algorithm on the
+ * devices the suite runs (PoCL, and the Level Zero test driver with subgroups of 32).
+ * MAGNUS_LOCAL_MEM_BYTES, a tuning knob, is not held to it. */
+#define CLI_LOCAL_MEM_MIN 1024
 /* --local-mem as `multiply`, `demo` and `params` take it. */
 #define CLI_LOCAL_MEM_OPTION(bytes)                                                             \
     {"--local-mem", NULL, CLI_BYTES, (bytes), "BYTES",                                          \
-     "local memory budget per work group, 1 byte up to the device's (default: "                 \
+     "local memory budget per work group, 1K up to the device's (default: "                     \
      "MAGNUS_LOCAL_MEM_BYTES, else min(device, 48 KiB))"}
-/* The usage problem of a --local-mem value (given: the option was), or NULL when it is fine. */
+/* The usage problem of a --local-mem value (given: the option was), or NULL when it is fine:
+ * below CLI_LOCAL_MEM_MIN. */
 const char *cli_local_mem_problem(int64_t bytes, bool given);
+/* The same against the chosen device (above its local memory per work group), or NULL. */
+const char *cli_local_mem_device_problem(int64_t bytes, const magnus_device_info *device);
 
 /* Checks the option values that need no device; on a problem writes the reason to why and
  * returns false (a usage error). */
@@ -58,6 +67,8 @@ typedef struct compute_report {
                                   `seconds` */
     char device_flags[256];    /* when choosing the device failed: the flags that chose it
                                   ("--device"; "" when none was given) */
+    char usage_problem[512];   /* non-empty: an option the chosen device cannot take (a usage
+                                  error: --local-mem above its local memory) */
     magnus_report report;      /* magnus_spgemm's report */
     /* with compute_options.keep_device: the context and the product on the device (freed by
      * compute_report_release); NULL otherwise */

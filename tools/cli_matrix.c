@@ -146,8 +146,8 @@ int cli_matrix_load(magnus_csr *out, double *seconds, const char *source, magnus
         if (nparts > 6 ||
             !cli_gen_parse(&req, parts[0], nparts - 1, parts + 1, true, why, sizeof why)) {
             if (nparts > 6) snprintf(why, sizeof why, "too many fields");
-            fprintf(stderr, "%s: bad matrix spec '%s': %s\nspecs:\n%s\n", cli_prefix(), source,
-                    why, CLI_GENERATOR_SPECS);
+            cli_failf("bad matrix spec '%s': %s", source, why); /* also a --json "error" */
+            fprintf(stderr, "specs:\n%s\n", CLI_GENERATOR_SPECS);
             return CLI_EXIT_USAGE;
         }
         s = cli_gen_run(out, &req, progress);
@@ -207,6 +207,18 @@ static void note_field(cli_input *in, magnus_mm_field field) {
                  magnus_mm_field_name(field));
 }
 
+bool cli_mm_both_triangles(const magnus_mm_facts *f) {
+    return f->header.symmetry != MAGNUS_MM_GENERAL && f->stored_below > 0 && f->stored_above > 0;
+}
+
+cli_triangles_text cli_mm_both_triangles_text(const magnus_mm_facts *f) {
+    cli_triangles_text t;
+    snprintf(t.s, sizeof t.s, "a %s file holding both triangles (%s entries below the diagonal, "
+             "%s above)", magnus_mm_symmetry_name(f->header.symmetry),
+             cli_count(f->stored_below).s, cli_count(f->stored_above).s);
+    return t;
+}
+
 /* Reads or generates one input as `type` (MAGNUS_MM_TYPE_AUTO: the file decides). */
 static int load_input(cli_input *in, magnus_value_type type, cli_progress *progress) {
     in->is_file = !cli_is_generator_spec(in->source);
@@ -219,13 +231,17 @@ static int load_input(cli_input *in, magnus_value_type type, cli_progress *progr
     cli_progress_done(progress);
     if (s) return cli_fail(s);
     in->seconds = cli_now() - start;
+    /* Such a file is mirrored as the format says: an entry stored on both sides is summed,
+     * which is seldom what its writer meant (it is most likely a general matrix). */
+    if (cli_mm_both_triangles(&in->facts))
+        cli_warning("%s: %s: each entry is mirrored, so one stored on both sides is summed",
+                    in->source, cli_mm_both_triangles_text(&in->facts).s);
     if (in->facts.nonfinite > 0)
-        fprintf(stderr,
-                "magnus: warning: %s: %lld value%s not finite (NaN or inf; %lld number%s out of "
-                "%s's range, read as inf)\n",
-                in->source, (long long)in->facts.nonfinite,
-                in->facts.nonfinite == 1 ? " is" : "s are", (long long)in->facts.overflowed,
-                in->facts.overflowed == 1 ? "" : "s", cli_type_name(in->facts.type));
+        cli_warning("%s: %lld value%s not finite (NaN or inf; %lld number%s out of "
+                    "%s's range, read as inf)",
+                    in->source, (long long)in->facts.nonfinite,
+                    in->facts.nonfinite == 1 ? " is" : "s are", (long long)in->facts.overflowed,
+                    in->facts.overflowed == 1 ? "" : "s", cli_type_name(in->facts.type));
     return CLI_EXIT_OK;
 }
 

@@ -76,7 +76,9 @@ typedef struct cli_input {
     const char *source;
     magnus_csr M;
     double seconds;          /* read or generation time */
-    bool is_file;            /* a Matrix Market file: facts are valid */
+    bool is_file;            /* a Matrix Market file: facts are valid (a warning on stderr
+                                when it is not finite or holds both triangles of a symmetric
+                                kind) */
     magnus_mm_facts facts;
     char type_note[128];     /* why M has its type: "from the file's 'real' field", ... */
 } cli_input;
@@ -101,5 +103,15 @@ void cli_matrix_json(cli_json *j, const char *key, const magnus_csr_s *M, const 
 /* An input as a JSON member: cli_matrix_json's fields plus "type", "type_note" and, for
  * files, "field", "symmetry" and "stored". */
 void cli_input_json(cli_json *j, const char *key, const cli_input *in);
+
+/* Whether a symmetric or skew-symmetric file stores entries on both sides of the diagonal
+ * (the format stores one triangle; each entry is mirrored, so a pair stored twice is summed),
+ * and its description: "a symmetric file holding both triangles (3 entries below the
+ * diagonal, 2 above)". */
+bool cli_mm_both_triangles(const magnus_mm_facts *facts);
+typedef struct cli_triangles_text {
+    char s[2 * sizeof(cli_text) + 128];
+} cli_triangles_text;
+cli_triangles_text cli_mm_both_triangles_text(const magnus_mm_facts *facts);
 
 #endif

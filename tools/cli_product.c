@@ -92,6 +92,7 @@ int product_run_execute(product_run *run, const magnus_csr_s *A, const magnus_cs
     if (verify && verify->where == VERIFY_ON_DEVICE && how->cpu)
         return cli_failf("--verify-on device needs a device multiply, not --cpu");
     s = compute_product(&run->C, &run->compute, A, B, &keep, progress);
+    if (s && run->compute.usage_problem[0]) return cli_usage_errorf("%s", run->compute.usage_problem);
     if (s) {
         int rc = cli_fail_in(s, run->compute.device_flags);
         if (s == MAGNUS_ERROR_NO_DEVICE || s == MAGNUS_ERROR_BACKEND_UNAVAILABLE)
@@ -147,15 +148,30 @@ static reserved_text reserved_note(const magnus_report *r) {
     return t;
 }
 
+/* "48.00 KiB per work group (device maximum 2.00 MiB)", and where the dense rows may take
+ * more than the budget (they take the device's whole local memory unless a budget was set),
+ * that budget too: the hash tables and gMAGNUS keep to the first, the dense rows do not. */
+typedef struct budget_text {
+    char s[3 * sizeof(cli_text) + 96];
+} budget_text;
+static budget_text local_memory_text(const compute_report *c) {
+    const magnus_report *r = &c->report;
+    budget_text t;
+    int n = snprintf(t.s, sizeof t.s, "%s per work group", cli_bytes(c->device.local_mem_bytes).s);
+    if (r->dense_rows_local_bytes > c->device.local_mem_bytes)
+        n += snprintf(t.s + n, sizeof t.s - (size_t)n, ", dense rows up to %s",
+                      cli_bytes(r->dense_rows_local_bytes).s);
+    snprintf(t.s + n, sizeof t.s - (size_t)n, " (device maximum %s)",
+             cli_bytes(c->device_local_mem_bytes).s);
+    return t;
+}
+
 static void print_device_report(const compute_report *c, FILE *out) {
     const magnus_device_info *d = &c->device;
     const magnus_report *r = &c->report;
-    fprintf(out,
-            "%-10s%s:%d %s (%s), local memory %s per work group (device maximum %s); "
-            "ready in %s%s\n",
-            "device:", magnus_backend_name(d->backend), d->index, d->name,
-            d->is_cpu ? "CPU" : "GPU", cli_bytes(d->local_mem_bytes).s,
-            cli_bytes(c->device_local_mem_bytes).s, cli_duration(c->setup_seconds).s,
+    fprintf(out, "%-10s%s:%d %s (%s), local memory %s; ready in %s%s\n", "device:",
+            magnus_backend_name(d->backend), d->index, d->name, d->is_cpu ? "CPU" : "GPU",
+            local_memory_text(c).s, cli_duration(c->setup_seconds).s,
             c->first_use ? " (first use: kernels built, the product computed once untimed)" : "");
     int levels = r->levels < 0 ? 0 : r->levels > MAGNUS_MAX_LEVELS ? MAGNUS_MAX_LEVELS : r->levels;
     /* Phase times in ms; those an algorithm does not have are 0 and left out. */
@@ -237,8 +253,9 @@ static void print_device_report(const compute_report *c, FILE *out) {
         fprintf(out, "%-10slocal tables hold up to %s products; rows in global tables: %s\n",
                 "hash:", cli_count(r->tau).s, cli_count(r->rows_heavy).s);
         if (r->dense_row_columns > 0)
-            fprintf(out, "%-10sdense rows (C up to %s columns): %s\n", "",
-                    cli_count(r->dense_row_columns).s, cli_count(r->rows_dense).s);
+            fprintf(out, "%-10sdense rows (C up to %s columns, in %s of local memory): %s\n", "",
+                    cli_count(r->dense_row_columns).s, cli_bytes(r->dense_rows_local_bytes).s,
+                    cli_count(r->rows_dense).s);
         fprintf(out, "%-10speak device memory %s%s\n", "memory:",
                 cli_bytes(r->peak_device_bytes).s, reserved_note(r).s);
     }
@@ -365,6 +382,7 @@ static void device_report_json(const compute_report *c, cli_json *j) {
     cli_json_int(j, "rows_heavy", r->rows_heavy);
     cli_json_int(j, "rows_dense", r->rows_dense);
     cli_json_int(j, "dense_row_columns", r->dense_row_columns);
+    cli_json_int(j, "dense_rows_local_bytes", (int64_t)r->dense_rows_local_bytes);
     cli_json_int(j, "products_total", r->products_total);
     cli_json_int(j, "products_heavy", r->products_heavy);
     cli_json_real(j, "heavy_row_fraction",

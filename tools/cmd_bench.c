@@ -204,16 +204,32 @@ int cmd_bench(int argc, char **argv) {
         return cli_usage_error(&spec, "no input: give files, --matrices DIR or --rmat-sweep");
     }
 
+    /* The outputs before any work (probing devices, measuring bandwidth, the runs): a path
+     * that cannot be written fails at once. */
+    bench_spmv_files spmv_out = {0};
+    if (spmv ? !bench_spmv_files_open(&spmv_out, csv_path, json_path, type, (int)runs)
+             : !bench_output_open(&s.output, csv_path, json_path, why, sizeof why)) {
+        if (!spmv) cli_failf("%s", why);
+        bench_output_close(&s.output, why, sizeof why);
+        bench_spmv_files_close(&spmv_out);
+        bench_inputs_free(&inputs);
+        return CLI_EXIT_FAILURE;
+    }
+
     bench_system systems[BENCH_MAX_SYSTEMS];
     int nsystems = 0;
     fprintf(stderr, "magnus bench: probing devices and measuring copy bandwidth\n");
     if (!bench_systems_build(systems, &nsystems, &req, why, sizeof why)) {
         bench_systems_free(systems, nsystems);
         bench_inputs_free(&inputs);
+        bench_output_close(&s.output, NULL, 0);
+        bench_spmv_files_close(&spmv_out);
         return cli_usage_error(&spec, "%s", why);
     }
     if (nsystems == 0) {
         bench_inputs_free(&inputs);
+        bench_output_close(&s.output, NULL, 0);
+        bench_spmv_files_close(&spmv_out);
         return cli_failf("no system to run (no device found, or all excluded; see magnus probe)");
     }
     for (int i = 0; i < nsystems; i++) {
@@ -227,7 +243,8 @@ int cmd_bench(int argc, char **argv) {
     }
 
     if (spmv) {
-        rc = bench_spmv_run(&inputs, systems, nsystems, type, (int)runs, csv_path, json_path);
+        rc = bench_spmv_run(&inputs, systems, nsystems, type, (int)runs, &spmv_out);
+        if (!bench_spmv_files_close(&spmv_out)) rc = CLI_EXIT_FAILURE;
         bench_systems_free(systems, nsystems);
         bench_inputs_free(&inputs);
         return rc;
@@ -250,14 +267,9 @@ int cmd_bench(int argc, char **argv) {
     char *command = join_arguments(argc, argv);
     s.command = command ? command : "magnus bench";
     cli_progress_init(&s.progress, progress_forced);
-    if (!bench_output_open(&s.output, csv_path, json_path, why, sizeof why)) {
-        rc = cli_failf("%s", why);
-        goto done;
-    }
     s.started = cli_now();
     for (int i = 0; i < inputs.count; i++) bench_run_input(&s, &inputs.items[i], i, inputs.count);
-    if (!bench_output_write_json(&s.output, systems, nsystems, s.command, true))
-        fprintf(stderr, "magnus bench: cannot write %s\n", json_path);
+    bench_output_write_json(&s.output, systems, nsystems, s.command, true);
 
     bench_summary_print(stdout, &s.output, systems, nsystems);
     rc = CLI_EXIT_OK;
@@ -273,8 +285,8 @@ int cmd_bench(int argc, char **argv) {
                 s.magnus_failures, s.magnus_failures == 1 ? "" : "s");
         rc = CLI_EXIT_FAILURE;
     }
-done:
-    bench_output_close(&s.output);
+    /* a file that could not be written fails the run (told once more, at the end) */
+    if (!bench_output_close(&s.output, why, sizeof why)) rc = cli_failf("%s", why);
     bench_rmat_cache_free(&s.cache);
     bench_systems_free(systems, nsystems);
     bench_inputs_free(&inputs);

@@ -1,5 +1,6 @@
 /* `magnus demo`: the README's main job with no files: an R-MAT pair, multiplied on the best
- * device found (PoCL's CPU device when there is no GPU) and verified. */
+ * device found (PoCL's CPU device when there is no GPU) by the algorithm AUTO picks, and
+ * verified. */
 #include "cli_commands.h"
 #include "cli_common.h"
 #include "cli_matrix.h"
@@ -37,13 +38,18 @@ int cmd_demo(int argc, char **argv) {
         .synopsis = "[--scale S] [--seed SEED] [--type f32|f64] [--backend NAME] [--device SPEC | --cpu]\n"
                     "       [--algorithm auto|magnus|hash] [--local-mem BYTES] [--verify=MODE] [--json]",
         .description = "Generates an R-MAT pair (A: 4 per row, B: 8 per row, distinct seeds),\n"
-                       "multiplies C = A*B with gMAGNUS on the best device found (a GPU through CUDA,\n"
-                       "Level Zero or OpenCL; PoCL's CPU device otherwise), verifies C against an\n"
-                       "independently recomputed CPU reference and prints a short report ending in\n"
-                       "'verified: yes'. The first run on an OpenCL device may spend tens of seconds\n"
-                       "building the kernels (a note on stderr says so when it starts; the time is\n"
-                       "reported as 'ready in', with the first launch of every kernel, out of the\n"
-                       "compute time); later runs load them from the disk cache.",
+                       "multiplies C = A*B on the best device found (a GPU through CUDA, Level Zero\n"
+                       "or OpenCL; PoCL's CPU device otherwise), verifies C against an independently\n"
+                       "recomputed CPU reference and prints a short report ending in 'verified: yes'.\n"
+                       "The method is the library's choice (--algorithm auto, docs/algorithm.md §7):\n"
+                       "the hash algorithm when C's columns fit a dense row in local memory (the\n"
+                       "default scale's 16,384 do on PoCL and on the H200), else gMAGNUS or the hash\n"
+                       "algorithm by the long rows' share of the products; the report's 'method:'\n"
+                       "line says which ran and why, and --algorithm magnus (or hash) forces one.\n"
+                       "The first run on an OpenCL device may spend tens of seconds building the\n"
+                       "kernels (a note on stderr says so when it starts; the time is reported as\n"
+                       "'ready in', with the first launch of every kernel, out of the compute time);\n"
+                       "later runs load them from the disk cache.",
         .options = options,
     };
     int npositional;

@@ -9,6 +9,9 @@
 /* The end of both commands: generates req's matrix, writes it to path and reports the matrix
  * and both times on stdout. */
 static int generate_and_write(const cli_gen_request *req, const char *path, bool progress_forced) {
+    /* the output first: a path that cannot be written fails before the matrix is made */
+    int rc = strcmp(path, "-") ? cli_output_check(path) : 0;
+    if (rc) return rc;
     cli_progress progress;
     cli_progress_init(&progress, progress_forced);
     magnus_csr M = NULL;
@@ -17,10 +20,11 @@ static int generate_and_write(const cli_gen_request *req, const char *path, bool
     if (s) return cli_fail(s);
     cli_progress_update(&progress, -1, "writing");
     double start = cli_now();
-    s = magnus_mm_write(path, M);
+    /* a pattern R-MAT is written as what it is: a `pattern` file, read back as f32 ones */
+    const bool pattern = req->rmat && req->rmat->pattern;
+    s = pattern ? magnus_mm_write_pattern(path, M) : magnus_mm_write(path, M);
     double write_seconds = cli_now() - start;
     cli_progress_done(&progress);
-    int rc = CLI_EXIT_OK;
     if (s) {
         rc = cli_fail(s);
     } else {
@@ -54,7 +58,9 @@ int cmd_rmat(int argc, char **argv) {
         {"--b", NULL, CLI_REAL, &opt.b, "P", help_b},
         {"--c", NULL, CLI_REAL, &opt.c, "P", help_c},
         {"--seed", NULL, CLI_UINT, &seed, "SEED", "random seed (default 1)"},
-        {"--pattern", NULL, CLI_FLAG, &pattern, NULL, "all values 1 (else uniform in [0.5, 1.5))"},
+        {"--pattern", NULL, CLI_FLAG, &pattern, NULL,
+         "write a `pattern` file: the structure alone, read back as values 1 (else a `real` "
+         "file, values uniform in [0.5, 1.5))"},
         {"--type", NULL, CLI_TYPE, &type, "f32|f64", "value type (default f32)"},
         {"--output", "-o", CLI_STRING, &output, "FILE", "output file, .mtx or .mtx.gz (required)"},
         CLI_PROGRESS_OPTION(&progress_forced),
@@ -79,9 +85,15 @@ int cmd_rmat(int argc, char **argv) {
     if (scale < 1 || scale > CLI_RMAT_SCALE_MAX)
         return cli_usage_error(&spec, "--scale %lld outside 1..%d", (long long)scale,
                                CLI_RMAT_SCALE_MAX);
-    if (per_row < 0) return cli_usage_error(&spec, "--per-row is required");
+    if (!cli_option_given(&per_row)) return cli_usage_error(&spec, "--per-row is required");
+    if (per_row < 0)
+        return cli_usage_error(&spec, "invalid value '%lld' for --per-row (expected a "
+                                      "non-negative integer)", (long long)per_row);
     if (!output) return cli_usage_error(&spec, "-o FILE is required");
     opt.pattern = pattern;
+    if (pattern && cli_option_given(&type))
+        return cli_usage_error(&spec, "--type has no effect with --pattern (a pattern file holds "
+                                      "no values)");
     /* cli_gen_run keeps a scale beyond int out of range rather than wrapped. */
     cli_gen_request req = {
         .kind = "rmat", .n = {scale, per_row}, .seed = seed, .type = type, .rmat = &opt};

@@ -50,6 +50,9 @@ static void print_text(const info_result *r) {
     else if (r->input.is_file && f->header.stored != r->A->nnz)
         printf("; %s stored in the file, duplicates summed", cli_count(f->header.stored).s);
     printf("\n");
+    if (r->input.is_file && cli_mm_both_triangles(f))
+        printf("%-12s%s: each entry is mirrored, so one stored on both sides is summed\n",
+               "warning:", cli_mm_both_triangles_text(f).s);
     if (r->input.is_file && f->header.field != MAGNUS_MM_PATTERN) {
         printf("%-12s%s of the stored values\n", "zeros:", cli_count(f->explicit_zeros).s);
         printf("%-12s%s", "non-finite:", cli_count(f->nonfinite).s);
@@ -77,7 +80,18 @@ static void print_text(const info_result *r) {
     }
 }
 
-static void print_json(const info_result *r) {
+/* One object, also on failure: the source and "error" (the message on stderr) when the matrix
+ * could not be read; what is known and "error" when a later step failed; "error": null on
+ * success. */
+static void print_json_error(const info_result *r, const char *error) {
+    cli_json j;
+    cli_json_begin(&j, stdout);
+    cli_json_string(&j, "source", r->source);
+    cli_json_string(&j, "error", error);
+    cli_json_end(&j);
+}
+
+static void print_json(const info_result *r, const char *error) {
     const magnus_csr_stats *st = &r->stats;
     cli_json j;
     cli_json_begin(&j, stdout);
@@ -92,6 +106,9 @@ static void print_json(const info_result *r) {
         cli_json_int(&j, "explicit_zeros", f->explicit_zeros);
         cli_json_int(&j, "nonfinite", f->nonfinite);
         cli_json_int(&j, "overflowed", f->overflowed);
+        cli_json_int(&j, "stored_below_diagonal", f->stored_below);
+        cli_json_int(&j, "stored_above_diagonal", f->stored_above);
+        cli_json_bool(&j, "both_triangles", cli_mm_both_triangles(f));
     } else {
         cli_json_null(&j, "field");
         cli_json_null(&j, "symmetry");
@@ -99,6 +116,9 @@ static void print_json(const info_result *r) {
         cli_json_null(&j, "explicit_zeros");
         cli_json_null(&j, "nonfinite");
         cli_json_null(&j, "overflowed");
+        cli_json_null(&j, "stored_below_diagonal");
+        cli_json_null(&j, "stored_above_diagonal");
+        cli_json_null(&j, "both_triangles");
     }
     cli_json_int(&j, "rows", r->A->rows);
     cli_json_int(&j, "cols", r->A->cols);
@@ -125,6 +145,7 @@ static void print_json(const info_result *r) {
     } else {
         cli_json_null(&j, "AxA");
     }
+    cli_json_string(&j, "error", error);
     cli_json_end(&j);
 }
 
@@ -166,6 +187,7 @@ int cmd_info(int argc, char **argv) {
     cli_progress_init(&progress, progress_forced);
     rc = cli_inputs_load(&r.input, 1, type, &progress);
     if (rc) {
+        if (json) print_json_error(&r, cli_last_failure());
         cli_inputs_free(&r.input, 1);
         return rc;
     }
@@ -176,32 +198,32 @@ int cmd_info(int argc, char **argv) {
     magnus_status s = compute_stats(&r);
     if (s) {
         rc = cli_fail(s);
+        if (json) print_json_error(&r, cli_last_failure());
         goto done;
     }
     if (want_product) {
         if (!r.square) {
             rc = cli_failf("--square needs a square matrix; %s is %s x %s", r.source,
                            cli_count(r.A->rows).s, cli_count(r.A->cols).s);
-            goto done;
+        } else {
+            magnus_csr C = NULL;
+            cli_progress_update(&progress, -1, "multiplying A*A");
+            double start = cli_now();
+            s = magnus_reference_spgemm(&C, NULL, r.A, r.A);
+            r.product_seconds = cli_now() - start;
+            cli_progress_done(&progress);
+            if (s) {
+                rc = cli_fail(s);
+            } else {
+                r.have_product = true;
+                r.product_nnz = C->nnz;
+            }
+            magnus_csr_free(&C);
         }
-        magnus_csr C = NULL;
-        cli_progress_update(&progress, -1, "multiplying A*A");
-        double start = cli_now();
-        s = magnus_reference_spgemm(&C, NULL, r.A, r.A);
-        r.product_seconds = cli_now() - start;
-        cli_progress_done(&progress);
-        if (s) {
-            rc = cli_fail(s);
-            goto done;
-        }
-        r.have_product = true;
-        r.product_nnz = C->nnz;
-        magnus_csr_free(&C);
     }
-    if (json)
-        print_json(&r);
-    else
-        print_text(&r);
+    /* the statistics are known: the whole object, with --square's failure if it failed */
+    if (json) print_json(&r, rc ? cli_last_failure() : NULL);
+    else if (!rc) print_text(&r);
 done:
     cli_progress_done(&progress);
     cli_inputs_free(&r.input, 1);

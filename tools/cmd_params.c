@@ -132,6 +132,8 @@ static int open_device(magnus_device_info *dev, uint64_t *device_local_mem, cons
     magnus_status s = cli_device_choose(&chosen, backend, device, flags, sizeof flags);
     if (s) return cli_fail_in(s, flags);
     *device_local_mem = chosen.local_mem_bytes;
+    const char *problem = cli_local_mem_device_problem((int64_t)local_mem, &chosen);
+    if (problem) return cli_usage_errorf("%s", problem);
     magnus_context_options opt;
     magnus_context ctx = NULL;
     if ((s = magnus_context_options_init(&opt))) return cli_fail(s);

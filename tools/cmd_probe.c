@@ -174,7 +174,8 @@ int cmd_probe(int argc, char **argv) {
             "Indices follow the vendor's enumeration, which may change between environments\n"
             "(OpenCL's ICD order): names and types are stable. Several matches of one name give\n"
             "the best of them; matches of different names are refused as ambiguous. Each\n"
-            "device's '--device' line lists the specs that name it.",
+            "device's '--device' line lists the specs that name it. Exit status 1 when no\n"
+            "device is found, or none is selected (MAGNUS_DEVICE names none of them).",
         .options = options,
         .min_positional = 0,
         .max_positional = 0,
@@ -198,6 +199,13 @@ int cmd_probe(int argc, char **argv) {
     r->diagnostics = magnus_probe_diagnostics(); /* the selection probed again: same lines */
     if (json) print_json(r);
     else print_text(r);
+    /* Nothing a multiply could run on is a failure, so that a script can ask `magnus probe`
+     * whether there is a device; the listing above says why. */
+    rc = CLI_EXIT_OK;
+    if (r->count == 0)
+        rc = cli_failf("no device found (the backends' lines say why)");
+    else if (r->select_status)
+        rc = cli_failf("no device selected: %s", r->select_error);
     free(r);
-    return CLI_EXIT_OK;
+    return rc;
 }

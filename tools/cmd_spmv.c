@@ -50,19 +50,19 @@ static int read_vector(void *values, magnus_value_type type, int64_t n, const ch
     return rc;
 }
 
-/* y, one value per line, to the file `path`, or to stdout when to_stdout. */
+/* y, one value per line, to the file `path`, or to stdout when to_stdout; every write checked
+ * (a full disk is an error, not a short file). */
 static int write_vector(const char *path, bool to_stdout, const void *y, magnus_value_type type,
                         int64_t n) {
-    FILE *f = to_stdout ? stdout : fopen(path, "w");
-    if (!f) return cli_failf("cannot create %s: %s", path, strerror(errno));
+    cli_outfile o;
+    if (to_stdout) cli_outfile_stdout(&o);
+    else if (!cli_outfile_open(&o, path)) return cli_outfile_fail(&o);
+    FILE *f = o.file;
     for (int64_t i = 0; i < n; i++) {
         if (type == MAGNUS_FLOAT64) fprintf(f, "%.17g\n", ((const double *)y)[i]);
         else fprintf(f, "%.9g\n", (double)((const float *)y)[i]);
     }
-    int bad = fflush(f) != 0 || ferror(f);
-    if (!to_stdout && fclose(f) != 0) bad = 1;
-    if (bad) return cli_failf("writing %s failed", to_stdout ? "standard output" : path);
-    return 0;
+    return cli_outfile_close(&o) ? 0 : cli_outfile_fail(&o);
 }
 
 /* A vector of n values of `type` (what: its name, "x" or "y", and what sets its length),

@@ -53,17 +53,17 @@ int main(int argc, char **argv) {
     const char *first = argv[1];
     if (!strcmp(first, "--help") || !strcmp(first, "-h")) {
         print_usage(stdout);
-        return CLI_EXIT_OK;
+        return cli_stdout_finish(CLI_EXIT_OK);
     }
     if (!strcmp(first, "--version") || !strcmp(first, "-V")) {
         printf("magnus %s\n", magnus_version());
-        return CLI_EXIT_OK;
+        return cli_stdout_finish(CLI_EXIT_OK);
     }
     /* `magnus help CMD` is `magnus CMD --help`. */
     if (!strcmp(first, "help")) {
         if (argc < 3) {
             print_usage(stdout);
-            return CLI_EXIT_OK;
+            return cli_stdout_finish(CLI_EXIT_OK);
         }
         const cli_command *c = find_command(argv[2]);
         if (!c) {
@@ -73,7 +73,7 @@ int main(int argc, char **argv) {
         }
         char *help_argv[] = {argv[2], "--help", NULL};
         cli_set_command(c->name);
-        return c->run(2, help_argv);
+        return cli_stdout_finish(c->run(2, help_argv));
     }
     const cli_command *c = find_command(first);
     if (!c) {
@@ -84,10 +84,6 @@ int main(int argc, char **argv) {
     }
     fflush(stdout);
     cli_set_command(c->name);
-    int rc = c->run(argc - 1, argv + 1);
-    if (fflush(stdout) != 0 && rc == CLI_EXIT_OK) {
-        perror("magnus: writing standard output");
-        return CLI_EXIT_FAILURE;
-    }
-    return rc;
+    /* output lost to a full disk or a closed pipe makes a success a failure */
+    return cli_stdout_finish(c->run(argc - 1, argv + 1));
 }

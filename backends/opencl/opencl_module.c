@@ -179,11 +179,27 @@ magnus_status magnus_cl_module_load(magnus_bctx *ctx, magnus_kernel_variant vari
     char what[96];
     snprintf(what, sizeof what, "building the %s kernels (%s)",
              variant == MAGNUS_VARIANT_F64 ? "float64" : "float32", in.options);
-    char dir[400], told[800];
-    const bool cached = magnus_kernel_cache_dir(dir, sizeof dir);
+    char dir[400], told[800], unwritable[3300];
+    const char *where = "the kernel cache is off";
+    if (magnus_kernel_cache_dir(dir, sizeof dir)) {
+        where = "not cached";
+        /* A cache that cannot keep the result is a warning, never an error: the build goes
+         * on, and the next process builds again (told once, before the build's notice). */
+        if (!magnus_kernel_cache_writable(unwritable, sizeof unwritable)) {
+            char warning[3500];
+            snprintf(warning, sizeof warning,
+                     "%s: the kernels built now are not kept, and are built again by the next "
+                     "process (MAGNUS_CACHE_DIR names another directory, MAGNUS_CACHE_DIR=off "
+                     "turns the cache off)",
+                     unwritable);
+            magnus_build_notify(notice, -1, warning);
+        } else {
+            where = NULL;
+        }
+    }
     snprintf(told, sizeof told, "building the %s kernels for %s (first use; %s%s)",
              variant == MAGNUS_VARIANT_F64 ? "float64" : "float32", ctx->name,
-             cached ? "cached in " : "the kernel cache is off", cached ? dir : "");
+             where ? where : "cached in ", where ? "" : dir);
     magnus_build_notify(notice, 0, told);
     s = build(ctx, m->program, in.options, what);
     magnus_build_notify(notice, 1, told);

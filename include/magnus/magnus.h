@@ -185,18 +185,23 @@ typedef int (*magnus_progress_fn)(void *user, double fraction, const char *what)
  * ------------------------------------------------------------------------------------------ */
 /*
  * Reads a `coordinate` Matrix Market file (`.mtx`, or gzip-compressed `.mtx.gz`, recognised by
- * content; "-" is standard input, and pipes such as /dev/stdin are read too): fields real / integer / pattern (pattern values become 1), symmetry general /
+ * content; "-" is standard input, and pipes such as /dev/stdin are read too): fields real / integer / pattern (each pattern entry is a 1), symmetry general /
  * symmetric / skew-symmetric (expanded). Columns are sorted, duplicates summed, explicit zeros
  * kept. complex, hermitian and array files are refused with MAGNUS_ERROR_MM_UNSUPPORTED. Every
  * error's detail message names the file and line. progress may be NULL.
  *
  * Details:
- *   - values are correctly rounded to `type` (as strtod / strtof would); duplicates are summed
+ *   - values are decimal numbers ([sign] digits [. digits] [e [sign] digits]) or inf, infinity
+ *     and nan in any case, correctly rounded to `type` (as strtod / strtof would); what strtod
+ *     reads beyond that (hexadecimal such as 0x10, nan(...)) is MAGNUS_ERROR_MM_NUMBER, like
+ *     1.0junk; duplicates are summed
  *     in double, in file order, then rounded once; out-of-range values become +-inf or 0;
  *   - symmetric files: an entry on either side of the diagonal is mirrored (so a file holding
  *     both (i,j) and (j,i) sums them); skew-symmetric: the mirror is negated and a diagonal
  *     entry is an error (MAGNUS_ERROR_MM_INDEX_RANGE), as is `pattern skew-symmetric`
- *     (MAGNUS_ERROR_MM_BANNER); duplicate pattern entries stay one entry of value 1;
+ *     (MAGNUS_ERROR_MM_BANNER); a pattern entry is a 1, so duplicate pattern entries sum as
+ *     well (an entry stored twice is 2; so is one stored in both triangles of a symmetric
+ *     file), as SciPy's reading gives;
  *   - the banner's words are case-insensitive and `double` is read as `real`; comments and
  *     blank lines may appear anywhere after the banner; CRLF and CR-only (old Mac) line
  *     endings are accepted (CR-only when the first line ends in a CR alone), and a UTF-8
@@ -268,6 +273,10 @@ typedef struct magnus_mm_facts {
     int64_t nonfinite;       /* stored values that are NaN or +-inf: "nan", "inf", or a number
                                 out of the type's range such as 1e400 */
     int64_t overflowed;      /* of those, the numbers out of range (written as digits) */
+    int64_t stored_below;    /* stored entries below the diagonal (row > column) ... */
+    int64_t stored_above;    /* ... and above it: a symmetric or skew-symmetric file holds one
+                                triangle (either), so both nonzero means each entry stored on
+                                both sides is mirrored onto the other and summed */
 } magnus_mm_facts;
 
 /*
@@ -285,6 +294,10 @@ MAGNUS_API magnus_status magnus_mm_read_facts(magnus_csr *out, magnus_mm_facts *
  * The matrix is validated first (magnus_csr_validate's status on failure). Errors:
  * MAGNUS_ERROR_FILE_OPEN, MAGNUS_ERROR_FILE_WRITE (a partly written regular file is removed). */
 MAGNUS_API magnus_status magnus_mm_write(const char *path, const magnus_csr_s *A);
+/* The same as `coordinate pattern general`: the structure alone, no values (read back, every
+ * entry is 1). For matrices whose values mean nothing but "present", such as R-MAT's
+ * pattern graphs. */
+MAGNUS_API magnus_status magnus_mm_write_pattern(const char *path, const magnus_csr_s *A);
 
 /* ------------------------------------------------------------------------------------------
  * CPU reference (verification only; shares no code with the device paths)
@@ -504,8 +517,12 @@ typedef struct magnus_context_options {
      * takes tens of seconds): build_progress(user, 0, what) before the build starts and
      * (user, 1, what) after it, `what` naming the kernels, the device and where the result
      * is cached ("building the float32 kernels for pthread-... (first use; cached in
-     * /home/u/.cache/magnus)"). Not called for kernels loaded from a cache or a prebuilt
-     * binary (CUDA's embedded cubins). NULL: nothing is told; the return value is ignored. */
+     * /home/u/.cache/magnus)"; "not cached" when the cache cannot keep it). Before those, a
+     * warning when the kernel cache cannot be written (MAGNUS_CACHE_DIR naming a file or a
+     * read-only place): build_progress(user, -1, warning), `warning` naming the directory and
+     * the system's reason; the build goes on. Not called for kernels loaded from a cache or
+     * a prebuilt binary (CUDA's embedded cubins). NULL: nothing is told; the return value is
+     * ignored. */
     magnus_progress_fn build_progress;
     void *build_progress_user;
     /* gMAGNUS: the most bytes of C-hat (the heavy rows' expanded products) one batch may
@@ -656,6 +673,11 @@ typedef struct magnus_report {
                                     chat_batch_bytes); 0 for the hash algorithm */
     double time_batch_ms;        /* gMAGNUS in batches: host time cutting A into row blocks and
                                     stacking the blocks' products into C (in time_total_ms) */
+    uint64_t dense_rows_local_bytes; /* local memory per work group the dense rows may take
+                                    (dense_row_columns comes from it): the device's whole
+                                    local memory unless a budget was set (the options'
+                                    local_mem_bytes or MAGNUS_LOCAL_MEM_BYTES), then
+                                    local_mem_bytes; 0 without dense rows */
 } magnus_report;
 
 /*

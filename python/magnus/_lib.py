@@ -126,6 +126,7 @@ class Report(ctypes.Structure):
         ("chat_gap_bytes", ctypes.c_uint64),
         ("batches", ctypes.c_int64),
         ("time_batch_ms", ctypes.c_double),
+        ("dense_rows_local_bytes", ctypes.c_uint64),
     ]
 
 

@@ -148,6 +148,21 @@ static bool make_directories(const char *dir) {
     return mkdir(path, 0755) == 0 || errno == EEXIST;
 }
 
+bool magnus_kernel_cache_writable(char *why, size_t capacity) {
+    char dir[3072];
+    if (!magnus_kernel_cache_dir(dir, sizeof dir)) return true;
+    errno = 0;
+    const char *reason = NULL;
+    struct stat st;
+    if (!make_directories(dir)) reason = strerror(errno ? errno : EACCES);
+    else if (stat(dir, &st) != 0) reason = strerror(errno);
+    else if (!S_ISDIR(st.st_mode)) reason = strerror(ENOTDIR);
+    else if (access(dir, W_OK | X_OK) != 0) reason = strerror(errno);
+    if (!reason) return true;
+    snprintf(why, capacity, "the kernel cache %s cannot be written (%s)", dir, reason);
+    return false;
+}
+
 void magnus_kernel_cache_store(const char *kind, const magnus_cache_key *key, const void *data,
                                size_t bytes) {
     static atomic_uint counter;

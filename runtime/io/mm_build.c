@@ -2,7 +2,9 @@
  * Matrix Market triplets -> CSR: a counting sort by row (count, prefix sum, scatter), then
  * each row sorted by column and its duplicates summed. Files written column by column (the
  * usual order) give rows that are already sorted after the scatter, so each row is checked
- * before it is sorted.
+ * before it is sorted. Pattern files carry no values through the sort; only when a row
+ * repeats a column (rare) are values of 1 made, so that the duplicates sum as a real file's
+ * do (an entry stored twice is 2, as `magnus info` says and SciPy's reading gives).
  */
 #include <stdio.h>
 #include <string.h>
@@ -115,26 +117,42 @@ static void scatter(int64_t *row_ptr, int32_t *col, double *val, const mm_triple
     row_ptr[0] = 0;
 }
 
-/* Sorts every row and sums its duplicates in place; row_ptr is rewritten for the result. */
-static void sort_and_merge_rows(int64_t *row_ptr, int32_t *col, double *val, int64_t rows,
-                                int32_t *tmp_col, double *tmp_val) {
-    int64_t write = 0, begin = 0;
+/* Sorts every row by column, carrying val (NULL for a pattern file). */
+static void sort_rows(const int64_t *row_ptr, int32_t *col, double *val, int64_t rows,
+                      int32_t *tmp_col, double *tmp_val) {
     for (int64_t i = 0; i < rows; i++) {
-        int64_t end = row_ptr[i + 1], n = end - begin;
+        int64_t begin = row_ptr[i], n = row_ptr[i + 1] - begin;
         int32_t *c = col + begin;
-        double *v = val ? val + begin : NULL;
         if (!is_nondecreasing(c, n)) {
+            double *v = val ? val + begin : NULL;
             if (n <= MM_INSERTION_MAX) insertion_sort(c, v, n);
             else merge_sort(c, v, n, tmp_col, tmp_val);
         }
+    }
+}
+
+/* Whether a sorted row repeats a column. */
+static bool has_duplicates(const int64_t *row_ptr, const int32_t *col, int64_t rows) {
+    for (int64_t i = 0; i < rows; i++)
+        for (int64_t p = row_ptr[i] + 1; p < row_ptr[i + 1]; p++)
+            if (col[p] == col[p - 1]) return true;
+    return false;
+}
+
+/* Sums the duplicates of the sorted rows in place, in file order (the sort is stable);
+ * row_ptr is rewritten for the result. */
+static void merge_rows(int64_t *row_ptr, int32_t *col, double *val, int64_t rows) {
+    int64_t write = 0, begin = 0;
+    for (int64_t i = 0; i < rows; i++) {
+        int64_t end = row_ptr[i + 1];
         row_ptr[i] = write;
-        for (int64_t p = 0; p < n; p++) {
-            if (p > 0 && c[p] == col[write - 1]) {
-                if (val) val[write - 1] += v[p];
+        for (int64_t p = begin; p < end; p++) {
+            if (p > begin && col[p] == col[write - 1]) {
+                val[write - 1] += val[p];
                 continue;
             }
-            col[write] = c[p];
-            if (val) val[write] = v[p];
+            col[write] = col[p];
+            val[write] = val[p];
             write++;
         }
         begin = end;
@@ -209,16 +227,33 @@ magnus_status magnus_mm_build_csr(magnus_csr *out, mm_triplets *t, int64_t rows,
             if (!tmp_val) goto oom;
         }
     }
-    sort_and_merge_rows(row_ptr, col, val, rows, tmp_col, tmp_val);
+    sort_rows(row_ptr, col, val, rows, tmp_col, tmp_val);
     magnus_host_free(tmp_col);
     magnus_host_free(tmp_val);
     tmp_col = NULL;
     tmp_val = NULL;
+    if (pattern && has_duplicates(row_ptr, col, rows)) {
+        /* values of 1, summed like a real file's: a double per entry, checked first */
+        char what[600];
+        snprintf(what, sizeof what, "%s: summing the duplicate entries of a %lld x %lld pattern "
+                 "matrix with %lld entries", path ? path : "Matrix Market input",
+                 (long long)rows, (long long)cols, (long long)expanded);
+        magnus_status s = magnus_host_memory_check((uint64_t)expanded * sizeof *val, what);
+        if (s) {
+            magnus_host_free(row_ptr);
+            magnus_host_free(col);
+            return s;
+        }
+        val = magnus_host_malloc((size_t)expanded * sizeof *val);
+        if (!val) goto oom;
+        for (int64_t k = 0; k < expanded; k++) val[k] = 1.0;
+    }
+    if (val) merge_rows(row_ptr, col, val, rows);
     int64_t nnz = row_ptr[rows];
     col = shrink(col, (size_t)nnz * sizeof *col);
 
     /* Values in the requested type; the double buffer is reused where it can be. */
-    if (pattern) {
+    if (!val) {
         values = magnus_host_malloc((size_t)nnz * magnus_value_size(type));
         if (!values) goto oom;
         for (int64_t k = 0; k < nnz; k++) {

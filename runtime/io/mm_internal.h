@@ -26,7 +26,7 @@ typedef struct mm_triplets {
 /*
  * Builds the CSR matrix from the triplets: mirrors off-diagonal entries of symmetric (same
  * value) and skew-symmetric (negated value) files, sorts each row by column, sums duplicate
- * entries in file order (pattern duplicates stay one entry of value 1) and keeps explicit
+ * entries in file order (a pattern entry counts 1: duplicates sum to their count) and keeps explicit
  * zeros. Frees the triplets' arrays as soon as they are no longer needed (always, even on
  * error). Only MAGNUS_ERROR_OUT_OF_HOST_MEMORY can fail; the detail message names `path`.
  */

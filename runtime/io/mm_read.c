@@ -537,6 +537,12 @@ magnus_status magnus_mm_read_facts(magnus_csr *out, magnus_mm_facts *facts, cons
     r.progress_user = progress_user;
     magnus_status st = run_reader(&r, path);
     if (!st) st = report_progress(&r, 1.0);
+    /* the triangles, counted before the build frees the entries */
+    int64_t below = 0, above = 0;
+    for (int64_t k = 0; !st && facts && k < r.t.count; k++) {
+        below += r.t.row[k] > r.t.col[k];
+        above += r.t.row[k] < r.t.col[k];
+    }
     if (!st) st = magnus_mm_build_csr(out, &r.t, r.rows, r.cols, r.symmetry, r.type, path);
     magnus_mm_triplets_free(&r.t);
     if (!st && facts) {
@@ -545,6 +551,8 @@ magnus_status magnus_mm_read_facts(magnus_csr *out, magnus_mm_facts *facts, cons
         facts->explicit_zeros = r.zeros;
         facts->nonfinite = r.nonfinite;
         facts->overflowed = r.overflowed;
+        facts->stored_below = below;
+        facts->stored_above = above;
     }
     return st;
 }

@@ -1,6 +1,7 @@
 /*
  * Matrix Market writer: `coordinate real general`, 1-based, row by row, values printed with
- * enough digits to read back the same bits (%.9g for float, %.17g for double). Lines are
+ * enough digits to read back the same bits (%.9g for float, %.17g for double); or
+ * `coordinate pattern general`, the structure alone (magnus_mm_write_pattern). Lines are
  * formatted into a large buffer that goes to the file (or gzip stream) in one call.
  *
  * Speed (docs/benchmarks/mm_write.md): printf was most of the plain write, and zlib's default
@@ -89,11 +90,12 @@ static inline char *put_value(char *p, double v, bool is_float) {
     return p + snprintf(p, 32, is_float ? "%.9g" : "%.17g", v);
 }
 
-static magnus_status write_entries(mm_writer *w, const magnus_csr_s *A) {
+static magnus_status write_entries(mm_writer *w, const magnus_csr_s *A, bool pattern) {
     magnus_status st;
     if ((st = reserve_line(w))) return st;
     w->len += (size_t)snprintf(w->buf + w->len, MM_WRITE_LINE_MAX,
-                               "%%%%MatrixMarket matrix coordinate real general\n");
+                               "%%%%MatrixMarket matrix coordinate %s general\n",
+                               pattern ? "pattern" : "real");
     if ((st = reserve_line(w))) return st;
     w->len += (size_t)snprintf(w->buf + w->len, MM_WRITE_LINE_MAX, "%lld %lld %lld\n",
                                (long long)A->rows, (long long)A->cols, (long long)A->nnz);
@@ -107,8 +109,10 @@ static magnus_status write_entries(mm_writer *w, const magnus_csr_s *A) {
             e = put_unsigned(e, (uint64_t)i + 1);
             *e++ = ' ';
             e = put_unsigned(e, (uint64_t)A->col_idx[p] + 1);
-            *e++ = ' ';
-            e = is_float ? put_value(e, (double)vf[p], true) : put_value(e, vd[p], false);
+            if (!pattern) {
+                *e++ = ' ';
+                e = is_float ? put_value(e, (double)vf[p], true) : put_value(e, vd[p], false);
+            }
             *e++ = '\n';
             w->len += (size_t)(e - line);
         }
@@ -116,13 +120,14 @@ static magnus_status write_entries(mm_writer *w, const magnus_csr_s *A) {
     return flush(w);
 }
 
-magnus_status magnus_mm_write(const char *path, const magnus_csr_s *A) {
+static magnus_status write_file(const char *path, const magnus_csr_s *A, bool pattern) {
+    const char *name = pattern ? "magnus_mm_write_pattern" : "magnus_mm_write";
     magnus_error_clear();
-    if (!path) return magnus_error(MAGNUS_ERROR_NULL_POINTER, "magnus_mm_write: path is NULL");
+    if (!path) return magnus_error(MAGNUS_ERROR_NULL_POINTER, "%s: path is NULL", name);
     /* An invalid matrix would give a file that cannot be read back: refuse it first. */
     magnus_status st = magnus_csr_validate(A);
     if (st) {
-        magnus_error_prefix("magnus_mm_write %s: ", path);
+        magnus_error_prefix("%s %s: ", name, path);
         return st;
     }
     mm_writer w = {.path = path};
@@ -142,7 +147,7 @@ magnus_status magnus_mm_write(const char *path, const magnus_csr_s *A) {
                             errno ? strerror(errno) : "out of memory");
     }
     magnus_text_locale locale = magnus_text_locale_enter();
-    st = write_entries(&w, A);
+    st = write_entries(&w, A, pattern);
     magnus_text_locale_leave(locale);
     /* Closing flushes the last data (and the gzip trailer): its failure is a write error. */
     int closed = w.gz ? gzclose(w.gz) : to_stdout ? fflush(stdout) : fclose(w.file);
@@ -155,4 +160,12 @@ magnus_status magnus_mm_write(const char *path, const magnus_csr_s *A) {
     struct stat info;
     if (st && !to_stdout && stat(path, &info) == 0 && S_ISREG(info.st_mode)) remove(path);
     return st;
+}
+
+magnus_status magnus_mm_write(const char *path, const magnus_csr_s *A) {
+    return write_file(path, A, false);
+}
+
+magnus_status magnus_mm_write_pattern(const char *path, const magnus_csr_s *A) {
+    return write_file(path, A, true);
 }

@@ -11,11 +11,51 @@
 #include "text_locale.h"
 #include "text_number.h"
 
+/* Whether [s, s+n) equals the lowercase word w, in any case. */
+static bool is_word(const char *s, size_t n, const char *w) {
+    if (n != strlen(w)) return false;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (c >= 'A' && c <= 'Z') c = (char)(c - 'A' + 'a');
+        if (c != w[i]) return false;
+    }
+    return true;
+}
+
+/*
+ * The numbers a matrix file may hold, decided here rather than left to strtod, which takes
+ * more: [sign] digits [. digits] [e|E [sign] digits] (a digit on at least one side of the
+ * point), or [sign] inf, infinity or nan in any case (NaN and inf are values a file can hold:
+ * magnus_mm_facts counts them). Refused although strtod reads them: hexadecimal ("0x10",
+ * "0x1p3", which no Matrix Market writer produces and which is far more often a mistake),
+ * "nan(...)" payloads, and leading blanks.
+ */
+static bool is_decimal_or_special(const char *s, size_t n) {
+    size_t i = 0;
+    if (i < n && (s[i] == '+' || s[i] == '-')) i++;
+    if (i < n && !text_is_digit(s[i]) && s[i] != '.')
+        return is_word(s + i, n - i, "inf") || is_word(s + i, n - i, "infinity") ||
+               is_word(s + i, n - i, "nan");
+    size_t digits = 0;
+    while (i < n && text_is_digit(s[i])) i++, digits++;
+    if (i < n && s[i] == '.')
+        for (i++; i < n && text_is_digit(s[i]); i++) digits++;
+    if (digits == 0) return false;
+    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+        i++;
+        if (i < n && (s[i] == '+' || s[i] == '-')) i++;
+        size_t exp_digits = 0;
+        while (i < n && text_is_digit(s[i])) i++, exp_digits++;
+        if (exp_digits == 0) return false;
+    }
+    return i == n;
+}
+
 text_number_result magnus_text_parse_real_slow(const char *tok, size_t len, bool want_float,
                                                double *out) {
     char local[128];
     char *copy = local;
-    if (len == 0) return TEXT_NUMBER_MALFORMED;
+    if (len == 0 || !is_decimal_or_special(tok, len)) return TEXT_NUMBER_MALFORMED;
     if (len >= sizeof local) {
         copy = magnus_host_malloc(len + 1);
         if (!copy) return TEXT_NUMBER_NO_MEMORY;

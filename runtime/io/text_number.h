@@ -15,8 +15,10 @@
  *     side); those rare values, and float results outside float's normal range, go to strtod.
  *   - elsewhere (Clinger's fast path): m <= 2^53 and |e| <= 22 are exact doubles, so one
  *     double operation is correctly rounded; float targets check the midpoint the same way.
- * Everything else (more digits, large exponents, inf, nan, hex) is copied into a
- * NUL-terminated scratch string and given to strtod/strtof, which must consume all of it.
+ * Everything else (more digits, large exponents, inf, nan) is copied into a NUL-terminated
+ * scratch string and given to strtod/strtof, which must consume all of it; the slow path
+ * first checks the token's grammar, so that what strtod takes beyond decimal numbers and
+ * inf/infinity/nan (hexadecimal "0x10", "nan(...)") is malformed, like "1.0junk".
  *
  * Tokens end at a blank (space, tab, CR, VT, FF) or '\n'; callers guarantee that a '\n'
  * follows every token inside their buffer, so scans never need an explicit end pointer.
@@ -75,7 +77,7 @@ static inline const char *text_parse_unsigned(const char *s, uint64_t *value) {
 }
 
 /* Slow path (text_number.c): strtod (or strtof when want_float) on [tok, tok+len), which must
- * be consumed entirely. */
+ * be a decimal number or [sign] inf, infinity or nan (any case) and be consumed entirely. */
 text_number_result magnus_text_parse_real_slow(const char *tok, size_t len, bool want_float,
                                                double *out);
 

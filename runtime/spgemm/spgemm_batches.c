@@ -122,6 +122,7 @@ static void add_report(magnus_report *sum, const magnus_report *b, int first) {
     sum->rows_heavy += b->rows_heavy;
     sum->rows_dense += b->rows_dense;
     sum->dense_row_columns = b->dense_row_columns;
+    sum->dense_rows_local_bytes = b->dense_rows_local_bytes;
     sum->products_total += b->products_total;
     sum->products_heavy += b->products_heavy;
     sum->nnz_c += b->nnz_c;

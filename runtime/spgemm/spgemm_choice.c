@@ -88,6 +88,7 @@ magnus_status magnus_spgemm_choose(magnus_algorithm *out, magnus_row_products *c
     *out = MAGNUS_ALGORITHM_MAGNUS;
     memset(counted, 0, sizeof *counted);
     rep->dense_row_columns = magnus_hash_dense_row_columns(ctx, A->type);
+    rep->dense_rows_local_bytes = rep->dense_row_columns > 0 ? ctx->dense_rows_local_bytes : 0;
     if (rep->dense_row_columns > 0 && B->cols <= rep->dense_row_columns) {
         /* the long and overflow rows become dense rows, in local memory: nothing for the
          * hash algorithm to fill in global tables, nothing for gMAGNUS to expand. Decided

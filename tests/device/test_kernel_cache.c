@@ -133,3 +133,45 @@ Test(kernel_cache, disabled_and_default_directories) {
     magnus_kernel_cache_store("t", &k, "x", 1);
     cr_assert_eq(count_files(cache_dir), -1, "no directory created");
 }
+
+/* An unwritable cache is told, not an error (issue 33, item 9): MAGNUS_CACHE_DIR naming a
+ * regular file cannot hold entries, and magnus_kernel_cache_writable says so with the path and
+ * the reason (the OpenCL backend's build notice turns it into a warning); a new directory is
+ * created and writable; a cache that is off needs nothing. */
+Test(kernel_cache, unwritable_directory_is_reported) {
+    use_temporary_cache();
+    char why[4096] = "";
+    cr_assert(magnus_kernel_cache_writable(why, sizeof why), "%s", why);
+    char nested[300];
+    snprintf(nested, sizeof nested, "%s/a/b", cache_dir);
+    struct stat st;
+    cr_assert(stat(nested, &st) == 0 && S_ISDIR(st.st_mode), "the directory was created");
+
+    char file[320];
+    snprintf(file, sizeof file, "%s/a-file", cache_dir);
+    FILE *f = fopen(file, "w");
+    cr_assert(f);
+    fclose(f);
+    setenv("MAGNUS_CACHE_DIR", file, 1);
+    cr_assert(!magnus_kernel_cache_writable(why, sizeof why), "a regular file as the cache");
+    cr_assert(strstr(why, file) && strstr(why, "cannot be written"), "%s", why);
+    cr_assert(strstr(why, "Not a directory"), "%s", why);
+    /* a store there does nothing and fails nothing */
+    magnus_cache_key k;
+    magnus_cache_key_init(&k);
+    magnus_kernel_cache_store("t", &k, "x", 1);
+    void *data;
+    size_t bytes;
+    cr_assert(!magnus_kernel_cache_load("t", &k, &data, &bytes));
+
+    char below_file[400];
+    snprintf(below_file, sizeof below_file, "%s/sub", file);
+    setenv("MAGNUS_CACHE_DIR", below_file, 1);
+    cr_assert(!magnus_kernel_cache_writable(why, sizeof why), "a directory below a file");
+    cr_assert(strstr(why, below_file), "%s", why);
+
+    setenv("MAGNUS_CACHE_DIR", "off", 1);
+    cr_assert(magnus_kernel_cache_writable(why, sizeof why), "off: nothing to write");
+    unsetenv("MAGNUS_CACHE_DIR");
+    remove_tree();
+}

@@ -105,6 +105,33 @@ Test(mm_facts, explicit_zeros_counted_as_stored_and_header_filled) {
     magnus_csr_free(&A);
 }
 
+/* The stored entries on each side of the diagonal (issue 33, item 9): a symmetric file holding
+ * both triangles is told apart from one holding one triangle, whichever it is. */
+Test(mm_facts, entries_below_and_above_the_diagonal) {
+    magnus_mm_facts f;
+    magnus_csr A = read_facts("s.mtx", sym_text, MAGNUS_FLOAT64, &f);
+    cr_assert(f.stored_below > 0 && f.stored_above == 0, "%lld below, %lld above",
+              (long long)f.stored_below, (long long)f.stored_above);
+    magnus_csr_free(&A);
+    A = read_facts("u.mtx", "%%MatrixMarket matrix coordinate real symmetric\n3 3 3\n"
+                            "1 2 1\n1 3 2\n2 2 3\n", MAGNUS_FLOAT64, &f);
+    cr_assert(f.stored_below == 0 && f.stored_above == 2, "the upper triangle alone");
+    magnus_csr_free(&A);
+    A = read_facts("b.mtx", "%%MatrixMarket matrix coordinate real symmetric\n3 3 4\n"
+                            "1 1 1\n2 1 2\n1 2 2\n3 2 5\n", MAGNUS_FLOAT64, &f);
+    cr_assert(f.stored_below == 2 && f.stored_above == 1, "%lld below, %lld above",
+              (long long)f.stored_below, (long long)f.stored_above);
+    /* as the format says, mirrored: (1,2) and (2,1) each 2 + 2 */
+    const double *v = A->values;
+    cr_assert_eq(A->nnz, 5);
+    cr_assert(v[0] == 1 && v[1] == 4 && v[2] == 4, "%g %g %g", v[0], v[1], v[2]);
+    magnus_csr_free(&A);
+    A = read_facts("g.mtx", "%%MatrixMarket matrix coordinate pattern general\n2 2 2\n"
+                            "1 2\n2 1\n", MAGNUS_FLOAT64, &f);
+    cr_assert(f.stored_below == 1 && f.stored_above == 1, "counted in general files too");
+    magnus_csr_free(&A);
+}
+
 Test(mm_facts, nonfinite_and_overflowing_values_are_counted) {
     const char *text = "%%MatrixMarket matrix coordinate real general\n2 4 7\n"
                        "1 1 nan\n1 2 -inf\n1 3 1e400\n1 4 -2.5E+999\n2 1 1e39\n2 2 -0.0\n"

@@ -64,6 +64,40 @@ Test(mm_write, exact_text_float) {
                                         "2 3 0.100000001\n");
 }
 
+/* The structure alone as `coordinate pattern general` (issue 33, item 9: `rmat --pattern`),
+ * read back as the same structure with every value 1 (the explicit zero included), in f32 as
+ * the field calls for; plain and gzip. */
+Test(mm_write, pattern_text_and_round_trip) {
+    magnus_csr A = small_matrix(MAGNUS_FLOAT64);
+    char path[512];
+    mm_temp_path("p.mtx", path, sizeof path);
+    cr_assert_eq(magnus_mm_write_pattern(path, A), MAGNUS_SUCCESS, "%s", magnus_last_error());
+    cr_assert_str_eq(read_whole_file(path), "%%MatrixMarket matrix coordinate pattern general\n"
+                                            "2 3 4\n"
+                                            "1 1\n"
+                                            "1 3\n"
+                                            "2 1\n"
+                                            "2 3\n");
+    const char *names[2] = {"p.mtx", "p.mtx.gz"};
+    for (int k = 0; k < 2; k++) {
+        mm_temp_path(names[k], path, sizeof path);
+        cr_assert_eq(magnus_mm_write_pattern(path, A), MAGNUS_SUCCESS, "%s", magnus_last_error());
+        magnus_csr R = NULL;
+        magnus_mm_facts facts;
+        cr_assert_eq(magnus_mm_read_facts(&R, &facts, path, MAGNUS_MM_TYPE_AUTO, NULL, NULL),
+                     MAGNUS_SUCCESS, "%s", magnus_last_error());
+        cr_assert_eq(facts.header.field, MAGNUS_MM_PATTERN);
+        cr_assert_eq(R->type, MAGNUS_FLOAT32);
+        cr_assert_eq(R->nnz, A->nnz);
+        cr_assert_arr_eq(R->row_ptr, A->row_ptr, 3 * sizeof(int64_t));
+        cr_assert_arr_eq(R->col_idx, A->col_idx, 4 * sizeof(int32_t));
+        for (int p = 0; p < 4; p++) cr_assert_eq(((float *)R->values)[p], 1.0f);
+        magnus_csr_free(&R);
+    }
+    cr_assert_eq(magnus_mm_write_pattern(NULL, A), MAGNUS_ERROR_NULL_POINTER);
+    magnus_csr_free(&A);
+}
+
 static uint64_t rng_state = 0x853c49e6748fea9bULL;
 static uint64_t rng_next(void) { return xorshift64star_next(&rng_state); }
 

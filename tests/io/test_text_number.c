@@ -115,7 +115,10 @@ Test(text_number, midpoints_round_correctly) {
 
 Test(text_number, malformed_tokens) {
     static const char *bad[] = {"", "-", "+", ".", "e5", "1e", "1e+", "1..2", "1.2.3", "--1",
-                                "1x", "0x", "nanx", "1,5", "1e5e5", "++1", "1-"};
+                                "1x", "0x", "nanx", "1,5", "1e5e5", "++1", "1-",
+                                /* strtod reads these; a matrix file may not (issue 33, item 9) */
+                                "0x10", "0X10", "-0x1", "+0x1p3", "0x1.8p1", "0x", "nan(1)",
+                                "nan()", "infinit", "1.0junk", "in", "-nan(abc)"};
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
         char line[64];
         snprintf(line, sizeof line, "%s\n", bad[k]);
@@ -124,6 +127,26 @@ Test(text_number, malformed_tokens) {
         if (*p == '\n') continue; /* callers never pass an empty token */
         cr_assert_eq(text_parse_real(&p, false, &v), TEXT_NUMBER_MALFORMED, "'%s' accepted", bad[k]);
         cr_assert_eq(p, line, "'%s': pointer moved on failure", bad[k]);
+    }
+}
+
+/* Decimal numbers and the words inf, infinity and nan (any case, signed) are the values a file
+ * may hold: each reads as strtod reads it. */
+Test(text_number, special_words) {
+    static const char *good[] = {"inf", "-inf", "+INF", "Infinity", "-infinity", "nan",
+                                 "NaN", "-NAN", "+nan", "1e400", "-2.5E+999", "0.5e-400"};
+    for (size_t k = 0; k < sizeof good / sizeof good[0]; k++) {
+        char line[64];
+        snprintf(line, sizeof line, "%s\n", good[k]);
+        for (int want_float = 0; want_float < 2; want_float++) {
+            const char *p = line;
+            double v = 0;
+            cr_assert_eq(text_parse_real(&p, want_float, &v), TEXT_NUMBER_OK, "'%s' refused",
+                         good[k]);
+            double e = want_float ? (double)strtof(good[k], NULL) : strtod(good[k], NULL);
+            cr_assert(isnan(e) ? isnan(v) : v == e, "'%s' gave %g", good[k], v);
+            cr_assert_eq(*p, '\n');
+        }
     }
 }
 

@@ -70,6 +70,7 @@ Test(api_clean, host_calls_leave_no_message) {
     CLEAN(magnus_csr_compare(&cmp, C, C, M, 0));
     char path[256];
     snprintf(path, sizeof path, "%s/api_clean_%d.mtx", MAGNUS_BINARY_DIR, (int)getpid());
+    CLEAN(magnus_mm_write_pattern(path, A));
     CLEAN(magnus_mm_write(path, A));
     CLEAN(magnus_mm_read(&R, path, MAGNUS_FLOAT64, NULL, NULL));
     unlink(path);

@@ -70,6 +70,9 @@ Test(api_invalid_csr, every_host_entry_point_every_corruption) {
 
         EXPECT_STATUS(magnus_mm_write(scratch_path(), X), want, "mm_write(%s)", name);
         cr_expect_neq(access(scratch_path(), F_OK), 0, "mm_write(%s) left a file", name);
+        EXPECT_STATUS(magnus_mm_write_pattern(scratch_path(), X), want, "mm_write_pattern(%s)",
+                      name);
+        cr_expect_neq(access(scratch_path(), F_OK), 0, "mm_write_pattern(%s) left a file", name);
 
         magnus_csr C = POISON_CSR, Mag = POISON_CSR;
         EXPECT_STATUS(magnus_reference_spgemm(&C, &Mag, X, B53), want, "reference(A = %s)",

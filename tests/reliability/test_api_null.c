@@ -24,6 +24,8 @@ Test(api_null, outputs_and_arguments) {
                   MAGNUS_ERROR_NULL_POINTER, "mm_read path");
     cr_expect_null(out);
     EXPECT_STATUS(magnus_mm_write(NULL, A), MAGNUS_ERROR_NULL_POINTER, "mm_write path");
+    EXPECT_STATUS(magnus_mm_write_pattern(NULL, A), MAGNUS_ERROR_NULL_POINTER,
+                  "mm_write_pattern path");
     EXPECT_STATUS(magnus_reference_spgemm(NULL, NULL, A, A), MAGNUS_ERROR_NULL_POINTER,
                   "reference C");
     /* compare's result may be NULL */

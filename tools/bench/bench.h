@@ -304,19 +304,34 @@ void bench_floors_fill(bench_row *row, const bench_data *d);
 
 /* ---- output -------------------------------------------------------------------------------- */
 typedef struct bench_output {
-    FILE *csv;
-    const char *json_path;
+    cli_outfile csv;       /* file NULL without --csv */
+    const char *json_path; /* NULL without --json */
+    bool json_in_place;    /* the JSON path is no regular file (a pipe, /dev/stdout, a device):
+                              written once, at the end, where it is (never replaced by a
+                              rename) */
+    int json_error;        /* errno of the first failed JSON write, 0 while none */
+    bool failure_told;     /* a failed write was reported during the run */
     bench_row *rows; /* every row so far, for the JSON file and the summary */
     int count, capacity;
 } bench_output;
+/* Opens the outputs before any work: writes the CSV header and the JSON file (no rows yet),
+ * so that a path that cannot be written fails at once. False with "cannot write PATH: REASON"
+ * in why. */
 bool bench_output_open(bench_output *out, const char *csv_path, const char *json_path,
                        char *why, size_t n);
-/* Appends the row (CSV line flushed at once, so a killed run keeps what it measured). */
+/* Appends the row (CSV line flushed at once, so a killed run keeps what it measured). False
+ * only when the row cannot be kept (host memory); a failed CSV write is kept for
+ * bench_output_failure. */
 bool bench_output_add(bench_output *out, const bench_row *row);
-/* Rewrites the JSON file with every row so far (meta: systems and options). */
-bool bench_output_write_json(const bench_output *out, const bench_system *systems, int nsystems,
+/* Rewrites the JSON file with every row so far (meta: systems and options); a path that is
+ * no regular file is written only when finished. False when it could not be written. */
+bool bench_output_write_json(bench_output *out, const bench_system *systems, int nsystems,
                              const char *options_text, bool finished);
-void bench_output_close(bench_output *out);
+/* True, with "cannot write PATH: REASON" in why, when a write of either file has failed. */
+bool bench_output_failure(const bench_output *out, char *why, size_t n);
+/* Closes the CSV file and frees the rows; false, with the reason in why, when any write of
+ * either file failed. */
+bool bench_output_close(bench_output *out, char *why, size_t n);
 /* Column names in order (for --list-columns and the README). */
 void bench_print_columns(FILE *out);
 
@@ -369,7 +384,16 @@ int bench_summary_print(FILE *out, const bench_output *rows, const bench_system 
  * of the input's byte floor and its fraction of the copy bandwidth, y (NaN before the warm-up)
  * checked in double on the host, magnus's speedup over the fastest verified cuSPARSE variant.
  * Rows to stdout and, when given, CSV / JSON files; a summary. Returns the exit code. */
+typedef struct bench_spmv_files {
+    cli_outfile csv, json; /* file NULL when not asked for */
+} bench_spmv_files;
+/* Opens the files and writes their beginnings, before any work (a path that cannot be written
+ * fails at once); false after reporting ("cannot write PATH: REASON"), nothing left open. */
+bool bench_spmv_files_open(bench_spmv_files *f, const char *csv_path, const char *json_path,
+                           magnus_value_type type, int runs);
+/* Ends the JSON and closes both; false after reporting a failed write. */
+bool bench_spmv_files_close(bench_spmv_files *f);
 int bench_spmv_run(const bench_input_list *inputs, bench_system *systems, int nsystems,
-                   magnus_value_type type, int runs, const char *csv_path, const char *json_path);
+                   magnus_value_type type, int runs, bench_spmv_files *files);
 
 #endif

@@ -5,9 +5,11 @@
  * checks that the output has every documented column). A value that does not apply is an
  * empty CSV field and a JSON null.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "bench.h"
 
@@ -262,19 +264,39 @@ bool bench_output_open(bench_output *out, const char *csv_path, const char *json
     memset(out, 0, sizeof *out);
     out->json_path = json_path;
     if (csv_path) {
-        out->csv = fopen(csv_path, "w");
-        if (!out->csv) {
-            snprintf(why, n, "cannot create %s", csv_path);
+        if (!cli_outfile_open(&out->csv, csv_path)) {
+            snprintf(why, n, "cannot write %s: %s", csv_path, strerror(out->csv.error));
             return false;
         }
         bench_row r;
         bench_input in;
         bench_system sys;
         blank_row(&r, &in, &sys);
-        sink k = {csv_header_text, csv_header_number, out->csv, 0};
+        sink k = {csv_header_text, csv_header_number, out->csv.file, 0};
         emit_row(&r, &k);
-        fputc('\n', out->csv);
-        fflush(out->csv);
+        fputc('\n', out->csv.file);
+        if (!cli_outfile_flush(&out->csv)) {
+            snprintf(why, n, "cannot write %s: %s", csv_path, strerror(out->csv.error));
+            return false;
+        }
+    }
+    if (json_path) {
+        struct stat st;
+        out->json_in_place = stat(json_path, &st) == 0 && !S_ISREG(st.st_mode);
+        if (out->json_in_place) {
+            /* written only at the end: check now that it opens for writing */
+            cli_outfile f;
+            bool ok = cli_outfile_open(&f, json_path);
+            out->json_error = f.error;
+            cli_outfile_close(&f);
+            if (!ok) {
+                bench_output_failure(out, why, n);
+                return false;
+            }
+        } else if (!bench_output_write_json(out, NULL, 0, "", false)) {
+            bench_output_failure(out, why, n);
+            return false;
+        }
     }
     return true;
 }
@@ -288,11 +310,11 @@ bool bench_output_add(bench_output *out, const bench_row *row) {
         out->capacity = capacity;
     }
     out->rows[out->count++] = *row;
-    if (out->csv) {
-        sink k = {csv_text, csv_number, out->csv, 0};
+    if (out->csv.file) {
+        sink k = {csv_text, csv_number, out->csv.file, 0};
         emit_row(row, &k);
-        fputc('\n', out->csv);
-        fflush(out->csv);
+        fputc('\n', out->csv.file);
+        cli_outfile_flush(&out->csv); /* a failure is kept for bench_output_failure */
     }
     return true;
 }
@@ -316,18 +338,29 @@ static void json_system(FILE *f, const bench_system *s) {
     fputs("}", f);
 }
 
-bool bench_output_write_json(const bench_output *out, const bench_system *systems, int nsystems,
+bool bench_output_write_json(bench_output *out, const bench_system *systems, int nsystems,
                              const char *options_text, bool finished) {
     if (!out->json_path) return true;
-    size_t len = strlen(out->json_path) + 8;
-    char *tmp = malloc(len);
-    if (!tmp) return false;
-    snprintf(tmp, len, "%s.tmp", out->json_path);
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
+    if (out->json_in_place && !finished) return true;
+    /* A regular file is replaced whole (written beside it, then renamed), so that a reader
+     * never sees half of it; anything else is written where it is. */
+    char *tmp = NULL;
+    if (!out->json_in_place) {
+        size_t len = strlen(out->json_path) + 8;
+        tmp = malloc(len);
+        if (!tmp) {
+            if (!out->json_error) out->json_error = ENOMEM;
+            return false;
+        }
+        snprintf(tmp, len, "%s.tmp", out->json_path);
+    }
+    cli_outfile o;
+    if (!cli_outfile_open(&o, tmp ? tmp : out->json_path)) {
+        if (!out->json_error) out->json_error = o.error;
         free(tmp);
         return false;
     }
+    FILE *f = o.file;
     fputs("{\n  \"tool\": \"magnus bench\",\n  \"version\": ", f);
     cli_json_write_string(f, magnus_version());
     fputs(",\n  \"command\": ", f);
@@ -358,16 +391,30 @@ bool bench_output_write_json(const bench_output *out, const bench_system *system
         fputs(i + 1 < out->count ? "},\n" : "}\n", f);
     }
     fputs("  ]\n}\n", f);
-    bool ok = !ferror(f);
-    ok = fclose(f) == 0 && ok;
-    ok = ok && rename(tmp, out->json_path) == 0;
-    if (!ok) remove(tmp);
+    bool ok = cli_outfile_close(&o);
+    int error = o.error;
+    if (ok && tmp && rename(tmp, out->json_path) != 0) {
+        ok = false;
+        error = errno;
+    }
+    if (!ok && tmp) remove(tmp);
+    if (!ok && !out->json_error) out->json_error = error ? error : EIO;
     free(tmp);
     return ok;
 }
 
-void bench_output_close(bench_output *out) {
-    if (out->csv) fclose(out->csv);
+bool bench_output_failure(const bench_output *out, char *why, size_t n) {
+    if (out->csv.error)
+        snprintf(why, n, "cannot write %s: %s", out->csv.path, strerror(out->csv.error));
+    else if (out->json_error)
+        snprintf(why, n, "cannot write %s: %s", out->json_path, strerror(out->json_error));
+    return out->csv.error || out->json_error;
+}
+
+bool bench_output_close(bench_output *out, char *why, size_t n) {
+    cli_outfile_close(&out->csv);
+    bool failed = bench_output_failure(out, why, n);
     free(out->rows);
     memset(out, 0, sizeof *out);
+    return !failed;
 }

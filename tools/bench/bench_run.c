@@ -100,8 +100,14 @@ static void emit(bench_session *s, bench_row *rows, int index, int count) {
             fprintf(stderr, "magnus bench: out of host memory keeping the rows\n");
     }
     /* The JSON file is rewritten after every input, so a run cut short keeps its rows. */
-    if (!bench_output_write_json(&s->output, s->systems, s->nsystems, s->command, false))
-        fprintf(stderr, "magnus bench: cannot write the JSON file\n");
+    bench_output_write_json(&s->output, s->systems, s->nsystems, s->command, false);
+    /* A failed write is told once, when it happens; the run goes on (the summary still
+     * shows every row) and ends with exit status 1. */
+    char why[BENCH_TEXT];
+    if (!s->output.failure_told && bench_output_failure(&s->output, why, sizeof why)) {
+        s->output.failure_told = true;
+        cli_failf("%s (the run goes on; it will exit with status 1)", why);
+    }
 }
 
 void bench_run_input(bench_session *s, const bench_input *in, int index, int count) {

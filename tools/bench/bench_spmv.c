@@ -205,10 +205,9 @@ static void run_cusparse(spmv_output *o, bench_system *sys, bench_system *system
 }
 
 int bench_spmv_run(const bench_input_list *inputs, bench_system *systems, int nsystems,
-                   magnus_value_type type, int runs, const char *csv_path, const char *json_path) {
+                   magnus_value_type type, int runs, bench_spmv_files *files) {
     spmv_output o;
-    const char *failed = bench_spmv_output_open(&o, csv_path, json_path, runs, type);
-    if (failed) return cli_failf("cannot create %s", failed);
+    bench_spmv_output_init(&o, files);
     for (int k = 0; k < nsystems; k++)
         if (systems[k].kind == BENCH_SYSTEM_CUSPARSE && systems[k].cusparse &&
             !systems[k].unavailable[0] && !bench_cusparse_has_spmv(systems[k].cusparse))

@@ -33,15 +33,15 @@ const char *bench_spmv_label(const spmv_row *r, char *buf, size_t n);
 
 /* The rows of every input so far, and where they go. */
 typedef struct spmv_output {
-    FILE *csv, *json;
+    bench_spmv_files *files; /* opened by the caller (cmd_bench) */
     bool first_json;
+    bool write_failed; /* told once, when it happened */
     spmv_row *rows;
     int count, capacity;
 } spmv_output;
 
-/* NULL, or the path that could not be created. */
-const char *bench_spmv_output_open(spmv_output *o, const char *csv_path,
-                                   const char *json_path, int runs, magnus_value_type type);
+/* The rows go to `files`; prints the terminal's header line. */
+void bench_spmv_output_init(spmv_output *o, bench_spmv_files *files);
 /* One measured row on the terminal (before its input's speedups are known). */
 void bench_spmv_print_row(const spmv_row *r);
 /* Keeps the row for its input's speedups, the files and the summary; false: out of memory. */
@@ -50,7 +50,7 @@ bool bench_spmv_output_add(spmv_output *o, const spmv_row *r);
  * verified cuSPARSE variant (of its device's cuSPARSE system, else of every cuSPARSE system),
  * a terminal line with them, then the rows to the CSV / JSON files. */
 void bench_spmv_finish_input(spmv_output *o, int first);
-/* The speedup table per magnus device and format over the inputs; closes the files. */
+/* The speedup table per magnus device and format over the inputs; the files stay open. */
 void bench_spmv_output_close(spmv_output *o);
 
 #endif

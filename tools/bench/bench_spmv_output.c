@@ -35,32 +35,51 @@ static const char *verified_name(const spmv_row *r) {
     return r->outcome != BENCH_OUTCOME_OK ? "n/a" : r->verified ? "yes" : "no";
 }
 
-const char *bench_spmv_output_open(spmv_output *o, const char *csv_path,
-                                   const char *json_path, int runs, magnus_value_type type) {
+/* Reports the file that failed and closes both. */
+static bool files_open_failed(bench_spmv_files *f, const cli_outfile *failed) {
+    cli_outfile_fail(failed);
+    cli_outfile_close(&f->csv);
+    cli_outfile_close(&f->json);
+    memset(f, 0, sizeof *f);
+    return false;
+}
+
+bool bench_spmv_files_open(bench_spmv_files *f, const char *csv_path, const char *json_path,
+                           magnus_value_type type, int runs) {
+    memset(f, 0, sizeof *f);
+    if (csv_path) {
+        if (!cli_outfile_open(&f->csv, csv_path)) return files_open_failed(f, &f->csv);
+        fprintf(f->csv.file, "input,system,format,ran,preprocess,status,rows,cols,nnz,"
+                             "conversion_ms,median_ms,min_ms,gb_per_s,copy_fraction,floor_bytes,"
+                             "format_bytes,max_rel_error,verified,baseline,baseline_ms,speedup,"
+                             "error\n");
+        if (!cli_outfile_flush(&f->csv)) return files_open_failed(f, &f->csv);
+    }
+    if (json_path) {
+        if (!cli_outfile_open(&f->json, json_path)) return files_open_failed(f, &f->json);
+        fprintf(f->json.file, "{\"op\": \"spmv\", \"runs\": %d, \"type\": \"%s\", \"timing\": ",
+                runs, cli_type_name(type));
+        cli_json_write_string(f->json.file, timing_text);
+        fprintf(f->json.file, ", \"rows\": [");
+        if (!cli_outfile_flush(&f->json)) return files_open_failed(f, &f->json);
+    }
+    return true;
+}
+
+bool bench_spmv_files_close(bench_spmv_files *f) {
+    if (f->json.file) fprintf(f->json.file, "\n]}\n");
+    const bool csv_ok = cli_outfile_close(&f->csv), json_ok = cli_outfile_close(&f->json);
+    if (!csv_ok) cli_outfile_fail(&f->csv);
+    if (!json_ok) cli_outfile_fail(&f->json);
+    return csv_ok && json_ok;
+}
+
+void bench_spmv_output_init(spmv_output *o, bench_spmv_files *files) {
     memset(o, 0, sizeof *o);
+    o->files = files;
     o->first_json = true;
-    o->csv = csv_path ? fopen(csv_path, "w") : NULL;
-    o->json = json_path ? fopen(json_path, "w") : NULL;
-    if ((csv_path && !o->csv) || (json_path && !o->json)) {
-        const char *failed = csv_path && !o->csv ? csv_path : json_path;
-        if (o->csv) fclose(o->csv);
-        if (o->json) fclose(o->json);
-        o->csv = o->json = NULL;
-        return failed;
-    }
-    if (o->csv)
-        fprintf(o->csv, "input,system,format,ran,preprocess,status,rows,cols,nnz,conversion_ms,"
-                        "median_ms,min_ms,gb_per_s,copy_fraction,floor_bytes,format_bytes,"
-                        "max_rel_error,verified,baseline,baseline_ms,speedup,error\n");
-    if (o->json) {
-        fprintf(o->json, "{\"op\": \"spmv\", \"runs\": %d, \"type\": \"%s\", \"timing\": ", runs,
-                cli_type_name(type));
-        cli_json_write_string(o->json, timing_text);
-        fprintf(o->json, ", \"rows\": [");
-    }
     printf("%-24s %-18s %-26s %10s %10s %10s %8s %8s  %s\n", "input", "system", "format",
            "convert ms", "median ms", "min ms", "GB/s", "of copy", "verified");
-    return NULL;
 }
 
 void bench_spmv_print_row(const spmv_row *r) {
@@ -202,12 +221,20 @@ void bench_spmv_finish_input(spmv_output *o, int first) {
         else printf(" %s -", r->format);
     }
     if (line_device) putchar('\n');
+    bench_spmv_files *f = o->files;
     for (int i = first; i < end; i++) {
-        if (o->csv) row_csv(o->csv, &o->rows[i]);
-        if (o->json) row_json(o->json, &o->rows[i], o->first_json);
+        if (f->csv.file) row_csv(f->csv.file, &o->rows[i]);
+        if (f->json.file) row_json(f->json.file, &o->rows[i], o->first_json);
         o->first_json = false;
     }
-    if (o->csv) fflush(o->csv);
+    /* flushed, so that a run cut short keeps its rows; a failed write is told when it happens
+     * (and again when the files are closed, which fails the run) */
+    const bool csv_ok = !f->csv.file || cli_outfile_flush(&f->csv);
+    const bool json_ok = !f->json.file || cli_outfile_flush(&f->json);
+    if (!o->write_failed && (!csv_ok || !json_ok)) {
+        cli_outfile_fail(!csv_ok ? &f->csv : &f->json);
+        o->write_failed = true;
+    }
     fflush(stdout);
 }
 
@@ -260,11 +287,6 @@ static void print_summary(const spmv_output *o) {
 void bench_spmv_output_close(spmv_output *o) {
     print_summary(o);
     fflush(stdout); /* before the caller's verdict on stderr */
-    if (o->json) {
-        fprintf(o->json, "\n]}\n");
-        fclose(o->json);
-    }
-    if (o->csv) fclose(o->csv);
     free(o->rows);
     memset(o, 0, sizeof *o);
 }

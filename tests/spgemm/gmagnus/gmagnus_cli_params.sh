@@ -102,6 +102,7 @@ grep -q "^local memory: *49152 bytes per work group (48.0 KiB; the device's maxi
 
 "$magnus" params >/dev/null 2>&1; [ $? -eq 2 ] || fail "no argument: expected exit 2"
 "$magnus" params --local-mem -5 "$work/a.mtx" >/dev/null 2>&1; [ $? -eq 2 ] || fail "negative budget: exit 2"
-"$magnus" params --local-mem 16 "$work/a.mtx" >/dev/null 2>&1; [ $? -eq 1 ] || fail "tiny budget: exit 1"
+"$magnus" params --local-mem 16 "$work/a.mtx" >/dev/null 2>&1; [ $? -eq 2 ] || fail "budget below 1K: exit 2"
+MAGNUS_LOCAL_MEM_BYTES=16 "$magnus" params "$work/a.mtx" >/dev/null 2>&1; [ $? -eq 1 ] || fail "tiny budget from the environment: exit 1"
 "$magnus" params "$work/missing.mtx" >/dev/null 2>&1; [ $? -eq 1 ] || fail "missing file: exit 1"
 echo "magnus params: all checks passed"

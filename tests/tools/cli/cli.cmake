@@ -15,6 +15,8 @@
 #   cli_first_use  first use of a device: one note when kernels are built, first-use work
 #                out of the compute time (cold caches against warm, a time bound)
 #                (tests/tools/cli/test_cli_first_use.sh)
+#   cli_output   every output checked: bad paths refused before any work, failed writes (a
+#                full disk) exit 1, standard output included (tests/tools/cli/test_cli_output.sh)
 #   cli_spmv     `magnus spmv`: every format verified, JSON, x/y files against Python
 #                (tests/tools/cli/test_cli_spmv.sh); skipped without a device
 #   cli_common   unit tests of the tool's helpers (option parsing, formatting, JSON escaping)
@@ -37,6 +39,11 @@ if(TARGET magnus_cli)
     COMMAND ${MAGNUS_BASH} ${CMAKE_CURRENT_LIST_DIR}/test_cli_io.sh $<TARGET_FILE:magnus_cli>
             ${MAGNUS_SHARED_MATRICES} ${CMAKE_CURRENT_BINARY_DIR}/cli-io-work)
   set_tests_properties(cli_io PROPERTIES TIMEOUT 300 LABELS cli)
+
+  add_test(NAME cli_output
+    COMMAND ${MAGNUS_BASH} ${CMAKE_CURRENT_LIST_DIR}/test_cli_output.sh $<TARGET_FILE:magnus_cli>
+            ${CMAKE_CURRENT_BINARY_DIR}/cli-output-work)
+  set_tests_properties(cli_output PROPERTIES TIMEOUT 300 LABELS cli)
 
   add_test(NAME cli_first_use
     COMMAND ${MAGNUS_BASH} ${CMAKE_CURRENT_LIST_DIR}/test_cli_first_use.sh

@@ -107,8 +107,29 @@ expect 0 "$magnus" rmat --scale 9 --per-row 4 --seed 3 -o "$work/ra-again.mtx.gz
 checks=$((checks + 1))
 cmp -s <(gzip -dc "$work/ra.mtx.gz") <(gzip -dc "$work/ra-again.mtx.gz") ||
     fail "rmat with the same seed wrote different files"
-expect 0 "$magnus" rmat --scale 8 --per-row 8 --seed 4 --pattern --type f64 -o "$work/rb.mtx"
+# --pattern writes a `pattern` file (issue 33, item 9): the structure of the real file of the
+# same seed, no values, read back as f32 ones
+expect 0 "$magnus" rmat --scale 8 --per-row 8 --seed 4 --pattern -o "$work/rb.mtx"
 same "rmat --pattern values" "$(fact values "$work/rb.mtx")" "1"
+checks=$((checks + 1))
+head -1 "$work/rb.mtx" | grep -qx '%%MatrixMarket matrix coordinate pattern general' ||
+    fail "rmat --pattern: banner '$(head -1 "$work/rb.mtx")'"
+checks=$((checks + 1))
+awk 'NR > 2 && NF != 2 { bad = 1 } END { exit bad }' "$work/rb.mtx" ||
+    fail "rmat --pattern: an entry line with a value"
+expect 0 "$magnus" rmat --scale 8 --per-row 8 --seed 4 -o "$work/rb-real.mtx"
+checks=$((checks + 1))
+cmp -s <(awk 'NR > 1 { print $1, $2 }' "$work/rb.mtx") <(awk 'NR > 1 { print $1, $2 }' "$work/rb-real.mtx") ||
+    fail "rmat --pattern: not the structure of the real file of the same seed"
+expect 0 "$magnus" info "$work/rb.mtx" --json
+same "rmat --pattern: field" "$(json field)" '"pattern"'
+same "rmat --pattern: read as" "$(json type)" '"f32"'
+expect 0 "$magnus" rmat --scale 6 --per-row 4 --pattern -o "$work/rb.mtx.gz"
+checks=$((checks + 1))
+gzip -dc "$work/rb.mtx.gz" | head -1 | grep -q 'coordinate pattern general' || fail "rmat --pattern .gz"
+# --type would be ignored: a usage error
+expect 2 "$magnus" rmat --scale 8 --per-row 8 --pattern --type f64 -o "$work/rb.mtx"
+contains err "--type has no effect with --pattern"
 expect 0 "$magnus" gen uniform 30 40 3 --seed 5 -o "$work/uni.mtx"
 expect 0 "$magnus" info "$work/uni.mtx" --json
 valid_json

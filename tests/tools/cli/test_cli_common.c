@@ -137,6 +137,10 @@ Test(cli_numbers, strict_conversions) {
     cr_expect(!cli_to_uint64("-1", &u));
     cr_expect(cli_to_double("0.57", &d) && d == 0.57);
     cr_expect(!cli_to_double("nan", &d));
+    cr_expect(!cli_to_double("0x10", &d)); /* strtod's hexadecimal: refused (issue 33, item 9) */
+    cr_expect(!cli_to_double("-0X1p3", &d));
+    cr_expect(!cli_to_double(" 1", &d));
+    cr_expect(cli_to_double("-0.5e1", &d) && d == -5);
     cr_expect(!cli_to_double("1.5.", &d));
     cr_expect(cli_to_type("f64", &t) && t == MAGNUS_FLOAT64);
     cr_expect(cli_to_type("float32", &t) && t == MAGNUS_FLOAT32);

@@ -147,9 +147,56 @@ valid_json
 same "whole budget: verified" "$(json verified)" true
 same "whole budget: in effect" "$(json device.local_mem_bytes)" "$device_local"
 same "whole budget: used" "$(json report.local_mem_bytes)" "$device_local"
-expect 1 "$magnus" multiply "$work/a.mtx" "$work/b.mtx" --backend opencl \
+# above the device's: a usage error naming both limits (issue 33, item 9); the library's own
+# refusal when the budget comes from the environment
+expect 2 "$magnus" multiply "$work/a.mtx" "$work/b.mtx" --backend opencl \
     --local-mem $((device_local + 1))
+contains err "magnus multiply: --local-mem $((device_local + 1)) is above the device's local memory: a budget is 1024 bytes (1K) up to $device_local ("
+expect 2 "$magnus" multiply "$work/a.mtx" "$work/b.mtx" --backend opencl \
+    --local-mem $((device_local + 1)) --json
+valid_json
+holds "above the device: JSON error" "'is above the device' in d['error']"
+expect 2 "$magnus" demo --scale 6 --backend opencl --local-mem $((device_local + 1))
+contains err "magnus demo: --local-mem $((device_local + 1)) is above the device's local memory"
+expect 2 "$magnus" params rmat:6:2 --backend opencl --local-mem $((device_local + 1))
+contains err "magnus params: --local-mem $((device_local + 1)) is above the device's local memory"
+expect 1 env MAGNUS_LOCAL_MEM_BYTES=$((device_local + 1)) "$magnus" multiply "$work/a.mtx" \
+    --backend opencl
 contains err "exceeds"
+
+# ---- the two budgets (issue 33, item 6): the hash tables and gMAGNUS keep to the budget, the
+# dense rows take the device's whole local memory unless a budget was set; the report prints
+# both where they differ ---------------------------------------------------------------------
+bytes() { python3 -c 'import sys; b=int(sys.argv[1]); u=0; v=float(b)
+while v >= 1024 and u < 4: v /= 1024; u += 1
+print("%d bytes" % b if u == 0 else "%.2f %s" % (v, ["", "KiB", "MiB", "GiB", "TiB"][u]))' "$1"; }
+expect 0 "$magnus" multiply "$work/a.mtx" "$work/b.mtx" --backend opencl --algorithm hash --json
+same "default budget: dense rows' budget" "$(json report.dense_rows_local_bytes)" "$device_local"
+holds "default budget: dense rows" "d['report']['dense_row_columns'] >= 1024"
+expect 0 "$magnus" multiply "$work/a.mtx" "$work/b.mtx" --backend opencl --algorithm hash
+if [ "$device_local" -gt "$default_local" ]; then
+    contains out "local memory $(bytes "$default_local") per work group, dense rows up to $(bytes "$device_local") (device maximum $(bytes "$device_local"))"
+else
+    contains out "local memory $(bytes "$default_local") per work group (device maximum"
+fi
+contains out "in $(bytes "$device_local") of local memory): "
+expect 0 "$magnus" multiply "$work/a.mtx" "$work/b.mtx" --backend opencl --algorithm hash \
+    --local-mem "$default_local" --json
+same "budget set: the dense rows keep to it" "$(json report.dense_rows_local_bytes)" "$default_local"
+expect 0 "$magnus" multiply "$work/a.mtx" "$work/b.mtx" --backend opencl --algorithm hash \
+    --local-mem "$default_local"
+contains out "local memory $(bytes "$default_local") per work group (device maximum"
+expect 0 env MAGNUS_DENSE_ROWS=0 "$magnus" multiply "$work/a.mtx" "$work/b.mtx" --backend opencl \
+    --algorithm hash --json
+same "no dense rows: no budget of theirs" "$(json report.dense_rows_local_bytes)" 0
+# demo --help names the method that runs: AUTO's choice, the hash algorithm where C's columns
+# fit a dense row (as the demo's do wherever the report says they fit)
+expect 0 "$magnus" demo --help
+contains out "The method is the library's choice (--algorithm auto"
+expect 0 "$magnus" demo --scale 10 --backend opencl --json
+same "demo: algorithm requested" "$(json report.algorithm_requested)" '"auto"'
+holds "demo: the hash algorithm when C fits a dense row, as --help says" \
+    "d['report']['dense_row_columns'] < 1024 or (d['report']['algorithm'] == 'hash' and d['report']['auto_dense_rows'] == 1)"
 
 # ---- randomized verification: forced, and chosen above --verify-limit -----------------------
 expect 0 "$magnus" multiply "$work/a.mtx" "$work/b.mtx" --backend opencl --verify=random --json --type f32
@@ -224,13 +271,20 @@ expect 1 "$magnus" multiply rmat:8:4 --device 99
 contains err "no device matches \"99\""
 expect 2 "$magnus" demo --scale 8 --backend opencl --device cuda:0
 contains err "--backend opencl and --device cuda:0 name different backends"
-# A budget too small for gMAGNUS is the library's refusal, not a crash; so is one too small
-# for auto's own statistics, and auto on a budget that gMAGNUS refuses says gMAGNUS's reason.
-expect 1 "$magnus" multiply rmat:10:4 --backend opencl --local-mem 64 --algorithm magnus
+# --local-mem below 1K is a usage error naming the limits (issue 33, item 9). A budget too
+# small for gMAGNUS set by the environment is the library's refusal, not a crash; so is one
+# too small for auto's own statistics, and auto on a budget that gMAGNUS refuses says
+# gMAGNUS's reason.
+expect 2 "$magnus" multiply rmat:10:4 --backend opencl --local-mem 64 --algorithm magnus
+contains err "magnus multiply: --local-mem 64 is below the minimum: a budget is 1024 bytes (1K) up to the device's"
+expect 2 "$magnus" demo --scale 6 --local-mem 1023
+contains err "magnus demo: --local-mem 1023 is below the minimum"
+expect 0 "$magnus" multiply rmat:10:4 --backend opencl --local-mem 1K --algorithm magnus --verify
+expect 1 env MAGNUS_LOCAL_MEM_BYTES=64 "$magnus" multiply rmat:10:4 --backend opencl --algorithm magnus
 contains err "magnus multiply: invalid argument: gMAGNUS parameters: a 64-byte"
-expect 1 "$magnus" multiply rmat:10:4 --backend opencl --local-mem 64
+expect 1 env MAGNUS_LOCAL_MEM_BYTES=64 "$magnus" multiply rmat:10:4 --backend opencl
 contains err "magnus multiply: invalid argument: gMAGNUS parameters: a 64-byte"
-expect 1 "$magnus" multiply rmat:10:4 --backend opencl --local-mem 16
+expect 1 env MAGNUS_LOCAL_MEM_BYTES=16 "$magnus" multiply rmat:10:4 --backend opencl
 contains err "magnus multiply: invalid argument: MAGNUS_ALGORITHM_AUTO's choice of algorithm: "
 contains err "a local memory budget of 16 bytes is too small"
 

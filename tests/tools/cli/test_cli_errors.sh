@@ -70,6 +70,12 @@ expect 2 "$magnus" multiply rmat:8:4 --local-mem 0
 contains err "--local-mem 0"
 expect 2 "$magnus" params rmat:8:4 --local-mem 0
 contains err "--local-mem 0"
+# below the minimum: a usage error naming the limits, before any device is chosen
+expect 2 "$magnus" multiply rmat:8:4 --local-mem 512
+prefixed multiply
+contains err "--local-mem 512 is below the minimum: a budget is 1024 bytes (1K) up to the device's local memory per work group"
+expect 2 "$magnus" demo --local-mem 1000
+contains err "--local-mem 1000 is below the minimum"
 expect 2 "$magnus" multiply rmat:8:4 --verify-limit 1000
 contains err "--verify-limit needs --verify"
 expect 2 "$magnus" multiply rmat:8:4 --verify-vectors 2
@@ -93,6 +99,22 @@ expect 2 "$magnus" gen laplace3d 2000 2000 2000 -o "$work/x.mtx"
 contains err "exceed 2^31-1"
 expect 2 "$magnus" multiply uniform:3000000000:4:2
 contains err "ROWS exceed 2^31-1"
+# a negative count is an invalid value, not a missing option or an unknown one (issue 33,
+# item 9)
+expect 2 "$magnus" rmat --scale 5 --per-row -3 -o "$work/x.mtx"
+prefixed rmat
+contains err "invalid value '-3' for --per-row (expected a non-negative integer)"
+lacks err "required"
+expect 2 "$magnus" rmat --scale 5 -o "$work/x.mtx"
+contains err "--per-row is required"
+expect 2 "$magnus" gen rmat 5 -3 -o "$work/x.mtx"
+prefixed gen
+contains err "rmat: argument 2 ('-3') must be a non-negative integer"
+lacks err "unknown option"
+expect 2 "$magnus" gen uniform 5 5 -0.5 -o "$work/x.mtx"
+contains err "uniform: argument 3 ('-0.5') must be a non-negative number"
+expect 2 "$magnus" rmat --scale 5 --per-row 2 -3 -o "$work/x.mtx"
+contains err "unexpected argument '-3'"
 # a valid spec just inside the range still runs
 expect 0 "$magnus" gen rmat 1 2 -o "$work/tiny.mtx"
 
@@ -103,6 +125,26 @@ contains err "dimension mismatch"
 no_internal_names
 expect 1 "$magnus" info "$work/missing.mtx"
 prefixed info
+# info --json: one JSON object on stdout whatever happens, "error" saying what failed (issue 33,
+# item 9); the message on stderr too
+expect 1 "$magnus" info --json "$work/missing.mtx"
+prefixed info
+valid_json
+same "info --json, no file: source" "$(json source)" "\"$work/missing.mtx\""
+holds "info --json, no file: error" "'cannot open' in d['error'] and 'No such file' in d['error']"
+printf '%%%%MatrixMarket matrix coordinate real general\n2 2 1\n1 x 3\n' >"$work/bad-index.mtx"
+expect 1 "$magnus" info --json "$work/bad-index.mtx"
+valid_json
+holds "info --json, malformed: error" "'bad-index.mtx:3' in d['error']"
+expect 2 "$magnus" info --json rmat:0:4
+valid_json
+holds "info --json, bad spec: error" "'SCALE 0 outside 1..30' in d['error']"
+expect 1 "$magnus" info --json uniform:3:4:2 --square
+valid_json
+holds "info --json, --square of a 3 x 4: the facts and the error" "d['rows'] == 3 and d['cols'] == 4 and '--square needs a square matrix' in d['error']"
+expect 0 "$magnus" info --json laplace2d:2:3
+valid_json
+same "info --json, success: no error" "$(json error)" null
 
 # ---- help texts ------------------------------------------------------------------------------
 expect 0 "$magnus" rmat --help
@@ -126,6 +168,24 @@ if [ -n "$absent" ]; then
     contains err "--backend: "
     contains err "no device matches \"$absent\""
     no_internal_names
+    # probe finding no device fails (issue 33, item 9), after listing why, in both forms
+    expect 1 env MAGNUS_BACKENDS="$absent" "$magnus" probe
+    prefixed probe
+    contains err "magnus probe: no device found"
+    contains out "no devices found"
+    contains out "$absent: "
+    expect 1 env MAGNUS_BACKENDS="$absent" "$magnus" probe --json
+    valid_json
+    same "probe, no device: count" "$(json device_count)" 0
+    same "probe, no device: selected" "$(json selected)" null
+fi
+if [ "$count" -gt 0 ]; then
+    expect 0 "$magnus" probe
+    # devices, but MAGNUS_DEVICE names none of them: listed, and a failure
+    expect 1 env MAGNUS_DEVICE=no-such-device-anywhere "$magnus" probe
+    prefixed probe
+    contains err "magnus probe: no device selected: "
+    lacks out "[selected]"
 fi
 expect 1 "$magnus" multiply rmat:8:4 --device no-such-device-anywhere
 prefixed multiply
@@ -216,6 +276,34 @@ if [ "$count" -gt 0 ]; then
     contains err 'no device matches "no-such-device-anywhere"'
 else
     echo "note: no device: device spec checks skipped"
+fi
+
+# ---- every message begins "magnus COMMAND: " (issue 33, item 9) -------------------------------
+# Each line on stderr is a message with the prefix, or a continuation of one: the usage lines,
+# the generator specs, indented lines; bench's per-input progress ("[i/N] ...") and its list of
+# systems are its log, documented as such (bench/README.md).
+all_prefixed() { # COMMAND: the name the messages of the last command must carry
+    checks=$((checks + 1))
+    local bad
+    bad=$(grep -vE "^magnus $1: |^usage: |^\(see 'magnus $1 --help'\)|^specs:|^  |^\[[0-9]+/[0-9]+\] " "$work/err")
+    [ -z "$bad" ] || fail "stderr of '$1' has lines without 'magnus $1: ': $(echo "$bad" | head -3)"
+}
+printf '%%%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 nan\n2 2 1\n' >"$work/nan.mtx"
+for args in "info $work/missing.mtx" "info --json $work/missing.mtx" "info rmat:0:4" \
+    "info $work/nan.mtx" "multiply $work/nan.mtx --cpu" "multiply rmat:4:2 --cpu -o /nonexistent-dir/c.mtx" \
+    "multiply rmat:4:2 --bogus" "multiply rmat:4:2 --local-mem 16" "rmat --scale 4 --per-row -3 -o $work/x.mtx" \
+    "gen bogus 1 -o $work/x.mtx" "gen rmat 5 -3 -o $work/x.mtx" "spmv $work/missing.mtx" \
+    "params $work/missing.mtx" "demo --scale 99" "bench --csv /nonexistent-dir/x.csv rmat:4:2" \
+    "bench" "probe extra"; do
+    # shellcheck disable=SC2086
+    "$magnus" $args >"$work/out" 2>"$work/err"
+    all_prefixed "${args%% *}"
+done
+if [ -n "$absent" ]; then
+    env MAGNUS_BACKENDS="$absent" "$magnus" probe >"$work/out" 2>"$work/err"
+    all_prefixed probe
+    env MAGNUS_BACKENDS="$absent" "$magnus" multiply rmat:4:2 >"$work/out" 2>"$work/err"
+    all_prefixed multiply
 fi
 
 echo "cli_errors: $checks checks, $failures failures"

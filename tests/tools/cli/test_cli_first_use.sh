@@ -52,5 +52,16 @@ python3 -c "import sys; c, w = float(sys.argv[1]), float(sys.argv[2]); sys.exit(
 expect 0 env MAGNUS_CACHE_DIR="$work/magnus-cache-2" "$magnus" demo --scale 8
 contains out "(first use: kernels built, the product computed once untimed)"
 
+# a kernel cache that cannot be written is a warning, not an error (issue 33, item 9): the
+# kernels are built (quickly: PoCL's own cache is warm from the cold run), the product verified
+touch "$work/not-a-directory"
+expect 0 env MAGNUS_CACHE_DIR="$work/not-a-directory" POCL_CACHE_DIR="$work/pocl-cache" \
+    "$magnus" demo --scale 8
+contains err "magnus demo: warning: the kernel cache $work/not-a-directory cannot be written (Not a directory)"
+contains err "(first use; not cached)"
+contains out "verified: yes"
+checks=$((checks + 1))
+! grep -q "cached in $work/not-a-directory" "$work/err" || fail "the notice says 'cached in' a file"
+
 echo "cli_first_use: $checks checks, $failures failures (cold compute $cold s, warm $warm s)"
 [ "$failures" -eq 0 ]

@@ -131,7 +131,36 @@ contains err "warning: $work/nonfinite.mtx: 3 values are not finite"
 expect 0 "$magnus" info "$work/nonfinite.mtx"
 contains out "non-finite: 3 (NaN or inf; 1 out of f64's range)"
 expect 0 "$magnus" multiply "$work/nonfinite.mtx" "$work/real.mtx" --cpu
-contains err "warning: $work/nonfinite.mtx: 3 values are not finite"
+contains err "magnus multiply: warning: $work/nonfinite.mtx: 3 values are not finite"
+# a symmetric file holding both triangles is told (issue 33, item 9): a line in info's report,
+# the counts in its JSON, a warning on stderr from every command that reads it; a symmetric
+# file holding one triangle (either) is not
+printf '%%%%MatrixMarket matrix coordinate real symmetric\n3 3 4\n1 1 1\n2 1 2\n1 2 2\n3 2 5\n' >"$work/both.mtx"
+printf '%%%%MatrixMarket matrix coordinate real symmetric\n3 3 3\n1 1 1\n1 2 2\n2 3 5\n' >"$work/upper.mtx"
+expect 0 "$magnus" info "$work/both.mtx"
+contains out "warning:    a symmetric file holding both triangles (2 entries below the diagonal, 1 above): each entry is mirrored, so one stored on both sides is summed"
+contains err "magnus info: warning: $work/both.mtx: a symmetric file holding both triangles"
+expect 0 "$magnus" info "$work/both.mtx" --json
+same "both triangles: flag" "$(json both_triangles)" true
+same "both triangles: below" "$(json stored_below_diagonal)" 2
+same "both triangles: above" "$(json stored_above_diagonal)" 1
+expect 0 "$magnus" multiply "$work/both.mtx" --cpu
+contains err "magnus multiply: warning: $work/both.mtx: a symmetric file holding both triangles"
+expect 0 "$magnus" info "$work/upper.mtx"
+checks=$((checks + 1))
+! grep -q "both triangles" "$work/out" "$work/err" || fail "a one-triangle file reported as both"
+expect 0 "$magnus" info "$work/upper.mtx" --json
+same "upper triangle: flag" "$(json both_triangles)" false
+# duplicates of a pattern file are summed, as info says (issue 33, item 9): (1,1) stored twice
+# is 2, so C = A*A holds 4 there; (2,1) once is 1
+printf '%%%%MatrixMarket matrix coordinate pattern general\n2 2 3\n1 1\n2 1\n1 1\n' >"$work/pat-dup.mtx"
+expect 0 "$magnus" info "$work/pat-dup.mtx"
+contains out "entries:    2 (density 0.5); 3 stored in the file, duplicates summed"
+expect 0 "$magnus" multiply "$work/pat-dup.mtx" --cpu -o -
+contains out "1 1 4"
+contains out "2 1 2"
+checks=$((checks + 1))
+[ "$(fact values "$work/pat-dup.mtx")" = mixed ] || fail "mtx_facts.py does not sum the duplicates"
 
 # ---- item 11: .gz output at zlib's fastest level, same matrix as the plain file ----------------
 expect 0 "$magnus" multiply "$src" --cpu -o "$work/c.mtx.gz"
