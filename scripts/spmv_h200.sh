@@ -73,7 +73,7 @@ fi
 if [[ ,$steps, == *,irregular,* ]]; then
   gpu_find_matrices "$root/.carry/matrices" \
     ${SPMV_GRAPHS:-soc-Slashdot0902 ego-Facebook wiki-Vote PGPgiantcompo polblogs}
-  read -ra gen <<<"${SPMV_IRREGULAR:-rmat:20:4:2 rmat:20:16:3 rmat:21:8:2 rmat:22:4:3 rmat:22:16:2 rmat:23:8:2}"
+  read -ra gen <<<"${SPMV_IRREGULAR:-rmat:20:4:2 rmat:20:16:3 rmat:21:8:2 rmat:22:4:3 rmat:22:16:2 rmat:23:8:2 rmat:23:16:3}"
   for type in ${SPMV_TYPES:-f64}; do
     if MAGNUS_BACKENDS=cuda timeout "${SPMV_BENCH_TIMEOUT_S:-300}" "$magnus" bench --op spmv \
          "${gen[@]}" "${inputs[@]}" --type "$type" --systems cuda:0,cusparse@cuda:0 \
@@ -82,7 +82,8 @@ if [[ ,$steps, == *,irregular,* ]]; then
     else
       echo "irregular $type: FAILED (exit $?)"; failed=1
     fi
-    grep -E "^ *(rmat|[A-Za-z]).*(csr-balanced|cusparse|auto)" "$out/irregular-$type.log" | head -n 80
+    grep -E "^  .*speedup:" "$out/irregular-$type.log" | sed -E 's/ (csr|coo|hybrid|sellp) [^ ]+x?//g'
+    sed -n '/^speedup of each magnus format/,$p' "$out/irregular-$type.log"
   done
 fi
 
@@ -109,9 +110,10 @@ if [[ ,$steps, == *,ncu,* ]]; then
     --kernel-name regex:spmv_ --launch-skip 3 --launch-count 6 \
     "$magnus" spmv "$input" --format csr-balanced --type f64 --device cuda:0 \
     >"$out/ncu-magnus.csv" 2>"$out/ncu-magnus.err" || { echo "ncu magnus: FAILED"; failed=1; }
-  # cuSPARSE's kernels: the bench with cuSPARSE alone (each algorithm's warm-up and timed
-  # products; no magnus kernel runs there but the tool's own small ones)
-  MAGNUS_BACKENDS=cuda timeout 240 "$ncu" "${prof[@]}" --launch-count "${SPMV_NCU_LAUNCHES:-70}" \
+  # cuSPARSE's kernels (SPMV_NCU_CUSPARSE=0 leaves them out): the bench with cuSPARSE alone
+  # (each algorithm's warm-up and timed products; no magnus kernel runs there but the tool's
+  # own small ones)
+  [ "${SPMV_NCU_CUSPARSE:-1}" = 0 ] || MAGNUS_BACKENDS=cuda timeout 240 "$ncu" "${prof[@]}" --launch-count "${SPMV_NCU_LAUNCHES:-70}" \
     "$magnus" bench --op spmv "$input" --type f64 --systems cusparse@cuda:0 --runs 1 \
     --no-bandwidth >"$out/ncu-cusparse.csv" 2>"$out/ncu-cusparse.err" ||
     { echo "ncu cusparse: FAILED"; failed=1; }

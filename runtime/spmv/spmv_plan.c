@@ -156,7 +156,9 @@ static magnus_status build_merge(struct magnus_spmv_plan_s *p) {
     const struct magnus_device_csr_s *A = p->A;
     size_t g = 1;
     magnus_status s;
-    if ((s = staged_layout(p, "spmv_merge", "MAGNUS_SPMV_MERGE_ITEMS", MAGNUS_SPMV_MERGE_ITEMS,
+    const uint32_t items = p->value_bytes == 8 ? MAGNUS_SPMV_MERGE_ITEMS_F64
+                                               : MAGNUS_SPMV_MERGE_ITEMS_F32;
+    if ((s = staged_layout(p, "spmv_merge", "MAGNUS_SPMV_MERGE_ITEMS", items,
                            MAGNUS_SPMV_ITEMS_MAX)) ||
         (s = plan_split(p, A->rows + A->nnz)) ||
         (s = plan_alloc(p, (p->ngroups + 1) * 8, &p->merge_starts)) ||
