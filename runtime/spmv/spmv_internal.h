@@ -25,11 +25,11 @@ struct magnus_device_vector_s {
 #define MAGNUS_SPMV_SELLP_STRIDE 4
 #define MAGNUS_SPMV_WIDTH_CAP 1024   /* HYBRID's widest ELL part, the histogram's last bin */
 #define MAGNUS_SPMV_GROUP_MAX 256    /* work items per group, at most */
-/* CSR_BALANCED: merge items (row ends + entries) per work item, f64 and f32: the fastest on the
- * H200 (docs/performance.md, "SpMV on power-law rows"), both near 16 KiB of local memory per
- * group of 256, which leaves the L1 room for x */
+/* CSR_BALANCED: merge items (row ends + entries) per work item, f64 and f32: the fastest
+ * measured on the H200 (f64 of 2-7, f32 of 5-13; docs/performance.md, "SpMV on power-law
+ * rows"): 15 and 26 KiB of local memory per group of 256 */
 #define MAGNUS_SPMV_MERGE_ITEMS_F64 5
-#define MAGNUS_SPMV_MERGE_ITEMS_F32 9
+#define MAGNUS_SPMV_MERGE_ITEMS_F32 13
 #define MAGNUS_SPMV_COO_ITEMS 7   /* COO: entries each work item sums serially */
 #define MAGNUS_SPMV_ITEMS_MAX 63  /* the most per work item that MAGNUS_SPMV_*_ITEMS may ask */
 #define MAGNUS_SPMV_LOCAL_CAP 49152 /* bytes of local memory per group, at most (CUDA's default) */
