@@ -16,7 +16,8 @@
 # Overrides: CMP_OLD (.carry/old), CMP_NEW (build-gpu), CMP_ROUNDS (2), CMP_RUNS (5),
 # CMP_DEVICE (the bench's --systems: cuda:0; "cuda:0,opencl:0" adds NVIDIA's OpenCL, which
 # gpu_libs.sh makes the only OpenCL device), CMP_FILES, CMP_SCALES (16-18), CMP_BUDGET_S (300),
-# CMP_MATRICES.
+# CMP_MATRICES, CMP_FIRST (old: each round runs the old build first; new: the new one first, to
+# tell a difference of the builds from one of the order).
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root" || exit 2
@@ -52,7 +53,8 @@ args=("${inputs[@]}" --rmat-sweep --scales "$scales" --a-per-row 4 --b-per-row 8
       --runs-large "$runs" --verify-limit 2e7 --no-bandwidth --systems "$device")
 failed=0
 for r in $(seq 1 "$rounds"); do
-  for which in old new; do
+  order="old new"; [ "${CMP_FIRST:-old}" = new ] && order="new old"
+  for which in $order; do
     left=$((budget - (SECONDS - start)))
     if [ "$left" -lt 30 ]; then say "compare: $which round $r skipped (${left}s left)"; continue; fi
     if [ "$which" = old ]; then
