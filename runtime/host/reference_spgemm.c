@@ -234,6 +234,19 @@ static void symbolic_row_hash(reference_workspace *w, int64_t i) {
     w->job->row_nnz[i + 1] = count;
 }
 
+/* The product v into slot s: its first (fresh) or a further one; with its magnitude when the
+ * tolerance needs it (mag). */
+static inline void add_product(double *acc, double *mag, int64_t s, bool fresh, double v) {
+    const double m = v < 0 ? -v : v;
+    if (fresh) {
+        acc[s] = v;
+        if (mag) mag[s] = m;
+    } else {
+        acc[s] += v;
+        if (mag) mag[s] += m;
+    }
+}
+
 /* Accumulates row i for one value type; the type is a constant after inlining, so the inner
  * loop has no type branch. Returns the number of distinct columns touched. */
 static inline int64_t accumulate_row(reference_workspace *w, int64_t i, magnus_value_type type) {
@@ -248,15 +261,12 @@ static inline int64_t accumulate_row(reference_workspace *w, int64_t i, magnus_v
         for (int64_t q = B->row_ptr[k]; q < B->row_ptr[k + 1]; q++) {
             int32_t j = B->col_idx[q];
             double v = a * value_at(B->values, type, q);
-            if (marker[j] != row) {
+            const bool fresh = marker[j] != row;
+            if (fresh) {
                 marker[j] = row;
                 touched[n++] = j;
-                acc[j] = v;
-                if (mag) mag[j] = v < 0 ? -v : v;
-            } else {
-                acc[j] += v;
-                if (mag) mag[j] += v < 0 ? -v : v;
             }
+            add_product(acc, mag, j, fresh, v);
         }
     }
     return n;
@@ -276,15 +286,12 @@ static inline int64_t accumulate_row_hash(reference_workspace *w, int64_t i, int
             int32_t j = B->col_idx[q];
             double v = a * value_at(B->values, type, q);
             int64_t h = hash_slot(keys, j, bits);
-            if (keys[h] == -1) {
+            const bool fresh = keys[h] == -1;
+            if (fresh) {
                 keys[h] = j;
                 columns[n++] = j;
-                acc[h] = v;
-                if (mag) mag[h] = v < 0 ? -v : v;
-            } else {
-                acc[h] += v;
-                if (mag) mag[h] += v < 0 ? -v : v;
             }
+            add_product(acc, mag, h, fresh, v);
         }
     }
     return n;

@@ -15,6 +15,7 @@
 #include "magnus/magnus.h"
 #include "reference_spgemm.h"
 #include "reference_test_util.h"
+#include "matrix_index_test_util.h"
 #include "require_test_util.h"
 
 static const magnus_value_type both_types[] = {MAGNUS_FLOAT32, MAGNUS_FLOAT64};
@@ -456,38 +457,6 @@ typedef struct index_columns {
     int name, file, products, nnz_axa;
 } index_columns;
 
-/* Splits a tab-separated line in place; returns the number of fields. */
-static int split_tabs(char *line, char **fields, int max) {
-    int n = 0;
-    char *p = line;
-    while (n < max) {
-        fields[n++] = p;
-        char *tab = strchr(p, '\t');
-        if (!tab) break;
-        *tab = '\0';
-        p = tab + 1;
-    }
-    char *nl = strpbrk(fields[n - 1], "\r\n");
-    if (nl) *nl = '\0';
-    return n;
-}
-
-static int column_of(char **fields, int n, const char *name) {
-    for (int i = 0; i < n; i++)
-        if (!strcmp(fields[i], name)) return i;
-    cr_assert_fail("INDEX.tsv has no column %s", name);
-    return -1;
-}
-
-/* INDEX.tsv names NAME.mtx; the directory may hold it gzip-compressed as NAME.mtx.gz. */
-static bool find_matrix_file(const char *dir, const char *file, char *path, size_t size) {
-    struct stat st;
-    snprintf(path, size, "%s/%s", dir, file);
-    if (stat(path, &st) == 0) return true;
-    snprintf(path, size, "%s/%s.gz", dir, file);
-    return stat(path, &st) == 0;
-}
-
 Test(reference, shared_matrices_squared, .timeout = 300) {
     const char *dir = MAGNUS_SHARED_MATRICES;
     char index_path[1024];
@@ -497,15 +466,15 @@ Test(reference, shared_matrices_squared, .timeout = 300) {
     char line[8192];
     char *fields[64];
     cr_assert_not_null(fgets(line, sizeof line, f));
-    int nf = split_tabs(line, fields, 64);
-    index_columns col = {column_of(fields, nf, "name"), column_of(fields, nf, "file"),
-                         column_of(fields, nf, "AxA_products"), column_of(fields, nf, "nnz_AxA")};
+    int nf = index_split_tabs(line, fields, 64);
+    index_columns col = {index_column_of(fields, nf, "name"), index_column_of(fields, nf, "file"),
+                         index_column_of(fields, nf, "AxA_products"), index_column_of(fields, nf, "nnz_AxA")};
     int checked = 0;
     while (fgets(line, sizeof line, f)) {
-        nf = split_tabs(line, fields, 64);
+        nf = index_split_tabs(line, fields, 64);
         if (nf <= col.nnz_axa || nf <= col.products || nf <= col.file) continue;
         char path[2048];
-        cr_assert(find_matrix_file(dir, fields[col.file], path, sizeof path), "%s: no file %s",
+        cr_assert(index_find_matrix_file(dir, fields[col.file], path, sizeof path), "%s: no file %s",
                   fields[col.name], fields[col.file]);
         long long want_nnz = atoll(fields[col.nnz_axa]),
                   want_products = atoll(fields[col.products]);

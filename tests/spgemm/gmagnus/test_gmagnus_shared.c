@@ -22,6 +22,7 @@
 
 #include "device_test_util.h"
 #include "magnus/magnus.h"
+#include "matrix_index_test_util.h"
 #include "require_test_util.h"
 #include "spgemm_test_util.h"
 #include "status_test_util.h"
@@ -31,39 +32,6 @@
 static int shared_enabled(void) {
     const char *e = getenv("MAGNUS_TEST_SHARED");
     return e && *e && strcmp(e, "0") != 0;
-}
-
-/* ---- INDEX.tsv ---------------------------------------------------------------------------- */
-
-/* Splits a tab-separated line in place (empty fields kept); returns the number of fields. */
-static int split_tabs(char *line, char **fields, int max) {
-    int n = 0;
-    for (char *p = line; n < max;) {
-        fields[n++] = p;
-        char *tab = strchr(p, '\t');
-        if (!tab) break;
-        *tab = '\0';
-        p = tab + 1;
-    }
-    char *nl = strpbrk(fields[n - 1], "\r\n");
-    if (nl) *nl = '\0';
-    return n;
-}
-
-static int column_of(char **fields, int n, const char *name) {
-    for (int i = 0; i < n; i++)
-        if (!strcmp(fields[i], name)) return i;
-    cr_assert_fail("INDEX.tsv has no column %s", name);
-    return -1;
-}
-
-/* INDEX.tsv names NAME.mtx; the directory may hold it gzip-compressed as NAME.mtx.gz. */
-static bool find_matrix_file(const char *dir, const char *file, char *path, size_t size) {
-    struct stat st;
-    snprintf(path, size, "%s/%s", dir, file);
-    if (stat(path, &st) == 0) return true;
-    snprintf(path, size, "%s/%s.gz", dir, file);
-    return stat(path, &st) == 0;
 }
 
 /* ---- the operands ------------------------------------------------------------------------- */
@@ -164,18 +132,18 @@ Test(gmagnus_shared, every_matrix_at_4k, .timeout = 1800) {
     if (cap && *cap) limit = atoll(cap);
     char line[8192], *fields[64];
     cr_assert_not_null(fgets(line, sizeof line, f));
-    int nf = split_tabs(line, fields, 64);
-    const int cname = column_of(fields, nf, "name"), cfile = column_of(fields, nf, "file"),
-              cnnz = column_of(fields, nf, "nnz_AxA");
+    int nf = index_split_tabs(line, fields, 64);
+    const int cname = index_column_of(fields, nf, "name"), cfile = index_column_of(fields, nf, "file"),
+              cnnz = index_column_of(fields, nf, "nnz_AxA");
     magnus_context small = magnus_test_budget_context(SHARED_BUDGET);
     magnus_context dflt = magnus_test_context();
     int done = 0, sampled = 0, missing = 0;
     char first_missing[256] = "";
     while (fgets(line, sizeof line, f)) {
-        nf = split_tabs(line, fields, 64);
+        nf = index_split_tabs(line, fields, 64);
         if (nf <= cname || nf <= cfile || nf <= cnnz || !*fields[cfile]) continue;
         char path[2048];
-        if (!find_matrix_file(dir, fields[cfile], path, sizeof path)) {
+        if (!index_find_matrix_file(dir, fields[cfile], path, sizeof path)) {
             if (!missing++) snprintf(first_missing, sizeof first_missing, "%s", fields[cfile]);
             continue;
         }
