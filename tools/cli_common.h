@@ -162,6 +162,8 @@ int cli_outfile_fail(const cli_outfile *o);
  * disk or a closed pipe is an error ("cannot write standard output: REASON", exit 1) when the
  * command itself succeeded. Returns rc, or CLI_EXIT_FAILURE. */
 int cli_stdout_finish(int rc);
+/* Flushes standard output now, keeping a failure for cli_stdout_finish. */
+void cli_stdout_flush(void);
 
 /* ---- numbers -------------------------------------------------------------------------- */
 typedef struct cli_text {

@@ -64,6 +64,7 @@ if(TARGET magnus_cli)
   set(_cli_byte_size ${PROJECT_SOURCE_DIR}/runtime/core/byte_size.c)
   magnus_add_test(cli_common PUBLIC TIMEOUT 60 LABELS cli
     SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_cli_common.c ${PROJECT_SOURCE_DIR}/tools/cli_common.c
+            ${PROJECT_SOURCE_DIR}/tools/cli_json.c ${PROJECT_SOURCE_DIR}/tools/cli_output.c
             ${_cli_byte_size})
   target_compile_definitions(cli_common PRIVATE _POSIX_C_SOURCE=200809L)
   target_include_directories(cli_common PRIVATE ${PROJECT_SOURCE_DIR} ${PROJECT_SOURCE_DIR}/runtime/core)
@@ -71,6 +72,7 @@ if(TARGET magnus_cli)
   magnus_add_test(cli_verify PUBLIC TIMEOUT 120 LABELS cli
     SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_cli_verify.c ${PROJECT_SOURCE_DIR}/tools/cli_verify.c
             ${PROJECT_SOURCE_DIR}/tools/cli_verify_random.c ${PROJECT_SOURCE_DIR}/tools/cli_common.c
+            ${PROJECT_SOURCE_DIR}/tools/cli_json.c ${PROJECT_SOURCE_DIR}/tools/cli_output.c
             ${_cli_byte_size})
   target_compile_definitions(cli_verify PRIVATE _POSIX_C_SOURCE=200809L)
   target_include_directories(cli_verify PRIVATE ${PROJECT_SOURCE_DIR} ${PROJECT_SOURCE_DIR}/runtime/core)
