@@ -38,9 +38,9 @@ size_t magnus_spmv_item_bytes(const struct magnus_spmv_plan_s *p) {
 
 /* Items per work item of spmv_merge / spmv_coo: `variable` when set (1..MAGNUS_SPMV_ITEMS_MAX,
  * for tuning; odd values keep the items' strided local reads off one bank), else def. */
-static magnus_status items_knob(const char *variable, uint32_t def, uint32_t max, uint32_t *out) {
+static magnus_status items_knob(const char *variable, uint32_t def, uint32_t *out) {
     uint64_t v = def;
-    magnus_status s = magnus_env_uint(variable, 1, max, false, &v);
+    magnus_status s = magnus_env_uint(variable, 1, MAGNUS_SPMV_ITEMS_MAX, false, &v);
     *out = (uint32_t)v;
     return s;
 }
@@ -49,10 +49,10 @@ static magnus_status items_knob(const char *variable, uint32_t def, uint32_t max
  * the device for the local memory of per_item items each (MAGNUS_SPMV_GROUP, a power of two,
  * caps it), then per_item lowered until the group's local memory fits MAGNUS_SPMV_LOCAL_CAP. */
 static magnus_status staged_layout(struct magnus_spmv_plan_s *p, const char *kernel,
-                                   const char *items_variable, uint32_t def, uint32_t max) {
+                                   const char *items_variable, uint32_t def) {
     size_t g;
     magnus_status s;
-    if ((s = items_knob(items_variable, def, max, &p->per_item))) return s;
+    if ((s = items_knob(items_variable, def, &p->per_item))) return s;
     if ((s = magnus_spmv_group_size(&g, p->ctx, p->variant, kernel, magnus_spmv_item_bytes(p))))
         return s;
     uint64_t v = 0;
@@ -145,8 +145,7 @@ static magnus_status plan_split(struct magnus_spmv_plan_s *p, int64_t entries) {
 }
 
 static magnus_status coo_layout(struct magnus_spmv_plan_s *p) {
-    magnus_status s = staged_layout(p, "spmv_coo", "MAGNUS_SPMV_COO_ITEMS", MAGNUS_SPMV_COO_ITEMS,
-                                    MAGNUS_SPMV_ITEMS_MAX);
+    magnus_status s = staged_layout(p, "spmv_coo", "MAGNUS_SPMV_COO_ITEMS", MAGNUS_SPMV_COO_ITEMS);
     return s ? s : plan_split(p, p->coo_nnz);
 }
 
@@ -158,8 +157,7 @@ static magnus_status build_merge(struct magnus_spmv_plan_s *p) {
     magnus_status s;
     const uint32_t items = p->value_bytes == 8 ? MAGNUS_SPMV_MERGE_ITEMS_F64
                                                : MAGNUS_SPMV_MERGE_ITEMS_F32;
-    if ((s = staged_layout(p, "spmv_merge", "MAGNUS_SPMV_MERGE_ITEMS", items,
-                           MAGNUS_SPMV_ITEMS_MAX)) ||
+    if ((s = staged_layout(p, "spmv_merge", "MAGNUS_SPMV_MERGE_ITEMS", items)) ||
         (s = plan_split(p, A->rows + A->nnz)) ||
         (s = plan_alloc(p, (p->ngroups + 1) * 8, &p->merge_starts)) ||
         (s = magnus_spmv_group_size(&g, p->ctx, MAGNUS_VARIANT_F32, "spmv_merge_starts", 0)))
