@@ -6,20 +6,16 @@
 #include <locale.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
+#include <strings.h>
 
 #include "internal.h"
 #include "text_locale.h"
 #include "text_number.h"
 
-/* Whether [s, s+n) equals the lowercase word w, in any case. */
+/* Whether [s, s+n) equals the word w, in any case. */
 static bool is_word(const char *s, size_t n, const char *w) {
-    if (n != strlen(w)) return false;
-    for (size_t i = 0; i < n; i++) {
-        char c = s[i];
-        if (c >= 'A' && c <= 'Z') c = (char)(c - 'A' + 'a');
-        if (c != w[i]) return false;
-    }
-    return true;
+    return n == strlen(w) && strncasecmp(s, w, n) == 0;
 }
 
 /*
