@@ -92,6 +92,7 @@ magnus_status level0_module_load(magnus_bctx *ctx, magnus_kernel_variant variant
     *out = module;
     return MAGNUS_SUCCESS;
 #else
+    (void)notice; /* nothing is compiled without SPIR-V kernels */
     return magnus_error(MAGNUS_ERROR_KERNEL_BUILD,
                         "level0: this libmagnus was built without SPIR-V kernels (%s); rebuild "
                         "with clang-14, llvm-spirv-14 and spirv-val (MAGNUS_SPIRV_KERNELS=ON)",
