@@ -135,11 +135,11 @@ MG_KERNEL_SIG(hash_rows_numeric_global, (BUF_I64, A_rp), (BUF_I32, A_col), (BUF_
 /* ---- kernels/hash_rows_dense.cl ---- */
 MG_KERNEL_SIG(hash_rows_dense_symbolic, (BUF_I64, A_rp), (BUF_I32, A_col), (BUF_I64, B_rp),
               (BUF_I32, B_col), (BUF_U32, bins), (I64, bins_offset), (I64, count),
-              (BUF_I64, row_counts), (U32, width))
+              (BUF_I64, row_counts), (U32, width), (U32, cols))
 MG_KERNEL_SIG(hash_rows_dense_numeric, (BUF_I64, A_rp), (BUF_I32, A_col), (BUF_VAL, A_val),
               (BUF_I64, B_rp), (BUF_I32, B_col), (BUF_VAL, B_val), (BUF_U32, bins),
               (I64, bins_offset), (I64, count), (BUF_I64, C_rp), (BUF_I32, C_col),
-              (BUF_VAL, C_val), (U32, width))
+              (BUF_VAL, C_val), (U32, width), (U32, cols))
 
 /* ---- kernels/primitives.cl (the _u32/_u64/_u32_u64 flavours come from macro templates) ---- */
 MG_KERNEL_SIG(prim_scan_reduce_u32, (BUF_U32, in), (U64, n), (BUF_U32, sums), (U64, ntiles))

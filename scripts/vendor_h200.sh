@@ -9,7 +9,8 @@
 # starts with less than 20 s of VENDOR_BUDGET_S, default 480, left):
 #   sanitize  compute-sanitizer memcheck and racecheck on the spgemm_c_bound test through CUDA
 #             (the lower bound on nnz(C), kernel spgemm_row_nnz_floor) and on the test sets
-#             VENDOR_SANITIZE_TESTS names (default: spgemm_c_bound)
+#             VENDOR_SANITIZE_TESTS names (default: spgemm_c_bound), only their tests that
+#             VENDOR_SANITIZE_FILTER (a Criterion --filter pattern, e.g. 'hash_dense/*') names
 #   real      the shared matrices with at least VENDOR_MIN_PRODUCTS (4e6) products, squared,
 #             for every type of VENDOR_TYPES (f64 f32): every system of VENDOR_SYSTEMS (AUTO,
 #             gMAGNUS and hash through cuda:0 and opencl:0); real-TYPE.csv
@@ -68,7 +69,8 @@ if want sanitize; then
     for tool in memcheck racecheck; do
       say "vendor: sanitize $t ($tool)"
       MAGNUS_BACKENDS=cuda MAGNUS_TEST_ENTRY_BACKEND=cuda timeout 120 "$cs" --tool "$tool" \
-        --error-exitcode 3 "$build/tests/$t" --jobs 1 >>"$out/sanitize.log" 2>&1
+        --error-exitcode 3 "$build/tests/$t" --jobs 1 \
+        ${VENDOR_SANITIZE_FILTER:+--filter "$VENDOR_SANITIZE_FILTER"} >>"$out/sanitize.log" 2>&1
       rc=$?
       say "   exit $rc; $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|Synthesis' "$out/sanitize.log" | tail -1)"
     done

@@ -615,7 +615,9 @@ typedef struct magnus_report {
     double auto_overflow_share;  /* ... and carry about this fraction of the products
                                     (estimated from MAGNUS_AUTO_OVERFLOW_SAMPLES rows) */
     int auto_dense_rows;         /* AUTO: 1 when C's columns fit a dense row (dense_row_columns),
-                                    which made the choice hash whatever the shares */
+                                    S > 1 when they fit S column stripes of one (at most
+                                    MAGNUS_DENSE_STRIPES), which made the choice hash whatever
+                                    the shares; 0 otherwise */
     double time_choice_ms;       /* AUTO: the statistics of the choice (in time_total_ms) */
     double time_kernel_load_ms;  /* loading kernels on their first use in this context (host
                                     time, in time_total_ms): nonzero on a context's first

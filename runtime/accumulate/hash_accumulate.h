@@ -61,6 +61,7 @@ typedef struct magnus_hash_stats {
     int64_t items_global;         /* items that needed a global-memory table */
     int64_t items_dense;          /* rows accumulated as dense rows instead (see
                                      magnus_hash_dense_row_columns) */
+    int64_t dense_stripes;        /* the most column stripes a dense row took (1: C fit) */
     int64_t global_batches;       /* launches of a global-table kernel */
     uint64_t global_table_bytes;  /* largest global scratch region allocated */
     int64_t key_total;            /* sum of the uncapped keys: products (symbolic), nnz
@@ -103,6 +104,11 @@ void magnus_hash_budget_capacity(const magnus_context_s *ctx, magnus_value_type 
  * are.
  */
 int64_t magnus_hash_dense_row_columns(const magnus_context_s *ctx, magnus_value_type type);
+/* The column stripes a dense row of a C `cols` wide is done in: 1 where C fits
+ * (magnus_hash_dense_row_columns), ceil(cols / that) where that is at most the context's
+ * dense_row_stripes (MAGNUS_DENSE_STRIPES), else 0 (no dense rows for this C). */
+int64_t magnus_hash_dense_row_stripes(const magnus_context_s *ctx, magnus_value_type type,
+                                      int64_t cols);
 
 /* Where an item with binning key `key` (symbolic: products, capped by the columns it can
  * hold; numeric: entries) is accumulated, for tests and tuning: the slots of its local table,

@@ -8,6 +8,12 @@
  * own unless the caller set a budget (so that MAGNUS_LOCAL_MEM_BYTES still bounds every
  * launch), since on GPUs whose budget default is below the device (48 KiB of the H200's 227)
  * the device's is what makes C's of 10^4 columns fit.
+ *
+ * Stripes: where C is wider than that, up to the context's dense_row_stripes (MAGNUS_DENSE_
+ * STRIPES), a row is done in S = ceil(W / D) column stripes of ceil(W / S) columns, one pass
+ * over its A entries each (the kernels cut every B row to the stripe by binary searches); so
+ * a device of little local memory (OpenCL's 48 KiB on the H200) keeps the path that its
+ * local memory-rich sibling takes, at S reads of the long rows' A entries and B row bounds.
  */
 #include "hash_private.h"
 #include "kernels.h"
@@ -32,9 +38,17 @@ int64_t magnus_hash_dense_row_columns(const magnus_context_s *ctx, magnus_value_
     return width_for(ctx->dense_rows_local_bytes, vb, magnus_hash_group_cap(ctx));
 }
 
+int64_t magnus_hash_dense_row_stripes(const magnus_context_s *ctx, magnus_value_type type,
+                                      int64_t cols) {
+    const int64_t D = magnus_hash_dense_row_columns(ctx, type);
+    if (D <= 0 || cols <= 0) return 0;
+    const int64_t S = (cols + D - 1) / D;
+    return S == 1 || S <= (int64_t)ctx->dense_row_stripes ? S : 0;
+}
+
 bool magnus_hash_dense_rows_apply(const hash_phase *ph) {
-    return ph->source == HASH_SOURCE_ROWS && ph->B->cols > 0 &&
-           ph->B->cols <= magnus_hash_dense_row_columns(ph->ctx, ph->B->type);
+    return ph->source == HASH_SOURCE_ROWS &&
+           magnus_hash_dense_row_stripes(ph->ctx, ph->B->type, ph->B->cols) > 0;
 }
 
 /* In the numeric phase, rows of more entries than C's width / the share (and than
@@ -43,10 +57,13 @@ bool magnus_hash_dense_rows_apply(const hash_phase *ph) {
  * The symbolic phase keeps its tables up to their capacity: counting keys needs no sort,
  * and a dense row's fixed costs (a group of up to 1024 items per row, its scans) lost to
  * them on rows of 2,000-4,000 products (EX5, bcsstk16: docs/performance.md, "Dense rows").
- * The local bins end at that key; the last bin (the global tables' place) takes the rest. */
+ * The local bins end at that key; the last bin (the global tables' place) takes the rest.
+ * Not in stripes: there a dense row costs a pass over its A entries per stripe. */
 void magnus_hash_dense_rows_cut(hash_plan *p, const hash_phase *ph) {
     const uint32_t share = ph->ctx->dense_row_share;
-    if (!ph->numeric || share == 0 || p->nbins < 3) return;
+    if (!ph->numeric || share == 0 || p->nbins < 3 ||
+        magnus_hash_dense_row_stripes(ph->ctx, ph->B->type, ph->B->cols) != 1)
+        return;
     int64_t cut = ph->B->cols / share;
     if (cut < HASH_DENSE_MIN_ENTRIES) cut = HASH_DENSE_MIN_ENTRIES;
     int keep = 1;
@@ -71,7 +88,11 @@ magnus_status magnus_hash_run_dense_rows(const hash_phase *ph, hash_work *w, int
     magnus_status s = magnus_kernel_limits_get(&lim, ctx, ph->variant, dense_kernel[numeric]);
     if (s) return s;
     while (lim.max_group_size != 0 && wg > lim.max_group_size && wg > 1) wg /= 2;
-    const uint32_t width = (uint32_t)B->cols;
+    /* balanced stripes: S of ceil(W / S) columns, each no wider than the arrays allow */
+    const int64_t stripes = magnus_hash_dense_row_stripes(ctx, B->type, B->cols);
+    if (stripes <= 0) return magnus_error(MAGNUS_ERROR_INTERNAL, "dense rows: C too wide");
+    const uint32_t cols = (uint32_t)B->cols;
+    const uint32_t width = (uint32_t)((B->cols + stripes - 1) / stripes);
     const uint64_t bytes = mg_hash_dense_bytes((mg_u32)numeric, width, ph->value_bytes, wg);
     /* one wave of resident groups, each taking rows in turn: the arrays are cleared once per
      * group, not once per row */
@@ -86,15 +107,16 @@ magnus_status magnus_hash_run_dense_rows(const hash_phase *ph, hash_work *w, int
         s = magnus_k_hash_rows_dense_symbolic(ctx, ph->cfg.heavy, ph->variant, (size_t)groups,
                                               (size_t)wg, (size_t)bytes, &A->row_ptr,
                                               &A->col_idx, &B->row_ptr, &B->col_idx, &w->bins,
-                                              bins_offset, count, ph->row_counts, width);
+                                              bins_offset, count, ph->row_counts, width, cols);
     else
         s = magnus_k_hash_rows_dense_numeric(ctx, ph->cfg.heavy, ph->variant, (size_t)groups,
                                              (size_t)wg, (size_t)bytes, &A->row_ptr, &A->col_idx,
                                              &A->values, &B->row_ptr, &B->col_idx, &B->values,
                                              &w->bins, bins_offset, count, ph->C_rp, ph->C_col,
-                                             ph->C_val, width);
+                                             ph->C_val, width, cols);
     if (s) return s;
     st->launches++;
     st->items_dense += count;
+    if (stripes > st->dense_stripes) st->dense_stripes = stripes;
     return MAGNUS_SUCCESS;
 }

@@ -113,14 +113,16 @@ magnus_status magnus_knob_heavy_rows(uint64_t *row_products, bool *wide_bins) {
     return MAGNUS_SUCCESS;
 }
 
-magnus_status magnus_knob_dense_rows(uint32_t *on, uint32_t *share) {
-    uint64_t v = 1, d = MAGNUS_DENSE_ROW_SHARE_DEFAULT;
+magnus_status magnus_knob_dense_rows(uint32_t *on, uint32_t *share, uint32_t *stripes) {
+    uint64_t v = 1, d = MAGNUS_DENSE_ROW_SHARE_DEFAULT, k = MAGNUS_DENSE_STRIPES_DEFAULT;
     magnus_status s;
     if ((s = magnus_env_uint("MAGNUS_DENSE_ROWS", 1, 1, true, &v)) ||
-        (s = magnus_env_uint("MAGNUS_DENSE_ROW_SHARE", 1, 1u << 20, true, &d)))
+        (s = magnus_env_uint("MAGNUS_DENSE_ROW_SHARE", 1, 1u << 20, true, &d)) ||
+        (s = magnus_env_uint("MAGNUS_DENSE_STRIPES", 1, MAGNUS_DENSE_STRIPES_MAX, true, &k)))
         return s;
     *on = (uint32_t)v;
     *share = (uint32_t)d;
+    *stripes = (uint32_t)k;
     return MAGNUS_SUCCESS;
 }
 

@@ -118,6 +118,9 @@ struct magnus_context_s {
     uint32_t dense_row_share;         /* numeric rows of more entries than C's width / this are
                                          dense rows too (0: only those past the tables;
                                          MAGNUS_DENSE_ROW_SHARE) */
+    uint32_t dense_row_stripes;       /* dense rows of a C wider than they hold are done in up
+                                         to this many column stripes (0: never;
+                                         MAGNUS_DENSE_STRIPES) */
     uint64_t launch_local_limit;      /* the most local bytes a launch may ask: the budget, or
                                          more for wide hash bins and dense rows */
     magnus_build_notice build_notice; /* the options' build_progress, told by module_load */
@@ -253,12 +256,19 @@ magnus_status magnus_knob_urgent_light(uint32_t *urgent);
  * runtime/accumulate/hash_dense_rows.c), instead of in global-memory tables; and whether
  * MAGNUS_ALGORITHM_AUTO counts on them (docs/performance.md, "Dense rows"); and
  * MAGNUS_DENSE_ROW_SHARE below. */
-magnus_status magnus_knob_dense_rows(uint32_t *on, uint32_t *share);
+magnus_status magnus_knob_dense_rows(uint32_t *on, uint32_t *share, uint32_t *stripes);
 /* MAGNUS_DENSE_ROW_SHARE (0 .. 2^20; default MAGNUS_DENSE_ROW_SHARE_DEFAULT): in the numeric
  * phase, rows of more entries than C's width W / share (and than 512) are dense rows even
  * where a local hash table would hold them; 0: only the rows no local table holds
  * (docs/performance.md, "Dense rows": shares 0, 2, 8 and 32 measured). */
 #define MAGNUS_DENSE_ROW_SHARE_DEFAULT 32u
+/* MAGNUS_DENSE_STRIPES (0 .. MAGNUS_DENSE_STRIPES_MAX; default MAGNUS_DENSE_STRIPES_DEFAULT):
+ * where C is wider than a dense row holds, its dense rows are done in ceil(W / width) column
+ * stripes, each a pass over the row's A entries, when that is at most this many; and
+ * MAGNUS_ALGORITHM_AUTO counts on them as on dense rows (docs/performance.md, "Dense rows in
+ * stripes"). 0: no stripes. */
+#define MAGNUS_DENSE_STRIPES_DEFAULT 0u
+#define MAGNUS_DENSE_STRIPES_MAX 64u
 /* Looks up (loads, on first use) every kernel of `variant`'s module into ctx's cache. */
 magnus_status magnus_context_preload(magnus_context ctx, magnus_kernel_variant variant);
 

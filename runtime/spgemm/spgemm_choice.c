@@ -21,7 +21,10 @@
  *                  than the symbolic table's products (f64 at 48 KiB: dense rows of 5,291
  *                  columns, tables of 6,144), a long row's key, capped at C's width, fits a
  *                  local table: such a row goes dense in the numeric phase only, past the
- *                  cut on its entries (hash_dense_rows.c).
+ *                  cut on its entries (hash_dense_rows.c). Where C is wider than a dense
+ *                  row but fits in at most MAGNUS_DENSE_STRIPES column stripes of one, the
+ *                  same holds, each such row done stripe by stripe (a pass over its A entries
+ *                  each): the hash algorithm runs too.
  *   rule           otherwise, hash when the long rows' share of the products plus
  *                  MAGNUS_AUTO_OVERFLOW_WEIGHT (2) times the overflow rows' share is less than
  *                  MAGNUS_AUTO_HASH_MAX_LONG_SHARE, gMAGNUS otherwise. The weight: an
@@ -89,18 +92,22 @@ magnus_status magnus_spgemm_choose(magnus_algorithm *out, magnus_row_products *c
     memset(counted, 0, sizeof *counted);
     rep->dense_row_columns = magnus_hash_dense_row_columns(ctx, A->type);
     rep->dense_rows_local_bytes = rep->dense_row_columns > 0 ? ctx->dense_rows_local_bytes : 0;
-    if (rep->dense_row_columns > 0 && B->cols <= rep->dense_row_columns) {
+    const int64_t stripes = magnus_hash_dense_row_stripes(ctx, A->type, B->cols);
+    if (stripes > 0) {
         /* the long and overflow rows become dense rows, in local memory: nothing for the
          * hash algorithm to fill in global tables, nothing for gMAGNUS to expand. Decided
          * from C's width alone: no statistics to count (they cost 0.08-0.12 ms, as much as
          * a tenth of such a multiply), so the report's shares stay 0. */
         *out = MAGNUS_ALGORITHM_HASH;
-        rep->auto_dense_rows = 1;
+        rep->auto_dense_rows = (int)stripes;
         rep->auto_long_row_products = 0;
         rep->auto_numeric_row_nnz = 0;
         rep->algorithm_reason =
-            "auto: C's columns fit a dense row in local memory, which takes the rows past the "
-            "hash tables (hash)";
+            stripes == 1 ? "auto: C's columns fit a dense row in local memory, which takes the "
+                           "rows past the hash tables (hash)"
+                         : "auto: C's columns fit a few column stripes of a dense row in local "
+                           "memory (MAGNUS_DENSE_STRIPES), which take the rows past the hash "
+                           "tables (hash)";
         rep->time_choice_ms = magnus_now_ms() - t;
         return MAGNUS_SUCCESS;
     }

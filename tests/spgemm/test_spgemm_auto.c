@@ -287,8 +287,11 @@ static magnus_report check_auto_overflow(magnus_context ctx, const magnus_csr_s 
     const int64_t D = magnus_hash_dense_row_columns(ctx, A->type);
     cr_assert_eq(rep.dense_row_columns, D, "%s: dense rows up to %lld columns, expected %lld",
                  label, (long long)rep.dense_row_columns, (long long)D);
-    const bool fits = D > 0 && B->cols <= D;
-    cr_assert_eq(rep.auto_dense_rows, fits, "%s: %lld columns, dense rows up to %lld", label,
+    /* or in at most the context's MAGNUS_DENSE_STRIPES column stripes of D */
+    const int64_t stripes = D > 0 ? (B->cols + D - 1) / D : 0;
+    const int64_t expect = stripes == 1 || stripes <= (int64_t)ctx->dense_row_stripes ? stripes : 0;
+    const bool fits = expect > 0;
+    cr_assert_eq(rep.auto_dense_rows, expect, "%s: %lld columns, dense rows up to %lld", label,
                  (long long)B->cols, (long long)D);
     if (fits) {
         cr_assert_eq(rep.algorithm, MAGNUS_ALGORITHM_HASH, "%s: %lld columns fit dense rows of "
@@ -863,6 +866,13 @@ Test(spgemm_auto, dense_rows_either_side_of_the_width) {
         rep = check_auto(ctx, P.A, P.B, NULL, "C one column wider");
         cr_assert_eq(rep.algorithm, MAGNUS_ALGORITHM_MAGNUS, "%s, one column wider", label);
         cr_assert_eq(rep.auto_dense_rows, 0, "%s, one column wider", label);
+        /* the same C in two column stripes of a dense row (MAGNUS_DENSE_STRIPES at least 2):
+         * hash again, the rows done stripe by stripe */
+        ctx->dense_row_stripes = 2;
+        rep = check_auto(ctx, P.A, P.B, NULL, "C one column wider, two stripes");
+        cr_assert_eq(rep.algorithm, MAGNUS_ALGORITHM_HASH, "%s, two stripes", label);
+        cr_assert_eq(rep.auto_dense_rows, 2, "%s, two stripes", label);
+        ctx->dense_row_stripes = 0;
         free(products);
         pair_free(&P);
         ran++;

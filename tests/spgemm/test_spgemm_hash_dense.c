@@ -4,8 +4,9 @@
  * Every size comes from the probed device and the context (the widest C, the tables'
  * capacities, the work-group cap), so the inputs land on the intended side on any device:
  * rows past both tables with C as wide as the dense rows allow, one column more (global
- * tables), the knob off, an explicit budget, and rows of several tiles of A entries with
- * empty B rows among them. Every product is compared with the CPU reference.
+ * tables), the knob off, an explicit budget, rows of several tiles of A entries with
+ * empty B rows among them, and a C several times wider than a dense row (column stripes, up
+ * to their knob). Every product is compared with the CPU reference.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -139,7 +140,8 @@ Test(hash_dense, rows_past_the_tables_take_dense_rows) {
         magnus_report pub = check_product(ctx, d.A, d.B, "dense rows, public");
         cr_assert_eq(pub.rows_dense, d.long_rows);
 
-        /* one column more than the dense rows hold: the global tables again, same product */
+        /* one column more than the dense rows hold, stripes off: the global tables again */
+        ctx->dense_row_stripes = 0;
         d.B->cols = D + 1;
         magnus_hash_stats sym1 = {0}, num1 = {0};
         hash_run_with_stats(ctx, d.A, d.B, NULL, &sym1, &num1, &rep);
@@ -176,6 +178,7 @@ Test(hash_dense, knob_refused_by_name) {
     setenv("MAGNUS_DENSE_ROWS", "2", 1);
     magnus_context ctx = NULL;
     magnus_status s = magnus_context_create(&ctx, NULL, NULL);
+    unsetenv("MAGNUS_DENSE_STRIPES");
     cr_assert_eq(s, MAGNUS_ERROR_INVALID_ARGUMENT, "%s", magnus_status_string(s));
     cr_assert_null(ctx);
     cr_assert(strstr(magnus_last_error(), "MAGNUS_DENSE_ROWS"), "%s", magnus_last_error());
@@ -208,4 +211,69 @@ Test(hash_dense, explicit_budget_bounds_dense_rows) {
         dense_case_free(&d);
     }
     magnus_context_free(&ctx);
+}
+
+/* A C about 3.4 times as wide as a dense row holds: 4 column stripes with the knob at 8 (B's
+ * rows spread over the whole width, so every stripe cuts every B row), none with it at 3. */
+Test(hash_dense, stripes_take_rows_of_a_wider_c) {
+    magnus_context dflt = magnus_test_context();
+    const uint64_t budget = 16384 < dflt->device_local_mem_bytes ? 16384 : dflt->device_local_mem_bytes;
+    setenv("MAGNUS_DENSE_STRIPES", "8", 1); /* this test's own context only */
+    magnus_context ctx = magnus_test_budget_context(budget);
+    unsetenv("MAGNUS_DENSE_STRIPES"); /* read at creation: the contexts have it */
+    cr_assert_eq(ctx->dense_row_stripes, 8);
+    int ran = 0;
+    for (int t = 0; t < 2; t++) {
+        magnus_value_type type = t ? MAGNUS_FLOAT64 : MAGNUS_FLOAT32;
+        if (type == MAGNUS_FLOAT64 && !ctx->device.fp64) continue;
+        int64_t L, N;
+        magnus_hash_local_capacity(ctx, type, &L, &N);
+        const int64_t D = magnus_hash_dense_row_columns(ctx, type);
+        const int64_t most = L > N ? L : N;
+        if (D < 64) {
+            cr_log_info("dense rows of %lld columns: stripes skipped", (long long)D);
+            continue;
+        }
+        /* products past both tables (a symbolic key is capped by C's width) */
+        int64_t W = 3 * D + D / 2;
+        if (W < 2 * most + 512) W = 2 * most + 512;
+        const int64_t S = (W + D - 1) / D;
+        if (S > 8) continue;
+        cr_assert_eq(magnus_hash_dense_row_stripes(ctx, type, W), S);
+        dense_case d = build(W, L, N, magnus_hash_group_cap(ctx), 40, type);
+        magnus_hash_stats sym = {0}, num = {0};
+        magnus_report rep;
+        hash_run_with_stats(ctx, d.A, d.B, NULL, &sym, &num, &rep);
+        cr_assert_eq(sym.items_global + num.items_global, 0, "global tables with stripes");
+        cr_assert_eq(sym.items_dense, d.long_rows, "symbolic dense rows %lld",
+                     (long long)sym.items_dense);
+        cr_assert_geq(num.items_dense, d.long_rows, "numeric dense rows %lld",
+                      (long long)num.items_dense);
+        cr_assert_eq(sym.dense_stripes, S, "stripes %lld, expected %lld",
+                     (long long)sym.dense_stripes, (long long)S);
+        cr_assert_eq(num.dense_stripes, S);
+        check_product(ctx, d.A, d.B, "dense rows in stripes, public");
+        /* more stripes than the knob allows: global tables, the same product */
+        ctx->dense_row_stripes = (uint32_t)S - 1;
+        cr_assert_eq(magnus_hash_dense_row_stripes(ctx, type, W), 0);
+        magnus_hash_stats sym1 = {0}, num1 = {0};
+        hash_run_with_stats(ctx, d.A, d.B, NULL, &sym1, &num1, &rep);
+        cr_assert_eq(sym1.items_dense + num1.items_dense, 0);
+        cr_assert_eq(sym1.items_global, d.long_rows);
+        ctx->dense_row_stripes = 8;
+        dense_case_free(&d);
+        ran++;
+    }
+    magnus_context_free(&ctx);
+    if (!ran) cr_skip_test("no dense rows of 64 columns at this budget");
+}
+
+Test(hash_dense, stripes_knob_refused_by_name) {
+    setenv("MAGNUS_DENSE_STRIPES", "65", 1);
+    magnus_context ctx = NULL;
+    magnus_status s = magnus_context_create(&ctx, NULL, NULL);
+    unsetenv("MAGNUS_DENSE_STRIPES");
+    cr_assert_eq(s, MAGNUS_ERROR_INVALID_ARGUMENT, "%s", magnus_status_string(s));
+    cr_assert_null(ctx);
+    cr_assert(strstr(magnus_last_error(), "MAGNUS_DENSE_STRIPES"), "%s", magnus_last_error());
 }
