@@ -19,7 +19,8 @@ if(MAGNUS_BUILD_SHARED AND NOT MAGNUS_SANITIZE)
               ${PROJECT_SOURCE_DIR} $<TARGET_FILE:magnus>)
     set_tests_properties(python_opencl PROPERTIES TIMEOUT 300 SKIP_RETURN_CODE 77
                          LABELS "python;opencl"
-                         ENVIRONMENT "MAGNUS_BACKENDS=opencl;MAGNUS_TEST_ENTRY_BACKEND=opencl;MAGNUS_REPORT_LAYOUT=${MAGNUS_REPORT_LAYOUT}")
+                         ENVIRONMENT "MAGNUS_BACKENDS=opencl;MAGNUS_TEST_ENTRY_BACKEND=opencl;\
+MAGNUS_REPORT_LAYOUT=${MAGNUS_REPORT_LAYOUT}")
     # the layout check alone: fast, no device
     add_test(NAME python_report_layout
       COMMAND ${MAGNUS_BASH} ${CMAKE_CURRENT_LIST_DIR}/run_pytest.sh ${MAGNUS_SYSTEM_PYTHON}
