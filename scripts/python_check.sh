@@ -43,5 +43,7 @@ assert magnus.library_path().startswith(os.path.dirname(magnus.__file__)), magnu
 print("python_check: magnus", magnus.__version__, "at", os.path.dirname(magnus.__file__),
       "library", magnus.library_version())')
 [ "$tests" = 1 ] || exit 0
-(cd "$venv" && env -u MAGNUS_LIBRARY PYTHONDONTWRITEBYTECODE=1 \
+# the report's layout the build wrote (test_report_layout.py checks the mirror against it)
+layout=$(readlink -f "$build/report_layout.json" || true)
+(cd "$venv" && env -u MAGNUS_LIBRARY PYTHONDONTWRITEBYTECODE=1 MAGNUS_REPORT_LAYOUT="$layout" \
   bin/python -m pytest -q -p no:cacheprovider "$OLDPWD/python/tests")

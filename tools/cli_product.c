@@ -329,6 +329,39 @@ void product_run_print(const product_run *run, FILE *out) {
     if (run->verify_requested) print_verification(run, out);
 }
 
+/* One report field in JSON, by its kind (magnus_report_fields.h); arrays show their first
+ * `levels` entries. */
+static void report_json_ALGORITHM(cli_json *j, const char *key, magnus_algorithm v, int levels) {
+    (void)levels;
+    cli_json_string(j, key, magnus_algorithm_name(v));
+}
+static void report_json_TEXT(cli_json *j, const char *key, const char *v, int levels) {
+    (void)levels;
+    cli_json_string(j, key, v);
+}
+static void report_json_INT(cli_json *j, const char *key, int v, int levels) {
+    (void)levels;
+    cli_json_int(j, key, v);
+}
+static void report_json_I64(cli_json *j, const char *key, int64_t v, int levels) {
+    (void)levels;
+    cli_json_int(j, key, v);
+}
+static void report_json_U64(cli_json *j, const char *key, uint64_t v, int levels) {
+    (void)levels;
+    cli_json_int(j, key, (int64_t)v);
+}
+static void report_json_F64(cli_json *j, const char *key, double v, int levels) {
+    (void)levels;
+    cli_json_real(j, key, v);
+}
+static void report_json_F64_LEVELS(cli_json *j, const char *key, const double *v, int levels) {
+    cli_json_real_array(j, key, v, levels);
+}
+static void report_json_I64_LEVELS(cli_json *j, const char *key, const int64_t *v, int levels) {
+    cli_json_int_array(j, key, v, levels);
+}
+
 static void device_report_json(const compute_report *c, cli_json *j) {
     const magnus_device_info *d = &c->device;
     const magnus_report *r = &c->report;
@@ -347,61 +380,17 @@ static void device_report_json(const compute_report *c, cli_json *j) {
     cli_json_real(j, "setup_seconds", c->setup_seconds);
     cli_json_bool(j, "first_use", c->first_use);
     cli_json_object(j, "report");
-    cli_json_string(j, "algorithm", r->algorithm == MAGNUS_ALGORITHM_HASH ? "hash" : "magnus");
-    cli_json_string(j, "algorithm_requested", magnus_algorithm_name(r->algorithm_requested));
-    cli_json_string(j, "algorithm_reason", r->algorithm_reason);
-    cli_json_int(j, "auto_dense_rows", r->auto_dense_rows);
-    cli_json_real(j, "time_kernel_load_ms", r->time_kernel_load_ms);
-    if (r->algorithm_requested == MAGNUS_ALGORITHM_AUTO) {
-        cli_json_int(j, "auto_long_row_products", r->auto_long_row_products);
-        cli_json_real(j, "auto_long_share", r->auto_long_share);
-        cli_json_int(j, "auto_numeric_row_nnz", r->auto_numeric_row_nnz);
-        cli_json_real(j, "auto_overflow_share", r->auto_overflow_share);
-        cli_json_real(j, "time_choice_ms", r->time_choice_ms);
-    }
-    cli_json_real(j, "time_total_ms", r->time_total_ms);
-    cli_json_real(j, "time_upload_ms", r->time_upload_ms);
-    cli_json_real(j, "time_download_ms", r->time_download_ms);
-    cli_json_real(j, "time_setup_ms", r->time_setup_ms);
-    cli_json_real(j, "time_csr2csc_ms", r->time_csr2csc_ms);
-    cli_json_real(j, "time_outer_product_ms", r->time_outer_product_ms);
-    cli_json_real_array(j, "time_histogram_ms", r->time_histogram_ms, levels);
-    cli_json_real_array(j, "time_multisplit_ms", r->time_multisplit_ms, levels);
-    cli_json_real(j, "time_symbolic_ms", r->time_symbolic_ms);
-    cli_json_real(j, "time_numeric_ms", r->time_numeric_ms);
-    cli_json_real(j, "time_alloc_ms", r->time_alloc_ms);
-    cli_json_int(j, "local_mem_bytes", (int64_t)r->local_mem_bytes);
-    cli_json_int(j, "tau", r->tau);
-    if (r->algorithm == MAGNUS_ALGORITHM_MAGNUS) {
-        cli_json_int(j, "heavy_row_products", r->heavy_row_products);
-        cli_json_string(j, "heavy_row_rule", r->heavy_row_rule ? r->heavy_row_rule : "");
-        cli_json_int(j, "light_rows_global", r->light_rows_global);
-    }
-    cli_json_int(j, "chunks_required", r->chunks_required);
-    cli_json_int(j, "levels", r->levels);
-    cli_json_int_array(j, "chunks_per_level", r->chunks_per_level, levels);
-    cli_json_int(j, "chunk_width", r->chunk_width);
-    cli_json_int(j, "dense_min_elements", r->dense_min_elements);
-    cli_json_int(j, "chunks_dense", r->chunks_dense);
-    cli_json_int(j, "chunks_hash", r->chunks_hash);
-    cli_json_int(j, "rows_total", r->rows_total);
-    cli_json_int(j, "rows_heavy", r->rows_heavy);
-    cli_json_int(j, "rows_dense", r->rows_dense);
-    cli_json_int(j, "dense_row_columns", r->dense_row_columns);
-    cli_json_int(j, "dense_rows_local_bytes", (int64_t)r->dense_rows_local_bytes);
-    cli_json_int(j, "products_total", r->products_total);
-    cli_json_int(j, "products_heavy", r->products_heavy);
+    /* every field of the list (magnus_report_fields.h) its `shown` rule shows, under its own
+     * name, then the two fractions derived from them */
+#define REPORT_JSON_FIELD(kind, name, merge, shown, meaning)                                  \
+    if (MAGNUS_REPORT_SHOWN_##shown(r)) report_json_##kind(j, #name, r->name, levels);
+    MAGNUS_REPORT_FIELDS(REPORT_JSON_FIELD)
+#undef REPORT_JSON_FIELD
     cli_json_real(j, "heavy_row_fraction",
                   r->rows_total > 0 ? (double)r->rows_heavy / (double)r->rows_total : 0);
     cli_json_real(j, "heavy_product_fraction",
                   r->products_total > 0 ? (double)r->products_heavy / (double)r->products_total
                                         : 0);
-    cli_json_int(j, "nnz_c", r->nnz_c);
-    cli_json_int(j, "chat_bytes", (int64_t)r->chat_bytes);
-    cli_json_int(j, "peak_device_bytes", (int64_t)r->peak_device_bytes);
-    cli_json_int(j, "reserved_device_bytes", (int64_t)r->reserved_device_bytes);
-    cli_json_int(j, "chat_gap_bytes", (int64_t)r->chat_gap_bytes);
-    cli_json_int(j, "batches", r->batches);
     cli_json_close(j);
 }
 

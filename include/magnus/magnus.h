@@ -25,6 +25,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "magnus_report_fields.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -603,83 +605,14 @@ typedef struct magnus_spgemm_options {
 MAGNUS_API magnus_status magnus_spgemm_options_init(magnus_spgemm_options *opt);
 
 #define MAGNUS_MAX_LEVELS 8
-/* Filled by every multiply: where the time went and what the parameters were. Times in ms. */
+/* Filled by every multiply: where the time went and what the parameters were. Times in ms.
+ * Its fields, their types and meanings are listed once in magnus_report_fields.h
+ * (MAGNUS_REPORT_FIELDS): algorithm, algorithm_requested, algorithm_reason, the AUTO choice's
+ * auto_* and time_choice_ms, the phase times time_*_ms, gMAGNUS's parameters (tau,
+ * heavy_row_products, levels, chunks_*), the sizes (rows_*, products_*, nnz_c) and the
+ * memory (chat_bytes, peak_device_bytes, reserved_device_bytes, ...). */
 typedef struct magnus_report {
-    magnus_algorithm algorithm;  /* what ran: MAGNUS or HASH (never AUTO) */
-    magnus_algorithm algorithm_requested; /* what the options asked for (AUTO by default) */
-    const char *algorithm_reason; /* why that algorithm ran (static text) */
-    int64_t auto_long_row_products; /* AUTO: rows with more products are "long" ... */
-    double auto_long_share;      /* ... and carry this fraction of the products */
-    int64_t auto_numeric_row_nnz; /* AUTO: rows of fewer products but more entries than this
-                                    "overflow" the hash algorithm's numeric tables ... */
-    double auto_overflow_share;  /* ... and carry about this fraction of the products
-                                    (estimated from MAGNUS_AUTO_OVERFLOW_SAMPLES rows) */
-    int auto_dense_rows;         /* AUTO: 1 when C's columns fit a dense row (dense_row_columns),
-                                    S > 1 when they fit S column stripes of one (at most
-                                    MAGNUS_DENSE_STRIPES), which made the choice hash whatever
-                                    the shares; 0 otherwise */
-    double time_choice_ms;       /* AUTO: the statistics of the choice (in time_total_ms) */
-    double time_kernel_load_ms;  /* loading kernels on their first use in this context (host
-                                    time, in time_total_ms): nonzero on a context's first
-                                    multiplies, unless the context loaded them all when it was
-                                    created (CUDA's default; MAGNUS_PRELOAD_KERNELS=0/1) */
-    double time_total_ms;        /* end to end, as the caller sees it */
-    double time_upload_ms, time_download_ms;
-    double time_setup_ms;        /* products per row, scan, threshold partition */
-    double time_csr2csc_ms;      /* masked CSR->CSC of A's heavy rows */
-    double time_outer_product_ms;
-    double time_histogram_ms[MAGNUS_MAX_LEVELS];
-    double time_multisplit_ms[MAGNUS_MAX_LEVELS];
-    double time_symbolic_ms, time_numeric_ms;
-    double time_alloc_ms;        /* allocation of C and work buffers */
-    /* parameters (paper's Table V / VI) */
-    uint64_t local_mem_bytes;    /* budget per work group used */
-    int64_t tau;                 /* products above which a chunk is heavy */
-    int64_t heavy_row_products;  /* gMAGNUS: rows with more products took the heavy path (tau
-                                    or more: MAGNUS_HEAVY_ROW_PRODUCTS, else the default rule) */
-    const char *heavy_row_rule;  /* gMAGNUS: why that threshold (static text) */
-    int64_t light_rows_global;   /* gMAGNUS: light rows the hash accumulator counted or filled
-                                    in a global-memory table (symbolic and numeric added) */
-    int64_t chunks_required;     /* chunks per heavy row after the last level */
-    int levels;                  /* multisplit levels run (0: no heavy rows) */
-    int64_t chunks_per_level[MAGNUS_MAX_LEVELS];
-    int64_t chunk_width;         /* columns per chunk at the last level */
-    int64_t dense_min_elements;  /* last-level chunks with more elements are accumulated densely */
-    int64_t chunks_dense;        /* chunks accumulated by the dense accumulator */
-    int64_t chunks_hash;         /* chunks (of every level) accumulated by the hash accumulator */
-    /* sizes */
-    int64_t rows_total, rows_heavy;
-    int64_t rows_dense;          /* hash (and gMAGNUS's light rows): rows past the local hash
-                                    tables accumulated over C's whole width in local memory
-                                    (dense rows) instead of in global tables (the larger of
-                                    the symbolic and the numeric phase's count) */
-    int64_t dense_row_columns;   /* the widest C whose rows can be dense rows on this context
-                                    and value type (0: none; MAGNUS_DENSE_ROWS=0) */
-    int64_t products_total, products_heavy;
-    int64_t nnz_c;
-    uint64_t chat_bytes;         /* bytes of the intermediate matrix C-hat */
-    uint64_t peak_device_bytes;  /* peak device memory held during the multiply: buffers in
-                                    use and blocks kept for reuse (what a memory limit
-                                    governs) */
-    uint64_t reserved_device_bytes; /* the most the backend's allocator held for the context
-                                    during the multiply, when it keeps freed memory mapped for
-                                    reuse (CUDA's stream-ordered pool; its rounding and kept
-                                    memory included); 0 when it keeps nothing of its own. The
-                                    device footprint is the larger of the two. */
-    uint64_t chat_gap_bytes;     /* gMAGNUS: > 0 when the multisplit ran in place, C-hat held
-                                    once plus this gap in front of it instead of twice (one
-                                    level, C-hat of MAGNUS_CHAT_GAP_MIN_BYTES or more, no heavy
-                                    row longer than the gap: 1/MAGNUS_CHAT_GAP of C-hat) */
-    int64_t batches;             /* gMAGNUS: row blocks multiplied one after another (1: the
-                                    whole product at once; magnus_context_options's
-                                    chat_batch_bytes); 0 for the hash algorithm */
-    double time_batch_ms;        /* gMAGNUS in batches: host time cutting A into row blocks and
-                                    stacking the blocks' products into C (in time_total_ms) */
-    uint64_t dense_rows_local_bytes; /* local memory per work group the dense rows may take
-                                    (dense_row_columns comes from it): the device's whole
-                                    local memory unless a budget was set (the options'
-                                    local_mem_bytes or MAGNUS_LOCAL_MEM_BYTES), then
-                                    local_mem_bytes; 0 without dense rows */
+    MAGNUS_REPORT_FIELDS(MAGNUS_REPORT_MEMBER)
 } magnus_report;
 
 /*

@@ -1,6 +1,8 @@
 """Loading libmagnus and the ctypes declarations of the part of include/magnus/magnus.h the
 package uses. The structures mirror the C ones field for field (keep them in step with
-magnus.h; python/tests/test_layout.py compares their fields with the header's).
+magnus.h; python/tests/test_layout.py compares their fields with the header's, and
+test_report_layout.py Report's with the layout the build prints of magnus_report's field list,
+include/magnus/magnus_report_fields.h).
 
 Where the library comes from, first found wins:
   1. MAGNUS_LIBRARY, a path to libmagnus.so (e.g. build/runtime/libmagnus.so of a build tree);

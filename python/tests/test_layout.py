@@ -1,7 +1,9 @@
 """The ctypes mirrors in magnus/_lib.py against include/magnus/magnus.h: the same fields in
 the same order (a field added in C but not here would make the library write past a Python
 buffer). Needs the source tree's header (skipped without it); the report's offsets are also
-checked through the library in test_spgemm.py::test_report."""
+checked through the library in test_spgemm.py::test_report. magnus_report is generated from
+its field list (magnus_report_fields.h): test_report_layout.py checks it against the layout
+the build prints, offsets and sizes included."""
 import os
 import re
 
@@ -16,7 +18,6 @@ MIRRORS = {
     "magnus_device_info": L.DeviceInfo,
     "magnus_context_options": L.ContextOptions,
     "magnus_spgemm_options": L.SpgemmOptions,
-    "magnus_report": L.Report,
     "magnus_spgemm_plan_info": L.PlanInfo,
     "magnus_native_handles": L.NativeHandles,
     "magnus_device_csr_buffers": L.DeviceCSRBuffers,

@@ -91,48 +91,25 @@ static magnus_status block_products(magnus_row_products *out, magnus_context ctx
     return MAGNUS_SUCCESS;
 }
 
-/* A block's report into the product's: counts and times add up, the parameters are the
- * same for every block (they depend on B and the device), peaks take the largest. */
+/* A block's report into the product's, by each field's merge rule
+ * (include/magnus/magnus_report_fields.h): counts and times add up, the parameters are the
+ * same for every block (they depend on B and the device), peaks take the largest, and what
+ * the product writes itself (the choice, the batches) is left alone. Arrays merge entry by
+ * entry; a scalar is an array of one. */
+#define MERGE_SUM(to, from) (to) += (from)
+#define MERGE_MAX(to, from) if ((from) > (to)) (to) = (from)
+#define MERGE_FIRST(to, from) if (first) (to) = (from)
+#define MERGE_LAST(to, from) (to) = (from)
+#define MERGE_PRODUCT(to, from) (void)0
+#define MERGE_FIELD(kind, name, merge, shown, meaning)                                        \
+    for (int i = 0; i < MAGNUS_REPORT_COUNT_##kind; i++) {                                     \
+        MERGE_##merge(((MAGNUS_REPORT_CTYPE_##kind *)&sum->name)[i],                           \
+                      ((MAGNUS_REPORT_CTYPE_##kind const *)&b->name)[i]);                      \
+    }
 static void add_report(magnus_report *sum, const magnus_report *b, int first) {
-    if (first) {
-        sum->local_mem_bytes = b->local_mem_bytes;
-        sum->tau = b->tau;
-        sum->heavy_row_products = b->heavy_row_products;
-        sum->heavy_row_rule = b->heavy_row_rule;
-        sum->chunks_required = b->chunks_required;
-        memcpy(sum->chunks_per_level, b->chunks_per_level, sizeof sum->chunks_per_level);
-        sum->chunk_width = b->chunk_width;
-        sum->dense_min_elements = b->dense_min_elements;
-    }
-    sum->time_setup_ms += b->time_setup_ms;
-    sum->time_csr2csc_ms += b->time_csr2csc_ms;
-    sum->time_outer_product_ms += b->time_outer_product_ms;
-    for (int L = 0; L < MAGNUS_MAX_LEVELS; L++) {
-        sum->time_histogram_ms[L] += b->time_histogram_ms[L];
-        sum->time_multisplit_ms[L] += b->time_multisplit_ms[L];
-    }
-    sum->time_symbolic_ms += b->time_symbolic_ms;
-    sum->time_numeric_ms += b->time_numeric_ms;
-    sum->time_alloc_ms += b->time_alloc_ms;
-    sum->light_rows_global += b->light_rows_global;
-    if (b->levels > sum->levels) sum->levels = b->levels;
-    sum->chunks_dense += b->chunks_dense;
-    sum->chunks_hash += b->chunks_hash;
-    sum->rows_total += b->rows_total;
-    sum->rows_heavy += b->rows_heavy;
-    sum->rows_dense += b->rows_dense;
-    sum->dense_row_columns = b->dense_row_columns;
-    sum->dense_rows_local_bytes = b->dense_rows_local_bytes;
-    sum->products_total += b->products_total;
-    sum->products_heavy += b->products_heavy;
-    sum->nnz_c += b->nnz_c;
-    sum->chat_bytes += b->chat_bytes;
-    if (b->chat_gap_bytes > sum->chat_gap_bytes) sum->chat_gap_bytes = b->chat_gap_bytes;
-    if (b->peak_device_bytes > sum->peak_device_bytes)
-        sum->peak_device_bytes = b->peak_device_bytes;
-    if (b->reserved_device_bytes > sum->reserved_device_bytes)
-        sum->reserved_device_bytes = b->reserved_device_bytes;
+    MAGNUS_REPORT_FIELDS(MERGE_FIELD)
 }
+#undef MERGE_FIELD
 
 /* The blocks one after another, then stacked into *C. */
 static magnus_status run_blocks(magnus_device_csr *C, magnus_context ctx,

@@ -160,6 +160,56 @@ Test(spgemm_batches, three_blocks_match_the_reference) {
     }
 }
 
+/* The blocks' reports merged by the field list's rules (magnus_report_fields.h) say what the
+ * whole product's says: the counts per row add up to the whole's (SUM), the parameters are
+ * the whole's (FIRST), the levels the most any block ran (MAX, here every block's). */
+Test(spgemm_batches, blocks_report_what_the_whole_product_does) {
+    magnus_csr A = magnus_test_rmat(10, 8, 41, MAGNUS_FLOAT32);
+    magnus_csr B = magnus_test_rmat(10, 4, 42, MAGNUS_FLOAT32);
+    magnus_context whole_ctx = batch_context(0, heavy_budget(B), 0);
+    magnus_context block_ctx = batch_context(budget_for_blocks(A, B, 3), heavy_budget(B), 0);
+    magnus_report whole, blocks;
+    int64_t ref_nnz = 0;
+    magnus_csr C1 = multiply_and_compare(&whole, &ref_nnz, whole_ctx, A, B,
+                                         MAGNUS_ALGORITHM_MAGNUS, "whole");
+    magnus_csr C3 = multiply_and_compare(&blocks, &ref_nnz, block_ctx, A, B,
+                                         MAGNUS_ALGORITHM_MAGNUS, "three blocks");
+    cr_assert_eq(whole.batches, 1);
+    cr_assert_eq(blocks.batches, 3);
+    cr_assert_gt(whole.rows_heavy, 0, "no heavy rows (the input should have some)");
+    const struct {
+        const char *name;
+        int64_t whole, blocks;
+    } same[] = {
+        {"rows_total", whole.rows_total, blocks.rows_total},
+        {"rows_heavy", whole.rows_heavy, blocks.rows_heavy},
+        {"rows_dense", whole.rows_dense, blocks.rows_dense},
+        {"light_rows_global", whole.light_rows_global, blocks.light_rows_global},
+        {"products_total", whole.products_total, blocks.products_total},
+        {"products_heavy", whole.products_heavy, blocks.products_heavy},
+        {"nnz_c", whole.nnz_c, blocks.nnz_c},
+        {"local_mem_bytes", (int64_t)whole.local_mem_bytes, (int64_t)blocks.local_mem_bytes},
+        {"tau", whole.tau, blocks.tau},
+        {"heavy_row_products", whole.heavy_row_products, blocks.heavy_row_products},
+        {"chunk_width", whole.chunk_width, blocks.chunk_width},
+        {"dense_min_elements", whole.dense_min_elements, blocks.dense_min_elements},
+        {"dense_row_columns", whole.dense_row_columns, blocks.dense_row_columns},
+        {"levels", whole.levels, blocks.levels},
+    };
+    for (size_t i = 0; i < sizeof same / sizeof same[0]; i++)
+        cr_assert_eq(same[i].blocks, same[i].whole, "%s: %lld in blocks, %lld whole",
+                     same[i].name, (long long)same[i].blocks, (long long)same[i].whole);
+    cr_assert_str_eq(blocks.heavy_row_rule, whole.heavy_row_rule);
+    cr_assert_eq(blocks.algorithm, MAGNUS_ALGORITHM_MAGNUS);
+    cr_assert_gt(blocks.peak_device_bytes, 0);
+    magnus_csr_free(&C1);
+    magnus_csr_free(&C3);
+    magnus_context_free(&whole_ctx);
+    magnus_context_free(&block_ctx);
+    magnus_csr_free(&A);
+    magnus_csr_free(&B);
+}
+
 /* One row of A carries most of the products: the blocks around it are empty (skipped), the
  * product still right. */
 Test(spgemm_batches, one_row_larger_than_a_block) {
