@@ -855,6 +855,35 @@ MAGNUS_API magnus_status magnus_gmagnus_plan_compute(magnus_gmagnus_plan *out,
                                                      const magnus_csr_s *A, const magnus_csr_s *B);
 
 /* ------------------------------------------------------------------------------------------
+ * The hash accumulator's parameters (docs/algorithm.md): how the local memory of a work group
+ * is cut into hash tables, for the hash algorithm's rows and gMAGNUS's light rows and chunks,
+ * without a context, so for a device that is only described (`magnus params --describe`).
+ * ------------------------------------------------------------------------------------------ */
+typedef struct magnus_hash_params {
+    uint64_t local_mem_bytes;        /* the budget per work group a context would use */
+    uint64_t device_local_mem_bytes; /* the device's own local memory per work group */
+    uint32_t group_max;              /* most work items sharing one table */
+    int wide_bins;                   /* items past the budget get local tables up to the
+                                        device's local memory (MAGNUS_HASH_WIDE_BINS=1) */
+    int symbolic_bins, numeric_bins; /* local table sizes, one bin each */
+    uint32_t symbolic_table_max, numeric_table_max; /* slots of the largest local table */
+    int64_t symbolic_products;       /* most products of a row (or chunk) counted in a local
+                                        table; more: a global-memory table */
+    int64_t numeric_entries;         /* most entries of a row (or chunk) summed in a local
+                                        table; more: a global-memory table */
+    int64_t dense_row_columns;       /* rows of a C at most this wide that no local table
+                                        holds are accumulated in a local dense array (0: none) */
+} magnus_hash_params;
+/* The parameters a context on `device` (as probed or described: its local_mem_bytes is the
+ * device's whole local memory) with options `opt` (NULL: defaults; the environment applies as
+ * at context creation) would use for values of `type`. MAGNUS_ERROR_INVALID_ARGUMENT for a
+ * budget above the device's or a bad knob, MAGNUS_ERROR_UNSUPPORTED_TYPE for a bad type. */
+MAGNUS_API magnus_status magnus_hash_params_compute(magnus_hash_params *out,
+                                                    const magnus_device_info *device,
+                                                    const magnus_context_options *opt,
+                                                    magnus_value_type type);
+
+/* ------------------------------------------------------------------------------------------
  * SpMV on a device: y = alpha*A*x + beta*y (docs/algorithm.md §9; Anzt, Chow and Dongarra,
  * "Load-balancing sparse matrix vector product kernels on GPUs", TOPC 2020)
  * ------------------------------------------------------------------------------------------ */

@@ -64,6 +64,67 @@ static void context_release(magnus_context c) {
     magnus_host_free(c);
 }
 
+/* Everything a context decides from its device's description, its options and the
+ * environment, before it touches the backend: the budget, the memory limit, the tuning knobs
+ * (magnus_context_create, and magnus_hash_params_compute for a device described rather than
+ * present). `info` is the device as probed (local_mem_bytes: the device's whole local memory). */
+magnus_status magnus_context_settings(magnus_context_s *c, const magnus_device_info *info,
+                                      const magnus_context_options *opt) {
+    magnus_status s;
+    uint64_t local_budget, memory_limit, chat_batch_bytes;
+    if ((s = size_setting(opt->local_mem_bytes, "MAGNUS_LOCAL_MEM_BYTES", &local_budget)) ||
+        (s = size_setting(opt->device_memory_limit, "MAGNUS_DEVICE_MEMORY_LIMIT", &memory_limit)) ||
+        (s = size_setting(opt->chat_batch_bytes, "MAGNUS_CHAT_BATCH_BYTES", &chat_batch_bytes)))
+        return s;
+    if (chat_batch_bytes == 0) {
+        const uint64_t memory = memory_limit ? memory_limit : info->global_mem_bytes;
+        chat_batch_bytes = memory / MAGNUS_CHAT_BATCH_FRACTION;
+        if (chat_batch_bytes == 0) chat_batch_bytes = 1;
+    }
+    if (local_budget > info->local_mem_bytes)
+        return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
+                            "local memory budget of %llu bytes exceeds the %llu bytes of %s",
+                            (unsigned long long)local_budget,
+                            (unsigned long long)info->local_mem_bytes, info->name);
+    uint32_t hash_group_max, multisplit_group, chat_gap_divisor;
+    uint64_t chat_gap_min_bytes, heavy_row_products;
+    uint32_t dense_rows, dense_row_share, dense_row_stripes;
+    bool hash_wide_bins;
+    int64_t dense_min_elements;
+    uint64_t work_group_limit = info->max_work_group_size ? info->max_work_group_size : 256;
+    if ((s = magnus_knob_hash_group_max(opt->hash_group_max, work_group_limit,
+                                        &hash_group_max)) ||
+        (s = magnus_knob_multisplit_group(opt->multisplit_group, work_group_limit,
+                                              &multisplit_group)) ||
+        (s = magnus_knob_dense_min_elements(opt->dense_min_elements, &dense_min_elements)) ||
+        (s = magnus_knob_chat_gap(&chat_gap_divisor, &chat_gap_min_bytes)) ||
+        (s = magnus_knob_heavy_rows(&heavy_row_products, &hash_wide_bins)) ||
+        (s = magnus_knob_dense_rows(&dense_rows, &dense_row_share, &dense_row_stripes)))
+        return s;
+    c->device = *info;
+    c->device_local_mem_bytes = info->local_mem_bytes;
+    c->device.local_mem_bytes =
+        local_budget ? local_budget : magnus_default_local_budget(info->local_mem_bytes);
+    c->memory_limit = memory_limit;
+    c->hash_group_max = hash_group_max;
+    c->dense_min_elements = dense_min_elements;
+    c->multisplit_group = multisplit_group;
+    c->chat_gap_divisor = chat_gap_divisor;
+    c->chat_gap_min_bytes = chat_gap_min_bytes;
+    c->heavy_row_products = heavy_row_products;
+    c->chat_batch_bytes = chat_batch_bytes;
+    c->hash_wide_bins = hash_wide_bins && c->device_local_mem_bytes > c->device.local_mem_bytes;
+    /* dense rows may use the device's local memory unless the caller set a budget */
+    c->dense_rows_local_bytes =
+        !dense_rows ? 0 : local_budget ? c->device.local_mem_bytes : c->device_local_mem_bytes;
+    c->dense_row_share = dense_row_share;
+    c->dense_row_stripes = dense_row_stripes;
+    c->launch_local_limit = c->hash_wide_bins ? c->device_local_mem_bytes : c->device.local_mem_bytes;
+    if (c->dense_rows_local_bytes > c->launch_local_limit)
+        c->launch_local_limit = c->dense_rows_local_bytes;
+    return MAGNUS_SUCCESS;
+}
+
 magnus_status magnus_context_create(magnus_context *ctx, const magnus_device_info *device,
                                     const magnus_context_options *opt) {
     magnus_error_clear();
@@ -88,64 +149,17 @@ magnus_status magnus_context_create(magnus_context *ctx, const magnus_device_inf
     info.index = device->index;
     if (info.max_alloc_bytes == 0) info.max_alloc_bytes = info.global_mem_bytes;
 
-    uint64_t local_budget, memory_limit, chat_batch_bytes;
-    if ((s = size_setting(opt->local_mem_bytes, "MAGNUS_LOCAL_MEM_BYTES", &local_budget)) ||
-        (s = size_setting(opt->device_memory_limit, "MAGNUS_DEVICE_MEMORY_LIMIT", &memory_limit)) ||
-        (s = size_setting(opt->chat_batch_bytes, "MAGNUS_CHAT_BATCH_BYTES", &chat_batch_bytes)))
-        return s;
-    if (chat_batch_bytes == 0) {
-        const uint64_t memory = memory_limit ? memory_limit : info.global_mem_bytes;
-        chat_batch_bytes = memory / MAGNUS_CHAT_BATCH_FRACTION;
-        if (chat_batch_bytes == 0) chat_batch_bytes = 1;
-    }
-    if (local_budget > info.local_mem_bytes)
-        return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
-                            "local memory budget of %llu bytes exceeds the %llu bytes of %s",
-                            (unsigned long long)local_budget,
-                            (unsigned long long)info.local_mem_bytes, info.name);
-    uint32_t hash_group_max, multisplit_group, chat_gap_divisor;
-    uint64_t chat_gap_min_bytes, heavy_row_products;
-    uint32_t preload_kernels, urgent_light, dense_rows, dense_row_share, dense_row_stripes;
-    bool hash_wide_bins;
-    int64_t dense_min_elements;
-    uint64_t work_group_limit = info.max_work_group_size ? info.max_work_group_size : 256;
-    if ((s = magnus_knob_hash_group_max(opt->hash_group_max, work_group_limit,
-                                        &hash_group_max)) ||
-        (s = magnus_knob_multisplit_group(opt->multisplit_group, work_group_limit,
-                                              &multisplit_group)) ||
-        (s = magnus_knob_dense_min_elements(opt->dense_min_elements, &dense_min_elements)) ||
-        (s = magnus_knob_chat_gap(&chat_gap_divisor, &chat_gap_min_bytes)) ||
-        (s = magnus_knob_heavy_rows(&heavy_row_products, &hash_wide_bins)) ||
-        (s = magnus_knob_preload(&preload_kernels, ops->preload_kernels)) ||
-        (s = magnus_knob_urgent_light(&urgent_light)) ||
-        (s = magnus_knob_dense_rows(&dense_rows, &dense_row_share, &dense_row_stripes)))
-        return s;
-
     magnus_context c = magnus_host_calloc(1, sizeof *c);
     if (!c) return magnus_error(MAGNUS_ERROR_OUT_OF_HOST_MEMORY, "magnus_context_create");
+    uint32_t preload_kernels, urgent_light;
+    if ((s = magnus_context_settings(c, &info, opt)) ||
+        (s = magnus_knob_preload(&preload_kernels, ops->preload_kernels)) ||
+        (s = magnus_knob_urgent_light(&urgent_light))) {
+        magnus_host_free(c);
+        return s;
+    }
     c->magic = MAGNUS_MAGIC_CONTEXT;
     c->ops = ops;
-    c->device = info;
-    c->device_local_mem_bytes = info.local_mem_bytes;
-    c->device.local_mem_bytes =
-        local_budget ? local_budget : magnus_default_local_budget(info.local_mem_bytes);
-    c->memory_limit = memory_limit;
-    c->hash_group_max = hash_group_max;
-    c->dense_min_elements = dense_min_elements;
-    c->multisplit_group = multisplit_group;
-    c->chat_gap_divisor = chat_gap_divisor;
-    c->chat_gap_min_bytes = chat_gap_min_bytes;
-    c->heavy_row_products = heavy_row_products;
-    c->chat_batch_bytes = chat_batch_bytes;
-    c->hash_wide_bins = hash_wide_bins && c->device_local_mem_bytes > c->device.local_mem_bytes;
-    /* dense rows may use the device's local memory unless the caller set a budget */
-    c->dense_rows_local_bytes =
-        !dense_rows ? 0 : local_budget ? c->device.local_mem_bytes : c->device_local_mem_bytes;
-    c->dense_row_share = dense_row_share;
-    c->dense_row_stripes = dense_row_stripes;
-    c->launch_local_limit = c->hash_wide_bins ? c->device_local_mem_bytes : c->device.local_mem_bytes;
-    if (c->dense_rows_local_bytes > c->launch_local_limit)
-        c->launch_local_limit = c->dense_rows_local_bytes;
     c->build_notice.fn = opt ? opt->build_progress : NULL;
     c->build_notice.user = opt ? opt->build_progress_user : NULL;
     magnus_trace_open(c);

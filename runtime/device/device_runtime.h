@@ -196,6 +196,12 @@ magnus_status magnus_device_spec_match(long *index, const magnus_device_info *de
 /* The budget a context on a device with `device_local_mem_bytes` of local memory per work group
  * uses by default: min(device, MAGNUS_DEFAULT_LOCAL_MEM_BUDGET). */
 uint64_t magnus_default_local_budget(uint64_t device_local_mem_bytes);
+/* The settings a context on `info` (as probed: local_mem_bytes is the device's own) takes from
+ * `opt` and the environment, written into *c without touching the backend: device (with the
+ * budget), device_local_mem_bytes and the knobs (runtime/device/context.c). A zeroed context
+ * so filled, never created, serves parameter computations for a device only described. */
+magnus_status magnus_context_settings(magnus_context_s *c, const magnus_device_info *info,
+                                      const magnus_context_options *opt);
 
 /* A context's tuning knobs (runtime/device/context_knobs.c): the option when nonzero, else
  * the environment variable (MAGNUS_HASH_GROUP_MAX, MAGNUS_DENSE_MIN_ELEMENTS) when set, else 0

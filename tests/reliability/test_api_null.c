@@ -68,6 +68,11 @@ Test(api_null, outputs_and_arguments) {
                   "plan out");
     EXPECT_STATUS(magnus_gmagnus_plan_compute(&plan, NULL, A, A), MAGNUS_ERROR_NULL_POINTER,
                   "plan device");
+    magnus_hash_params hash;
+    EXPECT_STATUS(magnus_hash_params_compute(NULL, &dev, NULL, MAGNUS_FLOAT32),
+                  MAGNUS_ERROR_NULL_POINTER, "hash params out");
+    EXPECT_STATUS(magnus_hash_params_compute(&hash, NULL, NULL, MAGNUS_FLOAT32),
+                  MAGNUS_ERROR_NULL_POINTER, "hash params device");
     /* frees accept NULL and a pointer to NULL */
     EXPECT_STATUS(magnus_csr_free(NULL), MAGNUS_SUCCESS, "csr_free(NULL)");
     magnus_csr none = NULL;

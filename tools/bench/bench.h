@@ -195,6 +195,8 @@ typedef struct bench_row {
     double first_ms;             /* magnus: the warm-up multiply's wall time, ms (a fresh
                                     context's first multiply on the process's first input) */
     double first_kernel_load_ms; /* ... of which loading kernels (the report's) */
+    double upload_ms, download_ms; /* magnus: A and B uploaded, C downloaded, once each
+                                      (outside the timed runs; host wall clock), ms */
     int64_t nnz_c;               /* -1 unknown */
     uint64_t peak_device_bytes;
     const char *verified;        /* "yes", "no", "n/a" */

@@ -74,6 +74,7 @@ void bench_magnus_run(bench_row *row, bench_system *sys, const bench_data *d,
     magnus_spgemm_options_init(&opt);
     opt.algorithm = sys->algorithm;
     magnus_status s;
+    const double t_upload = cli_now();
     if ((s = magnus_device_csr_upload(&dA, sys->ctx, d->A))) {
         fail(row, "upload A", s);
         goto done;
@@ -84,6 +85,7 @@ void bench_magnus_run(bench_row *row, bench_system *sys, const bench_data *d,
         fail(row, "upload B", s);
         goto done;
     }
+    row->upload_ms = (cli_now() - t_upload) * 1e3;
 
     magnus_report report;
     progress_update(plan, sys, 0, plan->runs);
@@ -98,10 +100,12 @@ void bench_magnus_run(bench_row *row, bench_system *sys, const bench_data *d,
     int64_t nnz_c = 0;
     magnus_device_csr_shape(NULL, NULL, &nnz_c, dC);
     row->nnz_c = nnz_c;
+    const double t_download = cli_now();
     if (C && (s = magnus_device_csr_download(C, dC))) {
         fail(row, "download C", s);
         goto done;
     }
+    if (C) row->download_ms = (cli_now() - t_download) * 1e3;
     /* the randomized check's C·x while C is still on the device (freed before the timed runs,
      * so it does not count in their peak) */
     if (C && plan->random_check) {

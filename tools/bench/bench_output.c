@@ -65,6 +65,15 @@ static void emit_plan(const bench_plan_result *p, sink *k) {
     text(k, "plan_note", on ? p->note : "");
 }
 
+/* The transfers around the timed runs and why the algorithm ran: what bench/compare.py puts
+ * beside the phase times when it compares systems. */
+static void emit_compare(const bench_row *r, sink *k) {
+    real(k, "upload_ms", r->upload_ms);
+    real(k, "download_ms", r->download_ms);
+    const char *reason = r->has_report ? r->report.algorithm_reason : NULL;
+    text(k, "algorithm_reason", reason ? reason : "");
+}
+
 static void emit_row(const bench_row *r, sink *k) {
     const bench_input *in = r->input;
     const bench_facts *f = r->facts.known ? &r->facts : NULL;
@@ -153,6 +162,7 @@ static void emit_row(const bench_row *r, sink *k) {
     integer(k, "chat_bytes", p ? (double)p->chat_bytes : NAN);
     integer(k, "batches", p && p->algorithm == MAGNUS_ALGORITHM_MAGNUS ? (double)p->batches : NAN);
     real(k, "batch_ms", p && p->batches > 1 ? p->time_batch_ms : NAN);
+    emit_compare(r, k);
 
     real(k, "copy_gbps", r->copy_gbps);
     integer(k, "floor_outer_bytes", r->floor_outer_bytes);

@@ -51,6 +51,7 @@ void bench_row_init(bench_row *row, const bench_input *in, const bench_system *s
     row->system = sys;
     row->status = "failed";
     row->time = (bench_stats){NAN, NAN, NAN, NAN};
+    row->upload_ms = row->download_ms = NAN;
     row->gflops = NAN;
     row->first_ms = NAN;
     row->first_kernel_load_ms = NAN;

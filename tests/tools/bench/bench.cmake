@@ -8,6 +8,7 @@
 #                              byte floor, y reset, and an old library without the optional
 #                              entry points
 #   bench_fake_cusparse_wrong  a wrong baseline C is reported, and not blamed on magnus
+#   bench_compare              bench/compare.py's per-phase ratio table on a two-system PoCL run
 # tests/tools/bench/check_bench_output.py checks the CSV/JSON against bench/README.md's columns.
 # Skipped (77) without an OpenCL device.
 if(TARGET magnus_cli)
@@ -19,6 +20,12 @@ if(TARGET magnus_cli)
     COMMAND ${MAGNUS_BASH} ${_bench_script} pocl $<TARGET_FILE:magnus_cli> ${PROJECT_SOURCE_DIR}
             ${_bench_work} ${MAGNUS_SHARED_MATRICES})
   set_tests_properties(bench_pocl PROPERTIES TIMEOUT 300 SKIP_RETURN_CODE 77 LABELS bench)
+  # bench/compare.py's table and ratios against a two-system run on PoCL (test_compare.sh).
+  add_test(NAME bench_compare
+    COMMAND ${MAGNUS_BASH} ${CMAKE_CURRENT_LIST_DIR}/test_compare.sh $<TARGET_FILE:magnus_cli>
+            ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR}/bench-compare-work)
+  set_tests_properties(bench_compare PROPERTIES TIMEOUT 300 SKIP_RETURN_CODE 77 LABELS bench
+                       DEPENDS bench_pocl)
 
   if(MAGNUS_CUSPARSE_INCLUDE_DIR AND EXISTS "${MAGNUS_CUSPARSE_INCLUDE_DIR}/cuda.h")
     # magnus_fake_cusparse_old: the same without the entry points cuSPARSE added late

@@ -60,6 +60,23 @@ if(TARGET magnus_cli)
             $<TARGET_FILE:magnus_cli> ${CMAKE_CURRENT_BINARY_DIR}/cli-spmv-work)
   set_tests_properties(cli_spmv PROPERTIES TIMEOUT 600 LABELS "cli;spmv" SKIP_RETURN_CODE 77)
 
+  # `magnus params --describe`: the shipped Data Center GPU Max file with no device, malformed
+  # files; then (on the Level Zero test driver's PVC-like device) the same parameters as it.
+  set(_cli_describe_file ${PROJECT_SOURCE_DIR}/docs/devices/intel-max-1550.txt)
+  add_test(NAME cli_describe
+    COMMAND ${MAGNUS_BASH} ${CMAKE_CURRENT_LIST_DIR}/test_cli_describe.sh
+            $<TARGET_FILE:magnus_cli> ${CMAKE_CURRENT_BINARY_DIR}/cli-describe-work
+            ${_cli_describe_file})
+  set_tests_properties(cli_describe PROPERTIES TIMEOUT 120 LABELS cli)
+  if(MAGNUS_TEST_LEVEL0_FAKE_ENV)
+    add_test(NAME cli_describe_level0_fake
+      COMMAND ${MAGNUS_BASH} ${CMAKE_CURRENT_LIST_DIR}/test_cli_describe.sh
+              $<TARGET_FILE:magnus_cli> ${CMAKE_CURRENT_BINARY_DIR}/cli-describe-fake-work
+              ${_cli_describe_file} compare)
+    set_tests_properties(cli_describe_level0_fake PROPERTIES TIMEOUT 120 LABELS "cli;level0"
+      SKIP_RETURN_CODE 77 ENVIRONMENT "${MAGNUS_TEST_LEVEL0_FAKE_ENV}")
+  endif()
+
   # cli_common.c parses sizes with runtime/core/byte_size.c, compiled in as the tool does.
   set(_cli_byte_size ${PROJECT_SOURCE_DIR}/runtime/core/byte_size.c)
   magnus_add_test(cli_common PUBLIC TIMEOUT 60 LABELS cli
