@@ -31,6 +31,17 @@ bool cli_gen_check_limits(const cli_gen_request *req, char *why, size_t why_size
     } else if (!strcmp(req->kind, "uniform")) {
         if (n[0] > ROWS_MAX) too_large = "ROWS";
         else if (n[1] > ROWS_MAX) too_large = "COLS";
+    } else if (!strcmp(req->kind, "star")) {
+        if (n[0] > ROWS_MAX) too_large = "N";
+        /* a count or length past N cannot be drawn: N rows hold at most N distinct columns */
+        static const char *const names[] = {"LONG (the long rows)", "LEN (their length)",
+                                            "DEG (the short rows' degree)"};
+        for (int i = 1; i <= 3 && !too_large; i++)
+            if (n[i] > n[0]) {
+                snprintf(why, why_size, "star: %s = %lld exceeds N = %lld", names[i - 1],
+                         (long long)n[i], (long long)n[0]);
+                return false;
+            }
     }
     if (too_large) {
         snprintf(why, why_size, "%s: %s exceed 2^31-1 (rows and columns are 32-bit)", req->kind,

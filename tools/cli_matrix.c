@@ -19,6 +19,7 @@ static const generator_info generators[] = {
     {"laplace3d", 3, false, "NX NY NZ"},
     {"banded", 3, true, "N LOWER UPPER"},
     {"uniform", 3, true, "ROWS COLS PER_ROW"},
+    {"star", 4, true, "N LONG LEN DEG"},
 };
 #define GENERATOR_COUNT (sizeof generators / sizeof generators[0])
 
@@ -34,7 +35,7 @@ bool cli_gen_parse(cli_gen_request *req, const char *kind, int nargs, const char
     const generator_info *g = find_generator(kind, strlen(kind));
     if (!g) {
         snprintf(why, why_size,
-                 "unknown generator '%s' (rmat, laplace2d, laplace3d, banded, uniform)", kind);
+                 "unknown generator '%s' (rmat, laplace2d, laplace3d, banded, uniform, star)", kind);
         return false;
     }
     int most = g->nargs + (allow_seed && g->seeded ? 1 : 0);
@@ -86,6 +87,9 @@ magnus_status cli_gen_run(magnus_csr *out, const cli_gen_request *req, cli_progr
         return magnus_gen_laplacian_3d(out, req->n[0], req->n[1], req->n[2], req->type);
     if (!strcmp(req->kind, "banded"))
         return magnus_gen_banded(out, req->n[0], req->n[1], req->n[2], req->seed, req->type);
+    if (!strcmp(req->kind, "star"))
+        return magnus_gen_star(out, req->n[0], req->n[1], req->n[2], req->n[3], req->seed,
+                               req->type);
     return magnus_gen_uniform(out, req->n[0], req->n[1], req->per_row, req->seed, req->type);
 }
 
@@ -111,6 +115,8 @@ cli_text cli_gen_describe(const cli_gen_request *req) {
         snprintf(t.s, sizeof t.s, "laplace3d %lld x %lld x %lld grid", a, b, c);
     else if (!strcmp(req->kind, "banded"))
         snprintf(t.s, sizeof t.s, "banded n %lld, band -%lld..+%lld, seed %llu", a, b, c, seed);
+    else if (!strcmp(req->kind, "star"))
+        snprintf(t.s, sizeof t.s, "star n %lld, %lld long rows of %lld, others %lld, seed %llu", a, b, c, (long long)req->n[3], seed);
     else
         snprintf(t.s, sizeof t.s, "uniform %lld x %lld, %g per row, seed %llu", a, b,
                  req->per_row, seed);

@@ -17,13 +17,15 @@
     "  laplace2d:NX:NY                    5-point Laplacian on an NX x NY grid\n"               \
     "  laplace3d:NX:NY:NZ                 7-point Laplacian on an NX x NY x NZ grid\n"          \
     "  banded:N:LOWER:UPPER[:SEED]        N x N band with random values\n"                      \
-    "  uniform:ROWS:COLS:PER_ROW[:SEED]   uniformly random columns, about PER_ROW per row"
+    "  uniform:ROWS:COLS:PER_ROW[:SEED]   uniformly random columns, about PER_ROW per row\n"   \
+    "  star:N:LONG:LEN:DEG[:SEED]         N x N star mixture: LONG rows of LEN entries among\n" \
+    "                                     rows of DEG, each long row a column of DEG short rows"
 
 /* A generator call, parsed and range-checked by the caller's rules only (the library checks
  * the rest and reports through its status). */
 typedef struct cli_gen_request {
-    const char *kind; /* "rmat", "laplace2d", "laplace3d", "banded", "uniform" */
-    int64_t n[3];     /* the integer arguments in order */
+    const char *kind; /* "rmat", "laplace2d", "laplace3d", "banded", "uniform", "star" */
+    int64_t n[4];     /* the integer arguments in order */
     double per_row;   /* uniform's PER_ROW (may be fractional) */
     uint64_t seed;
     magnus_value_type type;

@@ -95,7 +95,8 @@ int cmd_bench(int argc, char **argv) {
          "skip inputs with more products (default: no limit)"},
         {"--systems", NULL, CLI_STRING, &req.systems, "LIST",
          "exactly these: DEVICE (a spec as --device takes it: cuda:0, gpu, opencl:nvidia), "
-         "ALGO@DEVICE (hash@cuda:0), cusparse[@cuda:N]"},
+         "ALGO@DEVICE (hash@cuda:0), cusparse[@cuda:N] (cuMemAlloc'd buffers), "
+         "cusparse-pool[@cuda:N] (buffers from a stream-ordered pool, as magnus's)"},
         {"--exclude", NULL, CLI_STRING, &req.exclude, "LIST", "leave out devices or systems"},
         {"--algorithms", NULL, CLI_STRING, &req.algorithms, "LIST",
          "magnus algorithms on each device: auto (the library's choice per input), magnus (gMAGNUS), hash (default magnus)"},

@@ -106,7 +106,7 @@ int cmd_gen(int argc, char **argv) {
     bool progress_forced = false;
     const char *output = NULL;
     const cli_option options[] = {
-        {"--seed", NULL, CLI_UINT, &seed, "SEED", "random seed for banded/uniform/rmat (default 1)"},
+        {"--seed", NULL, CLI_UINT, &seed, "SEED", "random seed for banded/uniform/rmat/star (default 1)"},
         {"--type", NULL, CLI_TYPE, &type, "f32|f64", "value type (default f32)"},
         {"--output", "-o", CLI_STRING, &output, "FILE", "output file, .mtx or .mtx.gz (required)"},
         CLI_PROGRESS_OPTION(&progress_forced),
@@ -115,7 +115,8 @@ int cmd_gen(int argc, char **argv) {
     const cli_spec spec = {
         .command = "gen",
         .synopsis = "{laplace2d NX NY | laplace3d NX NY NZ | banded N LOWER UPPER |\n"
-                    "                  uniform ROWS COLS PER_ROW | rmat SCALE PER_ROW} [--seed SEED]\n"
+                    "                  uniform ROWS COLS PER_ROW | rmat SCALE PER_ROW |\n"
+                    "                  star N LONG LEN DEG} [--seed SEED]\n"
                     "                  [--type f32|f64] -o FILE",
         .description =
             "Generates a matrix and writes it in Matrix Market format (gzip-compressed when\n"
@@ -125,12 +126,16 @@ int cmd_gen(int argc, char **argv) {
             "  banded N LOWER UPPER       N x N, entries with -LOWER <= j-i <= UPPER, values\n"
             "                             uniform in [0.5, 1.5)\n"
             "  uniform ROWS COLS PER_ROW  about PER_ROW distinct random columns per row\n"
-            "  rmat SCALE PER_ROW         R-MAT with Graph500 defaults (see 'magnus rmat')",
+            "  rmat SCALE PER_ROW         R-MAT with Graph500 defaults (see 'magnus rmat')\n"
+            "  star N LONG LEN DEG        N x N star mixture (LP-like): LONG random rows of LEN\n"
+            "                             random columns over all N, the other rows of DEG;\n"
+            "                             each long row's index is a column of DEG short rows\n"
+            "                             (docs/generators.md)",
         .options = options,
         .min_positional = 1,
-        .max_positional = 4,
+        .max_positional = 5,
     };
-    const char *positional[4];
+    const char *positional[5];
     int npositional;
     int rc = cli_parse(&spec, argc, argv, positional, &npositional);
     if (rc != CLI_CONTINUE) return rc;

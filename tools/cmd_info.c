@@ -34,6 +34,11 @@ static double density(const magnus_csr_s *A) {
     return cells > 0 ? (double)A->nnz / cells : 0;
 }
 
+/* How far the longest row stands out (a star mixture's is 1,000 and more); 0 when empty. */
+static double max_over_mean(const magnus_csr_stats *st) {
+    return st->row_nnz_mean > 0 ? (double)st->row_nnz_max / st->row_nnz_mean : 0;
+}
+
 static void print_text(const info_result *r) {
     const magnus_csr_stats *st = &r->stats;
     const magnus_mm_facts *f = &r->input.facts;
@@ -61,8 +66,9 @@ static void print_text(const info_result *r) {
                    cli_type_name(r->type));
         printf("\n");
     }
-    printf("%-12smin %s, max %s, mean %.2f, std %.2f\n", "row nnz:", cli_count(st->row_nnz_min).s,
-           cli_count(st->row_nnz_max).s, st->row_nnz_mean, st->row_nnz_std);
+    printf("%-12smin %s, max %s, mean %.2f, std %.2f, max/mean %.1f\n", "row nnz:",
+           cli_count(st->row_nnz_min).s, cli_count(st->row_nnz_max).s, st->row_nnz_mean,
+           st->row_nnz_std, max_over_mean(st));
     printf("%-12s%s\n", "empty rows:", cli_count(st->empty_rows).s);
     if (r->square)
         printf("%-12s%s products, largest row %s\n", "A*A:", cli_count(st->products).s,
@@ -130,6 +136,7 @@ static void print_json(const info_result *r, const char *error) {
     cli_json_int(&j, "max", st->row_nnz_max);
     cli_json_real(&j, "mean", st->row_nnz_mean);
     cli_json_real(&j, "std", st->row_nnz_std);
+    cli_json_real(&j, "max_over_mean", max_over_mean(st));
     cli_json_close(&j);
     cli_json_int(&j, "empty_rows", st->empty_rows);
     cli_json_real(&j, "read_seconds", r->read_seconds);

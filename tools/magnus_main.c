@@ -14,7 +14,7 @@ typedef struct cli_command {
 static const cli_command commands[] = {
     {"info", "describe a matrix: shape, row lengths, products of A*A [nnz(A*A)]", cmd_info},
     {"rmat", "write an R-MAT random graph as a Matrix Market file", cmd_rmat},
-    {"gen", "write a generated matrix (laplace2d/3d, banded, uniform)", cmd_gen},
+    {"gen", "write a generated matrix (laplace2d/3d, banded, uniform, star)", cmd_gen},
     {"multiply", "C = A*B, timed, optionally verified and written", cmd_multiply},
     {"demo", "multiply a generated R-MAT pair and verify it (no files needed)", cmd_demo},
     {"probe", "list the devices of every backend and why a backend was skipped", cmd_probe},

@@ -399,6 +399,18 @@ MAGNUS_API magnus_status magnus_gen_banded(magnus_csr *out, int64_t n, int64_t l
 MAGNUS_API magnus_status magnus_gen_uniform(magnus_csr *out, int64_t rows, int64_t cols,
                                             double nnz_per_row, uint64_t seed,
                                             magnus_value_type type);
+/*
+ * n×n "star mixture", shaped like LP constraint matrices: long_rows rows (drawn at random)
+ * hold exactly long_len distinct random columns over all of [0, n); every other row holds
+ * short_deg random columns, and each long row's index is a column of exactly
+ * min(short_deg, n - long_rows) random short rows (such a row keeps max(short_deg, its hub
+ * columns) entries). C = A*A then has long rows of products and rows wider than long_len.
+ * Values uniform in [0.5,1.5). n <= 2^31-1 and the other sizes in 0..n, else
+ * MAGNUS_ERROR_INVALID_ARGUMENT. docs/generators.md describes the design.
+ */
+MAGNUS_API magnus_status magnus_gen_star(magnus_csr *out, int64_t n, int64_t long_rows,
+                                         int64_t long_len, int64_t short_deg, uint64_t seed,
+                                         magnus_value_type type);
 
 /* ------------------------------------------------------------------------------------------
  * Devices and contexts

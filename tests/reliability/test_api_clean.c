@@ -53,6 +53,8 @@ Test(api_clean, host_calls_leave_no_message) {
     KEEPS(magnus_csr_free(&X));
     CLEAN(magnus_gen_uniform(&X, 30, 30, 2.5, 3, MAGNUS_FLOAT64));
     KEEPS(magnus_csr_free(&X));
+    CLEAN(magnus_gen_star(&X, 40, 2, 20, 3, 3, MAGNUS_FLOAT64));
+    KEEPS(magnus_csr_free(&X));
     magnus_rmat_options ropt;
     CLEAN(magnus_rmat_options_init(&ropt));
     ropt.scale = 5;

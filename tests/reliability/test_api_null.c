@@ -46,6 +46,8 @@ Test(api_null, outputs_and_arguments) {
                   "banded");
     EXPECT_STATUS(magnus_gen_uniform(NULL, 4, 4, 1, 1, MAGNUS_FLOAT32), MAGNUS_ERROR_NULL_POINTER,
                   "uniform");
+    EXPECT_STATUS(magnus_gen_star(NULL, 8, 1, 4, 2, 1, MAGNUS_FLOAT32), MAGNUS_ERROR_NULL_POINTER,
+                  "star");
     size_t count = 99;
     EXPECT_STATUS(magnus_device_probe(NULL, 0, NULL), MAGNUS_ERROR_NULL_POINTER, "probe count");
     EXPECT_STATUS(magnus_device_probe(NULL, 4, &count), MAGNUS_ERROR_NULL_POINTER,

@@ -26,3 +26,7 @@ magnus_add_device_test(spgemm_batches SOURCES ${_spgemm_dir}/test_spgemm_batches
 # C; one whose C fits, however large its shapes allow, is not.
 magnus_add_device_test(spgemm_c_bound SOURCES ${_spgemm_dir}/test_spgemm_c_bound.c
                        LABELS spgemm TIMEOUT 300)
+# Star mixtures (issue 34): a few rows of thousands of entries among rows of three, C wider
+# than a dense accumulator row; every algorithm against the CPU reference.
+magnus_add_device_test(spgemm_star SOURCES ${_spgemm_dir}/test_spgemm_star.c
+                       LABELS spgemm star TIMEOUT 300)

@@ -68,13 +68,16 @@ typedef struct bench_system {
     double copy_gbps;            /* device-to-device copy, read+write (0: not measured) */
     char copy_note[128];         /* why not measured */
     bench_cusparse *cusparse;    /* cuSPARSE systems, NULL when it did not load */
+    bool pool;                   /* cuSPARSE: every buffer from a stream-ordered pool
+                                    ("cusparse-pool@cuda:N"), as magnus's CUDA backend
+                                    allocates; else cuMemAlloc/cuMemFree ("cusparse@cuda:N") */
     char unavailable[BENCH_TEXT];/* non-empty: the system cannot run at all, and why */
 } bench_system;
 
 /* What the user asked for; bench_systems_build turns it into systems. */
 typedef struct bench_system_request {
     const char *systems;    /* NULL: defaults; else a comma list of DEVICE, ALGO@DEVICE,
-                               cusparse, cusparse@cuda:N */
+                               cusparse, cusparse@cuda:N, cusparse-pool[@cuda:N] */
     const char *exclude;    /* comma list of device labels or system ids to leave out */
     const char *algorithms; /* algorithms on plain devices: "magnus", "hash", "magnus,hash" */
     bool include_cpu;       /* defaults: CPU devices too, even when a GPU exists */
@@ -183,6 +186,18 @@ typedef struct bench_check {
     char note[BENCH_TEXT];
 } bench_check;
 
+/* Every timed run's C (issue 34): the C the row verifies (magnus: the warm-up's; cuSPARSE: its
+ * first timed run's) is checksummed; each timed run's C, downloaded after its timing, either
+ * has the same checksum or is checked on its own (reference or randomized check). */
+typedef struct bench_runs_check {
+    bool have_first;
+    uint64_t first_sum;
+    int checked;                 /* timed runs whose C was looked at */
+    int same;                    /* ... bit for bit the verified C (same checksum) */
+    int failed;                  /* ... different, and failing their own check */
+    char note[BENCH_TEXT];       /* the first failure */
+} bench_runs_check;
+
 typedef struct bench_row {
     const bench_input *input;
     const bench_system *system;
@@ -212,6 +227,12 @@ typedef struct bench_row {
     double sol_outer_pct, sol_histogram_pct, sol_multisplit_pct;
     char baseline[64];           /* magnus rows: the baseline the speedup is over */
     double speedup;              /* baseline mean time / this mean time */
+    /* the fair comparison (issue 34; bench_run.c fills them once every C is checked) */
+    double speedup_median, speedup_min; /* the same of the median / fastest runs */
+    char baseline_pool[64];      /* magnus rows: the cusparse-pool system of speedup_pool */
+    double speedup_pool, speedup_pool_median, speedup_pool_min;
+    char speedup_note[BENCH_TEXT]; /* magnus rows: why a speedup is missing */
+    bench_runs_check runs_check; /* every timed run's C */
     bench_plan_result plan;      /* --plan, magnus rows whose multiply completed */
     bool has_device_check;       /* magnus rows: the randomized check ran on the device C of
                                     the warm-up (bench_plan.random_check), result here */
@@ -247,7 +268,9 @@ void bench_plan_measure(bench_row *row, bench_system *sys, const bench_data *d,
                         const bench_plan *timing, bool use_reference, double rtol, uint64_t seed);
 
 /* cuSPARSE (bench_cusparse.c; opening and closing: bench_cusparse_lib.c). */
-bench_cusparse *bench_cusparse_open(int ordinal, const char *library, char *why, size_t n);
+/* pool: every device buffer from a stream-ordered pool (cusparse-pool), else cuMemAlloc. */
+bench_cusparse *bench_cusparse_open(int ordinal, const char *library, bool pool, char *why,
+                                    size_t n);
 void bench_cusparse_close(bench_cusparse *cs);
 /* "cuSPARSE 12.6.3 (libcusparse.so.12), CUDA driver 13000, NVIDIA H200" */
 const char *bench_cusparse_describe(const bench_cusparse *cs);
@@ -299,6 +322,15 @@ void bench_check_baseline(bench_check *out, const magnus_csr_s *C, const magnus_
 void bench_check_random(bench_check *out, magnus_context ctx, const struct magnus_device_csr_s *dC,
                         const magnus_csr_s *C, const magnus_csr_s *A,
                         const magnus_csr_s *B, double rtol, uint64_t seed);
+
+/* FNV-1a over C's shape, row pointers, columns and value bits. */
+uint64_t bench_csr_checksum(const magnus_csr_s *C);
+/* The C the row verifies; `timed`: it is itself a timed run's (counted as checked, same). */
+void bench_runs_check_first(bench_runs_check *rc, const magnus_csr_s *C, bool timed);
+/* Timed run `run`'s C: the same checksum as the first, or its own check (the CPU reference
+ * when d->ref is computed and plan->random_check is off, else the randomized check). */
+void bench_runs_check_add(bench_runs_check *rc, const magnus_csr_s *C, const bench_data *d,
+                          const bench_plan *plan, int run);
 
 /* ---- speed of light ------------------------------------------------------------------------ */
 /* Fills the floor and % columns of a magnus row from its report and the input. */

@@ -73,6 +73,13 @@ bool bench_cuda_load(bench_cuda_api *api, char *why, size_t n) {
         memcpy(&loaded.member, &sym, sizeof sym);
     BENCH_CUDA_ENTRY_POINTS(BENCH_CUDA_RESOLVE)
 #undef BENCH_CUDA_RESOLVE
+    /* optional: the pool's entry points stay NULL where the driver lacks them */
+    char ignored[256];
+#define BENCH_CUDA_RESOLVE_OPTIONAL(member, symbol, type)                              \
+    if (ok && resolve(library, symbol, version, &sym, ignored, sizeof ignored))         \
+        memcpy(&loaded.member, &sym, sizeof sym);
+    BENCH_CUDA_POOL_ENTRY_POINTS(BENCH_CUDA_RESOLVE_OPTIONAL)
+#undef BENCH_CUDA_RESOLVE_OPTIONAL
     if (ok) {
         CUresult r = loaded.Init(0);
         if (r != CUDA_SUCCESS) {

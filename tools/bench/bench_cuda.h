@@ -42,9 +42,22 @@
     X(EventElapsedTime, "cuEventElapsedTime", PFN_cuEventElapsedTime_v2000)            \
     X(EventDestroy, "cuEventDestroy", PFN_cuEventDestroy_v4000)
 
+/* The stream-ordered pool of the cusparse-pool baseline (the allocator magnus's CUDA backend
+ * uses, backends/cuda/cuda_memory.c): resolved when present, NULL otherwise (a driver before
+ * 11.2; that system then says it is unavailable). */
+#define BENCH_CUDA_POOL_ENTRY_POINTS(X)                                                \
+    X(DeviceGetAttribute, "cuDeviceGetAttribute", PFN_cuDeviceGetAttribute_v2000)      \
+    X(MemPoolCreate, "cuMemPoolCreate", PFN_cuMemPoolCreate_v11020)                    \
+    X(MemPoolDestroy, "cuMemPoolDestroy", PFN_cuMemPoolDestroy_v11020)                 \
+    X(MemPoolSetAttribute, "cuMemPoolSetAttribute", PFN_cuMemPoolSetAttribute_v11020)  \
+    X(MemAllocFromPoolAsync, "cuMemAllocFromPoolAsync",                                \
+      PFN_cuMemAllocFromPoolAsync_v11020)                                              \
+    X(MemFreeAsync, "cuMemFreeAsync", PFN_cuMemFreeAsync_v11020)
+
 typedef struct bench_cuda_api {
 #define BENCH_CUDA_MEMBER(member, symbol, type) type member;
     BENCH_CUDA_ENTRY_POINTS(BENCH_CUDA_MEMBER)
+    BENCH_CUDA_POOL_ENTRY_POINTS(BENCH_CUDA_MEMBER)
 #undef BENCH_CUDA_MEMBER
     int driver_version;
     char library[256];

@@ -18,7 +18,9 @@
  *
  * One untimed warm-up (the first input only: the library's start-up), one timed trial of each
  * algorithm, then `runs` timed runs of the fastest trial (all algorithms with
- * --cusparse-all); the last timed run's C is the one verified. Every failure is kept with its
+ * --cusparse-all). Every timed run keeps its C, downloaded after the timing: the first is the
+ * one the row verifies, each later one is compared with it by checksum or checked on its own
+ * (bench_runs_check_add, issue 34). Every failure is kept with its
  * status name (CUSPARSE_STATUS_INSUFFICIENT_RESOURCES, CUDA_ERROR_OUT_OF_MEMORY, ...). When an
  * ALG3 chunk fraction runs out of resources the larger fractions, which need more memory, are
  * not tried.
@@ -37,9 +39,11 @@
 
 #ifndef MAGNUS_BENCH_HAVE_CUSPARSE
 
-bench_cusparse *bench_cusparse_open(int ordinal, const char *library, char *why, size_t n) {
+bench_cusparse *bench_cusparse_open(int ordinal, const char *library, bool pool, char *why,
+                                    size_t n) {
     (void)ordinal;
     (void)library;
+    (void)pool;
     snprintf(why, n, "built without cusparse.h (CUDA headers not found at configure time)");
     return NULL;
 }
@@ -234,6 +238,27 @@ static void append(char *buf, size_t size, const char *fmt, const char *name, co
     if (used < size) snprintf(buf + used, size - used, fmt, used ? "; " : "", name, what);
 }
 
+/* A timed run's C, still on the device: downloaded (untimed) and freed there. The first
+ * becomes *first (the C the row verifies), each later one is checked against it. */
+static bool track_run(bench_cusparse *cs, device_csr32 *dC, const bench_data *d,
+                      const bench_plan *plan, int run, magnus_csr *first, bench_runs_check *rc,
+                      char *why, size_t n) {
+    magnus_csr C = NULL;
+    bool ok = bench_cusparse_download(cs, dC, d->type, &C, why, n);
+    bench_cusparse_dfree(cs, &dC->row_ptr);
+    bench_cusparse_dfree(cs, &dC->col_idx);
+    bench_cusparse_dfree(cs, &dC->values);
+    if (!ok) return false;
+    if (!*first) {
+        *first = C;
+        bench_runs_check_first(rc, C, true);
+        return true;
+    }
+    bench_runs_check_add(rc, C, d, plan, run);
+    magnus_csr_free(&C);
+    return true;
+}
+
 static void progress_update(const bench_plan *plan, const char *what) {
     if (plan->progress) cli_progress_update(plan->progress, -1, what);
 }
@@ -251,6 +276,10 @@ void bench_cusparse_run(bench_row *row, bench_cusparse *cs, const bench_data *d,
     memset(&B, 0, sizeof B);
     memset(&dC, 0, sizeof dC);
     bench_samples best_samples = {0}, samples = {0};
+    /* the C of the first timed run and the check of the others: per trial, and the best's */
+    magnus_csr first = NULL, best_first = NULL;
+    bench_runs_check check, best_check;
+    memset(&best_check, 0, sizeof best_check);
     if (!bench_cusparse_upload(cs, d->A, &A, row->failure, sizeof row->failure)) {
         bench_cusparse_release(cs, &A);
         return;
@@ -286,11 +315,18 @@ void bench_cusparse_run(bench_row *row, bench_cusparse *cs, const bench_data *d,
         }
         samples.count = 0;
         uint64_t peak = 0;
+        magnus_csr_free(&first);
+        memset(&check, 0, sizeof check);
         for (int k = 0; k < reps; k++) {
             snprintf(label, sizeof label, "%.100s: %s %s %d/%d", plan->label, row->system->id,
                      configs[c].name, k + 1, reps);
             progress_update(plan, label);
-            run_once(cs, &configs[c], &A, pB, d->type, false, &dC, &r);
+            /* --cusparse-all: these are the timed runs, each C kept and checked */
+            const bool keep = plan->cusparse_time_all;
+            run_once(cs, &configs[c], &A, pB, d->type, keep, &dC, &r);
+            if (r.ok && keep &&
+                !track_run(cs, &dC, d, plan, k + 1, &first, &check, r.failure, sizeof r.failure))
+                r.ok = false;
             if (!r.ok) break;
             bench_samples_add(&samples, r.ms);
             if (r.peak > peak) peak = r.peak;
@@ -315,6 +351,10 @@ void bench_cusparse_run(bench_row *row, bench_cusparse *cs, const bench_data *d,
                 bench_samples_free(&best_samples);
                 best_samples = samples;
                 samples = (bench_samples){0};
+                magnus_csr_free(&best_first);
+                best_first = first;
+                first = NULL;
+                best_check = check;
             }
         }
     }
@@ -332,11 +372,11 @@ void bench_cusparse_run(bench_row *row, bench_cusparse *cs, const bench_data *d,
             snprintf(label, sizeof label, "%.100s: %s %s run %d/%d", plan->label, row->system->id,
                      configs[best].name, k, plan->runs);
             progress_update(plan, label);
-            /* Each run keeps its C (freed before the next, untimed): the last one is checked. */
-            bench_cusparse_dfree(cs, &dC.row_ptr);
-            bench_cusparse_dfree(cs, &dC.col_idx);
-            bench_cusparse_dfree(cs, &dC.values);
+            /* Each run keeps its C, downloaded and checked after its timing. */
             run_once(cs, &configs[best], &A, pB, d->type, true, &dC, &r);
+            if (r.ok && !track_run(cs, &dC, d, plan, k, &best_first, &best_check, r.failure,
+                                   sizeof r.failure))
+                r.ok = false;
             if (!r.ok) {
                 snprintf(row->failure, sizeof row->failure, "%s (timed run %d): %.400s",
                          configs[best].name, k, r.failure);
@@ -349,16 +389,12 @@ void bench_cusparse_run(bench_row *row, bench_cusparse *cs, const bench_data *d,
                 break;
         }
     }
-    if (plan->cusparse_time_all) { /* the best's C was freed: one more (untimed) run */
-        run_once(cs, &configs[best], &A, pB, d->type, true, &dC, &r);
-        if (!r.ok) {
-            snprintf(row->failure, sizeof row->failure, "%s (result run): %.400s",
-                     configs[best].name, r.failure);
-            goto done;
-        }
+    row->runs_check = best_check;
+    if (best_first) r.nnz_c = best_first->nnz; /* --cusparse-all: r is the last trial's */
+    if (C) {
+        *C = best_first;
+        best_first = NULL;
     }
-    if (C && !bench_cusparse_download(cs, &dC, d->type, C, row->failure, sizeof row->failure))
-        goto done;
     row->nnz_c = r.nnz_c;
     row->runs = best_samples.count;
     row->time = bench_samples_stats(&best_samples);
@@ -375,6 +411,8 @@ done:
     bench_cusparse_release(cs, &A);
     bench_samples_free(&samples);
     bench_samples_free(&best_samples);
+    magnus_csr_free(&first);
+    magnus_csr_free(&best_first);
 }
 
 #endif

@@ -65,6 +65,10 @@ struct bench_cusparse {
     CUcontext ctx;
     bool ctx_retained;
     cusparseHandle_t handle;
+    /* cusparse-pool: every buffer from this pool, on the handle's stream (0, the legacy
+     * default stream cuSPARSE runs on), release threshold UINT64_MAX (freed memory stays
+     * mapped for the next allocation), as magnus's CUDA backend allocates; NULL: cuMemAlloc */
+    CUmemoryPool pool;
     bool warmed;               /* the library's start-up run is done */
     char description[512];
     uint64_t total_memory;
@@ -104,8 +108,9 @@ static inline cudaDataType data_type(magnus_value_type t) {
 }
 
 /* ---- device memory, accounted, and the matrices in it (bench_cusparse_memory.c) ------------ */
-/* Allocates `bytes` (at least 256) into *out, counted in cs's use and peak; false with the
- * reason (`what` names the buffer) otherwise. */
+/* Allocates `bytes` (at least 256) into *out, counted in cs's use and peak (from cs->pool,
+ * stream-ordered, when there is one); false with the reason (`what` names the buffer)
+ * otherwise. */
 bool bench_cusparse_dalloc(bench_cusparse *cs, CUdeviceptr *out, size_t bytes,
                            const char *what, char *why, size_t n);
 /* Frees *p (0: nothing) and clears it. */

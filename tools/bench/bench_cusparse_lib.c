@@ -44,7 +44,43 @@ static void *open_library(const char *explicit_path, char *path, size_t path_siz
     return NULL;
 }
 
-bench_cusparse *bench_cusparse_open(int ordinal, const char *library, char *why, size_t n) {
+/* cusparse-pool's allocator: a pool on the device, freed memory kept (the release threshold
+ * at its maximum), as backends/cuda/cuda_memory.c makes magnus's. */
+static bool open_pool(bench_cusparse *cs, char *why, size_t n) {
+    const bench_cuda_api *cu = &cs->cu;
+    if (!cu->DeviceGetAttribute || !cu->MemPoolCreate || !cu->MemPoolDestroy ||
+        !cu->MemPoolSetAttribute || !cu->MemAllocFromPoolAsync || !cu->MemFreeAsync) {
+        snprintf(why, n, "the CUDA driver has no stream-ordered allocator (cuMemPoolCreate, "
+                         "cuMemAllocFromPoolAsync: CUDA 11.2 and later)");
+        return false;
+    }
+    int supported = 0;
+    if (!check_cu(cs, cu->DeviceGetAttribute(&supported, CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED,
+                                             cs->device),
+                  "cuDeviceGetAttribute(MEMORY_POOLS_SUPPORTED)", why, n))
+        return false;
+    if (!supported) {
+        snprintf(why, n, "the device does not support memory pools");
+        return false;
+    }
+    CUmemPoolProps props;
+    memset(&props, 0, sizeof props);
+    props.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+    props.handleTypes = CU_MEM_HANDLE_TYPE_NONE;
+    props.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    props.location.id = (int)cs->device;
+    if (!check_cu(cs, cu->MemPoolCreate(&cs->pool, &props), "cuMemPoolCreate", why, n)) {
+        cs->pool = NULL;
+        return false;
+    }
+    cuuint64_t keep_all = UINT64_MAX;
+    return check_cu(cs, cu->MemPoolSetAttribute(cs->pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD,
+                                                &keep_all),
+                    "cuMemPoolSetAttribute(RELEASE_THRESHOLD)", why, n);
+}
+
+bench_cusparse *bench_cusparse_open(int ordinal, const char *library, bool pool, char *why,
+                                    size_t n) {
     bench_cusparse *cs = calloc(1, sizeof *cs);
     if (!cs) {
         snprintf(why, n, "out of host memory");
@@ -83,7 +119,8 @@ bench_cusparse *bench_cusparse_open(int ordinal, const char *library, char *why,
     size_t free_bytes = 0, total_bytes = 0;
     if (!check_cu(cs, cs->cu.CtxSetCurrent(cs->ctx), "cuCtxSetCurrent", why, n) ||
         !check_cu(cs, cs->cu.MemGetInfo(&free_bytes, &total_bytes), "cuMemGetInfo", why, n) ||
-        !check_status(cs, cs->cusparseCreate(&cs->handle), "cusparseCreate", why, n))
+        !check_status(cs, cs->cusparseCreate(&cs->handle), "cusparseCreate", why, n) ||
+        (pool && !open_pool(cs, why, n)))
         goto fail;
     cs->total_memory = total_bytes;
     char name[256] = "?";
@@ -93,9 +130,9 @@ bench_cusparse *bench_cusparse_open(int ordinal, const char *library, char *why,
     cs->cusparseGetProperty(MINOR_VERSION, &minor);
     cs->cusparseGetProperty(PATCH_LEVEL, &patch);
     snprintf(cs->description, sizeof cs->description,
-             "cuSPARSE %d.%d.%d (%.200s), CUDA driver %d.%d, %.200s", major, minor, patch,
+             "cuSPARSE %d.%d.%d (%.200s), CUDA driver %d.%d, %.200s%s", major, minor, patch,
              cs->path, cs->cu.driver_version / 1000,
-             cs->cu.driver_version % 1000 / 10, name);
+             cs->cu.driver_version % 1000 / 10, name, pool ? ", stream-ordered pool" : "");
     return cs;
 fail:
     bench_cusparse_close(cs);
@@ -107,6 +144,10 @@ void bench_cusparse_close(bench_cusparse *cs) {
     if (cs->handle) {
         cs->cu.CtxSetCurrent(cs->ctx);
         cs->cusparseDestroy(cs->handle);
+    }
+    if (cs->pool) { /* the frees queued on stream 0 complete first */
+        cs->cu.CtxSynchronize();
+        cs->cu.MemPoolDestroy(cs->pool);
     }
     if (cs->ctx_retained) cs->cu.DevicePrimaryCtxRelease(cs->device);
     /* libcusparse stays mapped: its runtime registered exit handlers. */

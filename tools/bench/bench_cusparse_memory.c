@@ -20,10 +20,12 @@ bool bench_cusparse_dalloc(bench_cusparse *cs, CUdeviceptr *out, size_t bytes,
         snprintf(why, n, "too many live allocations (%s)", what);
         return false;
     }
-    CUresult r = cs->cu.MemAlloc(out, bytes ? bytes : 256);
+    CUresult r = cs->pool ? cs->cu.MemAllocFromPoolAsync(out, bytes ? bytes : 256, cs->pool, 0)
+                          : cs->cu.MemAlloc(out, bytes ? bytes : 256);
     if (r != CUDA_SUCCESS) {
         char name[64];
-        snprintf(why, n, "cuMemAlloc %s (%zu bytes): %s", what, bytes,
+        snprintf(why, n, "%s %s (%zu bytes): %s",
+                 cs->pool ? "cuMemAllocFromPoolAsync" : "cuMemAlloc", what, bytes,
                  bench_cuda_error_name(&cs->cu, r, name, sizeof name));
         *out = 0;
         return false;
@@ -43,7 +45,8 @@ void bench_cusparse_dfree(bench_cusparse *cs, CUdeviceptr *p) {
             cs->live[i].ptr = 0;
             cs->live[i].bytes = 0;
         }
-    cs->cu.MemFree(*p);
+    if (cs->pool) cs->cu.MemFreeAsync(*p, 0); /* ordered after the work queued on stream 0 */
+    else cs->cu.MemFree(*p);
     *p = 0;
 }
 

@@ -4,7 +4,8 @@
  * end on the host clock around magnus_spgemm_device (which returns once the device is done:
  * setup, symbolic, numeric, allocation of C and of every work buffer, freeing the work
  * buffers). C is freed between runs, outside the timed region. The report's phase times are
- * averaged over the timed runs.
+ * averaged over the timed runs. Every timed run's C is downloaded after its timing and
+ * compared with the warm-up's by checksum, or checked on its own (bench_runs_check_add).
  */
 #include <math.h>
 #include <string.h>
@@ -106,6 +107,7 @@ void bench_magnus_run(bench_row *row, bench_system *sys, const bench_data *d,
         goto done;
     }
     if (C) row->download_ms = (cli_now() - t_download) * 1e3;
+    if (C) bench_runs_check_first(&row->runs_check, *C, false);
     /* the randomized check's C·x while C is still on the device (freed before the timed runs,
      * so it does not count in their peak) */
     if (C && plan->random_check) {
@@ -130,6 +132,15 @@ void bench_magnus_run(bench_row *row, bench_system *sys, const bench_data *d,
         }
         int64_t nnz_run = 0;
         magnus_device_csr_shape(NULL, NULL, &nnz_run, dC);
+        if (C) { /* this run's C, untimed: the warm-up's bit for bit, or checked on its own */
+            magnus_csr Crun = NULL;
+            if ((s = magnus_device_csr_download(&Crun, dC))) {
+                fail(row, "download C (timed run)", s);
+                goto done;
+            }
+            bench_runs_check_add(&row->runs_check, Crun, d, plan, r);
+            magnus_csr_free(&Crun);
+        }
         magnus_device_csr_free(&dC);
         if (nnz_run != nnz_c) {
             row->status = "failed";

@@ -50,6 +50,25 @@ static void levels_text(char *buf, size_t size, const double *ms, const int64_t 
     }
 }
 
+/* ---- the fair comparison's columns (issue 34) --------------------------------------------- */
+/* Speedups of the median and fastest runs beside `speedup` (of the means), the same three
+ * over the cusparse-pool baseline, why a speedup is missing, and how many timed runs' C
+ * were checked (bench_runs_check). */
+static void emit_fair_comparison(const bench_row *r, sink *k) {
+    const bench_runs_check *rc = &r->runs_check;
+    const bool counted = !strcmp(r->status, "ok") && rc->have_first;
+    real(k, "speedup_median", r->speedup_median);
+    real(k, "speedup_min", r->speedup_min);
+    text(k, "baseline_pool", r->baseline_pool);
+    real(k, "speedup_pool", r->speedup_pool);
+    real(k, "speedup_pool_median", r->speedup_pool_median);
+    real(k, "speedup_pool_min", r->speedup_pool_min);
+    text(k, "speedup_note", r->speedup_note);
+    integer(k, "runs_verified", counted ? rc->checked - rc->failed : NAN);
+    integer(k, "runs_same", counted ? rc->same : NAN);
+}
+/* ---- end of the fair comparison's columns ------------------------------------------------- */
+
 /* --plan's columns: empty unless the plan was tried on this row. */
 static void emit_plan(const bench_plan_result *p, sink *k) {
     const bool on = p->ran;
@@ -119,6 +138,7 @@ static void emit_row(const bench_row *r, sink *k) {
     text(k, "verify_note", r->verify_note);
     text(k, "baseline", r->baseline);
     real(k, "speedup", r->speedup);
+    emit_fair_comparison(r, k);
     emit_plan(&r->plan, k);
 
     const magnus_report *p = r->has_report ? &r->report : NULL;

@@ -6,7 +6,9 @@
  * Verification order for each C: the CPU reference when the input has at most --verify-limit
  * products; otherwise the baseline's C (when a baseline ran, and the magnus C could be kept
  * on the host until then) plus the randomized check; otherwise the randomized check alone.
- * A baseline's own C is checked against the reference, or by the randomized check.
+ * A baseline's own C is checked against the reference, or by the randomized check. Every
+ * timed run's C is compared with the verified one by checksum, or checked on its own
+ * (bench_runs_check). Speedups are set last, between rows whose every C verified.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -36,6 +38,54 @@ static void record_check(bench_session *s, bench_row *row, const bench_check *c)
         s->mismatches++;
         fprintf(stderr, "magnus bench: MISMATCH: %s on %s (%s check): %s\n", row->system->id,
                 row->input->name, c->method, c->note);
+    }
+}
+
+/* Every timed run's C (bench_runs_check): one that differs from the verified C and fails its
+ * own check makes the row verified=no, as a wrong warm-up C would. */
+static void record_timed_runs(bench_session *s, bench_row *row) {
+    const bench_runs_check *rc = &row->runs_check;
+    if (!is_ok(row) || rc->failed == 0 || !strcmp(row->verified, "no")) return;
+    row->verified = "no";
+    snprintf(row->verify_note, sizeof row->verify_note, "%s", rc->note);
+    s->mismatches++;
+    fprintf(stderr, "magnus bench: MISMATCH: %s on %s: %s\n", row->system->id, row->input->name,
+            rc->note);
+}
+
+static bool verified(const bench_row *r) { return is_ok(r) && !strcmp(r->verified, "yes"); }
+
+/* The speedups of the magnus rows over each kind of baseline (cusparse@: baseline, speedup;
+ * cusparse-pool@: baseline_pool, speedup_pool), of the mean, median and fastest runs. Only
+ * between rows whose every C verified: another row gets none, and speedup_note says why. */
+static void set_speedups(bench_row *rows, int n) {
+    for (int k = 0; k < n; k++) {
+        bench_row *m = &rows[k];
+        if (m->system->kind != BENCH_SYSTEM_MAGNUS || !is_ok(m)) continue;
+        size_t used = 0;
+        for (int b = 0; b < n; b++) {
+            const bench_row *q = &rows[b];
+            if (q->system->kind != BENCH_SYSTEM_CUSPARSE || !is_ok(q)) continue;
+            const char *why = !verified(m) ? "this row's C did not verify"
+                              : !verified(q) ? "the baseline's C did not verify"
+                              : !(q->time.mean > 0 && m->time.mean > 0) ? "no time"
+                                                                        : NULL;
+            if (why) {
+                if (used < sizeof m->speedup_note)
+                    used += (size_t)snprintf(m->speedup_note + used, sizeof m->speedup_note - used,
+                                             "%sno speedup over %s: %s", used ? "; " : "",
+                                             q->system->id, why);
+                continue;
+            }
+            const bool pool = q->system->pool;
+            char *name = pool ? m->baseline_pool : m->baseline;
+            if (name[0]) continue; /* the first of its kind */
+            snprintf(name, sizeof m->baseline, "%s", q->system->id);
+            *(pool ? &m->speedup_pool : &m->speedup) = q->time.mean / m->time.mean;
+            *(pool ? &m->speedup_pool_median : &m->speedup_median) =
+                q->time.median / m->time.median;
+            *(pool ? &m->speedup_pool_min : &m->speedup_min) = q->time.min / m->time.min;
+        }
     }
 }
 
@@ -83,6 +133,7 @@ static void print_row(const bench_row *r, int index, int count) {
                 r->time.median, r->time.min, r->runs, r->gflops);
         if (r->variant[0]) fprintf(stderr, " [%s]", r->variant);
         if (isfinite(r->speedup)) fprintf(stderr, " speedup %.3fx", r->speedup);
+        if (isfinite(r->speedup_pool)) fprintf(stderr, " (pool %.3fx)", r->speedup_pool);
         fprintf(stderr, " verified %s (%s)", r->verified, r->verify_method);
         print_plan(&r->plan);
     } else {
@@ -252,10 +303,6 @@ void bench_run_input(bench_session *s, const bench_input *in, int index, int cou
         for (int k = 0; k < s->nsystems; k++) {
             bench_row *mr = &rows[k];
             if (s->systems[k].kind != BENCH_SYSTEM_MAGNUS || !is_ok(mr)) continue;
-            if (is_ok(row) && !mr->baseline[0] && row->time.mean > 0 && mr->time.mean > 0) {
-                snprintf(mr->baseline, sizeof mr->baseline, "%s", sys->id);
-                mr->speedup = row->time.mean / mr->time.mean;
-            }
             if (!kept[k].C || compared || !yardstick) continue;
             bench_check c;
             bench_check_baseline(&c, kept[k].C, Cb, d.nonnegative, rtol);
@@ -279,6 +326,8 @@ void bench_run_input(bench_session *s, const bench_input *in, int index, int cou
             check_random(s, &rows[k], &d, kept[k].C, rtol, seed, NULL);
             magnus_csr_free(&kept[k].C);
         }
+    for (int k = 0; k < s->nsystems; k++) record_timed_runs(s, &rows[k]);
+    set_speedups(rows, s->nsystems);
 
     emit(s, rows, index, count);
     bench_data_free(&d, &s->cache);

@@ -62,6 +62,8 @@ void bench_row_init(bench_row *row, const bench_input *in, const bench_system *s
     row->floor_outer_bytes = row->floor_histogram_bytes = row->floor_multisplit_bytes = NAN;
     row->sol_outer_pct = row->sol_histogram_pct = row->sol_multisplit_pct = NAN;
     row->speedup = NAN;
+    row->speedup_median = row->speedup_min = NAN;
+    row->speedup_pool = row->speedup_pool_median = row->speedup_pool_min = NAN;
 }
 
 void bench_row_set_facts(bench_row *row, const bench_data *d) {

@@ -1,7 +1,8 @@
 /*
  * Which systems a bench runs. Without --systems: every probed device (CPU devices only when
  * no GPU is left, or with --cpu), each with the --algorithms, plus a cuSPARSE baseline on
- * every CUDA device. With --systems: exactly the listed ones, each device named by a device
+ * every CUDA device, twice: cuMemAlloc'd (cusparse@) and from a stream-ordered pool, the
+ * allocator magnus's CUDA backend uses (cusparse-pool@). With --systems: exactly the listed ones, each device named by a device
  * spec (magnus.h: "opencl:1", "gpu", "opencl:nvidia"), a plain device standing for each of the
  * --algorithms on it. Systems on one device share one magnus context, whose
  * device-to-device copy bandwidth is measured once here.
@@ -104,15 +105,16 @@ static bool add_magnus(builder *b, int device, magnus_algorithm algorithm, char 
     return true;
 }
 
-static bool add_cusparse(builder *b, int ordinal, char *why, size_t n) {
+static bool add_cusparse(builder *b, int ordinal, bool pool, char *why, size_t n) {
     char id[64], label[32];
     snprintf(label, sizeof label, "cuda:%d", ordinal);
-    snprintf(id, sizeof id, "cusparse@%s", label);
+    snprintf(id, sizeof id, "%s@%s", pool ? "cusparse-pool" : "cusparse", label);
     if (excluded(b, id, label)) return true;
     why[0] = 0;
     bench_system *s = append(b, id, why, n);
     if (!s) return why[0] == 0;
     s->kind = BENCH_SYSTEM_CUSPARSE;
+    s->pool = pool;
     snprintf(s->device_label, sizeof s->device_label, "%s", label);
     return true;
 }
@@ -149,21 +151,28 @@ static int find_device(const probe_list *p, const char *item, size_t item_len, c
     return -1;
 }
 
+/* Whether the item is "cusparse" or "cusparse-pool", alone or before '@' (*pool: the latter). */
+static bool names_cusparse(const char *item, size_t len, const char *at, bool *pool) {
+    size_t name_len = at ? (size_t)(at - item) : len;
+    *pool = name_len == 13 && !strncmp(item, "cusparse-pool", 13);
+    return *pool || (name_len == 8 && !strncmp(item, "cusparse", 8));
+}
+
 static bool add_listed(builder *b, const char *item, size_t len, char *why, size_t n) {
     const char *at = memchr(item, '@', len);
-    if ((len == 8 && !strncmp(item, "cusparse", 8)) || (at && at - item == 8 &&
-                                                          !strncmp(item, "cusparse", 8))) {
+    bool pool = false;
+    if (names_cusparse(item, len, at, &pool)) {
         int ordinal = 0;
         if (at) {
             char *end;
-            if (strncmp(at + 1, "cuda:", 5) ||
+            if ((size_t)(at + 6 - item) > len || strncmp(at + 1, "cuda:", 5) ||
                 (ordinal = (int)strtol(at + 6, &end, 10), end != item + len) || ordinal < 0) {
-                snprintf(why, n, "'%.*s': cuSPARSE runs on a CUDA device (cusparse@cuda:N)",
-                         (int)len, item);
+                snprintf(why, n, "'%.*s': cuSPARSE runs on a CUDA device (%s@cuda:N)",
+                         (int)len, item, pool ? "cusparse-pool" : "cusparse");
                 return false;
             }
         }
-        return add_cusparse(b, ordinal, why, n);
+        return add_cusparse(b, ordinal, pool, why, n);
     }
     const char *device = at ? at + 1 : item;
     size_t device_len = at ? len - (size_t)(at + 1 - item) : len;
@@ -172,7 +181,7 @@ static bool add_listed(builder *b, const char *item, size_t len, char *why, size
     if (!at) return add_device_algorithms(b, d, why, n);
     magnus_algorithm a;
     if (!parse_algorithm(item, (size_t)(at - item), &a)) {
-        snprintf(why, n, "'%.*s': unknown algorithm (auto, magnus, hash, cusparse)", (int)len, item);
+        snprintf(why, n, "'%.*s': unknown algorithm (auto, magnus, hash, cusparse, cusparse-pool)", (int)len, item);
         return false;
     }
     return add_magnus(b, d, a, why, n);
@@ -190,7 +199,8 @@ static bool add_defaults(builder *b, char *why, size_t n) {
     if (b->req->no_baseline) return true;
     for (int i = 0; i < b->probe->count; i++)
         if (b->probe->dev[i].backend == MAGNUS_BACKEND_CUDA &&
-            !add_cusparse(b, b->probe->dev[i].index, why, n))
+            (!add_cusparse(b, b->probe->dev[i].index, false, why, n) ||
+             !add_cusparse(b, b->probe->dev[i].index, true, why, n)))
             return false;
     return true;
 }
@@ -282,7 +292,8 @@ bool bench_systems_build(bench_system *systems, int *count, const bench_system_r
         } else {
             char reason[BENCH_TEXT];
             int ordinal = atoi(s->device_label + 5);
-            s->cusparse = bench_cusparse_open(ordinal, req->cusparse_library, reason, sizeof reason);
+            s->cusparse = bench_cusparse_open(ordinal, req->cusparse_library, s->pool, reason,
+                                              sizeof reason);
             if (!s->cusparse) {
                 snprintf(s->unavailable, sizeof s->unavailable, "%s", reason);
                 snprintf(s->device_name, sizeof s->device_name, "cuSPARSE (unavailable)");

@@ -126,3 +126,48 @@ void bench_check_random(bench_check *out, magnus_context ctx, const struct magnu
     if (!out->note[0] && !strncmp(report.vectors_where, "device", 6))
         snprintf(out->note, sizeof out->note, "C·x on the device");
 }
+
+/* ---- every timed run's C (issue 34) --------------------------------------------------------- */
+static uint64_t fnv_bytes(uint64_t h, const void *data, size_t bytes) {
+    const unsigned char *p = data;
+    for (size_t i = 0; i < bytes; i++) {
+        h ^= p[i];
+        h *= 0x100000001b3ULL;
+    }
+    return h;
+}
+
+uint64_t bench_csr_checksum(const magnus_csr_s *C) {
+    int64_t shape[3] = {C->rows, C->cols, C->nnz};
+    uint64_t h = fnv_bytes(0xcbf29ce484222325ULL, shape, sizeof shape);
+    h = fnv_bytes(h, C->row_ptr, (size_t)(C->rows + 1) * sizeof *C->row_ptr);
+    h = fnv_bytes(h, C->col_idx, (size_t)C->nnz * sizeof *C->col_idx);
+    return fnv_bytes(h, C->values, (size_t)C->nnz * magnus_value_size(C->type));
+}
+
+void bench_runs_check_first(bench_runs_check *rc, const magnus_csr_s *C, bool timed) {
+    memset(rc, 0, sizeof *rc);
+    rc->have_first = true;
+    rc->first_sum = bench_csr_checksum(C);
+    rc->checked = rc->same = timed ? 1 : 0;
+}
+
+void bench_runs_check_add(bench_runs_check *rc, const magnus_csr_s *C, const bench_data *d,
+                          const bench_plan *plan, int run) {
+    rc->checked++;
+    if (rc->have_first && bench_csr_checksum(C) == rc->first_sum) {
+        rc->same++;
+        return;
+    }
+    /* Not bit for bit the verified C (atomics may sum in another order): its own check. */
+    bench_check c;
+    if (!plan->random_check && d->ref)
+        bench_check_reference(&c, C, d->ref, d->magnitude, plan->rtol);
+    else
+        bench_check_random(&c, NULL, NULL, C, d->A, d->B, plan->rtol, plan->seed + (uint64_t)run);
+    if (c.passed) return;
+    if (!rc->failed++)
+        snprintf(rc->note, sizeof rc->note,
+                 "timed run %d: C differs from the verified C and fails its own %s check: %.300s",
+                 run, c.method, c.note);
+}

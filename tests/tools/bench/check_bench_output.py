@@ -90,6 +90,43 @@ def check_plan(where, r, c, expected):
         fail(f"{where}: plan_ratio {r['plan_ratio']} is not plan_execute_ms / time_mean_ms")
 
 
+def check_speedups(where, r, rows):
+    """A magnus row's speedups over cusparse@ and cusparse-pool@: mean, median and minimum."""
+    for prefix, base_key in (("speedup", "baseline"), ("speedup_pool", "baseline_pool")):
+        if not r[base_key]:
+            fail(f"{where}: no {base_key} ({r['speedup_note']!r})")
+            continue
+        base = [q for q in rows if q["input"] == r["input"] and q["system"] == r[base_key]]
+        if not base:
+            fail(f"{where}: {base_key} {r[base_key]} has no row")
+            continue
+        for suffix, stat in (("", "time_mean_ms"), ("_median", "time_median_ms"),
+                             ("_min", "time_min_ms")):
+            s = r[prefix + suffix]
+            if s is None or not close(s, base[0][stat] / r[stat], 1e-4):
+                fail(f"{where}: {prefix + suffix} {s} is not the baseline's {stat} / this one")
+    if "-pool@" not in r["baseline_pool"] or "-pool@" in r["baseline"]:
+        fail(f"{where}: baseline {r['baseline']!r}, baseline_pool {r['baseline_pool']!r}")
+
+
+def check_runs(where, r, expect_same, mismatch):
+    """runs_verified: every timed run's C (all of them, unless a mismatch is expected);
+    runs_same: all bit for bit the verified C, or (expect_same False) fewer."""
+    runs, ok, same = r["runs"], r["runs_verified"], r["runs_same"]
+    if ok is None or same is None or not 0 <= same <= ok <= runs:
+        fail(f"{where}: runs {runs}, runs_verified {ok}, runs_same {same}")
+        return
+    if not mismatch and ok != runs:
+        fail(f"{where}: {runs - ok} timed runs' C not verified")
+    if mismatch and ok == runs and r["verify_method"] and "timed run" in r["verify_note"]:
+        fail(f"{where}: a timed run failed ({r['verify_note']}) yet runs_verified = runs")
+    want = expect_same.get(r["system_kind"])
+    if want == "all" and same != runs:
+        fail(f"{where}: runs_same {same} of {runs}")
+    if want == "fewer" and same >= runs:
+        fail(f"{where}: runs_same {same} of {runs}: every timed run bit for bit the first")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--readme", required=True)
@@ -100,12 +137,18 @@ def main():
     ap.add_argument("--expect-detail")
     ap.add_argument("--expect-mismatch")
     ap.add_argument("--expect-speedup", action="store_true")
+    ap.add_argument("--expect-same-runs", action="append", default=[],
+                    help="KIND=all|fewer: rows of that system kind have every timed run's C "
+                         "bit for bit the verified one, or fewer (a jittered baseline)")
+    ap.add_argument("--expect-note",
+                    help="text every row of the --expect-mismatch kind has in verify_note")
     ap.add_argument("--expect-plan", action="store_true",
                     help="every magnus row has verified plan columns (bench --plan)")
     ap.add_argument("--expect-local-mem", type=int,
                     help="the budget per work group every magnus system must have used")
     args = ap.parse_args()
 
+    args.expect_same_runs = dict(kv.split("=", 1) for kv in args.expect_same_runs)
     columns = documented_columns(args.readme)
     with open(args.csv, newline="", encoding="utf-8") as f:
         reader = csv.reader(f)
@@ -195,8 +238,10 @@ def main():
                          f"{over}")
             elif ran != r["algorithm"] or share is not None or over is not None:
                 fail(f"{where}: {r['algorithm']} ran {ran!r} (auto shares {share}, {over})")
-        mismatch_expected = args.expect_mismatch and r["system_kind"] == args.expect_mismatch
+        mismatch_expected = bool(args.expect_mismatch) and r["system_kind"] == args.expect_mismatch
         want = "no" if mismatch_expected else "yes"
+        if mismatch_expected and args.expect_note and args.expect_note not in r["verify_note"]:
+            fail(f"{where}: verify_note {r['verify_note']!r} lacks {args.expect_note!r}")
         if r["verified"] != want:
             fail(f"{where}: verified={r['verified']} ({r['verify_method']}: {r['verify_note']}), "
                  f"expected {want}")
@@ -232,13 +277,15 @@ def main():
             if args.expect_detail and args.expect_detail not in r["detail"]:
                 fail(f"{where}: detail lacks {args.expect_detail!r}: {r['detail']!r}")
         elif args.expect_speedup:
-            s = r["speedup"]
-            if not r["baseline"] or s is None or not s > 0:
-                fail(f"{where}: no speedup over a baseline")
-            else:
-                base = [q for q in rows if q["input"] == r["input"] and q["system"] == r["baseline"]]
-                if not base or not close(s, base[0]["time_mean_ms"] / mean, 1e-4):
-                    fail(f"{where}: speedup {s} is not the baseline's mean / this mean")
+            check_speedups(where, r, rows)
+        check_runs(where, r, args.expect_same_runs, mismatch_expected)
+        if args.expect_mismatch == "cusparse" and r["system_kind"] == "magnus":
+            # every baseline's C failed: no speedup, and the row says why
+            for key in ("speedup", "speedup_median", "speedup_min", "speedup_pool"):
+                if r[key] is not None:
+                    fail(f"{where}: {key} {r[key]} over a baseline whose C did not verify")
+            if "did not verify" not in r["speedup_note"]:
+                fail(f"{where}: speedup_note {r['speedup_note']!r}")
     for name, values in nnz_by_input.items():
         if len(values) != 1:
             fail(f"{name}: systems disagree on nnz(C): {sorted(values)}")

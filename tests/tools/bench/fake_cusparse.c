@@ -23,16 +23,25 @@
  *   FAKE_CUSPARSE_FAIL   comma list of algorithms whose compute answers
  *                        CUSPARSE_STATUS_INSUFFICIENT_RESOURCES: ALG1, ALG2, ALG3(0.1) ...;
  *                        SPMV: every cusparseSpMV answers CUSPARSE_STATUS_INTERNAL_ERROR
- *   FAKE_CUSPARSE_WRONG  set: the copied C has one value off by 1 (the bench must notice)
+ *   FAKE_CUSPARSE_WRONG  set: the copied C has one value off by 1 (the bench must notice);
+ *                        "even": only the process's 2nd, 4th, ... copy (with ALG1 failing, 6
+ *                        trials per system and input, so with --runs 2 every second timed
+ *                        run: the verified C is right, the next run's is not)
+ *   FAKE_CUSPARSE_JITTER set: the 2nd, 4th, ... copy has every value one ulp up (a C that is
+ *                        not bit for bit the verified one, yet right)
  *   FAKE_CUSPARSE_SPMV_SILENT         comma list of SpMV algorithms (ALG_DEFAULT, CSR_ALG1,
  *                        CSR_ALG2, COO_ALG1, COO_ALG2, SELL_ALG1) whose cusparseSpMV
  *                        succeeds without writing y
  *   FAKE_CUSPARSE_NO_PREPROCESS       ... whose cusparseSpMV_preprocess answers
  *                        CUSPARSE_STATUS_NOT_SUPPORTED
  *   FAKE_CUDA_MEM_LIMIT  bytes: cuMemAlloc beyond this many live bytes is out of memory
+ * Stream-ordered pools (cusparse-pool): cuMemAllocFromPoolAsync needs a pool whose release
+ * threshold was set, on stream 0; a pool's buffer must go back by cuMemFreeAsync and any
+ * other by cuMemFree, or the fake aborts (the bench must not mix its allocators).
  * Built with FAKE_CUSPARSE_OLD: no cusparseGetStream, cusparseCreateSlicedEll or
  * cusparseSpMV_preprocess (a library before them; the bench resolves them as optional).
  */
+#include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -46,6 +55,7 @@
 static size_t live_bytes;
 typedef struct allocation {
     size_t bytes;
+    bool pooled; /* from cuMemAllocFromPoolAsync */
     max_align_t data[];
 } allocation;
 
@@ -103,6 +113,7 @@ static CUresult fake_alloc(CUdeviceptr *p, size_t bytes) {
     allocation *a = malloc(sizeof *a + bytes);
     if (!a) return CUDA_ERROR_OUT_OF_MEMORY;
     a->bytes = bytes;
+    a->pooled = false;
     memset(a->data, 0xa5, bytes); /* poison: nothing may read what was not written */
     live_bytes += bytes;
     *p = (CUdeviceptr)(uintptr_t)a->data;
@@ -111,13 +122,59 @@ static CUresult fake_alloc(CUdeviceptr *p, size_t bytes) {
 static allocation *of(CUdeviceptr p) {
     return (allocation *)((char *)(uintptr_t)p - offsetof(allocation, data));
 }
+static void misuse(const char *what) {
+    fprintf(stderr, "fake CUDA driver: %s\n", what);
+    abort();
+}
 static CUresult fake_free(CUdeviceptr p) {
     if (!p) return CUDA_SUCCESS;
     allocation *a = of(p);
+    if (a->pooled) misuse("cuMemFree of a pool's buffer (cuMemFreeAsync frees those)");
     live_bytes -= a->bytes;
     free(a);
     return CUDA_SUCCESS;
 }
+/* ---- stream-ordered pools: host memory as above, the protocol checked ---------------------- */
+typedef struct fake_pool {
+    bool threshold_set;
+} fake_pool;
+static CUresult fake_device_attribute(int *value, CUdevice_attribute attr, CUdevice d) {
+    if (d != 0) return CUDA_ERROR_INVALID_DEVICE;
+    *value = attr == CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED ? 1 : 0;
+    return CUDA_SUCCESS;
+}
+static CUresult fake_pool_create(CUmemoryPool *pool, const CUmemPoolProps *props) {
+    if (!props || props->location.type != CU_MEM_LOCATION_TYPE_DEVICE || props->location.id != 0)
+        return CUDA_ERROR_INVALID_VALUE;
+    *pool = calloc(1, sizeof(fake_pool));
+    return *pool ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+}
+static CUresult fake_pool_destroy(CUmemoryPool pool) {
+    free((void *)pool);
+    return CUDA_SUCCESS;
+}
+static CUresult fake_pool_set(CUmemoryPool pool, CUmemPool_attribute attr, void *value) {
+    if (!pool || !value) return CUDA_ERROR_INVALID_VALUE;
+    if (attr == CU_MEMPOOL_ATTR_RELEASE_THRESHOLD)
+        ((fake_pool *)(void *)pool)->threshold_set = *(cuuint64_t *)value == UINT64_MAX;
+    return CUDA_SUCCESS;
+}
+static CUresult fake_alloc_async(CUdeviceptr *p, size_t bytes, CUmemoryPool pool, CUstream s) {
+    if (!pool || s) return CUDA_ERROR_INVALID_VALUE; /* one stream: the default */
+    if (!((fake_pool *)(void *)pool)->threshold_set)
+        misuse("cuMemAllocFromPoolAsync from a pool whose release threshold is not the maximum");
+    CUresult r = fake_alloc(p, bytes);
+    if (r == CUDA_SUCCESS) of(*p)->pooled = true;
+    return r;
+}
+static CUresult fake_free_async(CUdeviceptr p, CUstream s) {
+    if (s) return CUDA_ERROR_INVALID_VALUE;
+    if (!p) return CUDA_SUCCESS;
+    if (!of(p)->pooled) misuse("cuMemFreeAsync of a cuMemAlloc buffer");
+    of(p)->pooled = false;
+    return fake_free(p);
+}
+
 static CUresult fake_htod(CUdeviceptr dst, const void *src, size_t bytes) {
     if (bytes > of(dst)->bytes) return CUDA_ERROR_INVALID_VALUE;
     memcpy((void *)(uintptr_t)dst, src, bytes);
@@ -187,6 +244,12 @@ EXPORT CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int version,
         {"cuEventSynchronize", (void (*)(void))fake_event_synchronize},
         {"cuEventElapsedTime", (void (*)(void))fake_event_elapsed},
         {"cuEventDestroy", (void (*)(void))fake_event_destroy},
+        {"cuDeviceGetAttribute", (void (*)(void))fake_device_attribute},
+        {"cuMemPoolCreate", (void (*)(void))fake_pool_create},
+        {"cuMemPoolDestroy", (void (*)(void))fake_pool_destroy},
+        {"cuMemPoolSetAttribute", (void (*)(void))fake_pool_set},
+        {"cuMemAllocFromPoolAsync", (void (*)(void))fake_alloc_async},
+        {"cuMemFreeAsync", (void (*)(void))fake_free_async},
     };
     *pfn = NULL;
     if (version > 13000) {
@@ -426,10 +489,15 @@ EXPORT cusparseStatus_t cusparseSpGEMM_copy(cusparseHandle_t h, cusparseOperatio
         return s ? s : CUSPARSE_STATUS_INVALID_VALUE;
     memcpy(C->row_ptr, d->c_ptr, ((size_t)C->rows + 1) * sizeof(int32_t));
     if (d->c_nnz) memcpy(C->col_idx, d->c_col, (size_t)d->c_nnz * sizeof(int32_t));
+    static long copies;
+    const bool even = ++copies % 2 == 0;
+    const char *wrong_env = getenv("FAKE_CUSPARSE_WRONG");
+    const bool wrong = wrong_env && (strcmp(wrong_env, "even") || even);
+    const bool jitter = getenv("FAKE_CUSPARSE_JITTER") && even;
     for (int64_t e = 0; e < d->c_nnz; e++) {
-        double v = d->c_val[e] + (getenv("FAKE_CUSPARSE_WRONG") && e == d->c_nnz / 2 ? 1.0 : 0.0);
-        if (t == CUDA_R_64F) ((double *)C->values)[e] = v;
-        else ((float *)C->values)[e] = (float)v;
+        double v = d->c_val[e] + (wrong && e == d->c_nnz / 2 ? 1.0 : 0.0);
+        if (t == CUDA_R_64F) ((double *)C->values)[e] = jitter ? nextafter(v, INFINITY) : v;
+        else ((float *)C->values)[e] = jitter ? nextafterf((float)v, INFINITY) : (float)v;
     }
     return CUSPARSE_STATUS_SUCCESS;
 }

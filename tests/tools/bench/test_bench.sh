@@ -12,6 +12,9 @@
 #               check_spmv_output.py (and against FAKE_CUSPARSE_OLD, the 7th argument)
 #   fake-wrong  the fake baseline returns a wrong C: its rows must be verified=no, magnus's
 #               yes, and the exit status 1
+#   fake-wrong-run  only every second timed run's C is wrong (the verified C right): the same
+#               verdicts, the note naming the timed run, no speedup over those baselines
+# The fake modes run both baselines, cusparse@cuda:0 and cusparse-pool@cuda:0.
 # A 16 KiB local-memory budget makes rows heavy and runs the multisplit at these sizes.
 # Exit 77 (skipped) when no OpenCL device is found.
 set -u
@@ -37,20 +40,30 @@ case $mode in
     args+=(--systems "$device,hash@$device,auto@$device" --plan)
     check+=(--expect-system "magnus@$device" --expect-system "hash@$device"
             --expect-system "auto@$device" --expect-plan) ;;
-  fake|fake-wrong)
+  fake|fake-wrong|fake-wrong-run)
     [ -n "$fake" ] || { echo "test_bench: no fake cuSPARSE library given"; exit 2; }
     export MAGNUS_CUDA_LIBRARY=$fake MAGNUS_CUSPARSE_LIBRARY=$fake FAKE_CUSPARSE_FAIL=ALG1
-    args+=(--systems "$device,cusparse@cuda:0" --verify-limit 0)
+    # both baselines: cuMemAlloc'd and from the fake's stream-ordered pool (its protocol
+    # checked: a mixed-up free aborts)
+    args+=(--systems "$device,cusparse@cuda:0,cusparse-pool@cuda:0" --verify-limit 0)
     check+=(--expect-system "magnus@$device" --expect-system cusparse@cuda:0
+            --expect-system cusparse-pool@cuda:0
             --expect-detail "ALG1: compute: CUSPARSE_STATUS_INSUFFICIENT_RESOURCES")
     if [ "$mode" = fake ]; then
       # --plan beside a baseline: verified by the randomized check (--verify-limit 0), its
-      # columns empty on the cuSPARSE rows (fake-wrong, without --plan: empty everywhere)
+      # columns empty on the cuSPARSE rows (fake-wrong, without --plan: empty everywhere);
+      # every second copy one ulp off: the second timed run's C is checked on its own
+      export FAKE_CUSPARSE_JITTER=1
       args+=(--plan)
-      check+=(--expect-speedup --expect-plan)
-    else
+      check+=(--expect-speedup --expect-plan --expect-same-runs cusparse=fewer)
+    elif [ "$mode" = fake-wrong ]; then
       export FAKE_CUSPARSE_WRONG=1
       check+=(--expect-mismatch cusparse)
+      expect_rc=1
+    else
+      # the verified C (the first timed run's) right, the second run's wrong
+      export FAKE_CUSPARSE_WRONG=even
+      check+=(--expect-mismatch cusparse --expect-note "timed run 2")
       expect_rc=1
     fi ;;
   *) echo "test_bench: unknown mode $mode"; exit 2 ;;
@@ -64,7 +77,7 @@ if [ "$rc" -ne "$expect_rc" ]; then
   echo "test_bench: magnus bench exited $rc, expected $expect_rc"
   exit 1
 fi
-if [ "$mode" = fake-wrong ] && ! grep -q "MISMATCH: cusparse@cuda:0" "$out.log"; then
+if [ "$mode" != fake ] && [ "$mode" != pocl ] && ! grep -q "MISMATCH: cusparse@cuda:0" "$out.log"; then
   echo "test_bench: the wrong baseline C was not reported as a MISMATCH"
   exit 1
 fi

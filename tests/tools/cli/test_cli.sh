@@ -137,6 +137,26 @@ same "uniform rows" "$(json rows)" 30
 same "uniform A*A" "$(json AxA)" null
 expect 1 "$magnus" info "$work/uni.mtx" --square
 contains err "square"
+# star mixture (issue 34): LONG rows of LEN among rows of DEG (DEG >= LONG: exactly DEG), A*A
+# against the Python count, the same seed the same file, another seed another
+expect 0 "$magnus" gen star 400 2 150 3 --seed 9 -o "$work/star.mtx"
+contains out "star n 400, 2 long rows of 150, others 3, seed 9"
+expect 0 "$magnus" info "$work/star.mtx" --json --square
+valid_json
+same "star nnz" "$(json nnz)" $((2 * 150 + 398 * 3))
+same "star max row" "$(json row_nnz.max)" 150
+same "star products" "$(json AxA.products)" "$(fact products "$work/star.mtx")"
+same "star nnz(A*A)" "$(json AxA.nnz)" "$(fact nnz_product "$work/star.mtx")"
+expect 0 "$magnus" info star:400:2:150:3:9 --json
+same "star spec = star file" "$(json AxA.products)" "$(fact products "$work/star.mtx")"
+expect 0 "$magnus" info star:400:2:150:3:9
+contains out "max/mean"
+expect 0 "$magnus" gen star 400 2 150 3 --seed 9 -o "$work/star-again.mtx"
+checks=$((checks + 1))
+cmp -s "$work/star.mtx" "$work/star-again.mtx" || fail "star with the same seed wrote different files"
+expect 0 "$magnus" gen star 400 2 150 3 --seed 10 -o "$work/star-other.mtx"
+checks=$((checks + 1))
+! cmp -s "$work/star.mtx" "$work/star-other.mtx" || fail "star seeds 9 and 10 wrote the same file"
 
 # ---- progress: shown with --progress, silent otherwise (stderr is not a terminal here) -----
 expect 0 "$magnus" rmat --scale 8 --per-row 4 -o "$work/p.mtx"

@@ -99,6 +99,17 @@ expect 2 "$magnus" gen laplace3d 2000 2000 2000 -o "$work/x.mtx"
 contains err "exceed 2^31-1"
 expect 2 "$magnus" multiply uniform:3000000000:4:2
 contains err "ROWS exceed 2^31-1"
+expect 2 "$magnus" gen star 3000000000 1 2 2 -o "$work/x.mtx"
+contains err "star: N exceed 2^31-1"
+expect 2 "$magnus" info star:100:101:5:3
+prefixed info
+contains err "star: LONG (the long rows) = 101 exceeds N = 100"
+expect 2 "$magnus" multiply star:100:2:500:3:1
+contains err "star: LEN (their length) = 500 exceeds N = 100"
+expect 2 "$magnus" gen star 100 2 50 101 -o "$work/x.mtx"
+contains err "star: DEG (the short rows' degree) = 101 exceeds N = 100"
+expect 2 "$magnus" gen star 100 2 50 -o "$work/x.mtx"
+contains err "star takes N LONG LEN DEG"
 # a negative count is an invalid value, not a missing option or an unknown one (issue 33,
 # item 9)
 expect 2 "$magnus" rmat --scale 5 --per-row -3 -o "$work/x.mtx"
@@ -151,7 +162,8 @@ expect 0 "$magnus" rmat --help
 lacks out "Graph500 Kronecker"
 contains out "permutation"
 expect 0 "$magnus" gen --help
-contains out "rmat SCALE PER_ROW} "
+contains out "rmat SCALE PER_ROW |"
+contains out "star N LONG LEN DEG} "
 expect 0 "$magnus" probe --help
 contains out "BACKEND:TEXT"
 contains out "gpu | cpu"
