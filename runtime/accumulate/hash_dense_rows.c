@@ -18,7 +18,8 @@
 #include "hash_private.h"
 #include "kernels.h"
 
-static const char *const dense_kernel[2] = {"hash_rows_dense_symbolic", "hash_rows_dense_numeric"};
+static const magnus_kernel_id dense_kernel[2] = {MAGNUS_KERNEL_hash_rows_dense_symbolic,
+                                                 MAGNUS_KERNEL_hash_rows_dense_numeric};
 
 /* The widest C whose numeric dense row, in groups of wg items, fits `limit` bytes. */
 static int64_t width_for(uint64_t limit, size_t value_bytes, uint64_t wg) {

@@ -13,19 +13,20 @@
  * its local kernel accepts on this device (the backend's kernel_limits), which must hold the
  * shared groups of small tables. */
 static magnus_status phase_group_cap(const hash_phase *ph, uint32_t *cap) {
-    static const char *const local_kernel[2][2] = {
-        {"hash_rows_symbolic_local", "hash_rows_numeric_local"},
-        {"hash_chunks_symbolic_local", "hash_chunks_numeric_local"}};
+    static const magnus_kernel_id local_kernel[2][2] = {
+        {MAGNUS_KERNEL_hash_rows_symbolic_local, MAGNUS_KERNEL_hash_rows_numeric_local},
+        {MAGNUS_KERNEL_hash_chunks_symbolic_local, MAGNUS_KERNEL_hash_chunks_numeric_local}};
     *cap = magnus_hash_group_cap(ph->ctx);
     magnus_kernel_limits lim;
-    const char *name = local_kernel[ph->source == HASH_SOURCE_CHUNKS][ph->numeric != 0];
-    magnus_status s = magnus_kernel_limits_get(&lim, ph->ctx, ph->variant, name);
+    const magnus_kernel_id kernel =
+        local_kernel[ph->source == HASH_SOURCE_CHUNKS][ph->numeric != 0];
+    magnus_status s = magnus_kernel_limits_get(&lim, ph->ctx, ph->variant, kernel);
     if (s) return s;
     if (lim.max_group_size == 0) return MAGNUS_SUCCESS; /* not reported */
     if (lim.max_group_size < HASH_SMALL_GROUP)
         return magnus_error(MAGNUS_ERROR_FEATURE_UNSUPPORTED,
                             "%s: %s accepts work groups of %llu items on this device, the hash "
-                            "accumulator needs %d", ph->what, name,
+                            "accumulator needs %d", ph->what, magnus_kernel_name(kernel),
                             (unsigned long long)lim.max_group_size, HASH_SMALL_GROUP);
     while (*cap > lim.max_group_size) *cap /= 2;
     return MAGNUS_SUCCESS;

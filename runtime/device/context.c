@@ -51,10 +51,9 @@ static void context_release(magnus_context c) {
     magnus_context_constants_free(c);
     magnus_pool_release(c);
     magnus_trace_close(c);
-    for (int i = 0; i < c->nkernels; i++) {
-        c->ops->kernel_release(c->kernels[i].kernel);
-        magnus_host_free(c->kernels[i].name);
-    }
+    for (int v = 0; v < MAGNUS_VARIANT_COUNT; v++)
+        for (int k = 0; k < MAGNUS_KERNEL_COUNT; k++)
+            if (c->kernels[v][k].kernel) c->ops->kernel_release(c->kernels[v][k].kernel);
     for (int v = 0; v < MAGNUS_VARIANT_COUNT; v++)
         if (c->modules[v]) c->ops->module_unload(c->modules[v]);
     for (int q = 0; q < MAGNUS_QUEUE_COUNT; q++)

@@ -14,6 +14,7 @@
 
 #include "device_handles.h"
 #include "internal.h"
+#include "kernel_ids.h"
 
 #define MAGNUS_MAGIC_CONTEXT 0x6d61676e63747831ULL /* "magnctx1" */
 
@@ -45,7 +46,6 @@ typedef struct magnus_dbuf {
     size_t bytes;
 } magnus_dbuf;
 
-#define MAGNUS_MAX_KERNELS 256 /* kernel handles cached per context: every kernel of both variants fits */
 
 /* A small read-only table uploaded once per context (runtime/device/context_constants.c). */
 #define MAGNUS_MAX_CONSTANTS 32
@@ -83,12 +83,9 @@ struct magnus_context_s {
     magnus_bqueue *queues[MAGNUS_QUEUE_COUNT];
     magnus_bmodule *modules[MAGNUS_VARIANT_COUNT]; /* loaded lazily */
     struct {
-        char *name;                   /* a copy owned by the context */
-        magnus_kernel_variant variant;
-        magnus_bkernel *kernel;
+        magnus_bkernel *kernel;       /* NULL until the kernel's first use */
         magnus_kernel_limits limits;  /* asked once, before the kernel's first launch */
-    } kernels[MAGNUS_MAX_KERNELS];     /* lookup cache */
-    int nkernels;
+    } kernels[MAGNUS_VARIANT_COUNT][MAGNUS_KERNEL_COUNT]; /* by variant and id */
     uint64_t memory_limit;            /* 0: none */
     uint64_t memory_in_use;
     uint64_t memory_peak;
@@ -390,22 +387,22 @@ static inline magnus_karg magnus_arg_f64(double v) {
 }
 
 /*
- * Launches kernel `name` of the given variant on queue q: `groups` work groups of
- * `group_size` items, `local_bytes` of dynamic local memory. groups == 0 is a no-op.
- * The kernel's module is loaded on first use; lookups are cached.
+ * Launches kernel `kernel` (kernel_ids.h) of the given variant on queue q: `groups` work groups
+ * of `group_size` items, `local_bytes` of dynamic local memory. groups == 0 is a no-op.
+ * The kernel's module is loaded on first use; the kernel is cached by id.
  */
 magnus_status magnus_launch(magnus_context ctx, magnus_queue_id q, magnus_kernel_variant variant,
-                            const char *name, size_t groups, size_t group_size, size_t local_bytes,
-                            int nargs, const magnus_karg *args);
+                            magnus_kernel_id kernel, size_t groups, size_t group_size,
+                            size_t local_bytes, int nargs, const magnus_karg *args);
 
 /*
- * What kernel `name` of `variant` allows on the context's device (magnus_kernel_limits in
+ * What kernel `kernel` of `variant` allows on the context's device (magnus_kernel_limits in
  * core/device_handles.h): its largest work group and its own local memory, so a caller can
  * size a launch from the kernel rather than from what it knows of a vendor. Loads the module
- * and the kernel like a launch would; a name the module lacks is MAGNUS_ERROR_KERNEL_BUILD.
+ * and the kernel like a launch would; a kernel the module lacks is MAGNUS_ERROR_KERNEL_BUILD.
  */
 magnus_status magnus_kernel_limits_get(magnus_kernel_limits *out, magnus_context ctx,
-                                       magnus_kernel_variant variant, const char *name);
+                                       magnus_kernel_variant variant, magnus_kernel_id kernel);
 
 /* Builds or loads the kernel module of `variant` now rather than at its first launch (to
  * report MAGNUS_ERROR_KERNEL_BUILD or FEATURE_UNSUPPORTED early, or to keep build time out

@@ -8,9 +8,9 @@
  *                                   <the kernel's parameters, typed>);
  *
  * Each builds the magnus_karg array in the declared order and calls magnus_launch with the
- * kernel's name, so a call site with too few or too many arguments, or a buffer passed where a
- * scalar belongs (or the reverse), is a compile error rather than a launch of wrongly placed
- * arguments. Buffers are `const magnus_dbuf *` whatever their element type (a device buffer
+ * kernel's id (MAGNUS_KERNEL_<kernel>, kernel_ids.h), so a call site with too few or too many
+ * arguments, or a buffer passed where a scalar belongs (or the reverse), is a compile error
+ * rather than a launch of wrongly placed arguments. Buffers are `const magnus_dbuf *` whatever their element type (a device buffer
  * carries none); scalars convert as C arguments do, to the width the kernel declares.
  *
  * Also derived: magnus_k_<kernel>_fn, the wrapper's function type (for tables of flavours,
@@ -111,8 +111,8 @@
         size_t groups_, size_t group_size_,                                                      \
         size_t local_bytes_ MAGNUS_KP_EACH(MAGNUS_KP_DECL, __VA_ARGS__)) {                       \
         const magnus_karg args_[] = {MAGNUS_KP_EACH(MAGNUS_KP_ARG, __VA_ARGS__)};                \
-        return magnus_launch(ctx_, queue_, variant_, #kernel, groups_, group_size_,              \
-                             local_bytes_, magnus_k_##kernel##_nargs, args_);                    \
+        return magnus_launch(ctx_, queue_, variant_, MAGNUS_KERNEL_##kernel, groups_,            \
+                             group_size_, local_bytes_, magnus_k_##kernel##_nargs, args_);       \
     }
 #include "kernel_signatures.h"
 #undef MG_KERNEL_SIG

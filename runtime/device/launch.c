@@ -1,5 +1,5 @@
-/* Kernel launch by name: modules load on first use, kernel handles (with their limits) are
- * cached per context. */
+/* Kernel launch by id (kernel_ids.h): modules load on first use, kernel handles (with their
+ * limits) are cached per context, by variant and id. */
 #include <string.h>
 
 #include "backend.h"
@@ -9,71 +9,58 @@ static const char *variant_name(magnus_kernel_variant v) {
     return v == MAGNUS_VARIANT_F64 ? "float64" : "float32";
 }
 
-/* The cache entry of kernel `name` of `variant`, made on first use: the module loaded if
- * needed, the kernel looked up and its limits asked for before anything launches it. */
-static magnus_status lookup(magnus_context ctx, magnus_kernel_variant variant, const char *name,
-                            int *entry) {
-    for (int i = 0; i < ctx->nkernels; i++)
-        if (ctx->kernels[i].variant == variant && strcmp(ctx->kernels[i].name, name) == 0) {
-            *entry = i;
-            return MAGNUS_SUCCESS;
-        }
-    if (ctx->nkernels == MAGNUS_MAX_KERNELS)
-        return magnus_error(MAGNUS_ERROR_INTERNAL,
-                            "kernel cache full (%d kernels): raise MAGNUS_MAX_KERNELS",
-                            MAGNUS_MAX_KERNELS);
+/* Every kernel's name, by id (kernel_ids.h). */
+#define MG_KERNEL_SIG(kernel, ...) [MAGNUS_KERNEL_##kernel] = #kernel,
+static const char *const kernel_names[MAGNUS_KERNEL_COUNT] = {
+#include "kernel_signatures.h"
+};
+#undef MG_KERNEL_SIG
+
+const char *magnus_kernel_name(magnus_kernel_id kernel) {
+    return (int)kernel >= 0 && kernel < MAGNUS_KERNEL_COUNT ? kernel_names[kernel] : NULL;
+}
+
+/* Kernel `kernel` of `variant` (an id in range), made on first use: the module loaded if
+ * needed, the kernel looked up by name in the module and its limits asked for before anything
+ * launches it. */
+static magnus_status lookup(magnus_context ctx, magnus_kernel_variant variant,
+                            magnus_kernel_id kernel) {
+    if (ctx->kernels[variant][kernel].kernel) return MAGNUS_SUCCESS;
     magnus_status s;
     double t0 = magnus_now_ms();
     if (!ctx->modules[variant] &&
         (s = ctx->ops->module_load(ctx->bctx, variant, &ctx->build_notice, &ctx->modules[variant])))
         return s;
-    size_t len = strlen(name);
-    char *copy = magnus_host_malloc(len + 1);
-    if (!copy) return magnus_error(MAGNUS_ERROR_OUT_OF_HOST_MEMORY, "kernel name");
-    memcpy(copy, name, len + 1);
-    magnus_bkernel *kernel;
-    if ((s = ctx->ops->kernel_get(ctx->modules[variant], name, &kernel))) {
-        magnus_host_free(copy);
-        return s;
-    }
+    magnus_bkernel *handle;
+    if ((s = ctx->ops->kernel_get(ctx->modules[variant], kernel_names[kernel], &handle))) return s;
     magnus_kernel_limits limits = {0, 0};
-    if ((s = ctx->ops->kernel_limits(ctx->bctx, kernel, &limits))) {
-        ctx->ops->kernel_release(kernel);
-        magnus_host_free(copy);
+    if ((s = ctx->ops->kernel_limits(ctx->bctx, handle, &limits))) {
+        ctx->ops->kernel_release(handle);
         return s;
     }
-    *entry = ctx->nkernels;
-    ctx->kernels[ctx->nkernels].name = copy;
-    ctx->kernels[ctx->nkernels].variant = variant;
-    ctx->kernels[ctx->nkernels].kernel = kernel;
-    ctx->kernels[ctx->nkernels].limits = limits;
-    ctx->nkernels++;
+    ctx->kernels[variant][kernel].kernel = handle;
+    ctx->kernels[variant][kernel].limits = limits;
     ctx->kernel_load_ms += magnus_now_ms() - t0;
     return MAGNUS_SUCCESS;
 }
 
-/* Every kernel's name (kernels/kernel_signatures.h), for magnus_context_preload. */
-#define MG_KERNEL_SIG(kernel, ...) #kernel,
-static const char *const all_kernels[] = {
-#include "kernel_signatures.h"
-};
-#undef MG_KERNEL_SIG
-
 magnus_status magnus_context_preload(magnus_context ctx, magnus_kernel_variant variant) {
-    for (size_t i = 0; i < sizeof all_kernels / sizeof *all_kernels; i++) {
-        int entry;
-        magnus_status s = lookup(ctx, variant, all_kernels[i], &entry);
+    for (int k = 0; k < MAGNUS_KERNEL_COUNT; k++) {
+        magnus_status s = lookup(ctx, variant, (magnus_kernel_id)k);
         if (s) return s;
     }
     return MAGNUS_SUCCESS;
 }
 
 magnus_status magnus_launch(magnus_context ctx, magnus_queue_id q, magnus_kernel_variant variant,
-                            const char *name, size_t groups, size_t group_size, size_t local_bytes,
-                            int nargs, const magnus_karg *args) {
+                            magnus_kernel_id kernel, size_t groups, size_t group_size,
+                            size_t local_bytes, int nargs, const magnus_karg *args) {
     magnus_status s = magnus_context_check(ctx);
     if (s) return s;
-    if (!name) return magnus_error(MAGNUS_ERROR_NULL_POINTER, "magnus_launch: kernel name is NULL");
+    const char *name = magnus_kernel_name(kernel);
+    if (!name)
+        return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT, "magnus_launch: no kernel has id %d",
+                            (int)kernel);
     if ((int)q < 0 || q >= MAGNUS_QUEUE_COUNT || (int)variant < 0 ||
         variant >= MAGNUS_VARIANT_COUNT || nargs < 0 || (nargs > 0 && !args))
         return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
@@ -102,16 +89,15 @@ magnus_status magnus_launch(magnus_context ctx, magnus_queue_id q, magnus_kernel
                                 "magnus_launch(%s): argument %d is an unallocated buffer or a "
                                 "value of %u bytes",
                                 name, i, (unsigned)args[i].size);
-    int entry;
-    if ((s = lookup(ctx, variant, name, &entry))) {
+    if ((s = lookup(ctx, variant, kernel))) {
         magnus_error_prefix("kernel %s (%s): ", name, variant_name(variant));
         return s;
     }
     const double t = MAGNUS_TRACE_START(ctx);
     magnus_bevent *before = magnus_trace_device_before(ctx, q);
-    s = ctx->ops->launch(ctx->queues[q], ctx->kernels[entry].kernel, groups, group_size,
+    s = ctx->ops->launch(ctx->queues[q], ctx->kernels[variant][kernel].kernel, groups, group_size,
                          local_bytes, nargs, args);
-    magnus_trace_device_after(ctx, q, ctx->kernels[entry].name, groups, before);
+    magnus_trace_device_after(ctx, q, name, groups, before);
     magnus_trace_event(ctx, "launch", name, t, (uint64_t)groups);
     if (s) magnus_error_prefix("kernel %s (%s), %zu groups of %zu: ", name, variant_name(variant),
                                groups, group_size);
@@ -119,23 +105,24 @@ magnus_status magnus_launch(magnus_context ctx, magnus_queue_id q, magnus_kernel
 }
 
 magnus_status magnus_kernel_limits_get(magnus_kernel_limits *out, magnus_context ctx,
-                                       magnus_kernel_variant variant, const char *name) {
+                                       magnus_kernel_variant variant, magnus_kernel_id kernel) {
     if (!out)
         return magnus_error(MAGNUS_ERROR_NULL_POINTER, "magnus_kernel_limits_get: out is NULL");
     magnus_status s = magnus_context_check(ctx);
     if (s) return s;
+    const char *name = magnus_kernel_name(kernel);
     if (!name)
-        return magnus_error(MAGNUS_ERROR_NULL_POINTER, "magnus_kernel_limits_get: name is NULL");
+        return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
+                            "magnus_kernel_limits_get: no kernel has id %d", (int)kernel);
     if ((int)variant < 0 || variant >= MAGNUS_VARIANT_COUNT)
         return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
                             "magnus_kernel_limits_get(%s): no kernel variant %d", name,
                             (int)variant);
-    int entry;
-    if ((s = lookup(ctx, variant, name, &entry))) {
+    if ((s = lookup(ctx, variant, kernel))) {
         magnus_error_prefix("kernel %s (%s): ", name, variant_name(variant));
         return s;
     }
-    *out = ctx->kernels[entry].limits;
+    *out = ctx->kernels[variant][kernel].limits;
     return MAGNUS_SUCCESS;
 }
 

@@ -144,8 +144,9 @@ static uint64_t scalar_bits(double v, magnus_value_type type) {
 }
 
 /* The group size of a kernel without local memory. */
-static magnus_status plain_group(const struct magnus_spmv_plan_s *p, const char *name, size_t *g) {
-    return magnus_spmv_group_size(g, p->ctx, p->variant, name, 0);
+static magnus_status plain_group(const struct magnus_spmv_plan_s *p, magnus_kernel_id kernel,
+                                  size_t *g) {
+    return magnus_spmv_group_size(g, p->ctx, p->variant, kernel, 0);
 }
 
 static magnus_status scale(const struct magnus_spmv_plan_s *p, magnus_dbuf *y, uint64_t n,
@@ -153,7 +154,7 @@ static magnus_status scale(const struct magnus_spmv_plan_s *p, magnus_dbuf *y, u
     magnus_context ctx = p->ctx;
     size_t g;
     magnus_status s;
-    if ((s = plain_group(p, "spmv_scale", &g))) return s;
+    if ((s = plain_group(p, MAGNUS_KERNEL_spmv_scale, &g))) return s;
     return magnus_k_spmv_scale(ctx, Q, p->variant, magnus_spmv_groups(ctx, n, g), g, 0, n, y,
                                beta_bits);
 }
@@ -163,7 +164,7 @@ static magnus_status combine(const struct magnus_spmv_plan_s *p, magnus_dbuf *y,
     magnus_context ctx = p->ctx;
     size_t g;
     magnus_status s;
-    if ((s = plain_group(p, "spmv_combine", &g))) return s;
+    if ((s = plain_group(p, MAGNUS_KERNEL_spmv_combine, &g))) return s;
     return magnus_k_spmv_combine(ctx, Q, p->variant, magnus_spmv_groups(ctx, p->ngroups, g), g, 0,
                                  p->ngroups, &p->seg_first, &p->seg_last, &p->part_first,
                                  &p->part_last, y, ab, bb, prescaled);
@@ -215,13 +216,13 @@ static magnus_status product(const struct magnus_spmv_plan_s *p, magnus_dbuf *y,
         if (beta != 1 && (s = scale(p, y, rows, bb))) return s;
         return coo_product(p, &A->col_idx, &A->values, x, y, ab);
     case MAGNUS_SPMV_HYBRID:
-        if ((s = plain_group(p, "spmv_ell", &g))) return s;
+        if ((s = plain_group(p, MAGNUS_KERNEL_spmv_ell, &g))) return s;
         if ((s = magnus_k_spmv_ell(ctx, Q, p->variant, magnus_spmv_groups(ctx, rows, g), g, 0,
                                    A->rows, p->width, &p->ell_col, &p->ell_val, x, y, ab, bb)))
             return s;
         return p->coo_nnz > 0 ? coo_product(p, &p->coo_col, &p->coo_val, x, y, ab) : MAGNUS_SUCCESS;
     case MAGNUS_SPMV_SELL_P:
-        if ((s = plain_group(p, "spmv_sellp", &g))) return s;
+        if ((s = plain_group(p, MAGNUS_KERNEL_spmv_sellp, &g))) return s;
         return magnus_k_spmv_sellp(ctx, Q, p->variant, magnus_spmv_groups(ctx, rows, g), g, 0,
                                    A->rows, p->slice, &p->slice_ptr, &p->s_col, &p->s_val, x, y,
                                    ab, bb);

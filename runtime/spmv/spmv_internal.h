@@ -68,10 +68,10 @@ magnus_status magnus_spmv_plan_build(struct magnus_spmv_plan_s *plan, const magn
 void magnus_spmv_plan_release(struct magnus_spmv_plan_s *plan);
 /* Groups for `work` items of `group` each, capped for grid-stride kernels. */
 size_t magnus_spmv_groups(const magnus_context_s *ctx, uint64_t work, size_t group);
-/* The group size of kernel `name` with local_per_item bytes of local memory per item: the
+/* The group size of kernel `kernel` with local_per_item bytes of local memory per item: the
  * largest power of two up to MAGNUS_SPMV_GROUP_MAX that the kernel, device and budget allow. */
 magnus_status magnus_spmv_group_size(size_t *out, magnus_context ctx, magnus_kernel_variant variant,
-                                     const char *name, size_t local_per_item);
+                                     magnus_kernel_id kernel, size_t local_per_item);
 /* Local memory per work item of the plan's staged product kernel (spmv_merge, spmv_coo). */
 size_t magnus_spmv_item_bytes(const struct magnus_spmv_plan_s *p);
 

@@ -18,9 +18,9 @@ size_t magnus_spmv_groups(const magnus_context_s *ctx, uint64_t work, size_t gro
 }
 
 magnus_status magnus_spmv_group_size(size_t *out, magnus_context ctx, magnus_kernel_variant variant,
-                                     const char *name, size_t local_per_item) {
+                                     magnus_kernel_id kernel, size_t local_per_item) {
     magnus_kernel_limits lim;
-    magnus_status s = magnus_kernel_limits_get(&lim, ctx, variant, name);
+    magnus_status s = magnus_kernel_limits_get(&lim, ctx, variant, kernel);
     if (s) return s;
     size_t g = MAGNUS_SPMV_GROUP_MAX;
     while (g > 1 && (g > lim.max_group_size || g > ctx->device.max_work_group_size ||
@@ -48,7 +48,7 @@ static magnus_status items_knob(const char *variable, uint32_t def, uint32_t *ou
 /* The group and per-item count of a staged kernel (spmv_merge, spmv_coo): the group size from
  * the device for the local memory of per_item items each (MAGNUS_SPMV_GROUP, a power of two,
  * caps it), then per_item lowered until the group's local memory fits MAGNUS_SPMV_LOCAL_CAP. */
-static magnus_status staged_layout(struct magnus_spmv_plan_s *p, const char *kernel,
+static magnus_status staged_layout(struct magnus_spmv_plan_s *p, magnus_kernel_id kernel,
                                    const char *items_variable, uint32_t def) {
     size_t g;
     magnus_status s;
@@ -109,7 +109,8 @@ static magnus_status hybrid_width(struct magnus_spmv_plan_s *p, int64_t *width) 
     if (!counts) return magnus_error(MAGNUS_ERROR_OUT_OF_HOST_MEMORY, "SpMV: row-length histogram");
     size_t g = 1;
     magnus_status s;
-    if (!(s = magnus_spmv_group_size(&g, p->ctx, MAGNUS_VARIANT_F32, "spmv_row_keys", 0)) &&
+    if (!(s = magnus_spmv_group_size(&g, p->ctx, MAGNUS_VARIANT_F32, MAGNUS_KERNEL_spmv_row_keys,
+                                     0)) &&
         !(s = magnus_dbuf_alloc(p->ctx, (size_t)A->rows * 4, &keys)) &&
         !(s = magnus_dbuf_alloc(p->ctx, nbins * 4, &bins)) &&
         !(s = magnus_k_spmv_row_keys(p->ctx, Q, MAGNUS_VARIANT_F32,
@@ -145,7 +146,8 @@ static magnus_status plan_split(struct magnus_spmv_plan_s *p, int64_t entries) {
 }
 
 static magnus_status coo_layout(struct magnus_spmv_plan_s *p) {
-    magnus_status s = staged_layout(p, "spmv_coo", "MAGNUS_SPMV_COO_ITEMS", MAGNUS_SPMV_COO_ITEMS);
+    magnus_status s =
+        staged_layout(p, MAGNUS_KERNEL_spmv_coo, "MAGNUS_SPMV_COO_ITEMS", MAGNUS_SPMV_COO_ITEMS);
     return s ? s : plan_split(p, p->coo_nnz);
 }
 
@@ -157,10 +159,11 @@ static magnus_status build_merge(struct magnus_spmv_plan_s *p) {
     magnus_status s;
     const uint32_t items = p->value_bytes == 8 ? MAGNUS_SPMV_MERGE_ITEMS_F64
                                                : MAGNUS_SPMV_MERGE_ITEMS_F32;
-    if ((s = staged_layout(p, "spmv_merge", "MAGNUS_SPMV_MERGE_ITEMS", items)) ||
+    if ((s = staged_layout(p, MAGNUS_KERNEL_spmv_merge, "MAGNUS_SPMV_MERGE_ITEMS", items)) ||
         (s = plan_split(p, A->rows + A->nnz)) ||
         (s = plan_alloc(p, (p->ngroups + 1) * 8, &p->merge_starts)) ||
-        (s = magnus_spmv_group_size(&g, p->ctx, MAGNUS_VARIANT_F32, "spmv_merge_starts", 0)))
+        (s = magnus_spmv_group_size(&g, p->ctx, MAGNUS_VARIANT_F32,
+                                    MAGNUS_KERNEL_spmv_merge_starts, 0)))
         return s;
     return magnus_k_spmv_merge_starts(p->ctx, Q, MAGNUS_VARIANT_F32,
                                       magnus_spmv_groups(p->ctx, p->ngroups + 1, g), g, 0, A->rows,
@@ -173,7 +176,7 @@ static magnus_status build_coo(struct magnus_spmv_plan_s *p) {
     p->coo_nnz = A->nnz;
     size_t g = 1;
     magnus_status s;
-    if ((s = magnus_spmv_group_size(&g, p->ctx, p->variant, "spmv_coo_rows", 0)) ||
+    if ((s = magnus_spmv_group_size(&g, p->ctx, p->variant, MAGNUS_KERNEL_spmv_coo_rows, 0)) ||
         (s = plan_alloc(p, (size_t)A->nnz * 4, &p->coo_row)) ||
         (s = magnus_k_spmv_coo_rows(p->ctx, Q, p->variant,
                                     magnus_spmv_groups(p->ctx, (uint64_t)A->rows * g, g), g, 0,
@@ -189,8 +192,8 @@ static magnus_status build_hybrid(struct magnus_spmv_plan_s *p, int64_t width) {
     uint64_t coo = 0;
     size_t cells, g = 1, gf = 1;
     magnus_status s;
-    if ((s = magnus_spmv_group_size(&g, ctx, p->variant, "spmv_ell_fill", 0)) ||
-        (s = magnus_spmv_group_size(&gf, ctx, p->variant, "spmv_coo_fill", 0)))
+    if ((s = magnus_spmv_group_size(&g, ctx, p->variant, MAGNUS_KERNEL_spmv_ell_fill, 0)) ||
+        (s = magnus_spmv_group_size(&gf, ctx, p->variant, MAGNUS_KERNEL_spmv_coo_fill, 0)))
         return s;
     if (width < 0 && (s = hybrid_width(p, &width))) return s;
     p->width = width;
@@ -234,8 +237,8 @@ static magnus_status build_sellp(struct magnus_spmv_plan_s *p) {
     uint64_t total = 0;
     size_t g = 1, gf = 1;
     magnus_status s;
-    if ((s = magnus_spmv_group_size(&g, ctx, p->variant, "spmv_sellp_widths", 0)) ||
-        (s = magnus_spmv_group_size(&gf, ctx, p->variant, "spmv_sellp_fill", 0)) ||
+    if ((s = magnus_spmv_group_size(&g, ctx, p->variant, MAGNUS_KERNEL_spmv_sellp_widths, 0)) ||
+        (s = magnus_spmv_group_size(&gf, ctx, p->variant, MAGNUS_KERNEL_spmv_sellp_fill, 0)) ||
         (s = magnus_dbuf_alloc(ctx, (nslices + 1) * 8, &len)) ||
         (s = plan_alloc(p, (nslices + 1) * 8, &p->slice_ptr)) ||
         (s = magnus_prim_fill_u64(ctx, Q, &len, nslices, 1, 0)) ||
@@ -283,7 +286,8 @@ magnus_status magnus_spmv_plan_build(struct magnus_spmv_plan_s *p, const magnus_
     switch (f) {
     case MAGNUS_SPMV_CSR: {
         size_t g;
-        if ((s = magnus_spmv_group_size(&g, ctx, p->variant, "spmv_csr_vector", p->value_bytes)))
+        if ((s = magnus_spmv_group_size(&g, ctx, p->variant, MAGNUS_KERNEL_spmv_csr_vector,
+                                        p->value_bytes)))
             goto fail;
         p->group = g;
         p->lanes = lanes_for_mean(A->rows ? (double)A->nnz / (double)A->rows : 0, g);

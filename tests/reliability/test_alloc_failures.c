@@ -199,7 +199,9 @@ Test(alloc_failures, spgemm_plan, .timeout = 300) {
     const uint64_t with_plan = ctx->memory_in_use;
     f = SWEEP("spgemm_plan_execute", magnus_spgemm_plan_execute(&dC, plan, dAA, dA, NULL), dC,
               (void)0);
-    cr_expect_geq(f, 2, "plan_execute: %d allocations", f);
+    /* at least C's own arrays (a kernel's first use allocates nothing on the host: kernels
+     * are cached by id) */
+    cr_expect_geq(f, 1, "plan_execute: %d allocations", f);
     magnus_device_csr_free(&dC);
     cr_expect_eq(ctx->memory_in_use, with_plan);
     magnus_spgemm_plan_free(&plan);

@@ -146,7 +146,7 @@ Test(fake_opencl, kernel_limits_steps) {
         fail_at(steps[k]);
         magnus_kernel_limits limits = {0, 0};
         magnus_status s =
-            magnus_kernel_limits_get(&limits, ctx, MAGNUS_VARIANT_F32, "prim_fill_u32");
+            magnus_kernel_limits_get(&limits, ctx, MAGNUS_VARIANT_F32, MAGNUS_KERNEL_prim_fill_u32);
         healthy();
         cr_expect(expected_failure_of_limits(s), "%s: status %d (%s): %s", steps[k], s,
                   magnus_status_string(s), magnus_last_error());
@@ -157,7 +157,8 @@ Test(fake_opencl, kernel_limits_steps) {
                   "%s: the message does not give the error: '%s'", steps[k], magnus_last_error());
         cr_expect(strstr(magnus_last_error(), "prim_fill_u32") != NULL,
                   "%s: the message does not name the kernel: '%s'", steps[k], magnus_last_error());
-        cr_assert_eq(magnus_kernel_limits_get(&limits, ctx, MAGNUS_VARIANT_F32, "prim_fill_u32"),
+        cr_assert_eq(magnus_kernel_limits_get(&limits, ctx, MAGNUS_VARIANT_F32,
+                                              MAGNUS_KERNEL_prim_fill_u32),
                      MAGNUS_SUCCESS, "after %s: %s", steps[k], magnus_last_error());
         cr_expect_gt(limits.max_group_size, 0u, "after %s", steps[k]);
         magnus_context_free(&ctx);
