@@ -99,6 +99,11 @@ magnus_status magnus_hash_run_dense_rows(const hash_phase *ph, hash_work *w, int
      * group, not once per row */
     uint64_t per_unit = bytes ? ctx->device_local_mem_bytes / bytes : 1;
     if (per_unit > HASH_DENSE_GROUPS_PER_UNIT) per_unit = HASH_DENSE_GROUPS_PER_UNIT;
+    /* at least MAGNUS_DENSE_ROW_ITEMS items a unit: a device that reports only a group's
+     * local memory (OpenCL) may hold more groups of narrow work groups than that fit says;
+     * groups beyond what a unit holds wait for others to end (no group waits for another) */
+    const uint64_t by_items = ctx->dense_row_items / wg;
+    if (by_items > per_unit) per_unit = by_items;
     const uint64_t units = ctx->device.compute_units > 0 ? (uint64_t)ctx->device.compute_units : 1;
     uint64_t groups = units * (per_unit > 0 ? per_unit : 1);
     if (groups > (uint64_t)count) groups = (uint64_t)count;

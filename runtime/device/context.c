@@ -87,7 +87,7 @@ magnus_status magnus_context_settings(magnus_context_s *c, const magnus_device_i
                             (unsigned long long)info->local_mem_bytes, info->name);
     uint32_t hash_group_max, multisplit_group, chat_gap_divisor;
     uint64_t chat_gap_min_bytes, heavy_row_products;
-    uint32_t dense_rows, dense_row_share, dense_row_stripes;
+    uint32_t dense_rows, dense_row_share, dense_row_stripes, dense_row_items;
     bool hash_wide_bins;
     int64_t dense_min_elements;
     uint64_t work_group_limit = info->max_work_group_size ? info->max_work_group_size : 256;
@@ -98,7 +98,8 @@ magnus_status magnus_context_settings(magnus_context_s *c, const magnus_device_i
         (s = magnus_knob_dense_min_elements(opt->dense_min_elements, &dense_min_elements)) ||
         (s = magnus_knob_chat_gap(&chat_gap_divisor, &chat_gap_min_bytes)) ||
         (s = magnus_knob_heavy_rows(&heavy_row_products, &hash_wide_bins)) ||
-        (s = magnus_knob_dense_rows(&dense_rows, &dense_row_share, &dense_row_stripes)))
+        (s = magnus_knob_dense_rows(&dense_rows, &dense_row_share, &dense_row_stripes,
+                                           &dense_row_items)))
         return s;
     c->device = *info;
     c->device_local_mem_bytes = info->local_mem_bytes;
@@ -118,6 +119,7 @@ magnus_status magnus_context_settings(magnus_context_s *c, const magnus_device_i
         !dense_rows ? 0 : local_budget ? c->device.local_mem_bytes : c->device_local_mem_bytes;
     c->dense_row_share = dense_row_share;
     c->dense_row_stripes = dense_row_stripes;
+    c->dense_row_items = dense_row_items;
     c->launch_local_limit = c->hash_wide_bins ? c->device_local_mem_bytes : c->device.local_mem_bytes;
     if (c->dense_rows_local_bytes > c->launch_local_limit)
         c->launch_local_limit = c->dense_rows_local_bytes;

@@ -113,16 +113,20 @@ magnus_status magnus_knob_heavy_rows(uint64_t *row_products, bool *wide_bins) {
     return MAGNUS_SUCCESS;
 }
 
-magnus_status magnus_knob_dense_rows(uint32_t *on, uint32_t *share, uint32_t *stripes) {
+magnus_status magnus_knob_dense_rows(uint32_t *on, uint32_t *share, uint32_t *stripes,
+                                     uint32_t *items) {
     uint64_t v = 1, d = MAGNUS_DENSE_ROW_SHARE_DEFAULT, k = MAGNUS_DENSE_STRIPES_DEFAULT;
+    uint64_t n = MAGNUS_DENSE_ROW_ITEMS_DEFAULT;
     magnus_status s;
     if ((s = magnus_env_uint("MAGNUS_DENSE_ROWS", 1, 1, true, &v)) ||
         (s = magnus_env_uint("MAGNUS_DENSE_ROW_SHARE", 1, 1u << 20, true, &d)) ||
-        (s = magnus_env_uint("MAGNUS_DENSE_STRIPES", 1, MAGNUS_DENSE_STRIPES_MAX, true, &k)))
+        (s = magnus_env_uint("MAGNUS_DENSE_STRIPES", 1, MAGNUS_DENSE_STRIPES_MAX, true, &k)) ||
+        (s = magnus_env_uint("MAGNUS_DENSE_ROW_ITEMS", 1, MAGNUS_DENSE_ROW_ITEMS_MAX, true, &n)))
         return s;
     *on = (uint32_t)v;
     *share = (uint32_t)d;
     *stripes = (uint32_t)k;
+    *items = (uint32_t)n;
     return MAGNUS_SUCCESS;
 }
 

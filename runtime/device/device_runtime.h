@@ -115,6 +115,9 @@ struct magnus_context_s {
     uint32_t dense_row_share;         /* numeric rows of more entries than C's width / this are
                                          dense rows too (0: only those past the tables;
                                          MAGNUS_DENSE_ROW_SHARE) */
+    uint32_t dense_row_items;         /* the dense rows' launch puts at least this many items
+                                         on each compute unit (MAGNUS_DENSE_ROW_ITEMS; 0: the
+                                         local memory's fit alone) */
     uint32_t dense_row_stripes;       /* dense rows of a C wider than they hold are done in up
                                          to this many column stripes (0: never;
                                          MAGNUS_DENSE_STRIPES) */
@@ -259,7 +262,8 @@ magnus_status magnus_knob_urgent_light(uint32_t *urgent);
  * runtime/accumulate/hash_dense_rows.c), instead of in global-memory tables; and whether
  * MAGNUS_ALGORITHM_AUTO counts on them (docs/performance.md, "Dense rows"); and
  * MAGNUS_DENSE_ROW_SHARE below. */
-magnus_status magnus_knob_dense_rows(uint32_t *on, uint32_t *share, uint32_t *stripes);
+magnus_status magnus_knob_dense_rows(uint32_t *on, uint32_t *share, uint32_t *stripes,
+                                     uint32_t *items);
 /* MAGNUS_DENSE_ROW_SHARE (0 .. 2^20; default MAGNUS_DENSE_ROW_SHARE_DEFAULT): in the numeric
  * phase, rows of more entries than C's width W / share (and than 512) are dense rows even
  * where a local hash table would hold them; 0: only the rows no local table holds
@@ -272,6 +276,15 @@ magnus_status magnus_knob_dense_rows(uint32_t *on, uint32_t *share, uint32_t *st
  * stripes"). 0: no stripes. */
 #define MAGNUS_DENSE_STRIPES_DEFAULT 0u
 #define MAGNUS_DENSE_STRIPES_MAX 64u
+/* MAGNUS_DENSE_ROW_ITEMS (0 .. MAGNUS_DENSE_ROW_ITEMS_MAX; default
+ * MAGNUS_DENSE_ROW_ITEMS_DEFAULT): the dense rows' launch puts at least this many work items
+ * per compute unit (whole groups), beyond the groups the local memory of one unit is known to
+ * hold (at most HASH_DENSE_GROUPS_PER_UNIT). A device whose groups are narrow (OpenCL's 256
+ * items) and whose per-group local memory is all it reports would otherwise run 2 groups, 512
+ * items, per unit; groups that do not fit at once run when others end. 0: the local fit alone
+ * (docs/performance.md, "Dense rows in column stripes"). */
+#define MAGNUS_DENSE_ROW_ITEMS_DEFAULT 0u
+#define MAGNUS_DENSE_ROW_ITEMS_MAX 65536u
 /* Looks up (loads, on first use) every kernel of `variant`'s module into ctx's cache. */
 magnus_status magnus_context_preload(magnus_context ctx, magnus_kernel_variant variant);
 

@@ -8,6 +8,7 @@
  * empty B rows among them, and a C several times wider than a dense row (column stripes, up
  * to their knob). Every product is compared with the CPU reference.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -276,4 +277,47 @@ Test(hash_dense, stripes_knob_refused_by_name) {
     cr_assert_eq(s, MAGNUS_ERROR_INVALID_ARGUMENT, "%s", magnus_status_string(s));
     cr_assert_null(ctx);
     cr_assert(strstr(magnus_last_error(), "MAGNUS_DENSE_STRIPES"), "%s", magnus_last_error());
+}
+
+/* MAGNUS_DENSE_ROW_ITEMS: more groups per compute unit than the local memory's fit, so that
+ * fewer rows fall to each group (and groups run in more than one wave): the same products. */
+Test(hash_dense, more_groups_per_unit_same_products) {
+    magnus_context dflt = magnus_test_context();
+    const uint32_t wg = magnus_hash_group_cap(dflt);
+    char items[32];
+    snprintf(items, sizeof items, "%u", wg * 4 * HASH_DENSE_GROUPS_PER_UNIT);
+    setenv("MAGNUS_DENSE_ROW_ITEMS", items, 1); /* this test's own context only */
+    magnus_context ctx = NULL;
+    magnus_status st = magnus_context_create(&ctx, NULL, NULL);
+    unsetenv("MAGNUS_DENSE_ROW_ITEMS");
+    cr_assert_eq(st, MAGNUS_SUCCESS, "%s", magnus_last_error());
+    cr_assert_eq(ctx->dense_row_items, wg * 4 * HASH_DENSE_GROUPS_PER_UNIT);
+    int ran = 0;
+    for (int t = 0; t < 2; t++) {
+        magnus_value_type type = t ? MAGNUS_FLOAT64 : MAGNUS_FLOAT32;
+        if (type == MAGNUS_FLOAT64 && !ctx->device.fp64) continue;
+        int64_t D, W;
+        dense_case d;
+        if (!plan(ctx, type, &D, &W, &d)) continue;
+        magnus_hash_stats sym = {0}, num = {0};
+        magnus_report rep;
+        hash_run_with_stats(ctx, d.A, d.B, NULL, &sym, &num, &rep);
+        cr_assert_eq(sym.items_dense, d.long_rows);
+        cr_assert_eq(num.items_dense, d.long_rows);
+        check_product(ctx, d.A, d.B, "dense rows, more groups per unit");
+        dense_case_free(&d);
+        ran++;
+    }
+    magnus_context_free(&ctx);
+    if (!ran) cr_skip_test("no dense rows past the tables on this device");
+}
+
+Test(hash_dense, row_items_knob_refused_by_name) {
+    setenv("MAGNUS_DENSE_ROW_ITEMS", "65537", 1);
+    magnus_context ctx = NULL;
+    magnus_status s = magnus_context_create(&ctx, NULL, NULL);
+    unsetenv("MAGNUS_DENSE_ROW_ITEMS");
+    cr_assert_eq(s, MAGNUS_ERROR_INVALID_ARGUMENT, "%s", magnus_status_string(s));
+    cr_assert_null(ctx);
+    cr_assert(strstr(magnus_last_error(), "MAGNUS_DENSE_ROW_ITEMS"), "%s", magnus_last_error());
 }
