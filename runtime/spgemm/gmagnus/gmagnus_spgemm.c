@@ -24,7 +24,7 @@
 #include "hash_accumulate.h"
 #include "kernels.h"
 #include "primitives.h"
-#include "spgemm_algorithms.h"
+#include "spgemm_algorithm.h"
 
 magnus_status magnus_gm_alloc(magnus_gm *g, size_t bytes, magnus_dbuf *out) {
     double t = magnus_now_ms();

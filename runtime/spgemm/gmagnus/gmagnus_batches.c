@@ -25,7 +25,7 @@
 #include <string.h>
 
 #include "device_csr.h"
-#include "spgemm_algorithms.h"
+#include "gmagnus_internal.h"
 
 /* At most this many blocks (each one's boundaries live on the host stack of the search). */
 #define MAGNUS_MAX_BATCHES 1024
@@ -174,12 +174,15 @@ static magnus_status run_blocks(magnus_device_csr *C, magnus_context ctx,
     return s;
 }
 
-magnus_status magnus_gmagnus_spgemm_batched(magnus_device_csr *C, magnus_context ctx,
-                                            const struct magnus_device_csr_s *A,
-                                            const struct magnus_device_csr_s *B,
-                                            magnus_report *report,
-                                            const magnus_row_products *counted,
-                                            const magnus_spgemm_progress *progress) {
+/* The table's run: gMAGNUS, in row blocks when C-hat would pass ctx->chat_batch_bytes;
+ * `counted` may be NULL (it then counts the products per row itself, once, and hands the
+ * count on). In blocks it tells `progress` before each block ("multiply: row block I of K");
+ * a callback that returns 0 stops it with MAGNUS_ERROR_CANCELLED, nothing held. */
+static magnus_status gmagnus_run(magnus_device_csr *C, magnus_context ctx,
+                                 const struct magnus_device_csr_s *A,
+                                 const struct magnus_device_csr_s *B, magnus_report *report,
+                                 const magnus_row_products *counted,
+                                 const magnus_spgemm_progress *progress) {
     magnus_report scratch;
     magnus_report *rep = report ? report : &scratch;
     if (!report) memset(&scratch, 0, sizeof scratch);
@@ -218,3 +221,12 @@ magnus_status magnus_gmagnus_spgemm_batched(magnus_device_csr *C, magnus_context
     magnus_row_products_free(ctx, &own); /* the queues are idle after either */
     return s;
 }
+
+const magnus_spgemm_algorithm magnus_spgemm_algorithm_gmagnus = {
+    .id = MAGNUS_ALGORITHM_MAGNUS,
+    .name = "gmagnus",
+    .mark = "multiply gmagnus",
+    .run = gmagnus_run,
+    .symbolic = NULL, /* a plan keeps the hash algorithm's phases or the positions */
+    .numeric = NULL,
+};
