@@ -73,6 +73,28 @@ typedef struct magnus_pool_block {
 #define MAGNUS_POOL_LARGE_SHARE 4
 #define MAGNUS_POOL_LARGE_BLOCKS 16
 
+/* An algorithm's knobs (runtime/spgemm/<algorithm>/): the options and environment variables
+ * only it reads, kept in a slot of the context that the context holds without knowing what is
+ * in it. The way backend.h lists the backends' tables, this list names each algorithm's
+ * reader; the algorithm defines it in its own folder, with the struct it stores, which must
+ * fit MAGNUS_KNOB_BYTES. magnus_context_settings calls every reader once. */
+#define MAGNUS_KNOB_BYTES 64
+typedef union magnus_knob_slot {
+    max_align_t align;
+    unsigned char bytes[MAGNUS_KNOB_BYTES];
+} magnus_knob_slot;
+typedef enum magnus_knobs_id { MAGNUS_KNOBS_GMAGNUS, MAGNUS_KNOBS_COUNT } magnus_knobs_id;
+struct magnus_context_s;
+typedef struct magnus_knob_reader {
+    const char *algorithm;
+    /* Fills `knobs` (a zeroed slot) from `opt` and the environment; c's device (with the
+     * budget) and memory_limit are set. MAGNUS_ERROR_INVALID_ARGUMENT, naming the option or
+     * the variable, for a bad value. */
+    magnus_status (*read)(void *knobs, const struct magnus_context_s *c,
+                          const magnus_context_options *opt);
+} magnus_knob_reader;
+extern const magnus_knob_reader magnus_knobs_gmagnus; /* runtime/spgemm/gmagnus */
+
 struct magnus_context_s {
     uint64_t magic;
     const magnus_backend_ops *ops;
@@ -91,18 +113,10 @@ struct magnus_context_s {
     uint64_t memory_peak;
     uint64_t memory_reserved_peak;    /* most the backend's allocator held (ops->mem_reserved),
                                          since the last magnus_context_reset_peak */
-    /* Tuning knobs, read once by magnus_context_create (magnus_knob_*): */
+    /* Tuning knobs, read once by magnus_context_create (magnus_knob_*); the algorithms'
+     * own ones are in knobs[], below: */
     uint32_t hash_group_max;          /* most work items per hash table; 0: the backend's
                                          default (runtime/accumulate/hash_private.h) */
-    int64_t dense_min_elements;       /* gMAGNUS's last-level split; 0: tau */
-    uint32_t multisplit_group;        /* work items per multisplit group; 0: the default */
-    uint32_t chat_gap_divisor;        /* in-place multisplit: gap = C-hat / this; 0: off */
-    uint64_t chat_gap_min_bytes;      /* ... for C-hats of at least this many bytes */
-    uint64_t chat_batch_bytes;        /* gMAGNUS: most C-hat bytes per row block (the option,
-                                         MAGNUS_CHAT_BATCH_BYTES, or the device's memory or
-                                         limit / MAGNUS_CHAT_BATCH_FRACTION) */
-    uint64_t heavy_row_products;      /* gMAGNUS: rows with more products take the heavy path
-                                         (at least tau); 0: the default rule */
     uint32_t preload_kernels;         /* 1: every kernel loaded at creation (magnus_knob_preload) */
     double kernel_load_ms;            /* host time spent loading modules and kernels so far */
     bool hash_wide_bins;              /* hash bins past the budget, up to the device's local
@@ -118,6 +132,9 @@ struct magnus_context_s {
     uint32_t dense_row_stripes;       /* dense rows of a C wider than they hold are done in up
                                          to this many column stripes (0: never;
                                          MAGNUS_DENSE_STRIPES) */
+    /* Each algorithm's knobs, read once with the others by its magnus_knob_reader and held
+     * here without the context knowing their layout (the algorithm's own header does). */
+    magnus_knob_slot knobs[MAGNUS_KNOBS_COUNT];
     uint64_t launch_local_limit;      /* the most local bytes a launch may ask: the budget, or
                                          more for wide hash bins and dense rows */
     magnus_build_notice build_notice; /* the options' build_progress, told by module_load */
@@ -201,48 +218,28 @@ magnus_status magnus_context_settings(magnus_context_s *c, const magnus_device_i
                                       const magnus_context_options *opt);
 
 /* A context's tuning knobs (runtime/device/context_knobs.c): the option when nonzero, else
- * the environment variable (MAGNUS_HASH_GROUP_MAX, MAGNUS_DENSE_MIN_ELEMENTS) when set, else 0
- * (the default). MAGNUS_ERROR_INVALID_ARGUMENT, naming the option or the variable, when the
- * value is not a power of two from 8 to device_limit (hash_group_max) or not an integer >= 1
- * (dense_min_elements; a negative option). */
+ * the environment variable (MAGNUS_HASH_GROUP_MAX) when set, else 0 (the default).
+ * MAGNUS_ERROR_INVALID_ARGUMENT, naming the option or the variable, when the value is not a
+ * power of two from 8 to device_limit. */
 magnus_status magnus_knob_hash_group_max(uint64_t option, uint64_t device_limit, uint32_t *out);
-magnus_status magnus_knob_dense_min_elements(int64_t option, int64_t *out);
-/* gMAGNUS's histogram and multisplit groups: like hash_group_max, MAGNUS_MULTISPLIT_GROUP. */
-magnus_status magnus_knob_multisplit_group(uint64_t option, uint64_t device_limit,
-                                               uint32_t *out);
-
-/* gMAGNUS's in-place multisplit (runtime/spgemm/gmagnus/gmagnus_levels.c): MAGNUS_CHAT_GAP
- * (the gap in front of C-hat is 1/divisor of it; 0 turns the in-place layout off; default
- * MAGNUS_CHAT_GAP_DEFAULT) and MAGNUS_CHAT_GAP_MIN_BYTES (C-hats smaller than this use two
- * buffers; default MAGNUS_CHAT_GAP_MIN_BYTES_DEFAULT). MAGNUS_ERROR_INVALID_ARGUMENT, naming
- * the variable, for a value that is not an integer in range (divisor 0 or 2..1024). */
-#define MAGNUS_CHAT_GAP_DEFAULT 8u
-/* 2 GiB: its 17 launches in order cost 4-10 % of the multiply on C-hats of 0.5-1.4 GB (f64
- * ca-HepPh, vsp_sctap1-2b, soc-Slashdot0902, vsp_befref on the H200, 2026-12-02) and about
- * 1 % on those of 3.7 GB and more, where the peak it saves is what stays below cuSPARSE's
- * (docs/performance.md, "The in-place multisplit only for large C-hats"). */
-#define MAGNUS_CHAT_GAP_MIN_BYTES_DEFAULT (2ull << 30)
-magnus_status magnus_knob_chat_gap(uint32_t *divisor, uint64_t *min_bytes);
-/* gMAGNUS's default batch budget: this fraction of the device's memory (or of the context's
- * memory limit) for C-hat, so that one multiply leaves most of the device to the matrices an
- * application keeps (an AMG hierarchy, say) and to C; products whose C-hat would take more
- * run in row blocks (runtime/spgemm/spgemm_batches.c, docs/performance.md "Heavy rows in
- * batches"). */
-#define MAGNUS_CHAT_BATCH_FRACTION 8u
+/* The same rule for any such knob: option_name and variable name it in the message. */
+magnus_status magnus_knob_pow2(uint64_t option, const char *option_name, const char *variable,
+                               uint64_t device_limit, uint32_t *out);
+/* A size in bytes: the option if nonzero, else the environment variable if set (65536, 48K,
+ * 512M, 2G), else 0; MAGNUS_ERROR_INVALID_ARGUMENT naming the variable otherwise. */
+magnus_status magnus_knob_size(uint64_t option, const char *variable, uint64_t *out);
 
 /* An unsigned integer environment variable in [lo, hi] (or exactly 0 when zero_ok): *out
  * unchanged when it is unset or empty; MAGNUS_ERROR_INVALID_ARGUMENT naming it otherwise. */
 magnus_status magnus_env_uint(const char *variable, uint64_t lo, uint64_t hi, bool zero_ok,
                               uint64_t *out);
 
-/* Which rows gMAGNUS sends down its heavy path, and where the hash accumulator puts items
- * its budget cannot hold (docs/performance.md, "The method per row"):
- * MAGNUS_HEAVY_ROW_PRODUCTS (rows with more products than this are heavy, never fewer than
- * tau's; unset or 0: the default rule of runtime/spgemm/gmagnus/gmagnus_rows.c) and
- * MAGNUS_HASH_WIDE_BINS (1: bins past the budget up to the device's local memory; 0 or unset:
- * none, such items take global tables; measured mixed, docs/performance.md).
- * MAGNUS_ERROR_INVALID_ARGUMENT, naming the variable, for a value out of range. */
-magnus_status magnus_knob_heavy_rows(uint64_t *row_products, bool *wide_bins);
+/* Where the hash accumulator puts items its budget cannot hold (docs/performance.md, "The
+ * method per row"): MAGNUS_HASH_WIDE_BINS (1: bins past the budget up to the device's local
+ * memory; 0 or unset: none, such items take global tables; measured mixed,
+ * docs/performance.md). MAGNUS_ERROR_INVALID_ARGUMENT, naming the variable, for a value out
+ * of range. */
+magnus_status magnus_knob_wide_bins(bool *wide_bins);
 
 /* MAGNUS_PRELOAD_KERNELS (0 or 1; default: the backend's preload_kernels, true for CUDA's
  * prebuilt modules): whether magnus_context_create loads every kernel of the float32 module

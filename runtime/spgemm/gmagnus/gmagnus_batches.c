@@ -3,7 +3,7 @@
  *
  * gMAGNUS holds its whole C-hat (every heavy product, 4 + value bytes each) until the chunks
  * are accumulated, and C is allocated beside it: the peak is C-hat plus C. When the products
- * would take more than the context's batch budget (ctx->chat_batch_bytes: the option, else
+ * would take more than the context's batch budget (its knob chat_batch_bytes: the option, else
  * MAGNUS_CHAT_BATCH_BYTES, else an eighth of the device's memory or memory limit), A is cut
  * into K = ceil(products x (4 + value bytes) / budget) row blocks of about equal products,
  * each block is multiplied by gMAGNUS on its own (C_b = A_b·B, from the count of products
@@ -174,7 +174,7 @@ static magnus_status run_blocks(magnus_device_csr *C, magnus_context ctx,
     return s;
 }
 
-/* The table's run: gMAGNUS, in row blocks when C-hat would pass ctx->chat_batch_bytes;
+/* The table's run: gMAGNUS, in row blocks when C-hat would pass its knob chat_batch_bytes;
  * `counted` may be NULL (it then counts the products per row itself, once, and hands the
  * count on). In blocks it tells `progress` before each block ("multiply: row block I of K");
  * a callback that returns 0 stops it with MAGNUS_ERROR_CANCELLED, nothing held. */
@@ -206,7 +206,8 @@ static magnus_status gmagnus_run(magnus_device_csr *C, magnus_context ctx,
         rp = &own;
     }
     const uint64_t element = 4 + magnus_value_size(A->type);
-    const uint64_t budget = ctx->chat_batch_bytes ? ctx->chat_batch_bytes : 1;
+    const uint64_t batch_bytes = magnus_gmagnus_knobs_of(ctx)->chat_batch_bytes;
+    const uint64_t budget = batch_bytes ? batch_bytes : 1;
     /* products x element without overflow: compare products with budget / element */
     const uint64_t per_block = budget / element ? budget / element : 1;
     uint64_t k = rp->total / per_block + (rp->total % per_block != 0);

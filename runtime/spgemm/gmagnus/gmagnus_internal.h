@@ -18,6 +18,7 @@
 #define MAGNUS_GMAGNUS_INTERNAL_H
 
 #include "device_runtime.h"
+#include "gmagnus_knobs.h"
 #include "gmagnus_params.h"
 #include "spgemm_algorithm.h"
 

@@ -234,8 +234,9 @@ magnus_status magnus_gmagnus_context_params(magnus_gmagnus_params *p, magnus_con
     magnus_gmagnus_params_input in;
     magnus_status s = magnus_gmagnus_params_input_for_device(&in, &ctx->device, c_cols, type);
     if (!s) {
-        in.dense_min_elements = ctx->dense_min_elements;
-        magnus_gmagnus_params_input_set_multisplit(&in, &ctx->device, ctx->multisplit_group);
+        in.dense_min_elements = magnus_gmagnus_knobs_of(ctx)->dense_min_elements;
+        magnus_gmagnus_params_input_set_multisplit(&in, &ctx->device,
+                                                   magnus_gmagnus_knobs_of(ctx)->multisplit_group);
         s = magnus_gmagnus_params_from_input(p, &in);
     }
     return s;
