@@ -3,7 +3,7 @@
  *
  * MAGNUS_REPORT_FIELDS(X) calls X(kind, name, merge, shown, meaning) once per field, in the
  * struct's order. From this list come the struct magnus_report (magnus.h), the merge of a
- * batch's blocks (runtime/spgemm/spgemm_batches.c), the report in the CLI's JSON
+ * batch's blocks (runtime/spgemm/gmagnus/gmagnus_batches.c), the report in the CLI's JSON
  * (tools/cli_product.c) and the layout the Python bindings are checked against
  * (tests/python/report_layout.c, python/tests/test_report_layout.py). A field added here
  * reaches all of them; the Python mirror (python/magnus/_lib.py) must be updated by hand, and

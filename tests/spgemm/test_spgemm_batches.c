@@ -1,5 +1,5 @@
 /*
- * gMAGNUS in row blocks (runtime/spgemm/spgemm_batches.c) and the device matrices' row
+ * gMAGNUS in row blocks (runtime/spgemm/gmagnus/gmagnus_batches.c) and the device matrices' row
  * blocks beneath it (runtime/device/device_csr_rows.c).
  *
  * The batch budget of each context here is derived from the product at hand (its products
