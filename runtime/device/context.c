@@ -69,13 +69,9 @@ magnus_status magnus_context_settings(magnus_context_s *c, const magnus_device_i
                             (unsigned long long)local_budget,
                             (unsigned long long)info->local_mem_bytes, info->name);
     uint32_t hash_group_max;
-    uint32_t dense_rows, dense_row_share, dense_row_stripes;
-    bool hash_wide_bins;
     uint64_t work_group_limit = info->max_work_group_size ? info->max_work_group_size : 256;
     if ((s = magnus_knob_hash_group_max(opt->hash_group_max, work_group_limit,
-                                        &hash_group_max)) ||
-        (s = magnus_knob_wide_bins(&hash_wide_bins)) ||
-        (s = magnus_knob_dense_rows(&dense_rows, &dense_row_share, &dense_row_stripes)))
+                                        &hash_group_max)))
         return s;
     c->device = *info;
     c->device_local_mem_bytes = info->local_mem_bytes;
@@ -83,22 +79,18 @@ magnus_status magnus_context_settings(magnus_context_s *c, const magnus_device_i
         local_budget ? local_budget : magnus_default_local_budget(info->local_mem_bytes);
     c->memory_limit = memory_limit;
     c->hash_group_max = hash_group_max;
-    c->hash_wide_bins = hash_wide_bins && c->device_local_mem_bytes > c->device.local_mem_bytes;
-    /* dense rows may use the device's local memory unless the caller set a budget */
-    c->dense_rows_local_bytes =
-        !dense_rows ? 0 : local_budget ? c->device.local_mem_bytes : c->device_local_mem_bytes;
-    c->dense_row_share = dense_row_share;
-    c->dense_row_stripes = dense_row_stripes;
-    c->launch_local_limit = c->hash_wide_bins ? c->device_local_mem_bytes : c->device.local_mem_bytes;
-    if (c->dense_rows_local_bytes > c->launch_local_limit)
-        c->launch_local_limit = c->dense_rows_local_bytes;
-    /* the algorithms' own knobs, each into its slot (device_runtime.h, magnus_knob_reader) */
+    c->launch_local_limit = c->device.local_mem_bytes;
+    /* the hash accumulator's and the algorithms' own knobs, each into its slot
+     * (device_runtime.h, magnus_knob_reader); a launch may ask what the most demanding asks */
     static const magnus_knob_reader *const readers[MAGNUS_KNOBS_COUNT] = {
+        [MAGNUS_KNOBS_ACCUMULATE] = &magnus_knobs_accumulate,
         [MAGNUS_KNOBS_GMAGNUS] = &magnus_knobs_gmagnus,
     };
     for (int k = 0; k < MAGNUS_KNOBS_COUNT; k++) {
+        uint64_t launch_local = 0;
         memset(&c->knobs[k], 0, sizeof c->knobs[k]);
-        if ((s = readers[k]->read(c->knobs[k].bytes, c, opt))) return s;
+        if ((s = readers[k]->read(c->knobs[k].bytes, &launch_local, c, opt))) return s;
+        if (launch_local > c->launch_local_limit) c->launch_local_limit = launch_local;
     }
     return MAGNUS_SUCCESS;
 }

@@ -1,8 +1,9 @@
 /*
- * The tuning knobs of a context that are no one algorithm's (hash_group_max, the hash
- * accumulator's wide bins and dense rows, the queues, the kernels' preload): the option when
- * nonzero, else the environment variable, validated. magnus_context_create reads them once,
- * so a multiply does not look at the environment. gMAGNUS's own knobs are in
+ * The tuning knobs of a context that are no one algorithm's (hash_group_max, the queues, the
+ * kernels' preload) and the parsers the others' readers share: the option when nonzero, else
+ * the environment variable, validated. magnus_context_create reads them once, so a multiply
+ * does not look at the environment. The hash accumulator's knobs (wide bins, dense rows) are
+ * in runtime/accumulate/accumulate_knobs.c, gMAGNUS's in
  * runtime/spgemm/gmagnus/gmagnus_knobs.c.
  */
 #include <errno.h>
@@ -69,26 +70,6 @@ magnus_status magnus_knob_size(uint64_t option, const char *variable, uint64_t *
         return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
                             "%s=%s: expected a size in bytes such as 65536, 48K, 512M or 2G",
                             variable, env);
-    return MAGNUS_SUCCESS;
-}
-
-magnus_status magnus_knob_wide_bins(bool *wide_bins) {
-    uint64_t wide = 0;
-    magnus_status s = magnus_env_uint("MAGNUS_HASH_WIDE_BINS", 1, 1, true, &wide);
-    *wide_bins = wide == 1;
-    return s;
-}
-
-magnus_status magnus_knob_dense_rows(uint32_t *on, uint32_t *share, uint32_t *stripes) {
-    uint64_t v = 1, d = MAGNUS_DENSE_ROW_SHARE_DEFAULT, k = MAGNUS_DENSE_STRIPES_DEFAULT;
-    magnus_status s;
-    if ((s = magnus_env_uint("MAGNUS_DENSE_ROWS", 1, 1, true, &v)) ||
-        (s = magnus_env_uint("MAGNUS_DENSE_ROW_SHARE", 1, 1u << 20, true, &d)) ||
-        (s = magnus_env_uint("MAGNUS_DENSE_STRIPES", 1, MAGNUS_DENSE_STRIPES_MAX, true, &k)))
-        return s;
-    *on = (uint32_t)v;
-    *share = (uint32_t)d;
-    *stripes = (uint32_t)k;
     return MAGNUS_SUCCESS;
 }
 

@@ -83,17 +83,23 @@ typedef union magnus_knob_slot {
     max_align_t align;
     unsigned char bytes[MAGNUS_KNOB_BYTES];
 } magnus_knob_slot;
-typedef enum magnus_knobs_id { MAGNUS_KNOBS_GMAGNUS, MAGNUS_KNOBS_COUNT } magnus_knobs_id;
+typedef enum magnus_knobs_id {
+    MAGNUS_KNOBS_ACCUMULATE,
+    MAGNUS_KNOBS_GMAGNUS,
+    MAGNUS_KNOBS_COUNT
+} magnus_knobs_id;
 struct magnus_context_s;
 typedef struct magnus_knob_reader {
     const char *algorithm;
     /* Fills `knobs` (a zeroed slot) from `opt` and the environment; c's device (with the
-     * budget) and memory_limit are set. MAGNUS_ERROR_INVALID_ARGUMENT, naming the option or
-     * the variable, for a bad value. */
-    magnus_status (*read)(void *knobs, const struct magnus_context_s *c,
+     * budget), device_local_mem_bytes and memory_limit are set. *launch_local (0 on entry):
+     * the most local bytes its launches may ask, when more than the budget.
+     * MAGNUS_ERROR_INVALID_ARGUMENT, naming the option or the variable, for a bad value. */
+    magnus_status (*read)(void *knobs, uint64_t *launch_local, const struct magnus_context_s *c,
                           const magnus_context_options *opt);
 } magnus_knob_reader;
-extern const magnus_knob_reader magnus_knobs_gmagnus; /* runtime/spgemm/gmagnus */
+extern const magnus_knob_reader magnus_knobs_accumulate; /* runtime/accumulate */
+extern const magnus_knob_reader magnus_knobs_gmagnus;    /* runtime/spgemm/gmagnus */
 
 struct magnus_context_s {
     uint64_t magic;
@@ -119,24 +125,13 @@ struct magnus_context_s {
                                          default (runtime/accumulate/hash_private.h) */
     uint32_t preload_kernels;         /* 1: every kernel loaded at creation (magnus_knob_preload) */
     double kernel_load_ms;            /* host time spent loading modules and kernels so far */
-    bool hash_wide_bins;              /* hash bins past the budget, up to the device's local
-                                         memory, for items the budget cannot hold
-                                         (MAGNUS_HASH_WIDE_BINS=1 on a device with more) */
-    uint64_t dense_rows_local_bytes;  /* dense rows (runtime/accumulate/hash_dense_rows.c):
-                                         the local bytes they may take, the device's unless a
-                                         budget was set (option or MAGNUS_LOCAL_MEM_BYTES); 0:
-                                         off (MAGNUS_DENSE_ROWS=0) */
-    uint32_t dense_row_share;         /* numeric rows of more entries than C's width / this are
-                                         dense rows too (0: only those past the tables;
-                                         MAGNUS_DENSE_ROW_SHARE) */
-    uint32_t dense_row_stripes;       /* dense rows of a C wider than they hold are done in up
-                                         to this many column stripes (0: never;
-                                         MAGNUS_DENSE_STRIPES) */
-    /* Each algorithm's knobs, read once with the others by its magnus_knob_reader and held
-     * here without the context knowing their layout (the algorithm's own header does). */
+    /* Each algorithm's knobs (and the hash accumulator's), read once with the others by its
+     * magnus_knob_reader and held here without the context knowing their layout (the
+     * owner's own header does). */
     magnus_knob_slot knobs[MAGNUS_KNOBS_COUNT];
     uint64_t launch_local_limit;      /* the most local bytes a launch may ask: the budget, or
-                                         more for wide hash bins and dense rows */
+                                         more where a knob reader asks (the hash
+                                         accumulator's wide bins and dense rows) */
     magnus_build_notice build_notice; /* the options' build_progress, told by module_load */
     /* Buffers freed at the next idle point (magnus_dbuf_free_deferred); their bytes are
      * still in memory_in_use. */
@@ -234,13 +229,6 @@ magnus_status magnus_knob_size(uint64_t option, const char *variable, uint64_t *
 magnus_status magnus_env_uint(const char *variable, uint64_t lo, uint64_t hi, bool zero_ok,
                               uint64_t *out);
 
-/* Where the hash accumulator puts items its budget cannot hold (docs/performance.md, "The
- * method per row"): MAGNUS_HASH_WIDE_BINS (1: bins past the budget up to the device's local
- * memory; 0 or unset: none, such items take global tables; measured mixed,
- * docs/performance.md). MAGNUS_ERROR_INVALID_ARGUMENT, naming the variable, for a value out
- * of range. */
-magnus_status magnus_knob_wide_bins(bool *wide_bins);
-
 /* MAGNUS_PRELOAD_KERNELS (0 or 1; default: the backend's preload_kernels, true for CUDA's
  * prebuilt modules): whether magnus_context_create loads every kernel of the float32 module
  * (and of the float64 one on fp64 devices) up front, so that the first multiply does not
@@ -251,24 +239,6 @@ magnus_status magnus_knob_preload(uint32_t *preload, bool backend_default);
  * read the host waits for, start between the blocks of a heavy grid queued before them
  * instead of after its last block (docs/performance.md, "The light queue first"). */
 magnus_status magnus_knob_urgent_light(uint32_t *urgent);
-/* MAGNUS_DENSE_ROWS (0 or 1, default 1): whether rows that no local hash table holds are
- * accumulated over C's whole width in local memory when it fits (dense rows,
- * runtime/accumulate/hash_dense_rows.c), instead of in global-memory tables; and whether
- * MAGNUS_ALGORITHM_AUTO counts on them (docs/performance.md, "Dense rows"); and
- * MAGNUS_DENSE_ROW_SHARE below. */
-magnus_status magnus_knob_dense_rows(uint32_t *on, uint32_t *share, uint32_t *stripes);
-/* MAGNUS_DENSE_ROW_SHARE (0 .. 2^20; default MAGNUS_DENSE_ROW_SHARE_DEFAULT): in the numeric
- * phase, rows of more entries than C's width W / share (and than 512) are dense rows even
- * where a local hash table would hold them; 0: only the rows no local table holds
- * (docs/performance.md, "Dense rows": shares 0, 2, 8 and 32 measured). */
-#define MAGNUS_DENSE_ROW_SHARE_DEFAULT 32u
-/* MAGNUS_DENSE_STRIPES (0 .. MAGNUS_DENSE_STRIPES_MAX; default MAGNUS_DENSE_STRIPES_DEFAULT):
- * where C is wider than a dense row holds, its dense rows are done in ceil(W / width) column
- * stripes, each a pass over the row's A entries, when that is at most this many; and
- * MAGNUS_ALGORITHM_AUTO counts on them as on dense rows (docs/performance.md, "Dense rows in
- * stripes"). 0: no stripes. */
-#define MAGNUS_DENSE_STRIPES_DEFAULT 0u
-#define MAGNUS_DENSE_STRIPES_MAX 64u
 /* Looks up (loads, on first use) every kernel of `variant`'s module into ctx's cache. */
 magnus_status magnus_context_preload(magnus_context ctx, magnus_kernel_variant variant);
 

@@ -70,7 +70,8 @@ magnus_status magnus_spgemm_choose(magnus_algorithm *out, magnus_row_products *c
     *out = MAGNUS_ALGORITHM_MAGNUS;
     memset(counted, 0, sizeof *counted);
     rep->dense_row_columns = magnus_hash_dense_row_columns(ctx, A->type);
-    rep->dense_rows_local_bytes = rep->dense_row_columns > 0 ? ctx->dense_rows_local_bytes : 0;
+    rep->dense_rows_local_bytes =
+        rep->dense_row_columns > 0 ? magnus_accumulate_knobs_of(ctx)->dense_rows_local_bytes : 0;
     const int64_t stripes = magnus_hash_dense_row_stripes(ctx, A->type, B->cols);
     if (stripes > 0) {
         /* the long and overflow rows become dense rows, in local memory: nothing for the

@@ -81,7 +81,7 @@ static magnus_algorithm rule_for(const host_share *h) {
  * them. */
 static int64_t binned_capacity(const magnus_context_s *ctx, magnus_value_type type) {
     magnus_context_s c = *ctx; /* read by the host arithmetic only */
-    c.hash_wide_bins = false;
+    magnus_accumulate_knobs_edit(&c)->hash_wide_bins = false;
     magnus_hash_bin_shape sh;
     ASSERT_OK(magnus_hash_bin_shape_of(&sh, &c, type, 0, 1));
     if (sh.table == 0) return 0;
@@ -101,7 +101,7 @@ static int64_t binned_capacity(const magnus_context_s *ctx, magnus_value_type ty
  * local numeric table, without the wide bins. */
 static int64_t numeric_capacity(const magnus_context_s *ctx, magnus_value_type type) {
     magnus_context_s c = *ctx;
-    c.hash_wide_bins = false;
+    magnus_accumulate_knobs_edit(&c)->hash_wide_bins = false;
     magnus_hash_bin_shape sh;
     ASSERT_OK(magnus_hash_bin_shape_of(&sh, &c, type, 1, 1));
     if (sh.table == 0) return 0;
@@ -289,7 +289,8 @@ static magnus_report check_auto_overflow(magnus_context ctx, const magnus_csr_s 
                  label, (long long)rep.dense_row_columns, (long long)D);
     /* or in at most the context's MAGNUS_DENSE_STRIPES column stripes of D */
     const int64_t stripes = D > 0 ? (B->cols + D - 1) / D : 0;
-    const int64_t expect = stripes == 1 || stripes <= (int64_t)ctx->dense_row_stripes ? stripes : 0;
+    const int64_t most = (int64_t)magnus_accumulate_knobs_of(ctx)->dense_row_stripes;
+    const int64_t expect = stripes == 1 || stripes <= most ? stripes : 0;
     const bool fits = expect > 0;
     cr_assert_eq(rep.auto_dense_rows, expect, "%s: %lld columns, dense rows up to %lld", label,
                  (long long)B->cols, (long long)D);
@@ -818,7 +819,8 @@ static int64_t expected_dense_rows(const magnus_context_s *ctx, const magnus_csr
                                    const magnus_csr_s *B) {
     int64_t S = 0, N = 0;
     magnus_hash_local_capacity(ctx, A->type, &S, &N);
-    int64_t cut = ctx->dense_row_share ? B->cols / ctx->dense_row_share : INT64_MAX;
+    const uint32_t share = magnus_accumulate_knobs_of(ctx)->dense_row_share;
+    int64_t cut = share ? B->cols / share : INT64_MAX;
     if (cut < HASH_DENSE_MIN_ENTRIES) cut = HASH_DENSE_MIN_ENTRIES;
     if (cut > N) cut = N;
     int64_t symbolic = 0, numeric = 0;
@@ -868,11 +870,11 @@ Test(spgemm_auto, dense_rows_either_side_of_the_width) {
         cr_assert_eq(rep.auto_dense_rows, 0, "%s, one column wider", label);
         /* the same C in two column stripes of a dense row (MAGNUS_DENSE_STRIPES at least 2):
          * hash again, the rows done stripe by stripe */
-        ctx->dense_row_stripes = 2;
+        magnus_accumulate_knobs_edit(ctx)->dense_row_stripes = 2;
         rep = check_auto(ctx, P.A, P.B, NULL, "C one column wider, two stripes");
         cr_assert_eq(rep.algorithm, MAGNUS_ALGORITHM_HASH, "%s, two stripes", label);
         cr_assert_eq(rep.auto_dense_rows, 2, "%s, two stripes", label);
-        ctx->dense_row_stripes = 0;
+        magnus_accumulate_knobs_edit(ctx)->dense_row_stripes = 0;
         free(products);
         pair_free(&P);
         ran++;

@@ -38,8 +38,10 @@ magnus_status magnus_knob_dense_min_elements(int64_t option, int64_t *out) {
     return MAGNUS_SUCCESS;
 }
 
-static magnus_status read_knobs(void *slot, const struct magnus_context_s *c,
+static magnus_status read_knobs(void *slot, uint64_t *launch_local,
+                                const struct magnus_context_s *c,
                                 const magnus_context_options *opt) {
+    (void)launch_local; /* gMAGNUS's launches keep to the budget */
     magnus_gmagnus_knobs k;
     memset(&k, 0, sizeof k);
     uint64_t divisor = MAGNUS_CHAT_GAP_DEFAULT, min_bytes = MAGNUS_CHAT_GAP_MIN_BYTES_DEFAULT;

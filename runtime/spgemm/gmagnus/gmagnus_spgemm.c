@@ -100,7 +100,8 @@ static void fill_report(const magnus_gm *g, magnus_report *r) {
     r->light_rows_global = g->light_rows_global;
     r->rows_dense = g->light_rows_dense;
     r->dense_row_columns = magnus_hash_dense_row_columns(g->ctx, g->A->type);
-    r->dense_rows_local_bytes = r->dense_row_columns > 0 ? g->ctx->dense_rows_local_bytes : 0;
+    r->dense_rows_local_bytes =
+        r->dense_row_columns > 0 ? magnus_accumulate_knobs_of(g->ctx)->dense_rows_local_bytes : 0;
     r->chunks_required = p->chunks_required;
     r->levels = g->levels_run;
     for (int L = 0; L < MAGNUS_MAX_LEVELS; L++)
