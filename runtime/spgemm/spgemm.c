@@ -1,7 +1,7 @@
 /*
  * The SpGEMM entry points: argument checks, host<->device transfers, timing of the whole
- * call, and the dispatch to an algorithm through its table (spgemm_algorithm.h). The algorithms see
- * only valid device matrices of one value type with A.cols == B.rows.
+ * call, and the dispatch to an algorithm through its table (spgemm_algorithm.h). The
+ * algorithms see only valid device matrices of one value type with A.cols == B.rows.
  */
 #include <math.h>
 #include <string.h>
