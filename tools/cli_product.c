@@ -199,16 +199,10 @@ static void print_device_report(const compute_report *c, FILE *out) {
         first = false;
     }
     fprintf(out, "%s\n", first ? "none timed" : "");
-    if (r->algorithm_requested == MAGNUS_ALGORITHM_AUTO && r->auto_dense_rows == 1)
+    if (r->algorithm_requested == MAGNUS_ALGORITHM_AUTO && r->auto_dense_rows)
         fprintf(out, "%-10shash: C's columns fit a dense row in local memory (up to %s), which "
                      "takes the rows past the hash tables, chosen in %s\n",
                 "method:", cli_count(r->dense_row_columns).s,
-                cli_duration(r->time_choice_ms * 1e-3).s);
-    else if (r->algorithm_requested == MAGNUS_ALGORITHM_AUTO && r->auto_dense_rows > 1)
-        fprintf(out, "%-10shash: C's columns fit %d column stripes of a dense row in local "
-                     "memory (up to %s columns each; MAGNUS_DENSE_STRIPES), which take the rows "
-                     "past the hash tables, chosen in %s\n",
-                "method:", r->auto_dense_rows, cli_count(r->dense_row_columns).s,
                 cli_duration(r->time_choice_ms * 1e-3).s);
     else if (r->algorithm_requested == MAGNUS_ALGORITHM_AUTO)
         fprintf(out, "%-10s%s: rows of more than %s products carry %.1f%% of the products, "

@@ -3,7 +3,7 @@
  *
  * MAGNUS_REPORT_FIELDS(X) calls X(kind, name, merge, shown, meaning) once per field, in the
  * struct's order. From this list come the struct magnus_report (magnus.h), the merge of a
- * batch's blocks (runtime/spgemm/spgemm_batches.c), the report in the CLI's JSON
+ * batch's blocks (runtime/spgemm/gmagnus/gmagnus_batches.c), the report in the CLI's JSON
  * (tools/cli_product.c) and the layout the Python bindings are checked against
  * (tests/python/report_layout.c, python/tests/test_report_layout.py). A field added here
  * reaches all of them; the Python mirror (python/magnus/_lib.py) must be updated by hand, and
@@ -43,9 +43,8 @@
       "... and carry about this fraction of the products (estimated from " \
       "MAGNUS_AUTO_OVERFLOW_SAMPLES rows)") \
     X(INT, auto_dense_rows, PRODUCT, ALWAYS, \
-      "AUTO: 1 when C's columns fit a dense row (dense_row_columns), S > 1 when they fit S " \
-      "column stripes of one (at most MAGNUS_DENSE_STRIPES), which made the choice hash " \
-      "whatever the shares; 0 otherwise") \
+      "AUTO: 1 when C's columns fit a dense row (dense_row_columns), which made the choice " \
+      "hash whatever the shares") \
     X(F64, time_choice_ms, PRODUCT, AUTO, \
       "AUTO: the statistics of the choice (in time_total_ms)") \
     X(F64, time_kernel_load_ms, PRODUCT, ALWAYS, \

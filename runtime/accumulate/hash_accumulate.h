@@ -53,6 +53,7 @@
 #ifndef MAGNUS_HASH_ACCUMULATE_H
 #define MAGNUS_HASH_ACCUMULATE_H
 
+#include "accumulate_knobs.h"
 #include "device_runtime.h"
 
 /* What the accumulator did: added (+=) into *stats by each call when stats is non-NULL. */

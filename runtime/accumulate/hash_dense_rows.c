@@ -35,8 +35,9 @@ static int64_t width_for(uint64_t limit, size_t value_bytes, uint64_t wg) {
 
 int64_t magnus_hash_dense_row_columns(const magnus_context_s *ctx, magnus_value_type type) {
     const size_t vb = magnus_value_size(type);
-    if (!ctx || vb == 0 || ctx->dense_rows_local_bytes == 0) return 0;
-    return width_for(ctx->dense_rows_local_bytes, vb, magnus_hash_group_cap(ctx));
+    if (!ctx || vb == 0 || magnus_accumulate_knobs_of(ctx)->dense_rows_local_bytes == 0) return 0;
+    return width_for(magnus_accumulate_knobs_of(ctx)->dense_rows_local_bytes, vb,
+                     magnus_hash_group_cap(ctx));
 }
 
 int64_t magnus_hash_dense_row_stripes(const magnus_context_s *ctx, magnus_value_type type,
@@ -44,7 +45,7 @@ int64_t magnus_hash_dense_row_stripes(const magnus_context_s *ctx, magnus_value_
     const int64_t D = magnus_hash_dense_row_columns(ctx, type);
     if (D <= 0 || cols <= 0) return 0;
     const int64_t S = (cols + D - 1) / D;
-    return S == 1 || S <= (int64_t)ctx->dense_row_stripes ? S : 0;
+    return S == 1 || S <= (int64_t)magnus_accumulate_knobs_of(ctx)->dense_row_stripes ? S : 0;
 }
 
 bool magnus_hash_dense_rows_apply(const hash_phase *ph) {
@@ -61,7 +62,7 @@ bool magnus_hash_dense_rows_apply(const hash_phase *ph) {
  * The local bins end at that key; the last bin (the global tables' place) takes the rest.
  * Not in stripes: there a dense row costs a pass over its A entries per stripe. */
 void magnus_hash_dense_rows_cut(hash_plan *p, const hash_phase *ph) {
-    const uint32_t share = ph->ctx->dense_row_share;
+    const uint32_t share = magnus_accumulate_knobs_of(ph->ctx)->dense_row_share;
     if (!ph->numeric || share == 0 || p->nbins < 3 ||
         magnus_hash_dense_row_stripes(ph->ctx, ph->B->type, ph->B->cols) != 1)
         return;
@@ -102,7 +103,7 @@ magnus_status magnus_hash_run_dense_rows(const hash_phase *ph, hash_work *w, int
     /* at least MAGNUS_DENSE_ROW_ITEMS items a unit: a device that reports only a group's
      * local memory (OpenCL) may hold more groups of narrow work groups than that fit says;
      * groups beyond what a unit holds wait for others to end (no group waits for another) */
-    const uint64_t by_items = ctx->dense_row_items / wg;
+    const uint64_t by_items = magnus_accumulate_knobs_of(ctx)->dense_row_items / wg;
     if (by_items > per_unit) per_unit = by_items;
     const uint64_t units = ctx->device.compute_units > 0 ? (uint64_t)ctx->device.compute_units : 1;
     uint64_t groups = units * (per_unit > 0 ? per_unit : 1);

@@ -39,7 +39,7 @@ magnus_status magnus_hash_params_compute(magnus_hash_params *out,
     out->local_mem_bytes = c.device.local_mem_bytes;
     out->device_local_mem_bytes = c.device_local_mem_bytes;
     out->group_max = magnus_hash_group_cap(&c);
-    out->wide_bins = c.hash_wide_bins;
+    out->wide_bins = magnus_accumulate_knobs_of(&c)->hash_wide_bins;
     phase_shape(&c, 0, vb, &out->symbolic_bins, &out->symbolic_table_max,
                 &out->symbolic_products);
     phase_shape(&c, 1, vb, &out->numeric_bins, &out->numeric_table_max, &out->numeric_entries);

@@ -87,7 +87,8 @@ static void plan_build(hash_plan *p, const magnus_context_s *ctx, int numeric,
 
 void magnus_hash_plan_build(hash_plan *p, const magnus_context_s *ctx, int numeric,
                             size_t value_bytes, uint32_t group_cap) {
-    plan_build(p, ctx, numeric, value_bytes, group_cap, ctx->hash_wide_bins);
+    plan_build(p, ctx, numeric, value_bytes, group_cap,
+               magnus_accumulate_knobs_of(ctx)->hash_wide_bins);
 }
 
 static void capacity(const magnus_context_s *ctx, magnus_value_type type, bool wide,
@@ -112,7 +113,8 @@ void magnus_hash_budget_capacity(const magnus_context_s *ctx, magnus_value_type 
 
 void magnus_hash_local_capacity(const magnus_context_s *ctx, magnus_value_type type,
                                 int64_t *symbolic_products, int64_t *numeric_nnz) {
-    capacity(ctx, type, ctx->hash_wide_bins, symbolic_products, numeric_nnz);
+    capacity(ctx, type, magnus_accumulate_knobs_of(ctx)->hash_wide_bins, symbolic_products,
+             numeric_nnz);
 }
 
 /* Dynamic local bytes of a launch of bin b (kernels/hash_rows.cl, hash_chunks.cl). */

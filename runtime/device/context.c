@@ -32,18 +32,6 @@ magnus_status magnus_context_options_init(magnus_context_options *opt) {
     return MAGNUS_SUCCESS;
 }
 
-/* The option if nonzero, else the environment variable if set, else 0. */
-static magnus_status size_setting(uint64_t option, const char *variable, uint64_t *out) {
-    *out = option;
-    const char *env = getenv(variable);
-    if (option || !env || !*env) return MAGNUS_SUCCESS;
-    if (magnus_parse_bytes(out, env))
-        return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
-                            "%s=%s: expected a size in bytes such as 65536, 48K, 512M or 2G",
-                            variable, env);
-    return MAGNUS_SUCCESS;
-}
-
 static void context_release(magnus_context c) {
     /* the caller has waited for the queues (or none was created) */
     (void)magnus_context_release_deferred(c);
@@ -70,36 +58,20 @@ static void context_release(magnus_context c) {
 magnus_status magnus_context_settings(magnus_context_s *c, const magnus_device_info *info,
                                       const magnus_context_options *opt) {
     magnus_status s;
-    uint64_t local_budget, memory_limit, chat_batch_bytes;
-    if ((s = size_setting(opt->local_mem_bytes, "MAGNUS_LOCAL_MEM_BYTES", &local_budget)) ||
-        (s = size_setting(opt->device_memory_limit, "MAGNUS_DEVICE_MEMORY_LIMIT", &memory_limit)) ||
-        (s = size_setting(opt->chat_batch_bytes, "MAGNUS_CHAT_BATCH_BYTES", &chat_batch_bytes)))
+    uint64_t local_budget, memory_limit;
+    if ((s = magnus_knob_size(opt->local_mem_bytes, "MAGNUS_LOCAL_MEM_BYTES", &local_budget)) ||
+        (s = magnus_knob_size(opt->device_memory_limit, "MAGNUS_DEVICE_MEMORY_LIMIT",
+                              &memory_limit)))
         return s;
-    if (chat_batch_bytes == 0) {
-        const uint64_t memory = memory_limit ? memory_limit : info->global_mem_bytes;
-        chat_batch_bytes = memory / MAGNUS_CHAT_BATCH_FRACTION;
-        if (chat_batch_bytes == 0) chat_batch_bytes = 1;
-    }
     if (local_budget > info->local_mem_bytes)
         return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
                             "local memory budget of %llu bytes exceeds the %llu bytes of %s",
                             (unsigned long long)local_budget,
                             (unsigned long long)info->local_mem_bytes, info->name);
-    uint32_t hash_group_max, multisplit_group, chat_gap_divisor;
-    uint64_t chat_gap_min_bytes, heavy_row_products;
-    uint32_t dense_rows, dense_row_share, dense_row_stripes, dense_row_items;
-    bool hash_wide_bins;
-    int64_t dense_min_elements;
+    uint32_t hash_group_max;
     uint64_t work_group_limit = info->max_work_group_size ? info->max_work_group_size : 256;
     if ((s = magnus_knob_hash_group_max(opt->hash_group_max, work_group_limit,
-                                        &hash_group_max)) ||
-        (s = magnus_knob_multisplit_group(opt->multisplit_group, work_group_limit,
-                                              &multisplit_group)) ||
-        (s = magnus_knob_dense_min_elements(opt->dense_min_elements, &dense_min_elements)) ||
-        (s = magnus_knob_chat_gap(&chat_gap_divisor, &chat_gap_min_bytes)) ||
-        (s = magnus_knob_heavy_rows(&heavy_row_products, &hash_wide_bins)) ||
-        (s = magnus_knob_dense_rows(&dense_rows, &dense_row_share, &dense_row_stripes,
-                                           &dense_row_items)))
+                                        &hash_group_max)))
         return s;
     c->device = *info;
     c->device_local_mem_bytes = info->local_mem_bytes;
@@ -107,22 +79,19 @@ magnus_status magnus_context_settings(magnus_context_s *c, const magnus_device_i
         local_budget ? local_budget : magnus_default_local_budget(info->local_mem_bytes);
     c->memory_limit = memory_limit;
     c->hash_group_max = hash_group_max;
-    c->dense_min_elements = dense_min_elements;
-    c->multisplit_group = multisplit_group;
-    c->chat_gap_divisor = chat_gap_divisor;
-    c->chat_gap_min_bytes = chat_gap_min_bytes;
-    c->heavy_row_products = heavy_row_products;
-    c->chat_batch_bytes = chat_batch_bytes;
-    c->hash_wide_bins = hash_wide_bins && c->device_local_mem_bytes > c->device.local_mem_bytes;
-    /* dense rows may use the device's local memory unless the caller set a budget */
-    c->dense_rows_local_bytes =
-        !dense_rows ? 0 : local_budget ? c->device.local_mem_bytes : c->device_local_mem_bytes;
-    c->dense_row_share = dense_row_share;
-    c->dense_row_stripes = dense_row_stripes;
-    c->dense_row_items = dense_row_items;
-    c->launch_local_limit = c->hash_wide_bins ? c->device_local_mem_bytes : c->device.local_mem_bytes;
-    if (c->dense_rows_local_bytes > c->launch_local_limit)
-        c->launch_local_limit = c->dense_rows_local_bytes;
+    c->launch_local_limit = c->device.local_mem_bytes;
+    /* the hash accumulator's and the algorithms' own knobs, each into its slot
+     * (device_runtime.h, magnus_knob_reader); a launch may ask what the most demanding asks */
+    static const magnus_knob_reader *const readers[MAGNUS_KNOBS_COUNT] = {
+        [MAGNUS_KNOBS_ACCUMULATE] = &magnus_knobs_accumulate,
+        [MAGNUS_KNOBS_GMAGNUS] = &magnus_knobs_gmagnus,
+    };
+    for (int k = 0; k < MAGNUS_KNOBS_COUNT; k++) {
+        uint64_t launch_local = 0;
+        memset(&c->knobs[k], 0, sizeof c->knobs[k]);
+        if ((s = readers[k]->read(c->knobs[k].bytes, &launch_local, c, opt))) return s;
+        if (launch_local > c->launch_local_limit) c->launch_local_limit = launch_local;
+    }
     return MAGNUS_SUCCESS;
 }
 

@@ -2,7 +2,7 @@
  * Row blocks of device matrices: a block of rows copied out into a matrix of its own
  * (magnus_device_csr_rows) and blocks of rows stacked back into one matrix
  * (magnus_device_csr_stack). gMAGNUS multiplies in row blocks when its C-hat would pass the
- * context's batch budget (runtime/spgemm/spgemm_batches.c). Row pointers move to their new
+ * context's batch budget (runtime/spgemm/gmagnus/gmagnus_batches.c). Row pointers move to their new
  * base by prim_shift_u64; entries move by buffer copies. All work is queued on one queue.
  */
 #include "device_csr.h"

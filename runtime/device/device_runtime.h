@@ -73,6 +73,34 @@ typedef struct magnus_pool_block {
 #define MAGNUS_POOL_LARGE_SHARE 4
 #define MAGNUS_POOL_LARGE_BLOCKS 16
 
+/* An algorithm's knobs (runtime/spgemm/<algorithm>/): the options and environment variables
+ * only it reads, kept in a slot of the context that the context holds without knowing what is
+ * in it. The way backend.h lists the backends' tables, this list names each algorithm's
+ * reader; the algorithm defines it in its own folder, with the struct it stores, which must
+ * fit MAGNUS_KNOB_BYTES. magnus_context_settings calls every reader once. */
+#define MAGNUS_KNOB_BYTES 64
+typedef union magnus_knob_slot {
+    max_align_t align;
+    unsigned char bytes[MAGNUS_KNOB_BYTES];
+} magnus_knob_slot;
+typedef enum magnus_knobs_id {
+    MAGNUS_KNOBS_ACCUMULATE,
+    MAGNUS_KNOBS_GMAGNUS,
+    MAGNUS_KNOBS_COUNT
+} magnus_knobs_id;
+struct magnus_context_s;
+typedef struct magnus_knob_reader {
+    const char *algorithm;
+    /* Fills `knobs` (a zeroed slot) from `opt` and the environment; c's device (with the
+     * budget), device_local_mem_bytes and memory_limit are set. *launch_local (0 on entry):
+     * the most local bytes its launches may ask, when more than the budget.
+     * MAGNUS_ERROR_INVALID_ARGUMENT, naming the option or the variable, for a bad value. */
+    magnus_status (*read)(void *knobs, uint64_t *launch_local, const struct magnus_context_s *c,
+                          const magnus_context_options *opt);
+} magnus_knob_reader;
+extern const magnus_knob_reader magnus_knobs_accumulate; /* runtime/accumulate */
+extern const magnus_knob_reader magnus_knobs_gmagnus;    /* runtime/spgemm/gmagnus */
+
 struct magnus_context_s {
     uint64_t magic;
     const magnus_backend_ops *ops;
@@ -91,38 +119,19 @@ struct magnus_context_s {
     uint64_t memory_peak;
     uint64_t memory_reserved_peak;    /* most the backend's allocator held (ops->mem_reserved),
                                          since the last magnus_context_reset_peak */
-    /* Tuning knobs, read once by magnus_context_create (magnus_knob_*): */
+    /* Tuning knobs, read once by magnus_context_create (magnus_knob_*); the algorithms'
+     * own ones are in knobs[], below: */
     uint32_t hash_group_max;          /* most work items per hash table; 0: the backend's
                                          default (runtime/accumulate/hash_private.h) */
-    int64_t dense_min_elements;       /* gMAGNUS's last-level split; 0: tau */
-    uint32_t multisplit_group;        /* work items per multisplit group; 0: the default */
-    uint32_t chat_gap_divisor;        /* in-place multisplit: gap = C-hat / this; 0: off */
-    uint64_t chat_gap_min_bytes;      /* ... for C-hats of at least this many bytes */
-    uint64_t chat_batch_bytes;        /* gMAGNUS: most C-hat bytes per row block (the option,
-                                         MAGNUS_CHAT_BATCH_BYTES, or the device's memory or
-                                         limit / MAGNUS_CHAT_BATCH_FRACTION) */
-    uint64_t heavy_row_products;      /* gMAGNUS: rows with more products take the heavy path
-                                         (at least tau); 0: the default rule */
     uint32_t preload_kernels;         /* 1: every kernel loaded at creation (magnus_knob_preload) */
     double kernel_load_ms;            /* host time spent loading modules and kernels so far */
-    bool hash_wide_bins;              /* hash bins past the budget, up to the device's local
-                                         memory, for items the budget cannot hold
-                                         (MAGNUS_HASH_WIDE_BINS=1 on a device with more) */
-    uint64_t dense_rows_local_bytes;  /* dense rows (runtime/accumulate/hash_dense_rows.c):
-                                         the local bytes they may take, the device's unless a
-                                         budget was set (option or MAGNUS_LOCAL_MEM_BYTES); 0:
-                                         off (MAGNUS_DENSE_ROWS=0) */
-    uint32_t dense_row_share;         /* numeric rows of more entries than C's width / this are
-                                         dense rows too (0: only those past the tables;
-                                         MAGNUS_DENSE_ROW_SHARE) */
-    uint32_t dense_row_items;         /* the dense rows' launch puts at least this many items
-                                         on each compute unit (MAGNUS_DENSE_ROW_ITEMS; 0: the
-                                         local memory's fit alone) */
-    uint32_t dense_row_stripes;       /* dense rows of a C wider than they hold are done in up
-                                         to this many column stripes (0: never;
-                                         MAGNUS_DENSE_STRIPES) */
+    /* Each algorithm's knobs (and the hash accumulator's), read once with the others by its
+     * magnus_knob_reader and held here without the context knowing their layout (the
+     * owner's own header does). */
+    magnus_knob_slot knobs[MAGNUS_KNOBS_COUNT];
     uint64_t launch_local_limit;      /* the most local bytes a launch may ask: the budget, or
-                                         more for wide hash bins and dense rows */
+                                         more where a knob reader asks (the hash
+                                         accumulator's wide bins and dense rows) */
     magnus_build_notice build_notice; /* the options' build_progress, told by module_load */
     /* Buffers freed at the next idle point (magnus_dbuf_free_deferred); their bytes are
      * still in memory_in_use. */
@@ -204,48 +213,21 @@ magnus_status magnus_context_settings(magnus_context_s *c, const magnus_device_i
                                       const magnus_context_options *opt);
 
 /* A context's tuning knobs (runtime/device/context_knobs.c): the option when nonzero, else
- * the environment variable (MAGNUS_HASH_GROUP_MAX, MAGNUS_DENSE_MIN_ELEMENTS) when set, else 0
- * (the default). MAGNUS_ERROR_INVALID_ARGUMENT, naming the option or the variable, when the
- * value is not a power of two from 8 to device_limit (hash_group_max) or not an integer >= 1
- * (dense_min_elements; a negative option). */
+ * the environment variable (MAGNUS_HASH_GROUP_MAX) when set, else 0 (the default).
+ * MAGNUS_ERROR_INVALID_ARGUMENT, naming the option or the variable, when the value is not a
+ * power of two from 8 to device_limit. */
 magnus_status magnus_knob_hash_group_max(uint64_t option, uint64_t device_limit, uint32_t *out);
-magnus_status magnus_knob_dense_min_elements(int64_t option, int64_t *out);
-/* gMAGNUS's histogram and multisplit groups: like hash_group_max, MAGNUS_MULTISPLIT_GROUP. */
-magnus_status magnus_knob_multisplit_group(uint64_t option, uint64_t device_limit,
-                                               uint32_t *out);
-
-/* gMAGNUS's in-place multisplit (runtime/spgemm/gmagnus/gmagnus_levels.c): MAGNUS_CHAT_GAP
- * (the gap in front of C-hat is 1/divisor of it; 0 turns the in-place layout off; default
- * MAGNUS_CHAT_GAP_DEFAULT) and MAGNUS_CHAT_GAP_MIN_BYTES (C-hats smaller than this use two
- * buffers; default MAGNUS_CHAT_GAP_MIN_BYTES_DEFAULT). MAGNUS_ERROR_INVALID_ARGUMENT, naming
- * the variable, for a value that is not an integer in range (divisor 0 or 2..1024). */
-#define MAGNUS_CHAT_GAP_DEFAULT 8u
-/* 2 GiB: its 17 launches in order cost 4-10 % of the multiply on C-hats of 0.5-1.4 GB (f64
- * ca-HepPh, vsp_sctap1-2b, soc-Slashdot0902, vsp_befref on the H200, 2026-12-02) and about
- * 1 % on those of 3.7 GB and more, where the peak it saves is what stays below cuSPARSE's
- * (docs/performance.md, "The in-place multisplit only for large C-hats"). */
-#define MAGNUS_CHAT_GAP_MIN_BYTES_DEFAULT (2ull << 30)
-magnus_status magnus_knob_chat_gap(uint32_t *divisor, uint64_t *min_bytes);
-/* gMAGNUS's default batch budget: this fraction of the device's memory (or of the context's
- * memory limit) for C-hat, so that one multiply leaves most of the device to the matrices an
- * application keeps (an AMG hierarchy, say) and to C; products whose C-hat would take more
- * run in row blocks (runtime/spgemm/spgemm_batches.c, docs/performance.md "Heavy rows in
- * batches"). */
-#define MAGNUS_CHAT_BATCH_FRACTION 8u
+/* The same rule for any such knob: option_name and variable name it in the message. */
+magnus_status magnus_knob_pow2(uint64_t option, const char *option_name, const char *variable,
+                               uint64_t device_limit, uint32_t *out);
+/* A size in bytes: the option if nonzero, else the environment variable if set (65536, 48K,
+ * 512M, 2G), else 0; MAGNUS_ERROR_INVALID_ARGUMENT naming the variable otherwise. */
+magnus_status magnus_knob_size(uint64_t option, const char *variable, uint64_t *out);
 
 /* An unsigned integer environment variable in [lo, hi] (or exactly 0 when zero_ok): *out
  * unchanged when it is unset or empty; MAGNUS_ERROR_INVALID_ARGUMENT naming it otherwise. */
 magnus_status magnus_env_uint(const char *variable, uint64_t lo, uint64_t hi, bool zero_ok,
                               uint64_t *out);
-
-/* Which rows gMAGNUS sends down its heavy path, and where the hash accumulator puts items
- * its budget cannot hold (docs/performance.md, "The method per row"):
- * MAGNUS_HEAVY_ROW_PRODUCTS (rows with more products than this are heavy, never fewer than
- * tau's; unset or 0: the default rule of runtime/spgemm/gmagnus/gmagnus_rows.c) and
- * MAGNUS_HASH_WIDE_BINS (1: bins past the budget up to the device's local memory; 0 or unset:
- * none, such items take global tables; measured mixed, docs/performance.md).
- * MAGNUS_ERROR_INVALID_ARGUMENT, naming the variable, for a value out of range. */
-magnus_status magnus_knob_heavy_rows(uint64_t *row_products, bool *wide_bins);
 
 /* MAGNUS_PRELOAD_KERNELS (0 or 1; default: the backend's preload_kernels, true for CUDA's
  * prebuilt modules): whether magnus_context_create loads every kernel of the float32 module
@@ -257,34 +239,6 @@ magnus_status magnus_knob_preload(uint32_t *preload, bool backend_default);
  * read the host waits for, start between the blocks of a heavy grid queued before them
  * instead of after its last block (docs/performance.md, "The light queue first"). */
 magnus_status magnus_knob_urgent_light(uint32_t *urgent);
-/* MAGNUS_DENSE_ROWS (0 or 1, default 1): whether rows that no local hash table holds are
- * accumulated over C's whole width in local memory when it fits (dense rows,
- * runtime/accumulate/hash_dense_rows.c), instead of in global-memory tables; and whether
- * MAGNUS_ALGORITHM_AUTO counts on them (docs/performance.md, "Dense rows"); and
- * MAGNUS_DENSE_ROW_SHARE below. */
-magnus_status magnus_knob_dense_rows(uint32_t *on, uint32_t *share, uint32_t *stripes,
-                                     uint32_t *items);
-/* MAGNUS_DENSE_ROW_SHARE (0 .. 2^20; default MAGNUS_DENSE_ROW_SHARE_DEFAULT): in the numeric
- * phase, rows of more entries than C's width W / share (and than 512) are dense rows even
- * where a local hash table would hold them; 0: only the rows no local table holds
- * (docs/performance.md, "Dense rows": shares 0, 2, 8 and 32 measured). */
-#define MAGNUS_DENSE_ROW_SHARE_DEFAULT 32u
-/* MAGNUS_DENSE_STRIPES (0 .. MAGNUS_DENSE_STRIPES_MAX; default MAGNUS_DENSE_STRIPES_DEFAULT):
- * where C is wider than a dense row holds, its dense rows are done in ceil(W / width) column
- * stripes, each a pass over the row's A entries, when that is at most this many; and
- * MAGNUS_ALGORITHM_AUTO counts on them as on dense rows (docs/performance.md, "Dense rows in
- * stripes"). 0: no stripes. */
-#define MAGNUS_DENSE_STRIPES_DEFAULT 0u
-#define MAGNUS_DENSE_STRIPES_MAX 64u
-/* MAGNUS_DENSE_ROW_ITEMS (0 .. MAGNUS_DENSE_ROW_ITEMS_MAX; default
- * MAGNUS_DENSE_ROW_ITEMS_DEFAULT): the dense rows' launch puts at least this many work items
- * per compute unit (whole groups), beyond the groups the local memory of one unit is known to
- * hold (at most HASH_DENSE_GROUPS_PER_UNIT). A device whose groups are narrow (OpenCL's 256
- * items) and whose per-group local memory is all it reports would otherwise run 2 groups, 512
- * items, per unit; groups that do not fit at once run when others end. 0: the local fit alone
- * (docs/performance.md, "Dense rows in column stripes"). */
-#define MAGNUS_DENSE_ROW_ITEMS_DEFAULT 0u
-#define MAGNUS_DENSE_ROW_ITEMS_MAX 65536u
 /* Looks up (loads, on first use) every kernel of `variant`'s module into ctx's cache. */
 magnus_status magnus_context_preload(magnus_context ctx, magnus_kernel_variant variant);
 

@@ -1,14 +1,14 @@
 /*
  * The SpGEMM entry points: argument checks, host<->device transfers, timing of the whole
- * call, and the dispatch to an algorithm (spgemm_algorithms.h). The algorithms see
- * only valid device matrices of one value type with A.cols == B.rows.
+ * call, and the dispatch to an algorithm through its table (spgemm_algorithm.h). The
+ * algorithms see only valid device matrices of one value type with A.cols == B.rows.
  */
 #include <math.h>
 #include <string.h>
 
 #include "csr_products.h"
 #include "device_csr.h"
-#include "spgemm_algorithms.h"
+#include "spgemm_dispatch.h"
 
 magnus_status magnus_spgemm_options_init(magnus_spgemm_options *opt) {
     magnus_error_clear();
@@ -50,13 +50,16 @@ static magnus_status check_operands(magnus_context ctx, int64_t a_rows, int64_t 
     return MAGNUS_SUCCESS;
 }
 
-magnus_status magnus_spgemm_progress_call(const magnus_spgemm_options *opt, double fraction,
-                                          const char *what) {
-    if (opt && opt->progress && !opt->progress(opt->progress_user, fraction, what))
-        return magnus_error(MAGNUS_ERROR_CANCELLED, "SpGEMM cancelled by the progress callback "
-                                                    "at \"%s\"",
-                            what);
-    return MAGNUS_SUCCESS;
+/* Every algorithm's table; the one place that lists them. */
+static const magnus_spgemm_algorithm *const algorithms[] = {
+    &magnus_spgemm_algorithm_hash,
+    &magnus_spgemm_algorithm_gmagnus,
+};
+
+const magnus_spgemm_algorithm *magnus_spgemm_algorithm_of(magnus_algorithm id) {
+    for (size_t i = 0; i < sizeof algorithms / sizeof algorithms[0]; i++)
+        if (algorithms[i]->id == id) return algorithms[i];
+    return NULL;
 }
 
 magnus_status magnus_spgemm_dispatch(magnus_device_csr *C, magnus_context ctx,
@@ -82,11 +85,15 @@ magnus_status magnus_spgemm_dispatch(magnus_device_csr *C, magnus_context ctx,
         rep->algorithm_reason = "requested by the options";
     }
     rep->algorithm = algorithm;
-    magnus_trace_mark(ctx,
-                      algorithm == MAGNUS_ALGORITHM_HASH ? "multiply hash" : "multiply gmagnus");
+    const magnus_spgemm_algorithm *run = magnus_spgemm_algorithm_of(algorithm);
+    if (!run) { /* check_options and the choice name only listed algorithms */
+        magnus_row_products_free(ctx, &counted);
+        return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT, "unknown SpGEMM algorithm %d",
+                            (int)algorithm);
+    }
+    magnus_trace_mark(ctx, run->mark);
     const magnus_row_products *pre = counted.products.mem ? &counted : NULL;
-    if (algorithm == MAGNUS_ALGORITHM_HASH) s = magnus_hash_spgemm(C, ctx, A, B, rep, pre);
-    else s = magnus_gmagnus_spgemm_batched(C, ctx, A, B, rep, pre, progress);
+    s = run->run(C, ctx, A, B, rep, pre, progress);
     magnus_row_products_free(ctx, &counted); /* the algorithms return with every queue idle */
     /* C = alpha * (A.B): one pass over C's values after either algorithm */
     if (!s && opt && opt->alpha != 1.0) {

@@ -1,5 +1,5 @@
 /*
- * Refusing early a product whose C cannot fit (spgemm_algorithms.h, magnus_spgemm_c_fits).
+ * Refusing early a product whose C cannot fit (spgemm_dispatch.h, magnus_spgemm_c_fits).
  *
  * C is whole on the device at the end of every path (gMAGNUS's row blocks are stacked into
  * one C; only C-hat is cut into blocks), beside A and B. So when even a lower bound on C's
@@ -20,7 +20,7 @@
 
 #include "kernels.h"
 #include "primitives.h"
-#include "spgemm_algorithms.h"
+#include "spgemm_dispatch.h"
 
 /* The first entries of each A row the bound looks at (the kernel says why not all). */
 #define C_BOUND_SCAN_ENTRIES 64u

@@ -23,8 +23,11 @@
  *                  local table: such a row goes dense in the numeric phase only, past the
  *                  cut on its entries (hash_dense_rows.c). Where C is wider than a dense
  *                  row but fits in at most MAGNUS_DENSE_STRIPES column stripes of one, the
- *                  same holds, each such row done stripe by stripe (a pass over its A entries
- *                  each): the hash algorithm runs too.
+ *                  rule below still decides: the stripes (a pass over a row's A entries each)
+ *                  replace the hash algorithm's global tables, which they beat on every input
+ *                  that ran hash on the H200, but lost to gMAGNUS where the shares chose it
+ *                  (ca-HepPh, email-Enron, soc-Slashdot0902: docs/performance.md, "Dense rows
+ *                  in column stripes").
  *   rule           otherwise, hash when the long rows' share of the products plus
  *                  MAGNUS_AUTO_OVERFLOW_WEIGHT (2) times the overflow rows' share is less than
  *                  MAGNUS_AUTO_HASH_MAX_LONG_SHARE, gMAGNUS otherwise. The weight: an
@@ -47,7 +50,7 @@
 
 #include "hash_accumulate.h"
 #include "primitives.h"
-#include "spgemm_algorithms.h"
+#include "spgemm_dispatch.h"
 
 const char *magnus_algorithm_name(magnus_algorithm algorithm) {
     switch (algorithm) {
@@ -56,27 +59,6 @@ const char *magnus_algorithm_name(magnus_algorithm algorithm) {
     case MAGNUS_ALGORITHM_HASH: return "hash";
     }
     return NULL;
-}
-
-void magnus_row_products_free(magnus_context ctx, magnus_row_products *rp) {
-    magnus_dbuf_free(ctx, &rp->products);
-    magnus_dbuf_free(ctx, &rp->offsets);
-    rp->total = 0;
-}
-
-magnus_status magnus_row_products_queue(magnus_row_products *rp, magnus_context ctx,
-                                        magnus_queue_id q, const struct magnus_device_csr_s *A,
-                                        const struct magnus_device_csr_s *B) {
-    const uint64_t rows = (uint64_t)A->rows;
-    memset(rp, 0, sizeof *rp);
-    magnus_status s;
-    if ((s = magnus_dbuf_alloc(ctx, (rows + 1) * 8, &rp->products)) ||
-        (s = magnus_dbuf_alloc(ctx, (rows + 1) * 8, &rp->offsets)) ||
-        (s = magnus_hash_rows_products(ctx, q, A, B, NULL, 0, A->rows, &rp->products, NULL)) ||
-        (s = magnus_prim_fill_u64(ctx, q, &rp->products, rows, 1, 0)) ||
-        (s = magnus_prim_scan_u64(ctx, q, &rp->offsets, &rp->products, rows + 1, NULL)))
-        magnus_context_finish_after_error(ctx, s);
-    return s;
 }
 
 magnus_status magnus_spgemm_choose(magnus_algorithm *out, magnus_row_products *counted,
@@ -91,23 +73,20 @@ magnus_status magnus_spgemm_choose(magnus_algorithm *out, magnus_row_products *c
     *out = MAGNUS_ALGORITHM_MAGNUS;
     memset(counted, 0, sizeof *counted);
     rep->dense_row_columns = magnus_hash_dense_row_columns(ctx, A->type);
-    rep->dense_rows_local_bytes = rep->dense_row_columns > 0 ? ctx->dense_rows_local_bytes : 0;
-    const int64_t stripes = magnus_hash_dense_row_stripes(ctx, A->type, B->cols);
-    if (stripes > 0) {
+    rep->dense_rows_local_bytes =
+        rep->dense_row_columns > 0 ? magnus_accumulate_knobs_of(ctx)->dense_rows_local_bytes : 0;
+    if (rep->dense_row_columns > 0 && B->cols <= rep->dense_row_columns) {
         /* the long and overflow rows become dense rows, in local memory: nothing for the
          * hash algorithm to fill in global tables, nothing for gMAGNUS to expand. Decided
          * from C's width alone: no statistics to count (they cost 0.08-0.12 ms, as much as
          * a tenth of such a multiply), so the report's shares stay 0. */
         *out = MAGNUS_ALGORITHM_HASH;
-        rep->auto_dense_rows = (int)stripes;
+        rep->auto_dense_rows = 1;
         rep->auto_long_row_products = 0;
         rep->auto_numeric_row_nnz = 0;
         rep->algorithm_reason =
-            stripes == 1 ? "auto: C's columns fit a dense row in local memory, which takes the "
-                           "rows past the hash tables (hash)"
-                         : "auto: C's columns fit a few column stripes of a dense row in local "
-                           "memory (MAGNUS_DENSE_STRIPES), which take the rows past the hash "
-                           "tables (hash)";
+            "auto: C's columns fit a dense row in local memory, which takes the rows past the "
+            "hash tables (hash)";
         rep->time_choice_ms = magnus_now_ms() - t;
         return MAGNUS_SUCCESS;
     }

@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "device_csr.h"
-#include "spgemm_algorithms.h"
+#include "spgemm_dispatch.h"
 #include "spgemm_plan_positions.h"
 
 #define MAGNUS_MAGIC_SPGEMM_PLAN 0x6d61676e706c616eULL /* "magnplan" */
@@ -145,7 +145,8 @@ magnus_status magnus_spgemm_plan_create(magnus_spgemm_plan *plan, magnus_context
         p->algorithm = MAGNUS_ALGORITHM_HASH;
         p->reason = "a plan of the hash algorithm's phases (MAGNUS_PLAN_POSITIONS=0)";
         s = magnus_spgemm_c_fits(ctx, A, B); /* the positions' plan checks it in its multiply */
-        if (!s) s = magnus_hash_spgemm_symbolic(&p->row_ptr, &p->nnz, ctx, A, B, &p->symbolic);
+        if (!s) s = magnus_spgemm_algorithm_of(p->algorithm)
+                        ->symbolic(&p->row_ptr, &p->nnz, ctx, A, B, &p->symbolic);
     }
     if (s) goto fail;
     p->symbolic.time_total_ms = magnus_now_ms() - t0;
@@ -166,7 +167,8 @@ static magnus_status plan_numeric(magnus_device_csr *C, const struct magnus_spge
                                   const struct magnus_device_csr_s *B,
                                   struct magnus_device_csr_s *into, magnus_report *rep) {
     if (!p->by_positions)
-        return magnus_hash_spgemm_numeric(C, p->ctx, A, B, &p->row_ptr, p->nnz, into, rep);
+        return magnus_spgemm_algorithm_of(p->algorithm)
+            ->numeric(C, p->ctx, A, B, &p->row_ptr, p->nnz, into, rep);
     magnus_context ctx = p->ctx;
     magnus_device_csr dC = into;
     magnus_status s;

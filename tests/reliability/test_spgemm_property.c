@@ -26,6 +26,7 @@
 #include "context_test_util.h"
 #include "device_runtime.h"
 #include "device_test_main.h"
+#include "gmagnus_knobs.h"
 
 /* ---- a tiny PRNG of our own (splitmix64), so a seed means the same pairs everywhere -------- */
 
@@ -177,11 +178,12 @@ Test(spgemm_property, random_pairs_match_the_reference, .timeout = 1800) {
          * MAGNUS_DENSE_MIN_ELEMENTS (read once): a context per pair would load the kernels
          * every time. */
         char dense_min[24] = "default";
-        ctx->dense_min_elements = 0;
+        magnus_gmagnus_knobs_edit(ctx)->dense_min_elements = 0;
         rng knob = {seed ^ (0x2545f4914f6cdd1dULL * (uint64_t)(i + 1))};
         if (alg == MAGNUS_ALGORITHM_MAGNUS && unit(&knob) < 0.5) {
-            ctx->dense_min_elements = (int64_t)(1 + below(&knob, 64));
-            snprintf(dense_min, sizeof dense_min, "%lld", (long long)ctx->dense_min_elements);
+            magnus_gmagnus_knobs_edit(ctx)->dense_min_elements = (int64_t)(1 + below(&knob, 64));
+            snprintf(dense_min, sizeof dense_min, "%lld",
+                     (long long)magnus_gmagnus_knobs_of(ctx)->dense_min_elements);
         }
         const uint64_t held = ctx->memory_in_use;
         magnus_status s = magnus_spgemm(&C, ctx, A, B, &opt, &rep);

@@ -1,5 +1,5 @@
 /*
- * gMAGNUS in row blocks (runtime/spgemm/spgemm_batches.c) and the device matrices' row
+ * gMAGNUS in row blocks (runtime/spgemm/gmagnus/gmagnus_batches.c) and the device matrices' row
  * blocks beneath it (runtime/device/device_csr_rows.c).
  *
  * The batch budget of each context here is derived from the product at hand (its products
@@ -14,6 +14,7 @@
 #include "csr_products.h"
 #include "device_csr.h"
 #include "device_test_main.h"
+#include "gmagnus_knobs.h"
 #include "reference_test_util.h"
 #include "spgemm_test_util.h"
 #include "status_test_util.h"
@@ -281,7 +282,8 @@ Test(spgemm_batches, blocks_fit_where_the_whole_product_does_not) {
     magnus_context_free(&ctx);
 
     ctx = batch_context(0, local, limit);
-    cr_assert_eq(ctx->chat_batch_bytes, limit / MAGNUS_CHAT_BATCH_FRACTION);
+    cr_assert_eq(magnus_gmagnus_knobs_of(ctx)->chat_batch_bytes,
+                 limit / MAGNUS_CHAT_BATCH_FRACTION);
     C = multiply_and_compare(&rep, &ref_nnz, ctx, A, B, MAGNUS_ALGORITHM_MAGNUS,
                              "blocks under the limit");
     cr_assert_geq(rep.batches, 4, "%lld batches", (long long)rep.batches);
@@ -375,7 +377,8 @@ Test(spgemm_batches, cancel_between_blocks) {
 
 Test(spgemm_batches, default_budget_runs_small_products_whole) {
     magnus_context ctx = magnus_test_context();
-    cr_assert_geq(ctx->chat_batch_bytes, ctx->device.global_mem_bytes / MAGNUS_CHAT_BATCH_FRACTION);
+    cr_assert_geq(magnus_gmagnus_knobs_of(ctx)->chat_batch_bytes,
+                  ctx->device.global_mem_bytes / MAGNUS_CHAT_BATCH_FRACTION);
     magnus_csr A = magnus_test_rmat(8, 8, 51, MAGNUS_FLOAT32);
     magnus_report rep;
     int64_t ref_nnz = 0;
@@ -390,7 +393,7 @@ Test(spgemm_batches, budget_from_the_environment) {
     magnus_context ctx = NULL;
     setenv("MAGNUS_CHAT_BATCH_BYTES", "3M", 1);
     ASSERT_OK(magnus_context_create(&ctx, NULL, NULL));
-    cr_assert_eq(ctx->chat_batch_bytes, UINT64_C(3) << 20);
+    cr_assert_eq(magnus_gmagnus_knobs_of(ctx)->chat_batch_bytes, UINT64_C(3) << 20);
     magnus_context_free(&ctx);
     setenv("MAGNUS_CHAT_BATCH_BYTES", "lots", 1);
     REF_EXPECT_STATUS(magnus_context_create(&ctx, NULL, NULL), MAGNUS_ERROR_INVALID_ARGUMENT);

@@ -20,7 +20,8 @@
  * reserve), D + 1 do not. */
 static void check_width(const magnus_context_s *ctx, magnus_value_type type, int64_t D) {
     const uint64_t vb = magnus_value_size(type), wg = magnus_hash_group_cap(ctx);
-    const uint64_t room = ctx->dense_rows_local_bytes - HASH_LOCAL_RESERVE;
+    const uint64_t room =
+        magnus_accumulate_knobs_of(ctx)->dense_rows_local_bytes - HASH_LOCAL_RESERVE;
     cr_assert_gt(D, 0);
     cr_assert_leq(mg_hash_dense_bytes(1u, (uint64_t)D, vb, wg), room, "width %lld", (long long)D);
     cr_assert_gt(mg_hash_dense_bytes(1u, (uint64_t)D + 1, vb, wg), room, "width %lld + 1",
@@ -142,7 +143,7 @@ Test(hash_dense, rows_past_the_tables_take_dense_rows) {
         cr_assert_eq(pub.rows_dense, d.long_rows);
 
         /* one column more than the dense rows hold, stripes off: the global tables again */
-        ctx->dense_row_stripes = 0;
+        magnus_accumulate_knobs_edit(ctx)->dense_row_stripes = 0;
         d.B->cols = D + 1;
         magnus_hash_stats sym1 = {0}, num1 = {0};
         hash_run_with_stats(ctx, d.A, d.B, NULL, &sym1, &num1, &rep);
@@ -159,7 +160,7 @@ Test(hash_dense, rows_past_the_tables_take_dense_rows) {
 Test(hash_dense, knob_off_takes_global_tables) {
     setenv("MAGNUS_DENSE_ROWS", "0", 1); /* this test's own process */
     magnus_context ctx = magnus_test_context();
-    cr_assert_eq(ctx->dense_rows_local_bytes, 0);
+    cr_assert_eq(magnus_accumulate_knobs_of(ctx)->dense_rows_local_bytes, 0);
     cr_assert_eq(magnus_hash_dense_row_columns(ctx, MAGNUS_FLOAT32), 0);
     int64_t L, N;
     magnus_hash_local_capacity(ctx, MAGNUS_FLOAT32, &L, &N);
@@ -190,11 +191,11 @@ Test(hash_dense, explicit_budget_bounds_dense_rows) {
      * device's local memory */
     magnus_context dflt = magnus_test_context();
     const char *env = getenv("MAGNUS_LOCAL_MEM_BYTES");
-    cr_assert_eq(dflt->dense_rows_local_bytes,
+    cr_assert_eq(magnus_accumulate_knobs_of(dflt)->dense_rows_local_bytes,
                  env && *env ? dflt->device.local_mem_bytes : dflt->device_local_mem_bytes);
     const uint64_t budget = 32768 < dflt->device_local_mem_bytes ? 32768 : dflt->device_local_mem_bytes;
     magnus_context ctx = magnus_test_budget_context(budget);
-    cr_assert_eq(ctx->dense_rows_local_bytes, budget);
+    cr_assert_eq(magnus_accumulate_knobs_of(ctx)->dense_rows_local_bytes, budget);
     for (int t = 0; t < 2; t++) {
         magnus_value_type type = t ? MAGNUS_FLOAT64 : MAGNUS_FLOAT32;
         if (type == MAGNUS_FLOAT64 && !ctx->device.fp64) continue;
@@ -222,7 +223,7 @@ Test(hash_dense, stripes_take_rows_of_a_wider_c) {
     setenv("MAGNUS_DENSE_STRIPES", "8", 1); /* this test's own context only */
     magnus_context ctx = magnus_test_budget_context(budget);
     unsetenv("MAGNUS_DENSE_STRIPES"); /* read at creation: the contexts have it */
-    cr_assert_eq(ctx->dense_row_stripes, 8);
+    cr_assert_eq(magnus_accumulate_knobs_of(ctx)->dense_row_stripes, 8);
     int ran = 0;
     for (int t = 0; t < 2; t++) {
         magnus_value_type type = t ? MAGNUS_FLOAT64 : MAGNUS_FLOAT32;
@@ -255,13 +256,13 @@ Test(hash_dense, stripes_take_rows_of_a_wider_c) {
         cr_assert_eq(num.dense_stripes, S);
         check_product(ctx, d.A, d.B, "dense rows in stripes, public");
         /* more stripes than the knob allows: global tables, the same product */
-        ctx->dense_row_stripes = (uint32_t)S - 1;
+        magnus_accumulate_knobs_edit(ctx)->dense_row_stripes = (uint32_t)S - 1;
         cr_assert_eq(magnus_hash_dense_row_stripes(ctx, type, W), 0);
         magnus_hash_stats sym1 = {0}, num1 = {0};
         hash_run_with_stats(ctx, d.A, d.B, NULL, &sym1, &num1, &rep);
         cr_assert_eq(sym1.items_dense + num1.items_dense, 0);
         cr_assert_eq(sym1.items_global, d.long_rows);
-        ctx->dense_row_stripes = 8;
+        magnus_accumulate_knobs_edit(ctx)->dense_row_stripes = 8;
         dense_case_free(&d);
         ran++;
     }
@@ -291,7 +292,8 @@ Test(hash_dense, more_groups_per_unit_same_products) {
     magnus_status st = magnus_context_create(&ctx, NULL, NULL);
     unsetenv("MAGNUS_DENSE_ROW_ITEMS");
     cr_assert_eq(st, MAGNUS_SUCCESS, "%s", magnus_last_error());
-    cr_assert_eq(ctx->dense_row_items, wg * 4 * HASH_DENSE_GROUPS_PER_UNIT);
+    cr_assert_eq(magnus_accumulate_knobs_of(ctx)->dense_row_items,
+                 wg * 4 * HASH_DENSE_GROUPS_PER_UNIT);
     int ran = 0;
     for (int t = 0; t < 2; t++) {
         magnus_value_type type = t ? MAGNUS_FLOAT64 : MAGNUS_FLOAT32;

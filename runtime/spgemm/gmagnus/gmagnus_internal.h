@@ -18,8 +18,9 @@
 #define MAGNUS_GMAGNUS_INTERNAL_H
 
 #include "device_runtime.h"
+#include "gmagnus_knobs.h"
 #include "gmagnus_params.h"
-#include "spgemm_algorithms.h"
+#include "spgemm_algorithm.h"
 
 #define MAGNUS_GM_TIMERS (4 + 2 * MAGNUS_MAX_LEVELS)
 
@@ -87,6 +88,18 @@ enum {
     MAGNUS_GM_T_HISTOGRAM = 4,                              /* + level */
     MAGNUS_GM_T_MULTISPLIT = 4 + MAGNUS_MAX_LEVELS          /* + level */
 };
+
+/* One gMAGNUS multiply, whole (gmagnus_spgemm.c); the table's run cuts it into row blocks
+ * first when C-hat would pass the batch budget (gmagnus_batches.c). `counted` as in
+ * spgemm_algorithm.h. */
+magnus_status magnus_gmagnus_spgemm(magnus_device_csr *C, magnus_context ctx,
+                                    const struct magnus_device_csr_s *A,
+                                    const struct magnus_device_csr_s *B, magnus_report *report,
+                                    const magnus_row_products *counted);
+/* gMAGNUS's parameters on ctx (its budget and knobs) for C of c_cols columns: the
+ * parameters' own errors ("gMAGNUS parameters: ...") when the budget cannot hold them. */
+magnus_status magnus_gmagnus_context_params(magnus_gmagnus_params *p, magnus_context ctx,
+                                           int64_t c_cols, magnus_value_type type);
 
 /* Accounted allocation whose host time counts as time_alloc_ms. */
 magnus_status magnus_gm_alloc(magnus_gm *g, size_t bytes, magnus_dbuf *out);

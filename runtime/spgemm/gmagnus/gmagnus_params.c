@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "device_runtime.h"
+#include "gmagnus_knobs.h"
 #include "internal.h"
 
 static int floor_log2_u64(uint64_t x) {

@@ -14,7 +14,7 @@
 
 void magnus_gm_choose_heavy_rows(magnus_gm *g) {
     const int64_t tau = g->p.tau;
-    int64_t t = (int64_t)g->ctx->heavy_row_products;
+    int64_t t = (int64_t)magnus_gmagnus_knobs_of(g->ctx)->heavy_row_products;
     if (!t) { /* the default: raising it measured slower on every input with long rows */
         g->heavy_row_products = tau;
         g->heavy_row_rule = "tau (the paper's rule)";

@@ -17,14 +17,14 @@
 
 /* g->gap from the context's knobs and heavy_ptr, the heavy rows' row pointer into C-hat. */
 static magnus_status choose_gap(magnus_gm *g, const magnus_dbuf *heavy_ptr) {
-    const magnus_context_s *ctx = g->ctx;
+    const magnus_gmagnus_knobs *knobs = magnus_gmagnus_knobs_of(g->ctx);
     const uint64_t n = (uint64_t)g->products_heavy;
     g->gap = 0;
-    if (g->p.levels != 1 || ctx->chat_gap_divisor == 0 || n == 0 ||
-        n * (4 + g->value_bytes) < ctx->chat_gap_min_bytes)
+    if (g->p.levels != 1 || knobs->chat_gap_divisor == 0 || n == 0 ||
+        n * (4 + g->value_bytes) < knobs->chat_gap_min_bytes)
         return MAGNUS_SUCCESS;
     /* a multiple of 256 elements keeps C-hat's start 1 KiB-aligned after the gap */
-    uint64_t gap = (n + ctx->chat_gap_divisor - 1) / ctx->chat_gap_divisor;
+    uint64_t gap = (n + knobs->chat_gap_divisor - 1) / knobs->chat_gap_divisor;
     gap = (gap + 255) & ~(uint64_t)255;
     magnus_long_segments long_rows;
     magnus_status s = magnus_prim_long_segments(g->ctx, MAGNUS_QUEUE_MAIN, heavy_ptr,

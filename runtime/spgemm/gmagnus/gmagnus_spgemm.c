@@ -24,7 +24,7 @@
 #include "hash_accumulate.h"
 #include "kernels.h"
 #include "primitives.h"
-#include "spgemm_algorithms.h"
+#include "spgemm_algorithm.h"
 
 magnus_status magnus_gm_alloc(magnus_gm *g, size_t bytes, magnus_dbuf *out) {
     double t = magnus_now_ms();
@@ -100,7 +100,8 @@ static void fill_report(const magnus_gm *g, magnus_report *r) {
     r->light_rows_global = g->light_rows_global;
     r->rows_dense = g->light_rows_dense;
     r->dense_row_columns = magnus_hash_dense_row_columns(g->ctx, g->A->type);
-    r->dense_rows_local_bytes = r->dense_row_columns > 0 ? g->ctx->dense_rows_local_bytes : 0;
+    r->dense_rows_local_bytes =
+        r->dense_row_columns > 0 ? magnus_accumulate_knobs_of(g->ctx)->dense_rows_local_bytes : 0;
     r->chunks_required = p->chunks_required;
     r->levels = g->levels_run;
     for (int L = 0; L < MAGNUS_MAX_LEVELS; L++)
@@ -234,8 +235,9 @@ magnus_status magnus_gmagnus_context_params(magnus_gmagnus_params *p, magnus_con
     magnus_gmagnus_params_input in;
     magnus_status s = magnus_gmagnus_params_input_for_device(&in, &ctx->device, c_cols, type);
     if (!s) {
-        in.dense_min_elements = ctx->dense_min_elements;
-        magnus_gmagnus_params_input_set_multisplit(&in, &ctx->device, ctx->multisplit_group);
+        in.dense_min_elements = magnus_gmagnus_knobs_of(ctx)->dense_min_elements;
+        magnus_gmagnus_params_input_set_multisplit(&in, &ctx->device,
+                                                   magnus_gmagnus_knobs_of(ctx)->multisplit_group);
         s = magnus_gmagnus_params_from_input(p, &in);
     }
     return s;

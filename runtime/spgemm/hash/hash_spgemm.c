@@ -13,7 +13,7 @@
 #include "device_csr.h"
 #include "hash_accumulate.h"
 #include "primitives.h"
-#include "spgemm_algorithms.h"
+#include "spgemm_algorithm.h"
 
 /* The queues of a multiply: main, with the heavy and light rows on their own. */
 static void default_config(magnus_hash_config *cfg) {
@@ -31,7 +31,8 @@ static void begin_report(magnus_report *rep, magnus_context ctx,
     rep->rows_total = A->rows;
     magnus_hash_local_capacity(ctx, A->type, &rep->tau, NULL);
     rep->dense_row_columns = magnus_hash_dense_row_columns(ctx, A->type);
-    rep->dense_rows_local_bytes = rep->dense_row_columns > 0 ? ctx->dense_rows_local_bytes : 0;
+    rep->dense_rows_local_bytes =
+        rep->dense_row_columns > 0 ? magnus_accumulate_knobs_of(ctx)->dense_rows_local_bytes : 0;
 }
 
 static magnus_status run_hash(magnus_device_csr *C, magnus_context ctx,
@@ -120,19 +121,21 @@ magnus_status magnus_hash_spgemm_ex(magnus_device_csr *C, magnus_context ctx,
     return run_hash(C, ctx, A, B, report, config, symbolic_stats, numeric_stats, NULL);
 }
 
-magnus_status magnus_hash_spgemm(magnus_device_csr *C, magnus_context ctx,
-                                 const struct magnus_device_csr_s *A,
-                                 const struct magnus_device_csr_s *B, magnus_report *report,
-                                 const magnus_row_products *counted) {
+/* The table's run: one multiply, no progress to tell between its phases. */
+static magnus_status hash_run(magnus_device_csr *C, magnus_context ctx,
+                              const struct magnus_device_csr_s *A,
+                              const struct magnus_device_csr_s *B, magnus_report *report,
+                              const magnus_row_products *counted,
+                              const magnus_spgemm_progress *progress) {
+    (void)progress;
     return run_hash(C, ctx, A, B, report, NULL, NULL, NULL, counted);
 }
 
 /* ---- the plan's phases (runtime/spgemm/spgemm_plan.c) ------------------------------------ */
 
-magnus_status magnus_hash_spgemm_symbolic(magnus_dbuf *row_ptr, int64_t *nnz, magnus_context ctx,
-                                          const struct magnus_device_csr_s *A,
-                                          const struct magnus_device_csr_s *B,
-                                          magnus_report *rep) {
+static magnus_status hash_symbolic(magnus_dbuf *row_ptr, int64_t *nnz, magnus_context ctx,
+                                   const struct magnus_device_csr_s *A,
+                                   const struct magnus_device_csr_s *B, magnus_report *rep) {
     magnus_hash_config cfg;
     default_config(&cfg);
     magnus_hash_stats sym = {0};
@@ -173,11 +176,11 @@ fail:
     return s;
 }
 
-magnus_status magnus_hash_spgemm_numeric(magnus_device_csr *C, magnus_context ctx,
-                                         const struct magnus_device_csr_s *A,
-                                         const struct magnus_device_csr_s *B,
-                                         const magnus_dbuf *row_ptr, int64_t nnz,
-                                         struct magnus_device_csr_s *into, magnus_report *rep) {
+static magnus_status hash_numeric(magnus_device_csr *C, magnus_context ctx,
+                                  const struct magnus_device_csr_s *A,
+                                  const struct magnus_device_csr_s *B,
+                                  const magnus_dbuf *row_ptr, int64_t nnz,
+                                  struct magnus_device_csr_s *into, magnus_report *rep) {
     magnus_hash_config cfg;
     default_config(&cfg);
     magnus_hash_stats num = {0};
@@ -212,3 +215,12 @@ fail:
     if (!into) magnus_device_csr_destroy(&dC);
     return s;
 }
+
+const magnus_spgemm_algorithm magnus_spgemm_algorithm_hash = {
+    .id = MAGNUS_ALGORITHM_HASH,
+    .name = "hash",
+    .mark = "multiply hash",
+    .run = hash_run,
+    .symbolic = hash_symbolic,
+    .numeric = hash_numeric,
+};

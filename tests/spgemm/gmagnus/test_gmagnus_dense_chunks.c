@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "device_test_main.h"
+#include "gmagnus_knobs.h"
 #include "magnus/magnus.h"
 #include "spgemm_test_util.h"
 #include "status_test_util.h"
@@ -163,14 +164,14 @@ Test(gmagnus_dense_chunks, option_over_variable) {
     magnus_context ctx = NULL;
     setenv("MAGNUS_DENSE_MIN_ELEMENTS", "12", 1);
     ASSERT_OK(magnus_context_create(&ctx, &dev, &opt));
-    cr_assert_eq(ctx->dense_min_elements, 12);
+    cr_assert_eq(magnus_gmagnus_knobs_of(ctx)->dense_min_elements, 12);
     unsetenv("MAGNUS_DENSE_MIN_ELEMENTS");
-    cr_assert_eq(ctx->dense_min_elements, 12);
+    cr_assert_eq(magnus_gmagnus_knobs_of(ctx)->dense_min_elements, 12);
     magnus_context_free(&ctx);
     setenv("MAGNUS_DENSE_MIN_ELEMENTS", "abc", 1);
     opt.dense_min_elements = 5;
     ASSERT_OK(magnus_context_create(&ctx, &dev, &opt));
-    cr_assert_eq(ctx->dense_min_elements, 5);
+    cr_assert_eq(magnus_gmagnus_knobs_of(ctx)->dense_min_elements, 5);
     magnus_context_free(&ctx);
     unsetenv("MAGNUS_DENSE_MIN_ELEMENTS");
 }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "device_runtime.h"
+#include "gmagnus_knobs.h"
 #include "gmagnus_params.h"
 #include "internal.h"
 #include "magnus/magnus.h"

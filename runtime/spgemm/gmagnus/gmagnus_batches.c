@@ -3,7 +3,7 @@
  *
  * gMAGNUS holds its whole C-hat (every heavy product, 4 + value bytes each) until the chunks
  * are accumulated, and C is allocated beside it: the peak is C-hat plus C. When the products
- * would take more than the context's batch budget (ctx->chat_batch_bytes: the option, else
+ * would take more than the context's batch budget (its knob chat_batch_bytes: the option, else
  * MAGNUS_CHAT_BATCH_BYTES, else an eighth of the device's memory or memory limit), A is cut
  * into K = ceil(products x (4 + value bytes) / budget) row blocks of about equal products,
  * each block is multiplied by gMAGNUS on its own (C_b = A_b·B, from the count of products
@@ -25,7 +25,7 @@
 #include <string.h>
 
 #include "device_csr.h"
-#include "spgemm_algorithms.h"
+#include "gmagnus_internal.h"
 
 /* At most this many blocks (each one's boundaries live on the host stack of the search). */
 #define MAGNUS_MAX_BATCHES 1024
@@ -174,12 +174,15 @@ static magnus_status run_blocks(magnus_device_csr *C, magnus_context ctx,
     return s;
 }
 
-magnus_status magnus_gmagnus_spgemm_batched(magnus_device_csr *C, magnus_context ctx,
-                                            const struct magnus_device_csr_s *A,
-                                            const struct magnus_device_csr_s *B,
-                                            magnus_report *report,
-                                            const magnus_row_products *counted,
-                                            const magnus_spgemm_progress *progress) {
+/* The table's run: gMAGNUS, in row blocks when C-hat would pass its knob chat_batch_bytes;
+ * `counted` may be NULL (it then counts the products per row itself, once, and hands the
+ * count on). In blocks it tells `progress` before each block ("multiply: row block I of K");
+ * a callback that returns 0 stops it with MAGNUS_ERROR_CANCELLED, nothing held. */
+static magnus_status gmagnus_run(magnus_device_csr *C, magnus_context ctx,
+                                 const struct magnus_device_csr_s *A,
+                                 const struct magnus_device_csr_s *B, magnus_report *report,
+                                 const magnus_row_products *counted,
+                                 const magnus_spgemm_progress *progress) {
     magnus_report scratch;
     magnus_report *rep = report ? report : &scratch;
     if (!report) memset(&scratch, 0, sizeof scratch);
@@ -203,7 +206,8 @@ magnus_status magnus_gmagnus_spgemm_batched(magnus_device_csr *C, magnus_context
         rp = &own;
     }
     const uint64_t element = 4 + magnus_value_size(A->type);
-    const uint64_t budget = ctx->chat_batch_bytes ? ctx->chat_batch_bytes : 1;
+    const uint64_t batch_bytes = magnus_gmagnus_knobs_of(ctx)->chat_batch_bytes;
+    const uint64_t budget = batch_bytes ? batch_bytes : 1;
     /* products x element without overflow: compare products with budget / element */
     const uint64_t per_block = budget / element ? budget / element : 1;
     uint64_t k = rp->total / per_block + (rp->total % per_block != 0);
@@ -218,3 +222,12 @@ magnus_status magnus_gmagnus_spgemm_batched(magnus_device_csr *C, magnus_context
     magnus_row_products_free(ctx, &own); /* the queues are idle after either */
     return s;
 }
+
+const magnus_spgemm_algorithm magnus_spgemm_algorithm_gmagnus = {
+    .id = MAGNUS_ALGORITHM_MAGNUS,
+    .name = "gmagnus",
+    .mark = "multiply gmagnus",
+    .run = gmagnus_run,
+    .symbolic = NULL, /* a plan keeps the hash algorithm's phases or the positions */
+    .numeric = NULL,
+};
