@@ -580,30 +580,3 @@ magnus_status magnus_mm_header_read(magnus_mm_header *out, const char *path) {
     if (!st) *out = header_of(&r);
     return st;
 }
-
-const char *magnus_mm_field_name(magnus_mm_field field) {
-    switch (field) {
-    case MAGNUS_MM_REAL: return "real";
-    case MAGNUS_MM_INTEGER: return "integer";
-    case MAGNUS_MM_PATTERN: return "pattern";
-    }
-    return "?";
-}
-
-const char *magnus_mm_symmetry_name(magnus_mm_symmetry symmetry) {
-    switch (symmetry) {
-    case MAGNUS_MM_GENERAL: return "general";
-    case MAGNUS_MM_SYMMETRIC: return "symmetric";
-    case MAGNUS_MM_SKEW_SYMMETRIC: return "skew-symmetric";
-    }
-    return "?";
-}
-
-magnus_value_type magnus_mm_field_type(magnus_mm_field field) {
-    switch (field) {
-    case MAGNUS_MM_REAL:
-    case MAGNUS_MM_INTEGER: return MAGNUS_FLOAT64;
-    case MAGNUS_MM_PATTERN: return MAGNUS_FLOAT32;
-    }
-    return (magnus_value_type)0;
-}

@@ -32,7 +32,8 @@ struct magnus_device_vector_s {
 #define MAGNUS_SPMV_MERGE_ITEMS_F32 13
 #define MAGNUS_SPMV_COO_ITEMS 7   /* COO: entries each work item sums serially */
 #define MAGNUS_SPMV_ITEMS_MAX 63  /* the most per work item that MAGNUS_SPMV_*_ITEMS may ask */
-#define MAGNUS_SPMV_LOCAL_CAP 49152 /* bytes of local memory per group, at most (CUDA's default) */
+/* bytes of local memory per group, at most: the budget a context uses by default (CUDA's 48 KiB) */
+#define MAGNUS_SPMV_LOCAL_CAP MAGNUS_DEFAULT_LOCAL_MEM_BUDGET
 
 struct magnus_spmv_plan_s {
     uint64_t magic;

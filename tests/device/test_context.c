@@ -130,7 +130,9 @@ Test(context, local_memory_budget) {
     /* no budget: min(device, 48 KiB); the device's whole local memory when asked for, through
      * the option or the environment, also above 48 KiB */
     ctx = new_context(&d, 0, 0);
-    uint64_t by_default = d.local_mem_bytes < 49152 ? d.local_mem_bytes : 49152;
+    uint64_t by_default = d.local_mem_bytes < MAGNUS_DEFAULT_LOCAL_MEM_BUDGET
+                              ? d.local_mem_bytes
+                              : MAGNUS_DEFAULT_LOCAL_MEM_BUDGET;
     cr_assert_eq(ctx->device.local_mem_bytes, by_default, "default budget %llu on a device of %llu",
                  (unsigned long long)ctx->device.local_mem_bytes,
                  (unsigned long long)d.local_mem_bytes);

@@ -61,7 +61,10 @@ mkdir -p "$work"
 step "install the build under test ($build) into $work/prefix"
 "$cmake" --install "$build" --prefix "$work/prefix" >"$work/install.log" ||
     { cat "$work/install.log"; die "cmake --install failed"; }
-[ -f "$work/prefix/include/magnus/magnus.h" ] || die "magnus.h not installed"
+# magnus.h includes its parts by topic: every header of include/magnus/ is installed beside it
+for header in "$source"/include/magnus/*.h; do
+    [ -f "$work/prefix/include/magnus/${header##*/}" ] || die "${header##*/} not installed"
+done
 [ -f "$work/prefix/$libdir/cmake/magnus/magnusConfig.cmake" ] || die "magnusConfig.cmake not installed"
 lib_path=$work/prefix/$libdir
 if [ "$shared" = ON ]; then

@@ -17,6 +17,7 @@ magnus_add_device_test(spgemm_plan SOURCES ${_spgemm_dir}/test_spgemm_plan.c
 # the rule computed on the host, inputs built around its thresholds, the threshold against the
 # hash tables of the budget, tiny budgets refused cleanly.
 magnus_add_device_test(spgemm_auto SOURCES ${_spgemm_dir}/test_spgemm_auto.c
+                       ${_spgemm_dir}/test_spgemm_auto_rows.c ${_spgemm_dir}/auto_test_util.c
                        LABELS spgemm auto TIMEOUT 300)
 # gMAGNUS in row blocks under a batch budget, and the device matrices' row blocks and stacking
 # beneath it: every product against the CPU reference, the blocks against the host matrix.

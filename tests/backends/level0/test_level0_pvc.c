@@ -24,6 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "device_runtime.h" /* MAGNUS_DEFAULT_LOCAL_MEM_BUDGET */
 #include "magnus/magnus.h"
 #include "status_test_util.h"
 
@@ -53,7 +54,9 @@ static magnus_gmagnus_params params_at(const magnus_device_info *dev, uint64_t b
     magnus_device_info in_effect;
     ASSERT_OK(magnus_context_device(&in_effect, ctx));
     ASSERT_OK(magnus_context_free(&ctx));
-    uint64_t by_default = dev->local_mem_bytes < 49152 ? dev->local_mem_bytes : 49152;
+    uint64_t by_default = dev->local_mem_bytes < MAGNUS_DEFAULT_LOCAL_MEM_BUDGET
+                              ? dev->local_mem_bytes
+                              : MAGNUS_DEFAULT_LOCAL_MEM_BUDGET;
     cr_assert_eq(in_effect.local_mem_bytes, budget ? budget : by_default,
                  "budget %llu in effect, asked %llu (0: min(device, 48 KiB))",
                  (unsigned long long)in_effect.local_mem_bytes, (unsigned long long)budget);
@@ -130,11 +133,11 @@ Test(level0_pvc, parameters_follow_the_device) {
 Test(level0_pvc, default_budget_is_48_kib) {
     magnus_device_info dev = pvc_device();
     magnus_gmagnus_params p = params_at(&dev, 0, 15, MAGNUS_FLOAT64);
-    cr_assert_eq(p.local_mem_bytes, 49152);
-    cr_assert_eq(p.tau, 49152 / (2 * (4 + 8)));
+    cr_assert_eq(p.local_mem_bytes, MAGNUS_DEFAULT_LOCAL_MEM_BUDGET);
+    cr_assert_eq(p.tau, (int64_t)(MAGNUS_DEFAULT_LOCAL_MEM_BUDGET / (2 * (4 + 8))));
     cr_assert_eq(p.dense_width, 4096);
     p = params_at(&dev, 0, 15, MAGNUS_FLOAT32);
-    cr_assert_eq(p.tau, 49152 / (2 * (4 + 4)));
+    cr_assert_eq(p.tau, (int64_t)(MAGNUS_DEFAULT_LOCAL_MEM_BUDGET / (2 * (4 + 4))));
     for (int scale = 15; scale <= 19; scale++) {
         magnus_gmagnus_params d = params_at(&dev, 0, scale, MAGNUS_FLOAT64);
         magnus_gmagnus_params e = params_at(&dev, 49152, scale, MAGNUS_FLOAT64);

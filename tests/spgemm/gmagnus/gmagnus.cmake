@@ -8,7 +8,8 @@ set(_dir ${CMAKE_CURRENT_LIST_DIR})
 magnus_add_test(test_gmagnus_params SOURCES ${_dir}/test_gmagnus_params.c
                 LABELS gmagnus unit TIMEOUT 60)
 magnus_add_device_test(spgemm_gmagnus SOURCES ${_dir}/test_spgemm_gmagnus.c
-                       ${_dir}/test_gmagnus_shared.c LABELS gmagnus TIMEOUT 900)
+                       ${_dir}/test_gmagnus_errors.c ${_dir}/test_gmagnus_shared.c
+                       LABELS gmagnus TIMEOUT 900)
 # The dense accumulator for light chunks too (MAGNUS_DENSE_MIN_ELEMENTS): its own checks,
 # then the whole suite above with every non-empty last-level chunk accumulated densely.
 magnus_add_device_test(gmagnus_dense_chunks SOURCES ${_dir}/test_gmagnus_dense_chunks.c

@@ -88,7 +88,8 @@ if(TARGET magnus_cli)
 
   magnus_add_test(cli_verify PUBLIC TIMEOUT 120 LABELS cli
     SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_cli_verify.c ${PROJECT_SOURCE_DIR}/tools/cli_verify.c
-            ${PROJECT_SOURCE_DIR}/tools/cli_verify_random.c ${PROJECT_SOURCE_DIR}/tools/cli_common.c
+            ${PROJECT_SOURCE_DIR}/tools/cli_verify_random.c ${PROJECT_SOURCE_DIR}/tools/cli_verify_rows.c
+            ${PROJECT_SOURCE_DIR}/tools/cli_common.c
             ${PROJECT_SOURCE_DIR}/tools/cli_json.c ${PROJECT_SOURCE_DIR}/tools/cli_output.c
             ${_cli_byte_size})
   target_compile_definitions(cli_verify PRIVATE _POSIX_C_SOURCE=200809L)
