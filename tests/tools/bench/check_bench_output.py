@@ -19,28 +19,15 @@ import argparse
 import csv
 import json
 import math
-import re
 import sys
+
+from readme_columns import documented_columns
 
 failures = []
 
 
 def fail(message):
     failures.append(message)
-
-
-def documented_columns(readme_path):
-    names, in_section = [], False
-    for line in open(readme_path, encoding="utf-8"):
-        if line.startswith("#"):
-            in_section = line.strip().lower() == "### columns"
-            continue
-        m = re.match(r"\|\s*`([a-z0-9_]+)`\s*\|", line)
-        if in_section and m:
-            names.append(m.group(1))
-    if not names:
-        sys.exit(f"no column table found in {readme_path}")
-    return names
 
 
 def number(value):
@@ -149,7 +136,7 @@ def main():
     args = ap.parse_args()
 
     args.expect_same_runs = dict(kv.split("=", 1) for kv in args.expect_same_runs)
-    columns = documented_columns(args.readme)
+    columns = documented_columns(args.readme, "### Columns")
     with open(args.csv, newline="", encoding="utf-8") as f:
         reader = csv.reader(f)
         header = next(reader)

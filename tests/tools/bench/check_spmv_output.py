@@ -23,25 +23,13 @@ import json
 import re
 import sys
 
+from readme_columns import documented_columns
+
 failures = []
 
 
 def fail(message):
     failures.append(message)
-
-
-def documented_columns(readme_path):
-    names, in_section = [], False
-    for line in open(readme_path, encoding="utf-8"):
-        if line.startswith("#"):
-            in_section = line.strip().lower() == "### spmv columns"
-            continue
-        m = re.match(r"\|\s*`([a-z0-9_]+)`\s*\|", line)
-        if in_section and m:
-            names.append(m.group(1))
-    if not names:
-        sys.exit(f"no SpMV column table found in {readme_path}")
-    return names
 
 
 def number(v):
@@ -85,7 +73,7 @@ def main():
         reader = csv.DictReader(f)
         header = reader.fieldnames
         rows = list(reader)
-    documented = documented_columns(args.readme)
+    documented = documented_columns(args.readme, "### SpMV columns")
     if header != documented:
         fail(f"CSV header {header} is not the README's SpMV columns {documented}")
         return
