@@ -270,56 +270,59 @@ Test(hash_dense, stripes_take_rows_of_a_wider_c) {
     if (!ran) cr_skip_test("no dense rows of 64 columns at this budget");
 }
 
-Test(hash_dense, stripes_knob_refused_by_name) {
-    setenv("MAGNUS_DENSE_STRIPES", "65", 1);
-    magnus_context ctx = NULL;
-    magnus_status s = magnus_context_create(&ctx, NULL, NULL);
-    unsetenv("MAGNUS_DENSE_STRIPES");
-    cr_assert_eq(s, MAGNUS_ERROR_INVALID_ARGUMENT, "%s", magnus_status_string(s));
-    cr_assert_null(ctx);
-    cr_assert(strstr(magnus_last_error(), "MAGNUS_DENSE_STRIPES"), "%s", magnus_last_error());
+/* A context created with `variable` set to `value` in this process only (unset at once). */
+static magnus_status context_with(magnus_context *ctx, const char *variable, const char *value) {
+    setenv(variable, value, 1);
+    *ctx = NULL;
+    magnus_status s = magnus_context_create(ctx, NULL, NULL);
+    unsetenv(variable);
+    return s;
 }
 
-/* MAGNUS_DENSE_ROW_ITEMS: more groups per compute unit than the local memory's fit, so that
- * fewer rows fall to each group (and groups run in more than one wave): the same products. */
-Test(hash_dense, more_groups_per_unit_same_products) {
-    magnus_context dflt = magnus_test_context();
-    const uint32_t wg = magnus_hash_group_cap(dflt);
-    char items[32];
-    snprintf(items, sizeof items, "%u", wg * 4 * HASH_DENSE_GROUPS_PER_UNIT);
-    setenv("MAGNUS_DENSE_ROW_ITEMS", items, 1); /* this test's own context only */
-    magnus_context ctx = NULL;
-    magnus_status st = magnus_context_create(&ctx, NULL, NULL);
-    unsetenv("MAGNUS_DENSE_ROW_ITEMS");
-    cr_assert_eq(st, MAGNUS_SUCCESS, "%s", magnus_last_error());
-    cr_assert_eq(magnus_accumulate_knobs_of(ctx)->dense_row_items,
-                 wg * 4 * HASH_DENSE_GROUPS_PER_UNIT);
-    int ran = 0;
-    for (int t = 0; t < 2; t++) {
-        magnus_value_type type = t ? MAGNUS_FLOAT64 : MAGNUS_FLOAT32;
-        if (type == MAGNUS_FLOAT64 && !ctx->device.fp64) continue;
-        int64_t D, W;
-        dense_case d;
-        if (!plan(ctx, type, &D, &W, &d)) continue;
-        magnus_hash_stats sym = {0}, num = {0};
-        magnus_report rep;
-        hash_run_with_stats(ctx, d.A, d.B, NULL, &sym, &num, &rep);
-        cr_assert_eq(sym.items_dense, d.long_rows);
-        cr_assert_eq(num.items_dense, d.long_rows);
-        check_product(ctx, d.A, d.B, "dense rows, more groups per unit");
-        dense_case_free(&d);
-        ran++;
+Test(hash_dense, knobs_refused_by_name) {
+    static const char *const bad[][2] = {{"MAGNUS_DENSE_STRIPES", "65"},
+                                         {"MAGNUS_DENSE_ROW_ITEMS", "65537"},
+                                         {"MAGNUS_DENSE_ROW_ITEMS", "-1"}};
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        magnus_context ctx;
+        magnus_status s = context_with(&ctx, bad[k][0], bad[k][1]);
+        cr_assert_eq(s, MAGNUS_ERROR_INVALID_ARGUMENT, "%s=%s: %s", bad[k][0], bad[k][1],
+                     magnus_status_string(s));
+        cr_assert_null(ctx);
+        cr_assert(strstr(magnus_last_error(), bad[k][0]), "%s", magnus_last_error());
     }
-    magnus_context_free(&ctx);
-    if (!ran) cr_skip_test("no dense rows past the tables on this device");
 }
 
-Test(hash_dense, row_items_knob_refused_by_name) {
-    setenv("MAGNUS_DENSE_ROW_ITEMS", "65537", 1);
-    magnus_context ctx = NULL;
-    magnus_status s = magnus_context_create(&ctx, NULL, NULL);
-    unsetenv("MAGNUS_DENSE_ROW_ITEMS");
-    cr_assert_eq(s, MAGNUS_ERROR_INVALID_ARGUMENT, "%s", magnus_status_string(s));
-    cr_assert_null(ctx);
-    cr_assert(strstr(magnus_last_error(), "MAGNUS_DENSE_ROW_ITEMS"), "%s", magnus_last_error());
+/* MAGNUS_DENSE_ROW_ITEMS: off (the local memory's fit alone) and far more groups per compute
+ * unit than that fit, so that groups run in several waves, each taking fewer rows: the same
+ * products and the same rows dense. */
+Test(hash_dense, work_items_per_unit_same_products) {
+    const uint32_t wg = magnus_hash_group_cap(magnus_test_context());
+    const uint32_t values[] = {0, wg * 16 * HASH_DENSE_GROUPS_PER_UNIT};
+    int ran = 0;
+    for (size_t v = 0; v < sizeof values / sizeof values[0]; v++) {
+        char items[32];
+        snprintf(items, sizeof items, "%u", values[v]);
+        magnus_context ctx;
+        magnus_status st = context_with(&ctx, "MAGNUS_DENSE_ROW_ITEMS", items);
+        cr_assert_eq(st, MAGNUS_SUCCESS, "%s", magnus_last_error());
+        cr_assert_eq(magnus_accumulate_knobs_of(ctx)->dense_row_items, values[v]);
+        for (int t = 0; t < 2; t++) {
+            magnus_value_type type = t ? MAGNUS_FLOAT64 : MAGNUS_FLOAT32;
+            if (type == MAGNUS_FLOAT64 && !ctx->device.fp64) continue;
+            int64_t D, W;
+            dense_case d;
+            if (!plan(ctx, type, &D, &W, &d)) continue;
+            magnus_hash_stats sym = {0}, num = {0};
+            magnus_report rep;
+            hash_run_with_stats(ctx, d.A, d.B, NULL, &sym, &num, &rep);
+            cr_assert_eq(sym.items_dense, d.long_rows);
+            cr_assert_eq(num.items_dense, d.long_rows);
+            check_product(ctx, d.A, d.B, items);
+            dense_case_free(&d);
+            ran++;
+        }
+        magnus_context_free(&ctx);
+    }
+    if (!ran) cr_skip_test("no dense rows past the tables on this device");
 }
