@@ -2,12 +2,13 @@
  * magnus_report's fields, described once (included by magnus.h; not a header of its own).
  *
  * MAGNUS_REPORT_FIELDS(X) calls X(kind, name, merge, shown, section, meaning) once per field,
- * in the struct's order. From this list come the struct magnus_report (magnus.h), the merge of a
- * batch's blocks (runtime/spgemm/gmagnus/gmagnus_batches.c), the report in the CLI's JSON
+ * in the struct's order. From this list come the struct magnus_report (magnus.h), the merge
+ * of a batch's blocks (runtime/spgemm/gmagnus/gmagnus_batches.c), the report in the CLI's JSON
  * (tools/cli_product.c) and the layout the Python bindings are checked against
  * (tests/python/report_layout.c, python/tests/test_report_layout.py). A field added here
- * reaches all of them; the Python mirror (python/magnus/_lib.py) must be updated by hand, and
- * its test fails until it is.
+ * reaches all of them (the bench's columns are a table beside it, named by these fields:
+ * tools/bench/bench_report_columns.h); the Python mirror (python/magnus/_lib.py) must be
+ * updated by hand, and its test fails until it is.
  *
  *   kind     the C type: ALGORITHM (magnus_algorithm), TEXT (const char *, static text or
  *            NULL), INT (int), I64 (int64_t), U64 (uint64_t), F64 (double), and arrays of
