@@ -224,7 +224,7 @@ static magnus_status gmagnus_run(magnus_device_csr *C, magnus_context ctx,
 }
 
 const magnus_spgemm_algorithm magnus_spgemm_algorithm_gmagnus = {
-    .id = MAGNUS_ALGORITHM_MAGNUS,
+    .id = MAGNUS_ALGORITHM_GMAGNUS,
     .name = "gmagnus",
     .mark = "multiply gmagnus",
     .run = gmagnus_run,
