@@ -5,7 +5,7 @@
 #include <string.h>
 
 static bool parse_algorithm(const char *name, magnus_algorithm *out) {
-    if (name && !strcmp(name, "gmagnus")) name = "magnus";
+    if (name && !strcmp(name, "gmagnus")) name = "magnus"; /* gMAGNUS's code name, issue 35 */
     magnus_algorithm all[] = {MAGNUS_ALGORITHM_AUTO, MAGNUS_ALGORITHM_MAGNUS,
                               MAGNUS_ALGORITHM_HASH};
     for (size_t i = 0; i < sizeof all / sizeof *all; i++)

@@ -376,7 +376,7 @@ static void device_report_json(const compute_report *c, cli_json *j) {
     cli_json_object(j, "report");
     /* every field of the list (magnus_report_fields.h) its `shown` rule shows, under its own
      * name, then the two fractions derived from them */
-#define REPORT_JSON_FIELD(kind, name, merge, shown, meaning)                                  \
+#define REPORT_JSON_FIELD(kind, name, merge, shown, section, meaning)                              \
     if (MAGNUS_REPORT_SHOWN_##shown(r)) report_json_##kind(j, #name, r->name, levels);
     MAGNUS_REPORT_FIELDS(REPORT_JSON_FIELD)
 #undef REPORT_JSON_FIELD

@@ -36,7 +36,7 @@ int cmd_demo(int argc, char **argv) {
     const cli_spec spec = {
         .command = "demo",
         .synopsis = "[--scale S] [--seed SEED] [--type f32|f64] [--backend NAME] [--device SPEC | --cpu]\n"
-                    "       [--algorithm auto|magnus|hash] [--local-mem BYTES] [--verify=MODE] [--json]",
+                    "       [--algorithm auto|magnus|gmagnus|hash] [--local-mem BYTES] [--verify=MODE] [--json]",
         .description = "Generates an R-MAT pair (A: 4 per row, B: 8 per row, distinct seeds),\n"
                        "multiplies C = A*B on the best device found (a GPU through CUDA, Level Zero\n"
                        "or OpenCL; PoCL's CPU device otherwise), verifies C against an independently\n"

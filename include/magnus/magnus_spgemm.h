@@ -21,7 +21,7 @@ typedef enum magnus_algorithm {
                                     by column range and accumulated densely in local memory */
     MAGNUS_ALGORITHM_HASH = 1,   /* OpSparse-style binned hash Gustavson; rows too large for
                                     local memory use a global-memory table */
-    MAGNUS_ALGORITHM_AUTO = 2    /* the default: one of the two per product, by the rule of
+    MAGNUS_ALGORITHM_AUTO = 2,   /* the default: one of the two per product, by the rule of
                                     docs/performance.md "The method per input" (measured on the
                                     H200): the hash algorithm when the rows its local tables
                                     cannot hold carry less than
@@ -32,6 +32,9 @@ typedef enum magnus_algorithm {
                                     its numeric tables hold (auto_numeric_row_nnz; estimated
                                     from MAGNUS_AUTO_OVERFLOW_SAMPLES rows drawn by products),
                                     else gMAGNUS. The report says which ran and why. */
+    MAGNUS_ALGORITHM_GMAGNUS = MAGNUS_ALGORITHM_MAGNUS /* gMAGNUS's name in code (issue 35):
+                                    the same value; MAGNUS_ALGORITHM_MAGNUS stays for
+                                    existing callers */
 } magnus_algorithm;
 /* AUTO's threshold (a fraction of the products) */
 #define MAGNUS_AUTO_HASH_MAX_LONG_SHARE 0.25

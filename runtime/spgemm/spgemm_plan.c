@@ -55,6 +55,20 @@ static void plan_report_algorithm(magnus_report *rep, const struct magnus_spgemm
     rep->algorithm_reason = p->reason;
 }
 
+/* The hash kind's structure: the algorithm's symbolic phase into the plan's row pointers, its
+ * section into the plan's symbolic report. */
+static magnus_status plan_symbolic(struct magnus_spgemm_plan_s *p,
+                                   const struct magnus_device_csr_s *A,
+                                   const struct magnus_device_csr_s *B) {
+    magnus_spgemm_section section;
+    memset(&section, 0, sizeof section);
+    section.run.local_mem_bytes = p->ctx->device.local_mem_bytes;
+    magnus_status s = magnus_spgemm_algorithm_of(p->algorithm)
+                          ->symbolic(&p->row_ptr, &p->nnz, p->ctx, A, B, &section);
+    magnus_spgemm_section_to_report(&p->symbolic, &section, p->algorithm);
+    return s;
+}
+
 /* The positions kind: a whole multiply (the options' algorithm, alpha 1), whose row pointers
  * the plan keeps, then the products' positions in its C. Falls back to the hash kind, keeping
  * the row pointers, when nnz(C) reaches 2^32 or the positions find no device memory. */
@@ -145,8 +159,7 @@ magnus_status magnus_spgemm_plan_create(magnus_spgemm_plan *plan, magnus_context
         p->algorithm = MAGNUS_ALGORITHM_HASH;
         p->reason = "a plan of the hash algorithm's phases (MAGNUS_PLAN_POSITIONS=0)";
         s = magnus_spgemm_c_fits(ctx, A, B); /* the positions' plan checks it in its multiply */
-        if (!s) s = magnus_spgemm_algorithm_of(p->algorithm)
-                        ->symbolic(&p->row_ptr, &p->nnz, ctx, A, B, &p->symbolic);
+        if (!s) s = plan_symbolic(p, A, B);
     }
     if (s) goto fail;
     p->symbolic.time_total_ms = magnus_now_ms() - t0;
@@ -166,9 +179,15 @@ static magnus_status plan_numeric(magnus_device_csr *C, const struct magnus_spge
                                   const struct magnus_device_csr_s *A,
                                   const struct magnus_device_csr_s *B,
                                   struct magnus_device_csr_s *into, magnus_report *rep) {
-    if (!p->by_positions)
-        return magnus_spgemm_algorithm_of(p->algorithm)
-            ->numeric(C, p->ctx, A, B, &p->row_ptr, p->nnz, into, rep);
+    if (!p->by_positions) { /* the algorithm's phase fills its section; it enters rep here */
+        magnus_spgemm_section section;
+        memset(&section, 0, sizeof section);
+        section.run.local_mem_bytes = p->ctx->device.local_mem_bytes;
+        magnus_status s = magnus_spgemm_algorithm_of(p->algorithm)
+                              ->numeric(C, p->ctx, A, B, &p->row_ptr, p->nnz, into, &section);
+        magnus_spgemm_section_to_report(rep, &section, p->algorithm);
+        return s;
+    }
     magnus_context ctx = p->ctx;
     magnus_device_csr dC = into;
     magnus_status s;

@@ -39,7 +39,7 @@ int main(void) {
     int first = 1;
     printf("{\"sizeof\": %zu, \"max_levels\": %d, \"fields\": [", sizeof(magnus_report),
            MAGNUS_MAX_LEVELS);
-#define LAYOUT_FIELD(kind, name, merge, shown, meaning)                                       \
+#define LAYOUT_FIELD(kind, name, merge, shown, section, meaning)                                   \
     field(&first, #kind, #name, #merge, #shown, meaning, offsetof(magnus_report, name),        \
           sizeof(((magnus_report *)0)->name), MAGNUS_REPORT_COUNT_##kind);
     MAGNUS_REPORT_FIELDS(LAYOUT_FIELD)

@@ -1,9 +1,10 @@
 /*
  * The bench's rows as CSV and JSON. One function, emit_row(), names every column and its
  * value in order; the CSV header, the CSV lines, the JSON objects and --list-columns all come
- * from it, so they cannot disagree. bench/README.md documents each column (tests/tools/bench/bench.cmake
- * checks that the output has every documented column). A value that does not apply is an
- * empty CSV field and a JSON null.
+ * from it, so they cannot disagree. The report's columns come from bench_report_columns.h
+ * (emit_report). bench/README.md documents each column (tests/tools/bench/bench.cmake checks
+ * that the output has every documented column). A value that does not apply is an empty CSV
+ * field and a JSON null.
  */
 #include <errno.h>
 #include <math.h>
@@ -12,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "bench.h"
+#include "bench_report_columns.h"
 
 typedef struct sink {
     void (*text)(struct sink *k, const char *name, const char *value);
@@ -49,6 +51,52 @@ static void levels_text(char *buf, size_t size, const double *ms, const int64_t 
                                       (long long)counts[L]);
     }
 }
+
+/* ---- the report's columns, from bench_report_columns.h -------------------------------------- */
+/* levels_text for times or counts (levels 0 when the array is NULL) */
+static void levels_ms_text(char *buf, size_t size, const double *ms, int levels) {
+    levels_text(buf, size, ms, NULL, levels);
+}
+static void levels_count_text(char *buf, size_t size, const int64_t *counts, int levels) {
+    levels_text(buf, size, NULL, counts, levels);
+}
+
+/* When a column has a value (bench_report_columns.h's `when`), for the report p (or NULL). */
+#define WHEN_ALWAYS(p, field) ((p) != NULL)
+#define WHEN_AUTO(p, field) ((p) && (p)->algorithm_requested == MAGNUS_ALGORITHM_AUTO)
+#define WHEN_MAGNUS(p, field) ((p) && (p)->algorithm == MAGNUS_ALGORITHM_MAGNUS)
+#define WHEN_NONZERO(p, field) ((p) && (p)->field)
+#define WHEN_BATCHED(p, field) ((p) && (p)->batches > 1)
+/* A number column by its field's C type: real for double, integer otherwise (the type alone
+ * is looked at, so p may be NULL there). */
+#define NUMBER_OF(x) _Generic((x), double: real, default: integer)
+/* Each form's value; `on` false: empty. */
+#define FORM_VALUE(k, column, on, p, field) \
+    NUMBER_OF((p)->field)(k, column, (on) ? (double)(p)->field : NAN)
+#define FORM_LEVELS_SUM(k, column, on, p, field) \
+    real(k, column, (on) ? sum_levels((p)->field) : NAN)
+#define FORM_LEVEL0(k, column, on, p, field) \
+    NUMBER_OF((p)->field[0])(k, column, (on) ? (double)(p)->field[0] : NAN)
+#define FORM_LEVELS_TEXT(k, column, on, p, field)                                             \
+    do {                                                                                       \
+        char buf[160];                                                                         \
+        _Generic((p)->field[0], double: levels_ms_text, default: levels_count_text)(           \
+            buf, sizeof buf, (on) ? (p)->field : NULL, (on) ? (p)->levels : 0);               \
+        text(k, column, buf);                                                                  \
+    } while (0)
+#define FORM_ALGORITHM(k, column, on, p, field) \
+    text(k, column, (on) ? magnus_algorithm_name((p)->field) : "")
+#define REPORT_COLUMN(column, field, form, when)                                              \
+    do {                                                                                       \
+        const bool on = WHEN_##when(p, field);                                                 \
+        FORM_##form(k, #column, on, p, field);                                                 \
+    } while (0);
+
+/* The report's columns (p NULL: the row has no report, every one empty). */
+static void emit_report(const magnus_report *p, sink *k) {
+    BENCH_REPORT_COLUMNS(REPORT_COLUMN)
+}
+#undef REPORT_COLUMN
 
 /* ---- the fair comparison's columns (issue 34) --------------------------------------------- */
 /* Speedups of the median and fastest runs beside `speedup` (of the means), the same three
@@ -141,47 +189,7 @@ static void emit_row(const bench_row *r, sink *k) {
     emit_fair_comparison(r, k);
     emit_plan(&r->plan, k);
 
-    const magnus_report *p = r->has_report ? &r->report : NULL;
-    real(k, "setup_ms", p ? p->time_setup_ms : NAN);
-    real(k, "csr2csc_ms", p ? p->time_csr2csc_ms : NAN);
-    real(k, "outer_product_ms", p ? p->time_outer_product_ms : NAN);
-    real(k, "histogram_ms", p ? sum_levels(p->time_histogram_ms) : NAN);
-    real(k, "multisplit_ms", p ? sum_levels(p->time_multisplit_ms) : NAN);
-    real(k, "histogram0_ms", p ? p->time_histogram_ms[0] : NAN);
-    real(k, "multisplit0_ms", p ? p->time_multisplit_ms[0] : NAN);
-    real(k, "symbolic_ms", p ? p->time_symbolic_ms : NAN);
-    real(k, "numeric_ms", p ? p->time_numeric_ms : NAN);
-    real(k, "alloc_ms", p ? p->time_alloc_ms : NAN);
-    real(k, "report_total_ms", p ? p->time_total_ms : NAN);
-    integer(k, "local_mem_bytes", p ? (double)p->local_mem_bytes : NAN);
-    integer(k, "tau", p ? (double)p->tau : NAN);
-    text(k, "algorithm_ran", p ? magnus_algorithm_name(p->algorithm) : "");
-    real(k, "auto_long_share", p && p->algorithm_requested == MAGNUS_ALGORITHM_AUTO ? p->auto_long_share : NAN);
-    real(k, "auto_overflow_share", p && p->algorithm_requested == MAGNUS_ALGORITHM_AUTO ? p->auto_overflow_share : NAN);
-    real(k, "choice_ms", p && p->algorithm_requested == MAGNUS_ALGORITHM_AUTO ? p->time_choice_ms : NAN);
-    integer(k, "auto_dense_rows", p && p->algorithm_requested == MAGNUS_ALGORITHM_AUTO ? (double)p->auto_dense_rows : NAN);
-    integer(k, "heavy_row_products", p && p->heavy_row_products ? (double)p->heavy_row_products : NAN);
-    integer(k, "light_rows_global", p && p->algorithm == MAGNUS_ALGORITHM_MAGNUS ? (double)p->light_rows_global : NAN);
-    integer(k, "levels", p ? p->levels : NAN);
-    integer(k, "chunks_required", p ? (double)p->chunks_required : NAN);
-    integer(k, "chunks_level0", p ? (double)p->chunks_per_level[0] : NAN);
-    char levels[160];
-    levels_text(levels, sizeof levels, NULL, p ? p->chunks_per_level : NULL, p ? p->levels : 0);
-    text(k, "chunks_per_level", levels);
-    levels_text(levels, sizeof levels, p ? p->time_histogram_ms : NULL, NULL, p ? p->levels : 0);
-    text(k, "histogram_levels_ms", levels);
-    levels_text(levels, sizeof levels, p ? p->time_multisplit_ms : NULL, NULL, p ? p->levels : 0);
-    text(k, "multisplit_levels_ms", levels);
-    integer(k, "chunk_width", p ? (double)p->chunk_width : NAN);
-    integer(k, "dense_min_elements", p ? (double)p->dense_min_elements : NAN);
-    integer(k, "chunks_dense", p ? (double)p->chunks_dense : NAN);
-    integer(k, "chunks_hash", p ? (double)p->chunks_hash : NAN);
-    integer(k, "rows_heavy", p ? (double)p->rows_heavy : NAN);
-    integer(k, "rows_dense", p ? (double)p->rows_dense : NAN);
-    integer(k, "products_heavy", p ? (double)p->products_heavy : NAN);
-    integer(k, "chat_bytes", p ? (double)p->chat_bytes : NAN);
-    integer(k, "batches", p && p->algorithm == MAGNUS_ALGORITHM_MAGNUS ? (double)p->batches : NAN);
-    real(k, "batch_ms", p && p->batches > 1 ? p->time_batch_ms : NAN);
+    emit_report(r->has_report ? &r->report : NULL, k);
     emit_compare(r, k);
 
     real(k, "copy_gbps", r->copy_gbps);

@@ -51,6 +51,10 @@ static bool in_list(const char *list, const char *item) {
 }
 
 static bool parse_algorithm(const char *name, size_t len, magnus_algorithm *out) {
+    if (len == strlen("gmagnus") && !strncmp(name, "gmagnus", len)) { /* gMAGNUS's code name */
+        *out = MAGNUS_ALGORITHM_GMAGNUS;
+        return true;
+    }
     magnus_algorithm all[] = {MAGNUS_ALGORITHM_AUTO, MAGNUS_ALGORITHM_MAGNUS,
                               MAGNUS_ALGORITHM_HASH};
     for (size_t i = 0; i < sizeof all / sizeof *all; i++) {

@@ -7,14 +7,16 @@
  * algorithm sees it, not the dispatcher nor another algorithm (runtime/layers.txt).
  *
  * An algorithm takes validated device matrices of one value type (A.cols == B.rows already
- * checked), builds C on the same context, and fills the report fields it knows. The
- * dispatcher does validation, transfers, the total time and the choice; the algorithms never
- * touch host CSR matrices.
+ * checked), builds C on the same context, and fills its sections of the report
+ * (spgemm_section.h: RUN, and GMAGNUS for gMAGNUS), never the report itself. The dispatcher
+ * does validation, transfers, the total time and the choice, writes those fields (DISPATCH,
+ * AUTO) and copies the sections in; the algorithms never touch host CSR matrices.
  */
 #ifndef MAGNUS_SPGEMM_ALGORITHM_H
 #define MAGNUS_SPGEMM_ALGORITHM_H
 
 #include "device_runtime.h"
+#include "spgemm_section.h"
 
 /* A·B's products per row as MAGNUS_ALGORITHM_AUTO's choice counted them: products (rows+1
  * int64, the last 0) and, when gMAGNUS was chosen, offsets (their exclusive scan, rows+1) and
@@ -52,7 +54,7 @@ typedef struct magnus_spgemm_algorithm {
      * queue idle. */
     magnus_status (*run)(magnus_device_csr *C, magnus_context ctx,
                          const struct magnus_device_csr_s *A,
-                         const struct magnus_device_csr_s *B, magnus_report *report,
+                         const struct magnus_device_csr_s *B, magnus_spgemm_section *section,
                          const magnus_row_products *counted,
                          const magnus_spgemm_progress *progress);
     /* A plan's phases (runtime/spgemm/spgemm_plan.c), NULL when the algorithm has none:
@@ -62,12 +64,13 @@ typedef struct magnus_spgemm_algorithm {
      * is but its contents are undefined. Both wait for the context before returning. */
     magnus_status (*symbolic)(magnus_dbuf *row_ptr, int64_t *nnz, magnus_context ctx,
                               const struct magnus_device_csr_s *A,
-                              const struct magnus_device_csr_s *B, magnus_report *report);
+                              const struct magnus_device_csr_s *B,
+                              magnus_spgemm_section *section);
     magnus_status (*numeric)(magnus_device_csr *C, magnus_context ctx,
                              const struct magnus_device_csr_s *A,
                              const struct magnus_device_csr_s *B, const magnus_dbuf *row_ptr,
                              int64_t nnz, struct magnus_device_csr_s *into,
-                             magnus_report *report);
+                             magnus_spgemm_section *section);
 } magnus_spgemm_algorithm;
 
 /* The tables, each defined in its algorithm's folder. */

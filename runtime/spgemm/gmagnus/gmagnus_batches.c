@@ -91,7 +91,7 @@ static magnus_status block_products(magnus_row_products *out, magnus_context ctx
     return MAGNUS_SUCCESS;
 }
 
-/* A block's report into the product's, by each field's merge rule
+/* A block's sections into the product's, by each field's merge rule
  * (include/magnus/magnus_report_fields.h): counts and times add up, the parameters are the
  * same for every block (they depend on B and the device), peaks take the largest, and what
  * the product writes itself (the choice, the batches) is left alone. Arrays merge entry by
@@ -101,12 +101,14 @@ static magnus_status block_products(magnus_row_products *out, magnus_context ctx
 #define MERGE_FIRST(to, from) if (first) (to) = (from)
 #define MERGE_LAST(to, from) (to) = (from)
 #define MERGE_PRODUCT(to, from) (void)0
-#define MERGE_FIELD(kind, name, merge, shown, meaning)                                        \
-    for (int i = 0; i < MAGNUS_REPORT_COUNT_##kind; i++) {                                     \
-        MERGE_##merge(((MAGNUS_REPORT_CTYPE_##kind *)&sum->name)[i],                           \
-                      ((MAGNUS_REPORT_CTYPE_##kind const *)&b->name)[i]);                      \
-    }
-static void add_report(magnus_report *sum, const magnus_report *b, int first) {
+#define MERGE_FIELD(kind, name, merge, shown, section, meaning)                               \
+    MAGNUS_SPGEMM_IN_SECTION_##section(for (int i = 0; i < MAGNUS_REPORT_COUNT_##kind; i++) {  \
+        MERGE_##merge(                                                                         \
+            ((MAGNUS_REPORT_CTYPE_##kind *)&MAGNUS_SPGEMM_SECTION_FIELD(sum, section, name))[i], \
+            ((MAGNUS_REPORT_CTYPE_##kind const *)&MAGNUS_SPGEMM_SECTION_FIELD(b, section,      \
+                                                                              name))[i]);      \
+    })
+static void add_report(magnus_spgemm_section *sum, const magnus_spgemm_section *b, int first) {
     MAGNUS_REPORT_FIELDS(MERGE_FIELD)
 }
 #undef MERGE_FIELD
@@ -114,7 +116,7 @@ static void add_report(magnus_report *sum, const magnus_report *b, int first) {
 /* The blocks one after another, then stacked into *C. */
 static magnus_status run_blocks(magnus_device_csr *C, magnus_context ctx,
                                 const struct magnus_device_csr_s *A,
-                                const struct magnus_device_csr_s *B, magnus_report *rep,
+                                const struct magnus_device_csr_s *B, magnus_spgemm_section *rep,
                                 const magnus_row_products *all, int k,
                                 const magnus_spgemm_progress *progress) {
     int64_t bounds[MAGNUS_MAX_BATCHES + 1];
@@ -140,7 +142,7 @@ static magnus_status run_blocks(magnus_device_csr *C, magnus_context ctx,
         magnus_device_csr Ab = NULL;
         magnus_row_products rp;
         memset(&rp, 0, sizeof rp);
-        magnus_report br;
+        magnus_spgemm_section br;
         memset(&br, 0, sizeof br);
         t = magnus_now_ms();
         if (!(s = magnus_device_csr_rows(&Ab, A, bounds[i], bounds[i + 1], MAGNUS_QUEUE_MAIN)))
@@ -165,12 +167,13 @@ static magnus_status run_blocks(magnus_device_csr *C, magnus_context ctx,
     for (int i = 0; i < nblocks; i++) magnus_device_csr_destroy(&blocks[i]);
     batch_ms += magnus_now_ms() - t;
     /* the stack's C and blocks coexist: the peak since the last block's start counts it */
-    if (ctx->memory_peak > rep->peak_device_bytes) rep->peak_device_bytes = ctx->memory_peak;
-    if (ctx->memory_reserved_peak > rep->reserved_device_bytes)
-        rep->reserved_device_bytes = ctx->memory_reserved_peak;
-    rep->nnz_c = *C ? (*C)->nnz : 0;
-    rep->batches = nblocks;
-    rep->time_batch_ms = batch_ms;
+    if (ctx->memory_peak > rep->run.peak_device_bytes)
+        rep->run.peak_device_bytes = ctx->memory_peak;
+    if (ctx->memory_reserved_peak > rep->run.reserved_device_bytes)
+        rep->run.reserved_device_bytes = ctx->memory_reserved_peak;
+    rep->run.nnz_c = *C ? (*C)->nnz : 0;
+    rep->gmagnus.batches = nblocks;
+    rep->gmagnus.time_batch_ms = batch_ms;
     return s;
 }
 
@@ -180,12 +183,9 @@ static magnus_status run_blocks(magnus_device_csr *C, magnus_context ctx,
  * a callback that returns 0 stops it with MAGNUS_ERROR_CANCELLED, nothing held. */
 static magnus_status gmagnus_run(magnus_device_csr *C, magnus_context ctx,
                                  const struct magnus_device_csr_s *A,
-                                 const struct magnus_device_csr_s *B, magnus_report *report,
-                                 const magnus_row_products *counted,
+                                 const struct magnus_device_csr_s *B,
+                                 magnus_spgemm_section *rep, const magnus_row_products *counted,
                                  const magnus_spgemm_progress *progress) {
-    magnus_report scratch;
-    magnus_report *rep = report ? report : &scratch;
-    if (!report) memset(&scratch, 0, sizeof scratch);
     *C = NULL;
     magnus_row_products own;
     memset(&own, 0, sizeof own);
@@ -202,7 +202,7 @@ static magnus_status gmagnus_run(magnus_device_csr *C, magnus_context ctx,
             magnus_row_products_free(ctx, &own);
             return s;
         }
-        rep->time_setup_ms += magnus_now_ms() - t;
+        rep->run.time_setup_ms += magnus_now_ms() - t;
         rp = &own;
     }
     const uint64_t element = 4 + magnus_value_size(A->type);
@@ -215,7 +215,7 @@ static magnus_status gmagnus_run(magnus_device_csr *C, magnus_context ctx,
     if (k > MAGNUS_MAX_BATCHES) k = MAGNUS_MAX_BATCHES;
     if (k <= 1) {
         s = magnus_gmagnus_spgemm(C, ctx, A, B, rep, rp);
-        rep->batches = 1;
+        rep->gmagnus.batches = 1;
     } else {
         s = run_blocks(C, ctx, A, B, rep, rp, (int)k, progress);
     }
@@ -224,7 +224,7 @@ static magnus_status gmagnus_run(magnus_device_csr *C, magnus_context ctx,
 }
 
 const magnus_spgemm_algorithm magnus_spgemm_algorithm_gmagnus = {
-    .id = MAGNUS_ALGORITHM_MAGNUS,
+    .id = MAGNUS_ALGORITHM_GMAGNUS,
     .name = "gmagnus",
     .mark = "multiply gmagnus",
     .run = gmagnus_run,

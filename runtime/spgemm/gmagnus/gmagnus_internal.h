@@ -94,7 +94,8 @@ enum {
  * spgemm_algorithm.h. */
 magnus_status magnus_gmagnus_spgemm(magnus_device_csr *C, magnus_context ctx,
                                     const struct magnus_device_csr_s *A,
-                                    const struct magnus_device_csr_s *B, magnus_report *report,
+                                    const struct magnus_device_csr_s *B,
+                                    magnus_spgemm_section *report,
                                     const magnus_row_products *counted);
 /* gMAGNUS's parameters on ctx (its budget and knobs) for C of c_cols columns: the
  * parameters' own errors ("gMAGNUS parameters: ...") when the budget cannot hold them. */

@@ -1,5 +1,6 @@
 /*
- * gMAGNUS end to end (paper Alg. 3; docs/algorithm.md §2): the flow, C, and the report.
+ * gMAGNUS end to end (paper Alg. 3; docs/algorithm.md §2): the flow, C, and its sections of
+ * the report (spgemm_section.h: RUN and GMAGNUS; never the dispatcher's fields).
  *
  *   main    setup: products per row, heavy/light partition, C-hat's row pointer  [sync]
  *   heavy   masked CSR->CSC, outer product (queued)
@@ -68,15 +69,15 @@ void magnus_gm_release(magnus_gm *g) {
     for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) magnus_dbuf_free(ctx, bufs[i]);
 }
 
-/* Device event times into the report (all queues are idle by now). */
-static magnus_status collect_times(magnus_gm *g, magnus_report *r) {
+/* Device event times into the sections (all queues are idle by now). */
+static magnus_status collect_times(magnus_gm *g, magnus_spgemm_section *r) {
     double *slot[MAGNUS_GM_TIMERS] = {0};
-    slot[MAGNUS_GM_T_SETUP] = &r->time_setup_ms;
-    slot[MAGNUS_GM_T_CSR2CSC] = &r->time_csr2csc_ms;
-    slot[MAGNUS_GM_T_OUTER] = &r->time_outer_product_ms;
+    slot[MAGNUS_GM_T_SETUP] = &r->run.time_setup_ms;
+    slot[MAGNUS_GM_T_CSR2CSC] = &r->gmagnus.time_csr2csc_ms;
+    slot[MAGNUS_GM_T_OUTER] = &r->gmagnus.time_outer_product_ms;
     for (int L = 0; L < MAGNUS_MAX_LEVELS; L++) {
-        slot[MAGNUS_GM_T_HISTOGRAM + L] = &r->time_histogram_ms[L];
-        slot[MAGNUS_GM_T_MULTISPLIT + L] = &r->time_multisplit_ms[L];
+        slot[MAGNUS_GM_T_HISTOGRAM + L] = &r->gmagnus.time_histogram_ms[L];
+        slot[MAGNUS_GM_T_MULTISPLIT + L] = &r->gmagnus.time_multisplit_ms[L];
     }
     magnus_status first = MAGNUS_SUCCESS;
     for (int i = 0; i < MAGNUS_GM_TIMERS; i++) {
@@ -91,40 +92,41 @@ static magnus_status collect_times(magnus_gm *g, magnus_report *r) {
     return first;
 }
 
-static void fill_report(const magnus_gm *g, magnus_report *r) {
+static void fill_report(const magnus_gm *g, magnus_spgemm_section *r) {
     const magnus_gmagnus_params *p = &g->p;
-    r->local_mem_bytes = p->local_mem_bytes;
-    r->tau = p->tau;
-    r->heavy_row_products = g->heavy_row_products;
-    r->heavy_row_rule = g->heavy_row_rule;
-    r->light_rows_global = g->light_rows_global;
-    r->rows_dense = g->light_rows_dense;
-    r->dense_row_columns = magnus_hash_dense_row_columns(g->ctx, g->A->type);
-    r->dense_rows_local_bytes =
-        r->dense_row_columns > 0 ? magnus_accumulate_knobs_of(g->ctx)->dense_rows_local_bytes : 0;
-    r->chunks_required = p->chunks_required;
-    r->levels = g->levels_run;
+    r->run.local_mem_bytes = p->local_mem_bytes;
+    r->run.tau = p->tau;
+    r->gmagnus.heavy_row_products = g->heavy_row_products;
+    r->gmagnus.heavy_row_rule = g->heavy_row_rule;
+    r->gmagnus.light_rows_global = g->light_rows_global;
+    r->run.rows_dense = g->light_rows_dense;
+    r->run.dense_row_columns = magnus_hash_dense_row_columns(g->ctx, g->A->type);
+    r->run.dense_rows_local_bytes = r->run.dense_row_columns > 0
+                                        ? magnus_accumulate_knobs_of(g->ctx)->dense_rows_local_bytes
+                                        : 0;
+    r->gmagnus.chunks_required = p->chunks_required;
+    r->gmagnus.levels = g->levels_run;
     for (int L = 0; L < MAGNUS_MAX_LEVELS; L++)
-        r->chunks_per_level[L] = L < p->levels ? p->chunks_per_level[L] : 0;
-    r->chunk_width = p->levels > 0 ? p->chunk_width[p->levels - 1] : g->B->cols;
-    r->dense_min_elements = p->dense_min_elements;
-    r->chunks_dense = 0;
-    r->chunks_hash = 0;
+        r->gmagnus.chunks_per_level[L] = L < p->levels ? p->chunks_per_level[L] : 0;
+    r->gmagnus.chunk_width = p->levels > 0 ? p->chunk_width[p->levels - 1] : g->B->cols;
+    r->gmagnus.dense_min_elements = p->dense_min_elements;
+    r->gmagnus.chunks_dense = 0;
+    r->gmagnus.chunks_hash = 0;
     for (int L = 0; L < g->nstages; L++) {
-        r->chunks_dense += g->stage[L].dense_count;
-        r->chunks_hash += g->stage[L].hash_count;
+        r->gmagnus.chunks_dense += g->stage[L].dense_count;
+        r->gmagnus.chunks_hash += g->stage[L].hash_count;
     }
-    r->rows_total = g->A->rows;
-    r->rows_heavy = g->nheavy;
-    r->products_total = g->products_total;
-    r->products_heavy = g->products_heavy;
-    r->nnz_c = g->C ? g->C->nnz : 0;
-    r->chat_bytes = g->nheavy > 0 ? (uint64_t)g->chat_nnz * (4 + g->value_bytes) +
-                                        ((uint64_t)g->nheavy + 1) * 8
-                                  : 0;
-    r->peak_device_bytes = g->ctx->memory_peak;
-    r->reserved_device_bytes = g->ctx->memory_reserved_peak;
-    r->chat_gap_bytes = g->gap * (4 + g->value_bytes);
+    r->run.rows_total = g->A->rows;
+    r->run.rows_heavy = g->nheavy;
+    r->run.products_total = g->products_total;
+    r->gmagnus.products_heavy = g->products_heavy;
+    r->run.nnz_c = g->C ? g->C->nnz : 0;
+    r->gmagnus.chat_bytes = g->nheavy > 0 ? (uint64_t)g->chat_nnz * (4 + g->value_bytes) +
+                                                ((uint64_t)g->nheavy + 1) * 8
+                                          : 0;
+    r->run.peak_device_bytes = g->ctx->memory_peak;
+    r->run.reserved_device_bytes = g->ctx->memory_reserved_peak;
+    r->gmagnus.chat_gap_bytes = g->gap * (4 + g->value_bytes);
 }
 
 /* Light rows with at most tau products fit the hash accumulator's local memory; a row it
@@ -143,7 +145,8 @@ static magnus_status check_rows_local(magnus_gm *g, const magnus_hash_stats *st)
 /* Symbolic: C.row_ptr[r] = nnz of row r for every row. The heavy path's reordering (outer
  * product, levels) runs here too; time_symbolic_ms counts only the symbolic calls (host
  * time: the light rows' call overlaps the outer product on the device). */
-static magnus_status symbolic(magnus_gm *g, const magnus_hash_config *light, magnus_report *r) {
+static magnus_status symbolic(magnus_gm *g, const magnus_hash_config *light,
+                              magnus_spgemm_section *r) {
     magnus_status s;
     if ((s = magnus_queue_depend(g->ctx, MAGNUS_QUEUE_HEAVY, MAGNUS_QUEUE_MAIN)) ||
         (s = magnus_queue_depend(g->ctx, MAGNUS_QUEUE_LIGHT, MAGNUS_QUEUE_MAIN)))
@@ -157,7 +160,7 @@ static magnus_status symbolic(magnus_gm *g, const magnus_hash_config *light, mag
                                              g->nlight, &g->C->row_ptr, &stats)) ||
          (s = check_rows_local(g, &stats))))
         return s;
-    r->time_symbolic_ms += magnus_now_ms() - t;
+    r->run.time_symbolic_ms += magnus_now_ms() - t;
     /* the chunks' partition would wait for the levels anyway: wait here, so the levels'
      * device time is not counted as symbolic */
     if ((s = magnus_gm_levels(g))) return s;
@@ -171,7 +174,7 @@ static magnus_status symbolic(magnus_gm *g, const magnus_hash_config *light, mag
     if ((s = magnus_queue_finish(g->ctx, MAGNUS_QUEUE_HEAVY))) return s;
     t = magnus_now_ms();
     if ((s = magnus_gm_chunks_symbolic(g))) return s;
-    r->time_symbolic_ms += magnus_now_ms() - t;
+    r->run.time_symbolic_ms += magnus_now_ms() - t;
     return MAGNUS_SUCCESS;
 }
 
@@ -193,7 +196,7 @@ static magnus_status numeric(magnus_gm *g, const magnus_hash_config *light) {
     return magnus_gm_chunks_numeric_sync(g);
 }
 
-static magnus_status run(magnus_gm *g, magnus_report *r) {
+static magnus_status run(magnus_gm *g, magnus_spgemm_section *r) {
     magnus_context ctx = g->ctx;
     magnus_hash_config light;
     magnus_hash_config_init(&light, MAGNUS_QUEUE_LIGHT);
@@ -213,7 +216,7 @@ static magnus_status run(magnus_gm *g, magnus_report *r) {
         (s = magnus_prim_scan_u64(ctx, MAGNUS_QUEUE_MAIN, &g->C->row_ptr, &g->C->row_ptr,
                                   (uint64_t)g->A->rows + 1, &nnz)))
         return s;
-    r->time_symbolic_ms += magnus_now_ms() - t;
+    r->run.time_symbolic_ms += magnus_now_ms() - t;
     /* every queue's work so far is behind the scan: what was deferred (C-hat's first buffer
      * among it) can go before C takes its place */
     if ((s = magnus_context_release_deferred(ctx))) return s;
@@ -225,7 +228,7 @@ static magnus_status run(magnus_gm *g, magnus_report *r) {
 
     t = magnus_now_ms();
     if ((s = numeric(g, &light)) || (s = magnus_context_finish(ctx))) return s;
-    r->time_numeric_ms = magnus_now_ms() - t;
+    r->run.time_numeric_ms = magnus_now_ms() - t;
     return MAGNUS_SUCCESS;
 }
 
@@ -245,13 +248,14 @@ magnus_status magnus_gmagnus_context_params(magnus_gmagnus_params *p, magnus_con
 
 magnus_status magnus_gmagnus_spgemm(magnus_device_csr *C, magnus_context ctx,
                                     const struct magnus_device_csr_s *A,
-                                    const struct magnus_device_csr_s *B, magnus_report *report,
+                                    const struct magnus_device_csr_s *B,
+                                    magnus_spgemm_section *report,
                                     const magnus_row_products *counted) {
     if (!C || !ctx || !A || !B)
         return magnus_error(MAGNUS_ERROR_NULL_POINTER, "magnus_gmagnus_spgemm: NULL argument");
     *C = NULL;
-    magnus_report scratch;
-    magnus_report *r = report ? report : &scratch;
+    magnus_spgemm_section scratch;
+    magnus_spgemm_section *r = report ? report : &scratch;
     if (!report) memset(&scratch, 0, sizeof scratch);
     magnus_gm *g = magnus_host_calloc(1, sizeof *g);
     if (!g) return magnus_error(MAGNUS_ERROR_OUT_OF_HOST_MEMORY, "gMAGNUS state");
@@ -272,7 +276,7 @@ magnus_status magnus_gmagnus_spgemm(magnus_device_csr *C, magnus_context ctx,
     magnus_status ts = collect_times(g, r);
     if (!s) s = ts;
     fill_report(g, r);
-    r->time_alloc_ms = g->host_alloc_ms;
+    r->run.time_alloc_ms = g->host_alloc_ms;
     magnus_gm_release(g);
     if (s) {
         magnus_device_csr_destroy((magnus_device_csr *)&g->C);

@@ -14,6 +14,9 @@
 #include "hash_accumulate.h"
 #include "primitives.h"
 #include "spgemm_algorithm.h"
+#include "spgemm_section.h"
+
+#include <string.h>
 
 /* The queues of a multiply: main, with the heavy and light rows on their own. */
 static void default_config(magnus_hash_config *cfg) {
@@ -22,11 +25,11 @@ static void default_config(magnus_hash_config *cfg) {
     cfg->light = MAGNUS_QUEUE_LIGHT;
 }
 
-/* What every hash phase reports first, and the peak counted from here. */
-static void begin_report(magnus_report *rep, magnus_context ctx,
+/* What every hash phase reports first, and the peak counted from here. The hash algorithm
+ * writes only the report's RUN section (spgemm_section.h). */
+static void begin_report(magnus_report_run_section *rep, magnus_context ctx,
                          const struct magnus_device_csr_s *A) {
     magnus_context_reset_peak(ctx);
-    rep->algorithm = MAGNUS_ALGORITHM_HASH;
     rep->local_mem_bytes = ctx->device.local_mem_bytes;
     rep->rows_total = A->rows;
     magnus_hash_local_capacity(ctx, A->type, &rep->tau, NULL);
@@ -37,7 +40,7 @@ static void begin_report(magnus_report *rep, magnus_context ctx,
 
 static magnus_status run_hash(magnus_device_csr *C, magnus_context ctx,
                               const struct magnus_device_csr_s *A,
-                              const struct magnus_device_csr_s *B, magnus_report *report,
+                              const struct magnus_device_csr_s *B, magnus_report_run_section *rep,
                               const magnus_hash_config *config, magnus_hash_stats *symbolic_stats,
                               magnus_hash_stats *numeric_stats,
                               const magnus_row_products *counted) {
@@ -48,8 +51,6 @@ static magnus_status run_hash(magnus_device_csr *C, magnus_context ctx,
         default_config(&cfg);
     }
     magnus_hash_stats sym = {0}, num = {0};
-    magnus_report local;
-    magnus_report *rep = report ? report : &local;
     magnus_device_csr dC = NULL;
     const int64_t m = A->rows;
     magnus_status s;
@@ -118,24 +119,32 @@ magnus_status magnus_hash_spgemm_ex(magnus_device_csr *C, magnus_context ctx,
                                     const magnus_hash_config *config,
                                     magnus_hash_stats *symbolic_stats,
                                     magnus_hash_stats *numeric_stats) {
-    return run_hash(C, ctx, A, B, report, config, symbolic_stats, numeric_stats, NULL);
+    /* called alone (tests, tools): its own dispatcher, which copies the section over */
+    magnus_spgemm_section sec;
+    memset(&sec, 0, sizeof sec);
+    magnus_status s =
+        run_hash(C, ctx, A, B, &sec.run, config, symbolic_stats, numeric_stats, NULL);
+    if (report) magnus_spgemm_section_to_report(report, &sec, MAGNUS_ALGORITHM_HASH);
+    return s;
 }
 
 /* The table's run: one multiply, no progress to tell between its phases. */
 static magnus_status hash_run(magnus_device_csr *C, magnus_context ctx,
                               const struct magnus_device_csr_s *A,
-                              const struct magnus_device_csr_s *B, magnus_report *report,
-                              const magnus_row_products *counted,
+                              const struct magnus_device_csr_s *B,
+                              magnus_spgemm_section *section, const magnus_row_products *counted,
                               const magnus_spgemm_progress *progress) {
     (void)progress;
-    return run_hash(C, ctx, A, B, report, NULL, NULL, NULL, counted);
+    return run_hash(C, ctx, A, B, &section->run, NULL, NULL, NULL, counted);
 }
 
 /* ---- the plan's phases (runtime/spgemm/spgemm_plan.c) ------------------------------------ */
 
 static magnus_status hash_symbolic(magnus_dbuf *row_ptr, int64_t *nnz, magnus_context ctx,
                                    const struct magnus_device_csr_s *A,
-                                   const struct magnus_device_csr_s *B, magnus_report *rep) {
+                                   const struct magnus_device_csr_s *B,
+                                   magnus_spgemm_section *section) {
+    magnus_report_run_section *rep = &section->run;
     magnus_hash_config cfg;
     default_config(&cfg);
     magnus_hash_stats sym = {0};
@@ -180,7 +189,9 @@ static magnus_status hash_numeric(magnus_device_csr *C, magnus_context ctx,
                                   const struct magnus_device_csr_s *A,
                                   const struct magnus_device_csr_s *B,
                                   const magnus_dbuf *row_ptr, int64_t nnz,
-                                  struct magnus_device_csr_s *into, magnus_report *rep) {
+                                  struct magnus_device_csr_s *into,
+                                  magnus_spgemm_section *section) {
+    magnus_report_run_section *rep = &section->run;
     magnus_hash_config cfg;
     default_config(&cfg);
     magnus_hash_stats num = {0};
