@@ -132,6 +132,7 @@ typedef struct bench_data {
     magnus_csr ref, magnitude; /* CPU reference (when computed) */
     bool ref_tried;
     magnus_status ref_status;
+    double ref_seconds;        /* the reference's host wall time */
 } bench_data;
 
 /* Small cache of generated R-MAT matrices so a sweep draws each (scale, per_row) once. */
@@ -195,6 +196,8 @@ typedef struct bench_runs_check {
     int checked;                 /* timed runs whose C was looked at */
     int same;                    /* ... bit for bit the verified C (same checksum) */
     int failed;                  /* ... different, and failing their own check */
+    int own;                     /* ... different, and checked on their own */
+    double seconds;              /* host wall time of it all (downloads, checksums, checks) */
     char note[BENCH_TEXT];       /* the first failure */
 } bench_runs_check;
 
@@ -237,6 +240,8 @@ typedef struct bench_row {
     bool has_device_check;       /* magnus rows: the randomized check ran on the device C of
                                     the warm-up (bench_plan.random_check), result here */
     bench_check device_check;
+    double verify_seconds;       /* host wall time checking the verified C (not the reference's
+                                    own computation: bench_data.ref_seconds, once per input) */
 } bench_row;
 void bench_row_init(bench_row *row, const bench_input *in, const bench_system *sys);
 void bench_row_set_facts(bench_row *row, const bench_data *d);

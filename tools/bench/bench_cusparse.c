@@ -243,6 +243,7 @@ static void append(char *buf, size_t size, const char *fmt, const char *name, co
 static bool track_run(bench_cusparse *cs, device_csr32 *dC, const bench_data *d,
                       const bench_plan *plan, int run, magnus_csr *first, bench_runs_check *rc,
                       char *why, size_t n) {
+    const double t0 = cli_now();
     magnus_csr C = NULL;
     bool ok = bench_cusparse_download(cs, dC, d->type, &C, why, n);
     bench_cusparse_dfree(cs, &dC->row_ptr);
@@ -252,10 +253,11 @@ static bool track_run(bench_cusparse *cs, device_csr32 *dC, const bench_data *d,
     if (!*first) {
         *first = C;
         bench_runs_check_first(rc, C, true);
-        return true;
+    } else {
+        bench_runs_check_add(rc, C, d, plan, run);
+        magnus_csr_free(&C);
     }
-    bench_runs_check_add(rc, C, d, plan, run);
-    magnus_csr_free(&C);
+    rc->seconds += cli_now() - t0;
     return true;
 }
 

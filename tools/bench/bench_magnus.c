@@ -111,9 +111,11 @@ void bench_magnus_run(bench_row *row, bench_system *sys, const bench_data *d,
     /* the randomized check's C·x while C is still on the device (freed before the timed runs,
      * so it does not count in their peak) */
     if (C && plan->random_check) {
+        const double t_check = cli_now();
         bench_check_random(&row->device_check, sys->ctx, dC, *C, d->A, d->B, plan->rtol,
                            plan->seed);
         row->has_device_check = true;
+        row->verify_seconds += cli_now() - t_check;
     }
     magnus_device_csr_free(&dC);
 
@@ -133,6 +135,7 @@ void bench_magnus_run(bench_row *row, bench_system *sys, const bench_data *d,
         int64_t nnz_run = 0;
         magnus_device_csr_shape(NULL, NULL, &nnz_run, dC);
         if (C) { /* this run's C, untimed: the warm-up's bit for bit, or checked on its own */
+            const double t_check = cli_now();
             magnus_csr Crun = NULL;
             if ((s = magnus_device_csr_download(&Crun, dC))) {
                 fail(row, "download C (timed run)", s);
@@ -140,6 +143,7 @@ void bench_magnus_run(bench_row *row, bench_system *sys, const bench_data *d,
             }
             bench_runs_check_add(&row->runs_check, Crun, d, plan, r);
             magnus_csr_free(&Crun);
+            row->runs_check.seconds += cli_now() - t_check;
         }
         magnus_device_csr_free(&dC);
         if (nnz_run != nnz_c) {
