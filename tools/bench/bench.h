@@ -197,9 +197,28 @@ typedef struct bench_runs_check {
     int same;                    /* ... bit for bit the verified C (same checksum) */
     int failed;                  /* ... different, and failing their own check */
     int own;                     /* ... different, and checked on their own */
+    int fingerprinted;           /* ... of the same: same by device fingerprint (magnus) */
+    char fingerprint_note[160];  /* why the fingerprint was not used (then every C downloaded) */
     double seconds;              /* host wall time of it all (downloads, checksums, checks) */
     char note[BENCH_TEXT];       /* the first failure */
 } bench_runs_check;
+
+/* A magnus C's device fingerprint, y = C·x for a fixed random x (bench_fingerprint.c): each
+ * timed run's y against the verified C's, bit for bit, with only y downloaded. */
+typedef struct bench_fingerprint {
+    magnus_context ctx;
+    magnus_device_vector x, y;
+    int64_t rows, nnz;
+    size_t bytes;              /* of one y on the host */
+    void *verified, *run;      /* the verified C's y, the latest run's */
+} bench_fingerprint;
+/* Takes the verified C's fingerprint (dC: that C on the device, of value type `type`). */
+magnus_status bench_fingerprint_init(bench_fingerprint *f, magnus_context ctx,
+                                     const magnus_device_csr dC, magnus_value_type type,
+                                     uint64_t seed);
+/* *same: dC has the verified C's shape, nnz and C·x bit for bit. */
+magnus_status bench_fingerprint_same(bool *same, bench_fingerprint *f, const magnus_device_csr dC);
+void bench_fingerprint_free(bench_fingerprint *f);
 
 typedef struct bench_row {
     const bench_input *input;
@@ -328,10 +347,13 @@ void bench_check_random(bench_check *out, magnus_context ctx, const struct magnu
                         const magnus_csr_s *C, const magnus_csr_s *A,
                         const magnus_csr_s *B, double rtol, uint64_t seed);
 
-/* FNV-1a over C's shape, row pointers, columns and value bits. */
+/* A 64-bit checksum (four-lane multiply-xorshift) of C's shape, row pointers, columns and
+ * value bits. */
 uint64_t bench_csr_checksum(const magnus_csr_s *C);
 /* The C the row verifies; `timed`: it is itself a timed run's (counted as checked, same). */
 void bench_runs_check_first(bench_runs_check *rc, const magnus_csr_s *C, bool timed);
+/* A timed run whose device fingerprint is the verified C's (bench_fingerprint_same). */
+void bench_runs_check_same(bench_runs_check *rc);
 /* Timed run `run`'s C: the same checksum as the first, or its own check (the CPU reference
  * when d->ref is computed and plan->random_check is off, else the randomized check). */
 void bench_runs_check_add(bench_runs_check *rc, const magnus_csr_s *C, const bench_data *d,

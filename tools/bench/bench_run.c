@@ -135,8 +135,12 @@ static void print_plan(const bench_plan_result *p) {
 static void print_host_time(const bench_row *r) {
     const bench_runs_check *rc = &r->runs_check;
     fprintf(stderr, "; host: check %.2f s, timed runs' C %.2f s", r->verify_seconds, rc->seconds);
+    if (rc->fingerprinted)
+        fprintf(stderr, " (%d of %d the verified C's by device C·x fingerprint)",
+                rc->fingerprinted, rc->checked);
     if (rc->own) fprintf(stderr, " (%d of %d not bit for bit, checked on their own)", rc->own,
                          rc->checked);
+    if (rc->fingerprint_note[0]) fprintf(stderr, " (%s)", rc->fingerprint_note);
 }
 
 static void print_row(const bench_row *r, int index, int count) {
