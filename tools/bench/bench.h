@@ -269,6 +269,8 @@ void bench_row_set_facts(bench_row *row, const bench_data *d);
 typedef struct bench_plan {
     int runs;                  /* timed runs after one warm-up */
     double max_timed_seconds;  /* stop timing after this much (at least min(3, runs) runs) */
+    double deadline;           /* --time-limit's end (cli_now); past it, timed runs stop after
+                                  min(3, runs), each still checked (0: none) */
     cli_progress *progress;
     const char *label;         /* "input 3/12 rmat-s15-a4-b8" */
     bool cusparse_time_all;    /* time every cuSPARSE algorithm, not only the best trial */
@@ -278,6 +280,10 @@ typedef struct bench_plan {
     double rtol;
     uint64_t seed;
 } bench_plan;
+
+/* True when timed run `run` (1-based, of plan->runs) should be the last: --max-timed-seconds
+ * (`timed` seconds so far) or --time-limit reached, after at least min(3, runs) runs. */
+bool bench_plan_stop(const bench_plan *plan, int run, double timed);
 
 /* Runs one magnus system; C (downloaded from the warm-up run) goes to *C when C is not NULL. */
 void bench_magnus_run(bench_row *row, bench_system *sys, const bench_data *d,

@@ -369,7 +369,6 @@ void bench_cusparse_run(bench_row *row, bench_cusparse *cs, const bench_data *d,
 
     if (!plan->cusparse_time_all) {
         double timed = 0;
-        int min_runs = plan->runs < 3 ? plan->runs : 3;
         for (int k = 1; k <= plan->runs; k++) {
             snprintf(label, sizeof label, "%.100s: %s %s run %d/%d", plan->label, row->system->id,
                      configs[best].name, k, plan->runs);
@@ -387,8 +386,7 @@ void bench_cusparse_run(bench_row *row, bench_cusparse *cs, const bench_data *d,
             bench_samples_add(&best_samples, r.ms);
             if (r.peak > best_peak) best_peak = r.peak;
             timed += r.ms * 1e-3;
-            if (plan->max_timed_seconds > 0 && timed > plan->max_timed_seconds && k >= min_runs)
-                break;
+            if (bench_plan_stop(plan, k, timed)) break;
         }
     }
     row->runs_check = best_check;

@@ -137,7 +137,6 @@ void bench_magnus_run(bench_row *row, bench_system *sys, const bench_data *d,
     magnus_report sum;
     memset(&sum, 0, sizeof sum);
     double timed = 0;
-    int min_runs = plan->runs < 3 ? plan->runs : 3;
     for (int r = 1; r <= plan->runs; r++) {
         progress_update(plan, sys, r, plan->runs);
         double t0 = cli_now();
@@ -184,7 +183,7 @@ void bench_magnus_run(bench_row *row, bench_system *sys, const bench_data *d,
         }
         accumulate(&sum, &report);
         timed += ms * 1e-3;
-        if (plan->max_timed_seconds > 0 && timed > plan->max_timed_seconds && r >= min_runs) break;
+        if (bench_plan_stop(plan, r, timed)) break;
     }
     row->runs = samples.count;
     row->time = bench_samples_stats(&samples);

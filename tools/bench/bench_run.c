@@ -237,6 +237,7 @@ void bench_run_input(bench_session *s, const bench_input *in, int index, int cou
     bench_plan plan = {
         .runs = (double)d.products > s->large_products ? s->runs_large : s->runs,
         .max_timed_seconds = s->max_timed_seconds,
+        .deadline = s->time_limit > 0 ? s->started + s->time_limit : 0,
         .progress = &s->progress,
         .label = label,
         .cusparse_time_all = s->cusparse_time_all,
