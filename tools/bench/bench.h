@@ -188,13 +188,14 @@ typedef struct bench_check {
 } bench_check;
 
 /* Every timed run's C (issue 34): the C the row verifies (magnus: the warm-up's; cuSPARSE: its
- * first timed run's) is checksummed; each timed run's C, downloaded after its timing, either
- * has the same checksum or is checked on its own (reference or randomized check). */
+ * first timed run's) is checksummed; each timed run's C either has the verified C's device
+ * fingerprint (magnus: bench_fingerprint), or is downloaded after its timing and has the same
+ * checksum, or is checked on its own (reference or randomized check). */
 typedef struct bench_runs_check {
     bool have_first;
     uint64_t first_sum;
     int checked;                 /* timed runs whose C was looked at */
-    int same;                    /* ... bit for bit the verified C (same checksum) */
+    int same;                    /* ... the verified C (same fingerprint or checksum) */
     int failed;                  /* ... different, and failing their own check */
     int own;                     /* ... different, and checked on their own */
     int fingerprinted;           /* ... of the same: same by device fingerprint (magnus) */
