@@ -117,7 +117,8 @@ int cmd_bench(int argc, char **argv) {
         {"--max-timed-seconds", NULL, CLI_REAL, &max_timed, "S",
          "stop a system's timed runs after S seconds (at least 3 runs; default: no limit)"},
         {"--time-limit", NULL, CLI_REAL, &time_limit, "S",
-         "start no input after S seconds; the rest are skipped rows (default: none)"},
+         "start no input after S seconds (the rest are skipped rows); past it, a running "
+         "input's systems stop after min(3, --runs) timed runs, each checked (default: none)"},
         {"--verify-limit", NULL, CLI_REAL, &verify_limit, "P",
          "CPU reference check up to P products (default 1e8); above: baseline + C*x check"},
         {"--rtol", NULL, CLI_REAL, &rtol, "R",

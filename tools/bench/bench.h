@@ -132,6 +132,7 @@ typedef struct bench_data {
     magnus_csr ref, magnitude; /* CPU reference (when computed) */
     bool ref_tried;
     magnus_status ref_status;
+    double ref_seconds;        /* the reference's host wall time */
 } bench_data;
 
 /* Small cache of generated R-MAT matrices so a sweep draws each (scale, per_row) once. */
@@ -187,16 +188,38 @@ typedef struct bench_check {
 } bench_check;
 
 /* Every timed run's C (issue 34): the C the row verifies (magnus: the warm-up's; cuSPARSE: its
- * first timed run's) is checksummed; each timed run's C, downloaded after its timing, either
- * has the same checksum or is checked on its own (reference or randomized check). */
+ * first timed run's) is checksummed; each timed run's C either has the verified C's device
+ * fingerprint (magnus: bench_fingerprint), or is downloaded after its timing and has the same
+ * checksum, or is checked on its own (reference or randomized check). */
 typedef struct bench_runs_check {
     bool have_first;
     uint64_t first_sum;
     int checked;                 /* timed runs whose C was looked at */
-    int same;                    /* ... bit for bit the verified C (same checksum) */
+    int same;                    /* ... the verified C (same fingerprint or checksum) */
     int failed;                  /* ... different, and failing their own check */
+    int own;                     /* ... different, and checked on their own */
+    int fingerprinted;           /* ... of the same: same by device fingerprint (magnus) */
+    char fingerprint_note[160];  /* why the fingerprint was not used (then every C downloaded) */
+    double seconds;              /* host wall time of it all (downloads, checksums, checks) */
     char note[BENCH_TEXT];       /* the first failure */
 } bench_runs_check;
+
+/* A magnus C's device fingerprint, y = C·x for a fixed random x (bench_fingerprint.c): each
+ * timed run's y against the verified C's, bit for bit, with only y downloaded. */
+typedef struct bench_fingerprint {
+    magnus_context ctx;
+    magnus_device_vector x, y;
+    int64_t rows, nnz;
+    size_t bytes;              /* of one y on the host */
+    void *verified, *run;      /* the verified C's y, the latest run's */
+} bench_fingerprint;
+/* Takes the verified C's fingerprint (dC: that C on the device, of value type `type`). */
+magnus_status bench_fingerprint_init(bench_fingerprint *f, magnus_context ctx,
+                                     const magnus_device_csr dC, magnus_value_type type,
+                                     uint64_t seed);
+/* *same: dC has the verified C's shape, nnz and C·x bit for bit. */
+magnus_status bench_fingerprint_same(bool *same, bench_fingerprint *f, const magnus_device_csr dC);
+void bench_fingerprint_free(bench_fingerprint *f);
 
 typedef struct bench_row {
     const bench_input *input;
@@ -237,6 +260,8 @@ typedef struct bench_row {
     bool has_device_check;       /* magnus rows: the randomized check ran on the device C of
                                     the warm-up (bench_plan.random_check), result here */
     bench_check device_check;
+    double verify_seconds;       /* host wall time checking the verified C (not the reference's
+                                    own computation: bench_data.ref_seconds, once per input) */
 } bench_row;
 void bench_row_init(bench_row *row, const bench_input *in, const bench_system *sys);
 void bench_row_set_facts(bench_row *row, const bench_data *d);
@@ -245,6 +270,8 @@ void bench_row_set_facts(bench_row *row, const bench_data *d);
 typedef struct bench_plan {
     int runs;                  /* timed runs after one warm-up */
     double max_timed_seconds;  /* stop timing after this much (at least min(3, runs) runs) */
+    double deadline;           /* --time-limit's end (cli_now); past it, timed runs stop after
+                                  min(3, runs), each still checked (0: none) */
     cli_progress *progress;
     const char *label;         /* "input 3/12 rmat-s15-a4-b8" */
     bool cusparse_time_all;    /* time every cuSPARSE algorithm, not only the best trial */
@@ -254,6 +281,10 @@ typedef struct bench_plan {
     double rtol;
     uint64_t seed;
 } bench_plan;
+
+/* True when timed run `run` (1-based, of plan->runs) should be the last: --max-timed-seconds
+ * (`timed` seconds so far) or --time-limit reached, after at least min(3, runs) runs. */
+bool bench_plan_stop(const bench_plan *plan, int run, double timed);
 
 /* Runs one magnus system; C (downloaded from the warm-up run) goes to *C when C is not NULL. */
 void bench_magnus_run(bench_row *row, bench_system *sys, const bench_data *d,
@@ -323,10 +354,13 @@ void bench_check_random(bench_check *out, magnus_context ctx, const struct magnu
                         const magnus_csr_s *C, const magnus_csr_s *A,
                         const magnus_csr_s *B, double rtol, uint64_t seed);
 
-/* FNV-1a over C's shape, row pointers, columns and value bits. */
+/* A 64-bit checksum (four-lane multiply-xorshift) of C's shape, row pointers, columns and
+ * value bits. */
 uint64_t bench_csr_checksum(const magnus_csr_s *C);
 /* The C the row verifies; `timed`: it is itself a timed run's (counted as checked, same). */
 void bench_runs_check_first(bench_runs_check *rc, const magnus_csr_s *C, bool timed);
+/* A timed run whose device fingerprint is the verified C's (bench_fingerprint_same). */
+void bench_runs_check_same(bench_runs_check *rc);
 /* Timed run `run`'s C: the same checksum as the first, or its own check (the CPU reference
  * when d->ref is computed and plan->random_check is off, else the randomized check). */
 void bench_runs_check_add(bench_runs_check *rc, const magnus_csr_s *C, const bench_data *d,

@@ -243,6 +243,7 @@ static void append(char *buf, size_t size, const char *fmt, const char *name, co
 static bool track_run(bench_cusparse *cs, device_csr32 *dC, const bench_data *d,
                       const bench_plan *plan, int run, magnus_csr *first, bench_runs_check *rc,
                       char *why, size_t n) {
+    const double t0 = cli_now();
     magnus_csr C = NULL;
     bool ok = bench_cusparse_download(cs, dC, d->type, &C, why, n);
     bench_cusparse_dfree(cs, &dC->row_ptr);
@@ -252,10 +253,11 @@ static bool track_run(bench_cusparse *cs, device_csr32 *dC, const bench_data *d,
     if (!*first) {
         *first = C;
         bench_runs_check_first(rc, C, true);
-        return true;
+    } else {
+        bench_runs_check_add(rc, C, d, plan, run);
+        magnus_csr_free(&C);
     }
-    bench_runs_check_add(rc, C, d, plan, run);
-    magnus_csr_free(&C);
+    rc->seconds += cli_now() - t0;
     return true;
 }
 
@@ -367,7 +369,6 @@ void bench_cusparse_run(bench_row *row, bench_cusparse *cs, const bench_data *d,
 
     if (!plan->cusparse_time_all) {
         double timed = 0;
-        int min_runs = plan->runs < 3 ? plan->runs : 3;
         for (int k = 1; k <= plan->runs; k++) {
             snprintf(label, sizeof label, "%.100s: %s %s run %d/%d", plan->label, row->system->id,
                      configs[best].name, k, plan->runs);
@@ -385,8 +386,7 @@ void bench_cusparse_run(bench_row *row, bench_cusparse *cs, const bench_data *d,
             bench_samples_add(&best_samples, r.ms);
             if (r.peak > best_peak) best_peak = r.peak;
             timed += r.ms * 1e-3;
-            if (plan->max_timed_seconds > 0 && timed > plan->max_timed_seconds && k >= min_runs)
-                break;
+            if (bench_plan_stop(plan, k, timed)) break;
         }
     }
     row->runs_check = best_check;

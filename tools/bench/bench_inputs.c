@@ -306,7 +306,9 @@ uint64_t bench_data_need_bytes(const bench_data *d) {
 bool bench_data_reference(bench_data *d) {
     if (!d->ref_tried) {
         d->ref_tried = true;
+        const double t0 = cli_now();
         d->ref_status = magnus_reference_spgemm(&d->ref, &d->magnitude, d->A, d->B);
+        d->ref_seconds = cli_now() - t0;
     }
     return d->ref_status == MAGNUS_SUCCESS;
 }

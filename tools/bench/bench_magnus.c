@@ -4,8 +4,10 @@
  * end on the host clock around magnus_spgemm_device (which returns once the device is done:
  * setup, symbolic, numeric, allocation of C and of every work buffer, freeing the work
  * buffers). C is freed between runs, outside the timed region. The report's phase times are
- * averaged over the timed runs. Every timed run's C is downloaded after its timing and
- * compared with the warm-up's by checksum, or checked on its own (bench_runs_check_add).
+ * averaged over the timed runs. Every timed run's C, after its timing, is compared with the
+ * warm-up's (the verified C) by its device fingerprint C·x (bench_fingerprint.c: only C.rows
+ * values downloaded); one that differs is downloaded and compared by checksum, or checked on
+ * its own (bench_runs_check_add).
  */
 #include <math.h>
 #include <string.h>
@@ -70,6 +72,7 @@ static void divide(magnus_report *r, int runs) {
 void bench_magnus_run(bench_row *row, bench_system *sys, const bench_data *d,
                       const bench_plan *plan, magnus_csr *C) {
     magnus_device_csr dA = NULL, dB = NULL, dC = NULL;
+    bench_fingerprint fp = {0};
     bench_samples samples = {0};
     magnus_spgemm_options opt;
     magnus_spgemm_options_init(&opt);
@@ -111,16 +114,29 @@ void bench_magnus_run(bench_row *row, bench_system *sys, const bench_data *d,
     /* the randomized check's C·x while C is still on the device (freed before the timed runs,
      * so it does not count in their peak) */
     if (C && plan->random_check) {
+        const double t_check = cli_now();
         bench_check_random(&row->device_check, sys->ctx, dC, *C, d->A, d->B, plan->rtol,
                            plan->seed);
         row->has_device_check = true;
+        row->verify_seconds += cli_now() - t_check;
+    }
+    /* the verified C's device fingerprint, against which each timed run's C is compared */
+    bool fingerprint = false;
+    if (C) {
+        const double t_check = cli_now();
+        magnus_status fs = bench_fingerprint_init(&fp, sys->ctx, dC, (*C)->type, plan->seed);
+        fingerprint = fs == MAGNUS_SUCCESS;
+        if (!fingerprint)
+            snprintf(row->runs_check.fingerprint_note, sizeof row->runs_check.fingerprint_note,
+                     "no device fingerprint (%s: %.80s): every run's C downloaded",
+                     magnus_status_string(fs), magnus_last_error());
+        row->runs_check.seconds += cli_now() - t_check;
     }
     magnus_device_csr_free(&dC);
 
     magnus_report sum;
     memset(&sum, 0, sizeof sum);
     double timed = 0;
-    int min_runs = plan->runs < 3 ? plan->runs : 3;
     for (int r = 1; r <= plan->runs; r++) {
         progress_update(plan, sys, r, plan->runs);
         double t0 = cli_now();
@@ -133,13 +149,24 @@ void bench_magnus_run(bench_row *row, bench_system *sys, const bench_data *d,
         int64_t nnz_run = 0;
         magnus_device_csr_shape(NULL, NULL, &nnz_run, dC);
         if (C) { /* this run's C, untimed: the warm-up's bit for bit, or checked on its own */
-            magnus_csr Crun = NULL;
-            if ((s = magnus_device_csr_download(&Crun, dC))) {
-                fail(row, "download C (timed run)", s);
+            const double t_check = cli_now();
+            bool same = false;
+            if (fingerprint && (s = bench_fingerprint_same(&same, &fp, dC))) {
+                fail(row, "C·x fingerprint of a timed run's C", s);
                 goto done;
             }
-            bench_runs_check_add(&row->runs_check, Crun, d, plan, r);
-            magnus_csr_free(&Crun);
+            if (same) {
+                bench_runs_check_same(&row->runs_check);
+            } else { /* downloaded: the same checksum, or its own check */
+                magnus_csr Crun = NULL;
+                if ((s = magnus_device_csr_download(&Crun, dC))) {
+                    fail(row, "download C (timed run)", s);
+                    goto done;
+                }
+                bench_runs_check_add(&row->runs_check, Crun, d, plan, r);
+                magnus_csr_free(&Crun);
+            }
+            row->runs_check.seconds += cli_now() - t_check;
         }
         magnus_device_csr_free(&dC);
         if (nnz_run != nnz_c) {
@@ -156,7 +183,7 @@ void bench_magnus_run(bench_row *row, bench_system *sys, const bench_data *d,
         }
         accumulate(&sum, &report);
         timed += ms * 1e-3;
-        if (plan->max_timed_seconds > 0 && timed > plan->max_timed_seconds && r >= min_runs) break;
+        if (bench_plan_stop(plan, r, timed)) break;
     }
     row->runs = samples.count;
     row->time = bench_samples_stats(&samples);
@@ -174,6 +201,7 @@ void bench_magnus_run(bench_row *row, bench_system *sys, const bench_data *d,
 done:
     if (plan->progress) cli_progress_done(plan->progress);
     magnus_device_csr_free(&dC);
+    bench_fingerprint_free(&fp);
     if (dB != dA) magnus_device_csr_free(&dB);
     magnus_device_csr_free(&dA);
     /* the memory kept for reuse goes back before the next system (cuSPARSE in the same

@@ -114,6 +114,10 @@ static void emit_fair_comparison(const bench_row *r, sink *k) {
     text(k, "speedup_note", r->speedup_note);
     integer(k, "runs_verified", counted ? rc->checked - rc->failed : NAN);
     integer(k, "runs_same", counted ? rc->same : NAN);
+    /* the bench's own host time (outside every timed region), seconds */
+    const bool ran = !strcmp(r->status, "ok");
+    real(k, "host_check_s", ran ? r->verify_seconds : NAN);
+    real(k, "host_runs_check_s", counted ? rc->seconds : NAN);
 }
 /* ---- end of the fair comparison's columns ------------------------------------------------- */
 

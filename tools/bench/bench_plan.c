@@ -123,7 +123,6 @@ static bool time_runs(bench_plan_result *p, plan_state *st, const bench_system *
     bench_samples samples = {0};
     bool ok = true;
     double timed = 0;
-    int min_runs = timing->runs < 3 ? timing->runs : 3;
     for (int r = 1; ok && r <= timing->runs; r++) {
         progress_update(timing, sys, r, timing->runs);
         double t0 = cli_now();
@@ -135,8 +134,7 @@ static bool time_runs(bench_plan_result *p, plan_state *st, const bench_system *
             ok = false;
         }
         timed += ms * 1e-3;
-        if (timing->max_timed_seconds > 0 && timed > timing->max_timed_seconds && r >= min_runs)
-            break;
+        if (bench_plan_stop(timing, r, timed)) break;
     }
     if (ok) {
         p->runs = samples.count;

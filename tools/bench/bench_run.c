@@ -29,6 +29,9 @@ static void skip(bench_row *row, const char *fmt, const char *why) {
     snprintf(row->failure, sizeof row->failure, fmt, why);
 }
 
+/* Host seconds since `t0`, added to the row's verification time. */
+static void add_verify_time(bench_row *row, double t0) { row->verify_seconds += cli_now() - t0; }
+
 static void record_check(bench_session *s, bench_row *row, const bench_check *c) {
     row->verified = c->passed ? "yes" : "no";
     snprintf(row->verify_method, sizeof row->verify_method, "%s", c->method);
@@ -93,8 +96,10 @@ static void set_speedups(bench_row *rows, int n) {
 static void check_random(bench_session *s, bench_row *row, const bench_data *d,
                          const magnus_csr_s *C, double rtol, uint64_t seed, const char *method) {
     bench_check c;
+    const double t0 = cli_now();
     if (row->has_device_check) c = row->device_check; /* C·x ran on the warm-up's device C */
     else bench_check_random(&c, NULL, NULL, C, d->A, d->B, rtol, seed);
+    add_verify_time(row, t0);
     if (method) snprintf(c.method, sizeof c.method, "%.60s", method);
     record_check(s, row, &c);
 }
@@ -125,6 +130,19 @@ static void print_plan(const bench_plan_result *p) {
     if (p->note[0]) fprintf(stderr, "; plan: %.300s", p->note);
 }
 
+/* The bench's own host time on the row, outside every timed region: checking the verified C,
+ * and downloading and checking every timed run's C. */
+static void print_host_time(const bench_row *r) {
+    const bench_runs_check *rc = &r->runs_check;
+    fprintf(stderr, "; host: check %.2f s, timed runs' C %.2f s", r->verify_seconds, rc->seconds);
+    if (rc->fingerprinted)
+        fprintf(stderr, " (%d of %d the verified C's by device C·x fingerprint)",
+                rc->fingerprinted, rc->checked);
+    if (rc->own) fprintf(stderr, " (%d of %d not bit for bit, checked on their own)", rc->own,
+                         rc->checked);
+    if (rc->fingerprint_note[0]) fprintf(stderr, " (%s)", rc->fingerprint_note);
+}
+
 static void print_row(const bench_row *r, int index, int count) {
     fprintf(stderr, "[%d/%d] %-28s %-20s %-7s", index + 1, count, r->input->name, r->system->id,
             r->status);
@@ -136,6 +154,7 @@ static void print_row(const bench_row *r, int index, int count) {
         if (isfinite(r->speedup_pool)) fprintf(stderr, " (pool %.3fx)", r->speedup_pool);
         fprintf(stderr, " verified %s (%s)", r->verified, r->verify_method);
         print_plan(&r->plan);
+        print_host_time(r);
     } else {
         fprintf(stderr, " %.300s", r->failure);
     }
@@ -218,6 +237,7 @@ void bench_run_input(bench_session *s, const bench_input *in, int index, int cou
     bench_plan plan = {
         .runs = (double)d.products > s->large_products ? s->runs_large : s->runs,
         .max_timed_seconds = s->max_timed_seconds,
+        .deadline = s->time_limit > 0 ? s->started + s->time_limit : 0,
         .progress = &s->progress,
         .label = label,
         .cusparse_time_all = s->cusparse_time_all,
@@ -225,6 +245,13 @@ void bench_run_input(bench_session *s, const bench_input *in, int index, int cou
         .seed = seed,
     };
     const bool use_reference = (double)d.products <= s->verify_limit;
+    if (use_reference) { /* once per input, shared by every system: seconds on large inputs */
+        fprintf(stderr, "[%d/%d] %s: CPU reference of %lld products (--verify-limit %.3g)\n",
+                index + 1, count, in->name, (long long)d.products, s->verify_limit);
+        bench_data_reference(&d);
+        fprintf(stderr, "[%d/%d] %s: CPU reference %s (%.1f s)\n", index + 1, count, in->name,
+                d.ref_status ? "failed: randomized checks instead" : "ready", d.ref_seconds);
+    }
     plan.random_check = !use_reference || !bench_data_reference(&d);
 
     /* Which systems run at all. */
@@ -268,7 +295,9 @@ void bench_run_input(bench_session *s, const bench_input *in, int index, int cou
         nnz_hint = row->nnz_c;
         if (use_reference && bench_data_reference(&d)) {
             bench_check c;
+            const double t0 = cli_now();
             bench_check_reference(&c, C, d.ref, d.magnitude, rtol);
+            add_verify_time(row, t0);
             record_check(s, row, &c);
         } else if (baseline_may_run && kept_bytes + csr_host_bytes(C) <= (double)s->host_limit) {
             kept_bytes += csr_host_bytes(C);
@@ -292,7 +321,9 @@ void bench_run_input(bench_session *s, const bench_input *in, int index, int cou
         if (is_ok(row) && Cb) {
             if (use_reference && bench_data_reference(&d)) {
                 bench_check c;
+                const double t0 = cli_now();
                 bench_check_reference(&c, Cb, d.ref, d.magnitude, rtol);
+                add_verify_time(row, t0);
                 record_check(s, row, &c);
             } else {
                 check_random(s, row, &d, Cb, rtol, seed, NULL);
@@ -305,7 +336,9 @@ void bench_run_input(bench_session *s, const bench_input *in, int index, int cou
             if (s->systems[k].kind != BENCH_SYSTEM_MAGNUS || !is_ok(mr)) continue;
             if (!kept[k].C || compared || !yardstick) continue;
             bench_check c;
+            const double t0 = cli_now();
             bench_check_baseline(&c, kept[k].C, Cb, d.nonnegative, rtol);
+            add_verify_time(mr, t0);
             if (!c.passed) {
                 record_check(s, mr, &c);
             } else {

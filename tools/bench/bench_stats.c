@@ -78,3 +78,10 @@ void bench_row_set_facts(bench_row *row, const bench_data *d) {
         .type = d->type,
     };
 }
+
+bool bench_plan_stop(const bench_plan *plan, int run, double timed) {
+    const int min_runs = plan->runs < 3 ? plan->runs : 3;
+    if (run < min_runs) return false;
+    if (plan->max_timed_seconds > 0 && timed > plan->max_timed_seconds) return true;
+    return plan->deadline > 0 && cli_now() > plan->deadline;
+}
