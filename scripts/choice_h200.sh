@@ -8,14 +8,12 @@
 # Output: $OUT/choice-ncu.txt (input, build, kernel, ns per launch) and the ncu CSVs in
 # $OUT/choice/. The multiplies' results are verified by the tests, not here.
 set -u
-root=$(cd "$(dirname "$0")/.." && pwd)
-cd "$root" || exit 2
-out=${OUT:-$root/choice-out}
+# shellcheck source=scripts/gpu_call.sh
+. "$(dirname "$0")/gpu_call.sh"
+gpu_call_start choice
 mkdir -p "$out/choice"
 old=$root/${CHOICE_OLD:-.carry/old}
 files=${CHOICE_FILES:-bcsstk16 EX5 soc-Slashdot0902 vsp_befref_fxm_2_4_air02}
-# shellcheck source=scripts/gpu_libs.sh
-. "$root/scripts/gpu_libs.sh"
 gpu_libs_setup "$root/build-gpu" "$root/.carry" >/dev/null 2>&1
 ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
 for f in $files; do

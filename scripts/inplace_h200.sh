@@ -7,16 +7,11 @@
 # exceeded cuSPARSE's in the 2026-12-01 sweep (rmat-s18-a32-b8, rmat-s19-a8-b8-seed2) and
 # rmat-s18-a4-b8 for the time. Every C verified. Output in $OUT: inplace-*.csv, inplace.log.
 set -u
-root=$(cd "$(dirname "$0")/.." && pwd)
-cd "$root" || exit 2
-out=${OUT:-$root/inplace-out}
-mkdir -p "$out"
-# shellcheck source=scripts/gpu_libs.sh
-. "$root/scripts/gpu_libs.sh"
+# shellcheck source=scripts/gpu_call.sh
+. "$(dirname "$0")/gpu_call.sh"
+gpu_call_start inplace
 gpu_libs_setup "$root/build-gpu" "$root/.carry" >"$out/inplace.log"
-magnus=$root/build-gpu/tools/magnus
 runs=${INPLACE_RUNS:-5}
-failed=0
 pair() { # NAME GAP SCALE A_PER_ROW SEEDS
   local name=$1 gap=$2
   if ! MAGNUS_CHAT_GAP=$gap timeout "${INPLACE_TIMEOUT_S:-120}" "$magnus" bench --rmat-sweep \

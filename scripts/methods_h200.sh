@@ -30,25 +30,18 @@
 # cold.csv, variants.csv, logs.tgz (the JSON files and logs). Every C is verified (CPU reference up to
 # 2*10^7 products, else cuSPARSE's C and the randomized check); columns: bench/README.md.
 set -u
-root=$(cd "$(dirname "$0")/.." && pwd)
-cd "$root" || exit 2
-out=${OUT:-$root/methods-out}
+# shellcheck source=scripts/gpu_call.sh
+. "$(dirname "$0")/gpu_call.sh"
+gpu_call_start methods summary.txt
 mkdir -p "$out/logs"
-summary=$out/summary.txt
-: >"$summary"
+summary=$say_file
 steps=${METHODS_STEPS:-real32,real64,rmat,trace,cold}
 runs=${METHODS_RUNS:-10}
 budget=${METHODS_BUDGET_S:-420}
 start=$SECONDS
-say() { echo "$*" | tee -a "$summary"; }
-has() { [[ ",$steps," == *",$1,"* ]]; }
-failed=0
-# shellcheck source=scripts/gpu_libs.sh
-. "$root/scripts/gpu_libs.sh"
 gpu_libs_setup "$root/build-gpu" "$root/.carry" >>"$summary"
 GPU_LIBS_SAY=say gpu_find_cusparse
 export MAGNUS_BACKENDS=cuda
-magnus=$root/build-gpu/tools/magnus
 matrices=$root/.carry/matrices
 systems=${METHODS_SYSTEMS:-auto@cuda:0,magnus@cuda:0,hash@cuda:0,cusparse@cuda:0}
 

@@ -15,32 +15,17 @@
 # PENDING_STEPS picks steps (default check,spmv,python,ncu). Output in $OUT (8 files at most
 # come back): summary.txt, check.log, spmv.csv, spmv.log, python.json, ncu.txt, logs.tgz.
 set -u
-root=$(cd "$(dirname "$0")/.." && pwd)
-cd "$root" || exit 2
-out=${OUT:-$root/pending-out}
-mkdir -p "$out"
-summary=$out/summary.txt
-: >"$summary"
+# shellcheck source=scripts/gpu_call.sh
+. "$(dirname "$0")/gpu_call.sh"
+gpu_call_start pending summary.txt
+summary=$say_file
 steps=${PENDING_STEPS:-check,spmv,python,ncu}
-say() { echo "$*" | tee -a "$summary"; }
-failed=0
-step() { # NAME TIMEOUT COMMAND...
-  local name=$1 limit=$2 start=$SECONDS
-  shift 2
-  if timeout "$limit" "$@"; then say "$name: ok ($((SECONDS - start)) s)"
-  else say "$name: FAILED (exit $?, $((SECONDS - start)) s)"; failed=1; fi
-}
-has() { [[ ",$steps," == *",$1,"* ]]; }
-
 if has check; then
   step check 150 env GPU_CHECK_STEPS=cuda OUT="$out/check" \
     GPU_CHECK_TESTS='spmv|cli_verify|native|wrap|plan|gmagnus' bash scripts/gpu_check.sh
   cp "$out/check/summary.txt" "$out/check.log" 2>/dev/null
 fi
-# shellcheck source=scripts/gpu_libs.sh
-. "$root/scripts/gpu_libs.sh"
 gpu_libs_setup "$root/build-gpu" "$root/.carry" >>"$summary"
-magnus=$root/build-gpu/tools/magnus
 if has spmv; then
   step spmv 200 env MAGNUS_BACKENDS=cuda "$magnus" bench --op spmv rmat:22:16:1 rmat:24:8:1 \
     laplace3d:256:256:256 --type f64 --systems cuda:0,cusparse@cuda:0 --runs 20 \

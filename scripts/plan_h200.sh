@@ -22,16 +22,11 @@
 # summary.txt, sanitize.log, plan.csv, plan-hash.csv, ncu.txt, python.json, small.csv,
 # logs.tgz (the check's summary, every log, the JSON, the small inputs' ncu CSVs).
 set -u
-root=$(cd "$(dirname "$0")/.." && pwd)
-cd "$root" || exit 2
-out=${OUT:-$root/plan-out}
-mkdir -p "$out"
-summary=$out/summary.txt
-: >"$summary"
+# shellcheck source=scripts/gpu_call.sh
+. "$(dirname "$0")/gpu_call.sh"
+gpu_call_start plan summary.txt
+summary=$say_file
 steps=${PLAN_STEPS:-check,sanitize,bench,ncu,python,small}
-say() { echo "$*" | tee -a "$summary"; }
-has() { [[ ",$steps," == *",$1,"* ]]; }
-failed=0
 deadline=${PLAN_DEADLINE_S:-560} # the device tool stops a call at 600 s
 step() { # NAME TIMEOUT COMMAND...: skipped when the deadline leaves it no time
   local name=$1 limit=$2 start=$SECONDS
@@ -47,11 +42,8 @@ if has check; then
     GPU_CHECK_TESTS='plan|wrap|native|structure|primitives|kernel' bash scripts/gpu_check.sh
   cp "$out/check/summary.txt" "$out/check-summary.log" 2>/dev/null
 fi
-# shellcheck source=scripts/gpu_libs.sh
-. "$root/scripts/gpu_libs.sh"
 gpu_libs_setup "$root/build-gpu" "$root/.carry" >>"$summary"
 gpu_find_cusparse >>"$summary" 2>&1
-magnus=$root/build-gpu/tools/magnus
 export MAGNUS_BACKENDS=cuda
 slashdot=.carry/matrices/soc-Slashdot0902.mtx.gz
 if has sanitize; then

@@ -14,24 +14,13 @@
 # (default 560) is when the last step must end. Output in $OUT: summary.txt, check.log,
 # sanitize.log, s20.csv, densities.csv, logs.tgz (the bench logs and JSON).
 set -u
-root=$(cd "$(dirname "$0")/.." && pwd)
-cd "$root" || exit 2
-out=${OUT:-$root/rmat-more-out}
-mkdir -p "$out"
-summary=$out/summary.txt
-: >"$summary"
+# shellcheck source=scripts/gpu_call.sh
+. "$(dirname "$0")/gpu_call.sh"
+gpu_call_start rmat-more summary.txt
+summary=$say_file
 steps=${RMAT_MORE_STEPS:-check,sanitize,s20,densities}
 deadline=${RMAT_MORE_DEADLINE_S:-560}
-say() { echo "$*" | tee -a "$summary"; }
-has() { [[ ",$steps," == *",$1,"* ]]; }
 left() { echo $((deadline - SECONDS)); }
-failed=0
-step() { # NAME TIMEOUT COMMAND...
-  local name=$1 limit=$2 start=$SECONDS
-  shift 2
-  if timeout "$limit" "$@"; then say "$name: ok ($((SECONDS - start)) s)"
-  else say "$name: FAILED (exit $?, $((SECONDS - start)) s)"; failed=1; fi
-}
 
 if has check; then
   step check 200 env GPU_CHECK_STEPS=cuda OUT="$out/check" bash scripts/gpu_check.sh

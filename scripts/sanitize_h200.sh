@@ -12,18 +12,12 @@
 # gMAGNUS in row blocks (MAGNUS_CHAT_BATCH_BYTES=1M: the blocks' slices and the stack).
 # SANITIZE_CASES (a regex of case names) runs a subset. Every product is verified. Output: $OUT/sanitize.log; exit 1 if any tool reports an error.
 set -u
-root=$(cd "$(dirname "$0")/.." && pwd)
-cd "$root" || exit 2
-out=${OUT:-$root/sanitize-out}
-mkdir -p "$out"
-log=$out/sanitize.log
-: >"$log"
-# shellcheck source=scripts/gpu_libs.sh
-. "$root/scripts/gpu_libs.sh"
+# shellcheck source=scripts/gpu_call.sh
+. "$(dirname "$0")/gpu_call.sh"
+gpu_call_start sanitize sanitize.log
+log=$say_file
 gpu_libs_setup "$root/build-gpu" "$root/.carry" >>"$log"
 cs=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
-magnus=$root/build-gpu/tools/magnus
-failed=0
 run_case() { # NAME TOOL ENV... -- ARGS...; SANITIZE_CASES (a regex) picks cases by name
   local name=$1 tool=$2 envs=()
   [[ -n ${SANITIZE_CASES:-} && ! $name =~ ${SANITIZE_CASES} ]] && return

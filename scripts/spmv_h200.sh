@@ -23,17 +23,12 @@
 # Output in $OUT: sanitize.log, spmv.csv, spmv.json, spmv.log, irregular-TYPE.csv/.log,
 # kernels.txt, ncu.txt. Exit 1 if a step failed.
 set -u
-root=$(cd "$(dirname "$0")/.." && pwd)
-cd "$root" || exit 2
-out=${OUT:-$root/spmv-out}
-mkdir -p "$out"
-# shellcheck source=scripts/gpu_libs.sh
-. "$root/scripts/gpu_libs.sh"
+# shellcheck source=scripts/gpu_call.sh
+. "$(dirname "$0")/gpu_call.sh"
+gpu_call_start spmv
 gpu_libs_setup "$root/build-gpu" "$root/.carry" >"$out/sanitize.log"
-magnus=$root/build-gpu/tools/magnus
 cs=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 steps=${SPMV_STEPS:-sanitize,bench}
-failed=0
 
 sanitize() { # NAME TOOL COMMAND...
   local name=$1 tool=$2

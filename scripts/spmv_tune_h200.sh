@@ -12,16 +12,11 @@
 # issue's three); SPMV_RUNS (default 20). Output in $OUT: tune.log (csr-balanced, coo, hybrid
 # and cuSPARSE lines of each setting) and tune-K-G.csv. Exit 1 if a bench failed.
 set -u
-root=$(cd "$(dirname "$0")/.." && pwd)
-cd "$root" || exit 2
-out=${OUT:-$root/spmv-tune-out}
-mkdir -p "$out"
-# shellcheck source=scripts/gpu_libs.sh
-. "$root/scripts/gpu_libs.sh"
+# shellcheck source=scripts/gpu_call.sh
+. "$(dirname "$0")/gpu_call.sh"
+gpu_call_start spmv-tune
 gpu_libs_setup "$root/build-gpu" "$root/.carry" >"$out/tune.log"
-magnus=$root/build-gpu/tools/magnus
 read -ra inputs <<<"${SPMV_INPUTS:-rmat:22:16:1 rmat:24:8:1 laplace3d:256:256:256}"
-failed=0
 for setting in ${SPMV_TUNE:-7:256 5:256 9:256 11:256 13:256 7:128 11:128 7:64}; do
   k=${setting%%:*} g=${setting#*:}
   echo "== K $k, group $g" | tee -a "$out/tune.log"

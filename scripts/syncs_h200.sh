@@ -23,22 +23,16 @@
 # SYNCS_STEPS picks steps (default heavy,trace,python). Output in $OUT: summary.txt,
 # heavy.tgz, trace.txt, python-slashdot.json, python-rmat18.json; structure.txt; methods/.
 set -u
-root=$(cd "$(dirname "$0")/.." && pwd)
-cd "$root" || exit 2
-out=${OUT:-$root/syncs-out}
-mkdir -p "$out"
+# shellcheck source=scripts/gpu_call.sh
+. "$(dirname "$0")/gpu_call.sh"
+gpu_call_start syncs summary.txt
 steps=${SYNCS_STEPS:-heavy,trace,python}
-want() { [[ ",$steps," == *",$1,"* ]]; }
-say() { echo "$*" | tee -a "$out/summary.txt"; }
-: >"$out/summary.txt"
-# shellcheck source=scripts/gpu_libs.sh
-. "$root/scripts/gpu_libs.sh"
 gpu_libs_setup build-gpu .carry
 old=$root/.carry/old
 real="soc-Slashdot0902 vsp_befref_fxm_2_4_air02 email-Enron ca-HepPh vsp_sctap1-2b_and_seymourl
 ca-AstroPh_cc1 ego-Facebook astro-ph bcsstk16 EX5"
 
-if want heavy; then
+if has heavy; then
   # shellcheck disable=SC2086 # lists of names
   OUT=$out/h HEAVY_OLD=.carry/old HEAVY_STEPS=check,compare,sanitize HEAVY_ROUNDS=1 \
     HEAVY_BUDGET_S=${SYNCS_HEAVY_S:-330} HEAVY_SANITIZE_S=110 HEAVY_SCALES=15-16 \
@@ -52,7 +46,7 @@ if want heavy; then
   rm -rf "$out/h"
 fi
 
-if want trace; then
+if has trace; then
   gpu_find_matrices "$root/.carry/matrices" ca-AstroPh_cc1 EX5
   : >"$out/trace.txt"
   for f in "${inputs[@]}"; do
@@ -74,7 +68,7 @@ if want trace; then
   say "trace: done"
 fi
 
-if want python; then
+if has python; then
   build-gpu/tools/magnus rmat --scale 18 --per-row 4 -o /tmp/r18.mtx >/dev/null 2>&1
   for pair in "slashdot .carry/matrices/soc-Slashdot0902.mtx.gz" "rmat18 /tmp/r18.mtx"; do
     set -- $pair
@@ -87,7 +81,7 @@ if want python; then
   done
 fi
 
-if want structure; then
+if has structure; then
   {
     for t in device_csr_structure device_csr_wrap device_csr_native; do
       MAGNUS_BACKENDS=cuda timeout 60 build-gpu/tests/$t -j1 >/dev/null 2>&1
@@ -108,7 +102,7 @@ if want structure; then
   say "structure: done"
 fi
 
-if want methods; then
+if has methods; then
   OUT=$out/methods METHODS_STEPS=real32,real64,rmat,cold METHODS_BUDGET_S=${SYNCS_METHODS_S:-230} \
     METHODS_SYSTEMS=auto@cuda:0,cusparse@cuda:0 bash scripts/methods_h200.sh >/dev/null 2>&1
   say "methods: exit $?"

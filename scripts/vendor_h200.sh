@@ -25,15 +25,11 @@
 # sanitizer logs packed into sanitize.log), summary.txt (scripts/vendor_summary.py: per input,
 # each OpenCL system's median time over CUDA's, and geometric means).
 set -u
-root=$(cd "$(dirname "$0")/.." && pwd)
-cd "$root" || exit 2
-out=${OUT:-$root/vendor-out}
-mkdir -p "$out"
-log=$out/vendor.log
-: >"$log"
-say() { echo "$*" | tee -a "$log"; }
+# shellcheck source=scripts/gpu_call.sh
+. "$(dirname "$0")/gpu_call.sh"
+gpu_call_start vendor vendor.log
+log=$say_file
 build=$root/build-gpu
-magnus=$build/tools/magnus
 steps=${VENDOR_STEPS:-sanitize,real,cuda48k,rmat}
 budget=${VENDOR_BUDGET_S:-480}
 types=${VENDOR_TYPES:-f64 f32}
@@ -41,14 +37,11 @@ runs=${VENDOR_RUNS:-10}
 systems=${VENDOR_SYSTEMS:-auto@cuda:0,magnus@cuda:0,hash@cuda:0,auto@opencl:0,magnus@opencl:0,hash@opencl:0}
 read -ra extra_env <<<"${VENDOR_ENV:-}"
 start=$SECONDS
-# shellcheck source=scripts/gpu_libs.sh
-. "$root/scripts/gpu_libs.sh"
 GPU_LIBS_SAY=say gpu_libs_setup "$build" "$root/.carry"
 say "vendor: $(date -u +%FT%TZ) on $(hostname); steps $steps"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv >>"$log" 2>&1
 
 left() { echo $((budget - (SECONDS - start))); }
-want() { [[ ",$steps," == *",$1,"* ]]; }
 bench() { # NAME ENV... -- ARGS...: one bench under the time left
   local name=$1 envs=() t
   shift
@@ -62,7 +55,7 @@ bench() { # NAME ENV... -- ARGS...: one bench under the time left
     say "vendor: $name: exit $?"
 }
 
-if want sanitize; then
+if has sanitize; then
   cs=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
   : >"$out/sanitize.log"
   for t in ${VENDOR_SANITIZE_TESTS:-spgemm_c_bound}; do
@@ -76,16 +69,16 @@ if want sanitize; then
     done
   done
 fi
-if want real || want cuda48k; then
+if has real || has cuda48k; then
   for type in $types; do
-    want real && bench "real-$type" -- --matrices "$root/.carry/matrices" \
+    has real && bench "real-$type" -- --matrices "$root/.carry/matrices" \
       --min-products "${VENDOR_MIN_PRODUCTS:-4e6}" --type "$type" --systems "$systems"
-    want cuda48k && bench "cuda48k-$type" MAGNUS_LOCAL_MEM_BYTES=48K -- \
+    has cuda48k && bench "cuda48k-$type" MAGNUS_LOCAL_MEM_BYTES=48K -- \
       --matrices "$root/.carry/matrices" --min-products "${VENDOR_MIN_PRODUCTS:-4e6}" \
       --type "$type" --systems auto@cuda:0,magnus@cuda:0,hash@cuda:0
   done
 fi
-want rmat && bench rmat -- --rmat-sweep --scales "${VENDOR_SCALES:-15-20}" \
+has rmat && bench rmat -- --rmat-sweep --scales "${VENDOR_SCALES:-15-20}" \
   --a-per-row "${VENDOR_A:-4,16}" --b-per-row "${VENDOR_B:-4,16}" --seeds "${VENDOR_SEEDS:-2}" \
   --systems auto@cuda:0,auto@opencl:0
 python3 "$root/scripts/vendor_summary.py" "$out"/*.csv | tee "$out/summary.txt"

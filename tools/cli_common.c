@@ -327,24 +327,26 @@ int cli_build_notice(void *user, double fraction, const char *what) {
     return 1;
 }
 
-void cli_note(const char *fmt, ...) {
+/* "magnus <command>: <kind>: <message>" on stderr, after the progress line is cleared. */
+static void print_remark(const char *kind, const char *fmt, va_list ap) {
     cli_progress_done(visible_progress);
-    fprintf(stderr, "%s: note: ", prefix);
-    va_list ap;
-    va_start(ap, fmt);
+    fprintf(stderr, "%s: %s: ", prefix, kind);
     vfprintf(stderr, fmt, ap);
-    va_end(ap);
     fputc('\n', stderr);
 }
 
-void cli_warning(const char *fmt, ...) {
-    cli_progress_done(visible_progress);
-    fprintf(stderr, "%s: warning: ", prefix);
+void cli_note(const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    print_remark("note", fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
+}
+
+void cli_warning(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    print_remark("warning", fmt, ap);
+    va_end(ap);
 }
 
 /* ======================================================================================== */

@@ -1,8 +1,9 @@
 /*
  * The broken matrices and checks of the test_api_errors executable's files
  * (tests/reliability/reliability.cmake): a valid 4 x 5 matrix and each of its broken variants
- * with the status it calls for, a valid library-made matrix, EXPECT_STATUS (the status and a
- * detail message) and POISON_CSR (an output that must be set to NULL on failure).
+ * with the status it calls for, a valid library-made matrix, a described device, EXPECT_STATUS
+ * (the status and a detail message) and POISON_CSR (an output that must be set to NULL on
+ * failure).
  */
 #ifndef MAGNUS_TESTS_RELIABILITY_API_ERRORS_TEST_UTIL_H
 #define MAGNUS_TESTS_RELIABILITY_API_ERRORS_TEST_UTIL_H
@@ -14,6 +15,20 @@
 #include <string.h>
 
 #include "device_runtime.h"
+
+/* A described OpenCL device (no hardware behind it) for the entry points that take a
+ * magnus_device_info: 64 KiB of local memory, groups of 256, subgroups of 32, 8 compute units. */
+static inline magnus_device_info described_device(void) {
+    magnus_device_info dev;
+    memset(&dev, 0, sizeof dev);
+    dev.backend = MAGNUS_BACKEND_OPENCL;
+    dev.local_mem_bytes = 65536;
+    dev.max_work_group_size = 256;
+    dev.subgroup_sizes[0] = 32;
+    dev.num_subgroup_sizes = 1;
+    dev.compute_units = 8;
+    return dev;
+}
 
 /* ---- a valid matrix and its broken variants ------------------------------------------------ */
 

@@ -77,14 +77,7 @@ Test(api_clean, host_calls_leave_no_message) {
     CLEAN(magnus_mm_read(&R, path, MAGNUS_FLOAT64, NULL, NULL));
     unlink(path);
     cr_expect_eq(R->nnz, A->nnz);
-    magnus_device_info dev;
-    memset(&dev, 0, sizeof dev);
-    dev.backend = MAGNUS_BACKEND_OPENCL;
-    dev.local_mem_bytes = 65536;
-    dev.max_work_group_size = 256;
-    dev.subgroup_sizes[0] = 32;
-    dev.num_subgroup_sizes = 1;
-    dev.compute_units = 8;
+    magnus_device_info dev = described_device();
     magnus_gmagnus_params gp;
     CLEAN(magnus_gmagnus_params_compute(&gp, &dev, 1000, MAGNUS_FLOAT32));
     magnus_gmagnus_plan plan;

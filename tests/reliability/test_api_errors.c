@@ -38,14 +38,7 @@ static const char *scratch_path(void) {
 Test(api_invalid_csr, every_host_entry_point_every_corruption) {
     magnus_csr A24 = valid(2, M_ROWS); /* left operand for a broken B (A.cols == B.rows) */
     magnus_csr B53 = valid(M_COLS, 3); /* right operand for a broken A */
-    magnus_device_info dev;
-    memset(&dev, 0, sizeof dev);
-    dev.backend = MAGNUS_BACKEND_OPENCL;
-    dev.local_mem_bytes = 65536;
-    dev.max_work_group_size = 256;
-    dev.subgroup_sizes[0] = 32;
-    dev.num_subgroup_sizes = 1;
-    dev.compute_units = 8;
+    magnus_device_info dev = described_device();
     dev.fp64 = 1;
     for (int c = 0; c < C_COUNT; c++) {
         const char *name = corruption_names[c];
@@ -139,12 +132,7 @@ Test(api_invalid_csr, shapes_and_value_types) {
     EXPECT_STATUS(magnus_csr_compare(&res, A, A, A34other, 0), MAGNUS_ERROR_INVALID_ARGUMENT,
                   "compare magnitude of another structure");
     magnus_csr_free(&A34other);
-    magnus_device_info dev;
-    memset(&dev, 0, sizeof dev);
-    dev.local_mem_bytes = 65536;
-    dev.max_work_group_size = 256;
-    dev.subgroup_sizes[0] = 32;
-    dev.num_subgroup_sizes = 1;
+    magnus_device_info dev = described_device();
     magnus_gmagnus_plan plan;
     EXPECT_STATUS(magnus_gmagnus_plan_compute(&plan, &dev, A, B), MAGNUS_ERROR_DIMENSION_MISMATCH,
                   "plan shapes");

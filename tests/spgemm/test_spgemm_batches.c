@@ -271,9 +271,7 @@ Test(spgemm_batches, blocks_fit_where_the_whole_product_does_not) {
     const uint64_t limit = rep.chat_bytes + c_bytes;
 
     ctx = batch_context(UINT64_C(1) << 50, local, limit);
-    magnus_spgemm_options opt;
-    ASSERT_OK(magnus_spgemm_options_init(&opt));
-    opt.algorithm = MAGNUS_ALGORITHM_MAGNUS;
+    magnus_spgemm_options opt = algorithm_options(MAGNUS_ALGORITHM_MAGNUS);
     magnus_status s = magnus_spgemm(&C, ctx, A, B, &opt, &rep);
     cr_assert_eq(s, MAGNUS_ERROR_OUT_OF_DEVICE_MEMORY,
                  "the whole product under a limit of C-hat plus C: %s (%s)",
@@ -316,9 +314,7 @@ static int log_progress(void *user, double fraction, const char *what) {
 
 /* gMAGNUS forced, its progress told to *log (which stops the work at `stop_at`, or never). */
 static magnus_spgemm_options logged_options(progress_log *log, const char *stop_at) {
-    magnus_spgemm_options opt;
-    ASSERT_OK(magnus_spgemm_options_init(&opt));
-    opt.algorithm = MAGNUS_ALGORITHM_MAGNUS;
+    magnus_spgemm_options opt = algorithm_options(MAGNUS_ALGORITHM_MAGNUS);
     memset(log, 0, sizeof *log);
     log->stop_at = stop_at;
     opt.progress = log_progress;

@@ -11,6 +11,14 @@
 #include "magnus/magnus.h"
 #include "status_test_util.h"
 
+/* The default options with `algorithm` forced (the default, AUTO, may pick either). */
+static inline magnus_spgemm_options algorithm_options(magnus_algorithm algorithm) {
+    magnus_spgemm_options opt;
+    ASSERT_OK(magnus_spgemm_options_init(&opt));
+    opt.algorithm = algorithm;
+    return opt;
+}
+
 /* C = A·B by `algorithm` (MAGNUS, HASH or AUTO) on ctx, its report in *rep and the
  * reference's entry count in *reference_nnz (an independent count to check the report with).
  * Returns C (the caller frees it); failures name `label`, the shapes, the type and the first

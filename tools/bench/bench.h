@@ -32,6 +32,11 @@
 #define BENCH_MAX_SYSTEMS 32
 #define BENCH_TEXT 512
 
+/* Room for one more item in a growing array of `count` items of item_size bytes: `items` as it
+ * is while *capacity has room, else a copy with twice the capacity (`first` items the first
+ * time; *capacity updated). NULL when out of memory, `items` then untouched. */
+void *bench_grow(void *items, int *capacity, int count, size_t item_size, int first);
+
 /* ---- samples of a timed quantity ---------------------------------------------------------- */
 typedef struct bench_samples {
     double *ms;

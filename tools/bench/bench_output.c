@@ -285,21 +285,19 @@ static void json_name_number(sink *k, const char *name, double value, bool is_in
     json_name(k, name, NULL);
 }
 
-/* A row with every field blank, for the header and the column list. */
-static void blank_row(bench_row *r, bench_input *in, bench_system *sys) {
-    memset(in, 0, sizeof *in);
-    memset(sys, 0, sizeof *sys);
-    bench_row_init(r, in, sys);
-}
-
-void bench_print_columns(FILE *out) {
-    bench_row r;
+/* Every column through k, from a row with every field blank: the CSV header, the JSON
+ * "columns" list and --columns. */
+static void emit_columns(sink k) {
     bench_input in;
     bench_system sys;
-    blank_row(&r, &in, &sys);
-    sink k = {list_text, list_number, out, 0};
+    memset(&in, 0, sizeof in);
+    memset(&sys, 0, sizeof sys);
+    bench_row r;
+    bench_row_init(&r, &in, &sys);
     emit_row(&r, &k);
 }
+
+void bench_print_columns(FILE *out) { emit_columns((sink){list_text, list_number, out, 0}); }
 
 bool bench_output_open(bench_output *out, const char *csv_path, const char *json_path, char *why,
                        size_t n) {
@@ -310,12 +308,7 @@ bool bench_output_open(bench_output *out, const char *csv_path, const char *json
             snprintf(why, n, "cannot write %s: %s", csv_path, strerror(out->csv.error));
             return false;
         }
-        bench_row r;
-        bench_input in;
-        bench_system sys;
-        blank_row(&r, &in, &sys);
-        sink k = {csv_header_text, csv_header_number, out->csv.file, 0};
-        emit_row(&r, &k);
+        emit_columns((sink){csv_header_text, csv_header_number, out->csv.file, 0});
         fputc('\n', out->csv.file);
         if (!cli_outfile_flush(&out->csv)) {
             snprintf(why, n, "cannot write %s: %s", csv_path, strerror(out->csv.error));
@@ -344,13 +337,9 @@ bool bench_output_open(bench_output *out, const char *csv_path, const char *json
 }
 
 bool bench_output_add(bench_output *out, const bench_row *row) {
-    if (out->count == out->capacity) {
-        int capacity = out->capacity ? 2 * out->capacity : 64;
-        bench_row *grown = realloc(out->rows, (size_t)capacity * sizeof *grown);
-        if (!grown) return false;
-        out->rows = grown;
-        out->capacity = capacity;
-    }
+    bench_row *grown = bench_grow(out->rows, &out->capacity, out->count, sizeof *grown, 64);
+    if (!grown) return false;
+    out->rows = grown;
     out->rows[out->count++] = *row;
     if (out->csv.file) {
         sink k = {csv_text, csv_number, out->csv.file, 0};
@@ -417,14 +406,7 @@ bool bench_output_write_json(bench_output *out, const bench_system *systems, int
         fputs(i + 1 < nsystems ? ",\n" : "\n", f);
     }
     fputs("  ],\n  \"columns\": [", f);
-    {
-        bench_row r;
-        bench_input in;
-        bench_system sys;
-        blank_row(&r, &in, &sys);
-        sink k = {json_name, json_name_number, f, 0};
-        emit_row(&r, &k);
-    }
+    emit_columns((sink){json_name, json_name_number, f, 0});
     fputs("],\n  \"rows\": [\n", f);
     for (int i = 0; i < out->count; i++) {
         sink k = {json_text, json_number, f, 0};

@@ -95,13 +95,9 @@ void bench_spmv_print_row(const spmv_row *r) {
 }
 
 bool bench_spmv_output_add(spmv_output *o, const spmv_row *r) {
-    if (o->count == o->capacity) {
-        int capacity = o->capacity ? 2 * o->capacity : 64;
-        spmv_row *grown = realloc(o->rows, (size_t)capacity * sizeof *grown);
-        if (!grown) return false;
-        o->rows = grown;
-        o->capacity = capacity;
-    }
+    spmv_row *grown = bench_grow(o->rows, &o->capacity, o->count, sizeof *grown, 64);
+    if (!grown) return false;
+    o->rows = grown;
     o->rows[o->count++] = *r;
     return true;
 }

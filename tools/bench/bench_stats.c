@@ -1,18 +1,23 @@
-/* Timed samples (mean, median, min, max) and a blank result row. */
+/* Timed samples (mean, median, min, max), a blank result row and the growing arrays they and
+ * the outputs keep. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench.h"
 
+void *bench_grow(void *items, int *capacity, int count, size_t item_size, int first) {
+    if (count < *capacity) return items;
+    int grown_capacity = *capacity ? 2 * *capacity : first;
+    void *grown = realloc(items, (size_t)grown_capacity * item_size);
+    if (grown) *capacity = grown_capacity;
+    return grown;
+}
+
 bool bench_samples_add(bench_samples *s, double ms) {
-    if (s->count == s->capacity) {
-        int capacity = s->capacity ? 2 * s->capacity : 32;
-        double *grown = realloc(s->ms, (size_t)capacity * sizeof *grown);
-        if (!grown) return false;
-        s->ms = grown;
-        s->capacity = capacity;
-    }
+    double *grown = bench_grow(s->ms, &s->capacity, s->count, sizeof *grown, 32);
+    if (!grown) return false;
+    s->ms = grown;
     s->ms[s->count++] = ms;
     return true;
 }

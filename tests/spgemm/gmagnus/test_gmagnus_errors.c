@@ -15,14 +15,6 @@
 
 #define SMALL_BUDGET 2048 /* bytes of local memory per work group: tau 128 (fp32) / 85 (fp64) */
 
-/* Options that force gMAGNUS (the default, AUTO, may pick the hash algorithm). */
-static magnus_spgemm_options gmagnus_options(void) {
-    magnus_spgemm_options opt;
-    ASSERT_OK(magnus_spgemm_options_init(&opt));
-    opt.algorithm = MAGNUS_ALGORITHM_MAGNUS;
-    return opt;
-}
-
 
 /* Device memory limits below the multiply's peak: each run either succeeds (correct) or fails
  * with OUT_OF_DEVICE_MEMORY, and afterwards the context holds no device memory. Twice: the
@@ -51,7 +43,7 @@ Test(gmagnus_errors, device_memory_limits) {
             opt.chat_batch_bytes = mode == 0 ? UINT64_C(1) << 50 : 0;
             ASSERT_OK(magnus_context_create(&ctx, NULL, &opt));
             magnus_csr C = NULL;
-            magnus_spgemm_options gm = gmagnus_options();
+            magnus_spgemm_options gm = algorithm_options(MAGNUS_ALGORITHM_MAGNUS);
             magnus_report rep;
             magnus_status s = magnus_spgemm(&C, ctx, A, A, &gm, &rep);
             if (s == MAGNUS_SUCCESS) {
@@ -86,7 +78,7 @@ Test(gmagnus_errors, host_allocation_failures) {
     magnus_context ctx = magnus_test_budget_context(SMALL_BUDGET);
     magnus_csr A = magnus_test_rmat(8, 8, 103, MAGNUS_FLOAT32);
     int ok = 0, failures = 0;
-    magnus_spgemm_options gm = gmagnus_options();
+    magnus_spgemm_options gm = algorithm_options(MAGNUS_ALGORITHM_MAGNUS);
     for (int64_t n = 0; n < 400 && !ok; n++) {
         magnus_csr C = NULL;
         magnus_host_alloc_fail_after(n);

@@ -33,14 +33,6 @@ static const magnus_value_type both_types[] = {MAGNUS_FLOAT32, MAGNUS_FLOAT64};
 
 /* ---- helpers ------------------------------------------------------------------------------ */
 
-/* Options that force gMAGNUS (the default, AUTO, may pick the hash algorithm). */
-static magnus_spgemm_options gmagnus_options(void) {
-    magnus_spgemm_options opt;
-    ASSERT_OK(magnus_spgemm_options_init(&opt));
-    opt.algorithm = MAGNUS_ALGORITHM_MAGNUS;
-    return opt;
-}
-
 /* Skips fp64 cases on devices without it. */
 static int type_supported(magnus_context ctx, magnus_value_type t) {
     return t == MAGNUS_FLOAT32 || ctx->device.fp64;
@@ -190,7 +182,7 @@ Test(gmagnus, hand_computed) {
                                 (double[]){1, 2, 1, 4}, both_types[t]);
         multiply_checked(ctx, A, B, "hand");
         magnus_csr C = NULL;
-        magnus_spgemm_options gm = gmagnus_options();
+        magnus_spgemm_options gm = algorithm_options(MAGNUS_ALGORITHM_MAGNUS);
         ASSERT_OK(magnus_spgemm(&C, ctx, A, B, &gm, NULL));
         cr_assert_eq(C->nnz, 3);
         cr_assert_eq(C->row_ptr[1], 2);
@@ -549,7 +541,7 @@ Test(gmagnus, budget_too_small_refused) {
     magnus_context ctx = magnus_test_budget_context(16);
     magnus_csr A = magnus_test_rmat(6, 4, 5, MAGNUS_FLOAT32);
     magnus_csr C = NULL;
-    magnus_spgemm_options opt = gmagnus_options();
+    magnus_spgemm_options opt = algorithm_options(MAGNUS_ALGORITHM_MAGNUS);
     magnus_status s = magnus_spgemm(&C, ctx, A, A, &opt, NULL);
     cr_assert_eq(s, MAGNUS_ERROR_INVALID_ARGUMENT, "%s", magnus_last_error());
     cr_assert_null(C);

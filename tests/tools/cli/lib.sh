@@ -1,6 +1,11 @@
-# Helpers of the `magnus` CLI tests (sourced by test_cli.sh and test_cli_device.sh). The caller
-# sets $magnus (the binary), $work (a scratch directory) and $here (this directory) first;
-# sourcing empties $work, so that each run starts from nothing.
+# Helpers of the `magnus` CLI tests (sourced by every test_cli*.sh). The caller sets $magnus
+# (the binary) and $work (a scratch directory) first; sourcing sets $here (this directory),
+# brings in tests/util/require.sh (skip_no_device, require_shared) and empties $work, so that
+# each run starts from nothing.
+# shellcheck shell=bash
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=../../util/require.sh
+. "$here/../../util/require.sh"
 rm -rf "$work"
 mkdir -p "$work"
 # In a sanitizer build the tool reports leaks at exit; those inside the OpenCL stack are not
@@ -43,6 +48,15 @@ contains() {
         fail "$1 of the last command lacks '$2'"
         sed "s/^/    $1: /" "$work/$1" | head -20 >&2
     }
+}
+
+# lacks FILE TEXT: FILE (out or err) does not contain TEXT.
+lacks() {
+    checks=$((checks + 1))
+    if grep -qF -- "$2" "$work/$1"; then
+        fail "$1 of the last command contains '$2'"
+        sed "s/^/    $1: /" "$work/$1" | head -10 >&2
+    fi
 }
 
 # json FIELD.PATH: prints the field of the JSON object in $work/out ("" if absent or invalid).

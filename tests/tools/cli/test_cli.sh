@@ -7,11 +7,8 @@ set -u
 magnus=$1
 shared=$2
 work=$3
-here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=lib.sh
-. "$here/lib.sh"
-# shellcheck source=../../util/require.sh
-. "$here/../../util/require.sh"
+. "$(dirname "$0")/lib.sh"
 
 # multiply and demo run on the best device found (PoCL's CPU device in CI; its options are
 # tested in test_cli_device.sh); with no device at all they are checked on the CPU reference.

@@ -12,9 +12,8 @@ magnus=$1
 work=$2
 file=$3
 mode=${4:-}
-here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=lib.sh
-. "$here/lib.sh"
+. "$(dirname "$0")/lib.sh"
 
 inputs=(--type f64 rmat:12:4:1 rmat:12:8:2)
 

@@ -11,18 +11,8 @@
 set -u
 magnus=$1
 work=$2
-here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=lib.sh
-. "$here/lib.sh"
-
-# lacks FILE TEXT: FILE (out or err) does not contain TEXT.
-lacks() {
-    checks=$((checks + 1))
-    if grep -qF -- "$2" "$work/$1"; then
-        fail "$1 of the last command contains '$2'"
-        sed "s/^/    $1: /" "$work/$1" | head -10 >&2
-    fi
-}
+. "$(dirname "$0")/lib.sh"
 
 # prefixed CMD: the first line of stderr begins "magnus CMD: ".
 prefixed() {

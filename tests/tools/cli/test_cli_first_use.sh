@@ -11,11 +11,8 @@
 set -u
 magnus=$1
 work=$2
-here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=lib.sh
-. "$here/lib.sh"
-# shellcheck source=../../util/require.sh
-. "$here/../../util/require.sh"
+. "$(dirname "$0")/lib.sh"
 
 device_selected || skip_no_device opencl "no device"
 caches=(MAGNUS_CACHE_DIR="$work/magnus-cache" POCL_CACHE_DIR="$work/pocl-cache")

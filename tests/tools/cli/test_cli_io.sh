@@ -8,11 +8,8 @@ set -u
 magnus=$1
 shared=$2
 work=$3
-here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=lib.sh
-. "$here/lib.sh"
-# shellcheck source=../../util/require.sh
-. "$here/../../util/require.sh"
+. "$(dirname "$0")/lib.sh"
 
 # CI: the shared matrices' checks below may not skip
 require_shared "$shared" hangGlider_2.mtx.gz bcsstk13.mtx.gz add32.mtx.gz soc-Slashdot0902.mtx.gz

@@ -6,11 +6,8 @@
 set -u
 magnus=$1
 work=$2
-here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=lib.sh
-. "$here/lib.sh"
-# shellcheck source=../../util/require.sh
-. "$here/../../util/require.sh"
+. "$(dirname "$0")/lib.sh"
 
 # ---- usage errors (no device needed) --------------------------------------------------------
 expect 0 "$magnus" spmv --help
