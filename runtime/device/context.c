@@ -106,6 +106,7 @@ magnus_status magnus_context_create(magnus_context *ctx, const magnus_device_inf
     uint32_t hash_group_max, multisplit_group, chat_gap_divisor;
     uint64_t chat_gap_min_bytes, heavy_row_products;
     uint32_t preload_kernels, urgent_light, dense_rows, dense_row_share;
+    int spmv_local_share;
     bool hash_wide_bins;
     int64_t dense_min_elements;
     uint64_t work_group_limit = info.max_work_group_size ? info.max_work_group_size : 256;
@@ -118,7 +119,8 @@ magnus_status magnus_context_create(magnus_context *ctx, const magnus_device_inf
         (s = magnus_knob_heavy_rows(&heavy_row_products, &hash_wide_bins)) ||
         (s = magnus_knob_preload(&preload_kernels, ops->preload_kernels)) ||
         (s = magnus_knob_urgent_light(&urgent_light)) ||
-        (s = magnus_knob_dense_rows(&dense_rows, &dense_row_share)))
+        (s = magnus_knob_dense_rows(&dense_rows, &dense_row_share)) ||
+        (s = magnus_knob_spmv_carveout(&spmv_local_share)))
         return s;
 
     magnus_context c = magnus_host_calloc(1, sizeof *c);
@@ -142,6 +144,7 @@ magnus_status magnus_context_create(magnus_context *ctx, const magnus_device_inf
     c->dense_rows_local_bytes =
         !dense_rows ? 0 : local_budget ? c->device.local_mem_bytes : c->device_local_mem_bytes;
     c->dense_row_share = dense_row_share;
+    c->spmv_local_share = spmv_local_share;
     c->launch_local_limit = c->hash_wide_bins ? c->device_local_mem_bytes : c->device.local_mem_bytes;
     if (c->dense_rows_local_bytes > c->launch_local_limit)
         c->launch_local_limit = c->dense_rows_local_bytes;

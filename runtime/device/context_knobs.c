@@ -131,6 +131,21 @@ magnus_status magnus_knob_urgent_light(uint32_t *urgent) {
     return s;
 }
 
+magnus_status magnus_knob_spmv_carveout(int *local_share) {
+    *local_share = -1;
+    const char *env = getenv("MAGNUS_SPMV_CARVEOUT");
+    if (!env || !*env) return MAGNUS_SUCCESS;
+    char *end = NULL;
+    errno = 0;
+    long v = strtol(env, &end, 10);
+    if (*end != 0 || errno != 0 || v < -1 || v > 100)
+        return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
+                            "MAGNUS_SPMV_CARVEOUT=%s: expected a percent of local memory from 0 "
+                            "(the largest cache) to 100, or -1 (the driver's choice)", env);
+    *local_share = (int)v;
+    return MAGNUS_SUCCESS;
+}
+
 magnus_status magnus_knob_preload(uint32_t *preload, bool backend_default) {
     uint64_t v = backend_default ? 1 : 0;
     magnus_status s = magnus_env_uint("MAGNUS_PRELOAD_KERNELS", 1, 1, true, &v);

@@ -87,6 +87,8 @@ struct magnus_context_s {
         magnus_kernel_variant variant;
         magnus_bkernel *kernel;
         magnus_kernel_limits limits;  /* asked once, before the kernel's first launch */
+        int local_share;              /* the split of local memory and cache asked for
+                                         (magnus_kernel_local_share); -1: never asked */
     } kernels[MAGNUS_MAX_KERNELS];     /* lookup cache */
     int nkernels;
     uint64_t memory_limit;            /* 0: none */
@@ -107,6 +109,8 @@ struct magnus_context_s {
     uint64_t heavy_row_products;      /* gMAGNUS: rows with more products take the heavy path
                                          (at least tau); 0: the default rule */
     uint32_t preload_kernels;         /* 1: every kernel loaded at creation (magnus_knob_preload) */
+    int spmv_local_share;             /* SpMV's product kernels' preferred local-memory share in
+                                         percent, -1: the driver's (MAGNUS_SPMV_CARVEOUT) */
     double kernel_load_ms;            /* host time spent loading modules and kernels so far */
     bool hash_wide_bins;              /* hash bins past the budget, up to the device's local
                                          memory, for items the budget cannot hold
@@ -259,6 +263,15 @@ magnus_status magnus_knob_dense_rows(uint32_t *on, uint32_t *share);
  * where a local hash table would hold them; 0: only the rows no local table holds
  * (docs/performance.md, "Dense rows": shares 0, 2, 8 and 32 measured). */
 #define MAGNUS_DENSE_ROW_SHARE_DEFAULT 32u
+/* MAGNUS_SPMV_CARVEOUT (-1 or unset: the driver's choice, the default; 0..100): the share of
+ * the on-chip memory that local memory and the L1 cache split which SpMV's product kernels
+ * prefer as local memory, in percent of the most a compute unit can have (0: the largest
+ * cache), applied to each before its first launch in the context (magnus_kernel_local_share;
+ * CUDA's preferred shared-memory carveout, Level Zero's large-data or large-SLM cache
+ * configuration below or above 50, nothing on OpenCL). An experiment for more L1 hits on the
+ * gathers of x (docs/performance.md, "SpMV on power-law rows"): the driver default stays
+ * until measured. MAGNUS_ERROR_INVALID_ARGUMENT, naming the variable, for anything else. */
+magnus_status magnus_knob_spmv_carveout(int *local_share);
 /* Looks up (loads, on first use) every kernel of `variant`'s module into ctx's cache. */
 magnus_status magnus_context_preload(magnus_context ctx, magnus_kernel_variant variant);
 
@@ -390,6 +403,16 @@ magnus_status magnus_launch(magnus_context ctx, magnus_queue_id q, magnus_kernel
  */
 magnus_status magnus_kernel_limits_get(magnus_kernel_limits *out, magnus_context ctx,
                                        magnus_kernel_variant variant, const char *name);
+
+/*
+ * Asks that kernel `name` of `variant` run with local_percent (-1: the driver's choice,
+ * 0..100) of the most local memory its compute unit can have, the rest its L1 cache
+ * (backend.h, kernel_local_share: a hint, results never change; OpenCL ignores it). Loads the
+ * kernel like a launch would; asks the backend only when the value differs from the last one
+ * asked for this kernel in the context (none at first: -1), so it costs a lookup per call.
+ */
+magnus_status magnus_kernel_local_share(magnus_context ctx, magnus_kernel_variant variant,
+                                        const char *name, int local_percent);
 
 /* Builds or loads the kernel module of `variant` now rather than at its first launch (to
  * report MAGNUS_ERROR_KERNEL_BUILD or FEATURE_UNSUPPORTED early, or to keep build time out

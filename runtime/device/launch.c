@@ -47,6 +47,7 @@ static magnus_status lookup(magnus_context ctx, magnus_kernel_variant variant, c
     ctx->kernels[ctx->nkernels].variant = variant;
     ctx->kernels[ctx->nkernels].kernel = kernel;
     ctx->kernels[ctx->nkernels].limits = limits;
+    ctx->kernels[ctx->nkernels].local_share = -1;
     ctx->nkernels++;
     ctx->kernel_load_ms += magnus_now_ms() - t0;
     return MAGNUS_SUCCESS;
@@ -136,6 +137,32 @@ magnus_status magnus_kernel_limits_get(magnus_kernel_limits *out, magnus_context
         return s;
     }
     *out = ctx->kernels[entry].limits;
+    return MAGNUS_SUCCESS;
+}
+
+magnus_status magnus_kernel_local_share(magnus_context ctx, magnus_kernel_variant variant,
+                                        const char *name, int local_percent) {
+    magnus_status s = magnus_context_check(ctx);
+    if (s) return s;
+    if (!name)
+        return magnus_error(MAGNUS_ERROR_NULL_POINTER, "magnus_kernel_local_share: name is NULL");
+    if ((int)variant < 0 || variant >= MAGNUS_VARIANT_COUNT || local_percent < -1 ||
+        local_percent > 100)
+        return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
+                            "magnus_kernel_local_share(%s): variant %d, %d %% of local memory "
+                            "(expected -1 or 0..100)",
+                            name, (int)variant, local_percent);
+    int entry;
+    if ((s = lookup(ctx, variant, name, &entry))) {
+        magnus_error_prefix("kernel %s (%s): ", name, variant_name(variant));
+        return s;
+    }
+    if (ctx->kernels[entry].local_share == local_percent) return MAGNUS_SUCCESS;
+    if ((s = ctx->ops->kernel_local_share(ctx->bctx, ctx->kernels[entry].kernel, local_percent))) {
+        magnus_error_prefix("kernel %s (%s): ", name, variant_name(variant));
+        return s;
+    }
+    ctx->kernels[entry].local_share = local_percent;
     return MAGNUS_SUCCESS;
 }
 

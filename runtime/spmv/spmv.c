@@ -63,6 +63,25 @@ static magnus_status fp64_check(magnus_context ctx, magnus_value_type type) {
     return MAGNUS_SUCCESS;
 }
 
+/* The kernels of the products (not the one-off conversions), and the split of local memory
+ * and cache they ask for: MAGNUS_SPMV_CARVEOUT's, read by the context (ctx->spmv_local_share).
+ * The gathers of x are most of the merge kernel's L2 traffic, and every L1 hit on x saves a
+ * sector from L2 (docs/performance.md, "SpMV on power-law rows"). Unset (-1), nothing is
+ * asked and the launches are today's. */
+static const char *const product_kernels[] = {"spmv_scale", "spmv_csr_vector", "spmv_merge",
+                                              "spmv_combine", "spmv_coo", "spmv_ell",
+                                              "spmv_sellp"};
+
+static magnus_status prefer_cache(magnus_context ctx, magnus_kernel_variant variant) {
+    if (ctx->spmv_local_share < 0) return MAGNUS_SUCCESS;
+    for (size_t i = 0; i < sizeof product_kernels / sizeof *product_kernels; i++) {
+        magnus_status s =
+            magnus_kernel_local_share(ctx, variant, product_kernels[i], ctx->spmv_local_share);
+        if (s) return s;
+    }
+    return MAGNUS_SUCCESS;
+}
+
 static void plan_destroy(struct magnus_spmv_plan_s **pp) {
     magnus_spmv_plan_release(*pp);
     (*pp)->magic = MAGNUS_MAGIC_FREED;
@@ -93,7 +112,9 @@ static magnus_status plan_new(struct magnus_spmv_plan_s **out, magnus_context ct
         opt = &defaults;
     }
     magnus_status s;
-    if ((s = options_check(opt)) || (s = fp64_check(ctx, A->type))) return s;
+    if ((s = options_check(opt)) || (s = fp64_check(ctx, A->type)) ||
+        (s = prefer_cache(ctx, magnus_variant_of(A->type))))
+        return s;
     struct magnus_spmv_plan_s *p = magnus_host_calloc(1, sizeof *p);
     if (!p) return magnus_error(MAGNUS_ERROR_OUT_OF_HOST_MEMORY, "SpMV plan");
     p->magic = MAGNUS_MAGIC_SPMV_PLAN;
