@@ -138,7 +138,8 @@ magnus_status magnus_knob_spmv_carveout(int *local_share) {
     char *end = NULL;
     errno = 0;
     long v = strtol(env, &end, 10);
-    if (*end != 0 || errno != 0 || v < -1 || v > 100)
+    const bool signed_digits = (*env >= '0' && *env <= '9') || *env == '-'; /* no blanks, no + */
+    if (!signed_digits || *end != 0 || errno != 0 || v < -1 || v > 100)
         return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
                             "MAGNUS_SPMV_CARVEOUT=%s: expected a percent of local memory from 0 "
                             "(the largest cache) to 100, or -1 (the driver's choice)", env);
