@@ -180,7 +180,7 @@ if [[ ,$steps, == *,carveout,* ]]; then
     for c in ${SPMV_CARVEOUTS:-unset 0 25 40 100}; do
       # shellcheck disable=SC2046
       env $(carveout_env "$c") MAGNUS_BACKENDS=cuda timeout 120 "$ncu" "${ncu_prof[@]}" \
-        --kernel-name regex:spmv_merge --launch-skip 1 --launch-count 2 \
+        --kernel-name regex:spmv_merge --launch-count 1 \
         "$magnus" spmv rmat:22:16:2 --format csr-balanced --type "$type" --device cuda:0 \
         >"$out/ncu-carveout-$type-$c.csv" 2>"$out/ncu-carveout-$type-$c.err" ||
         { echo "ncu carveout $type $c: FAILED"; failed=1; }
