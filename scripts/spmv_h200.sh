@@ -19,9 +19,19 @@
 #   ncu       Nsight Compute (--clock-control none) on the timed product of csr-balanced and of
 #             cuSPARSE's SpMV algorithms on SPMV_NCU_INPUT (default rmat:22:16:2): time, DRAM and
 #             L2 bytes, L1 hit rate, occupancy, stall reasons (ncu-*.csv, ncu.txt)
+#   carveout  SpMV's product kernels with a preferred split of local memory and L1
+#             (MAGNUS_SPMV_CARVEOUT, docs/performance.md "SpMV on power-law rows"): for each
+#             value of SPMV_CARVEOUTS (default "unset 0 25 40 100"; unset: the driver's
+#             choice) and type of SPMV_CARVEOUT_TYPES (default "f64 f32"), one `magnus bench
+#             --op spmv` (CUDA alone, median of SPMV_RUNS, default 20) on SPMV_CARVEOUT_INPUTS
+#             (default rmat:22:16:2 rmat:20:4:2 rmat:21:8:2 rmat:23:8:2) and the social and web
+#             graphs of the irregular step; then, per value, Nsight Compute on csr-balanced's
+#             product on rmat:22:16:2 in each type of SPMV_CARVEOUT_NCU_TYPES (default f64;
+#             empty: none): L1 hit rate, L2 bytes, occupancy, the shared-memory configuration
 # SPMV_FORMATS and SPMV_TESTS narrow the sanitized formats and test executables.
 # Output in $OUT: sanitize.log, spmv.csv, spmv.json, spmv.log, irregular-TYPE.csv/.log,
-# kernels.txt, ncu.txt. Exit 1 if a step failed.
+# kernels.txt, ncu.txt, carveout.txt (+ carveout-TYPE-VALUE.csv/.log, ncu-carveout-*.csv).
+# Exit 1 if a step failed.
 set -u
 # shellcheck source=scripts/gpu_call.sh
 . "$(dirname "$0")/gpu_call.sh"
@@ -29,6 +39,35 @@ gpu_call_start spmv
 gpu_libs_setup "$root/build-gpu" "$root/.carry" >"$out/sanitize.log"
 cs=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 steps=${SPMV_STEPS:-sanitize,bench}
+
+# The kernels of an ncu CSV (--csv, sections below), one line of the figures that matter each.
+ncu_summary() {
+  echo "== $(basename "$1")"
+  python3 - "$1" <<'PY'
+import csv, io, sys
+text = open(sys.argv[1], errors="replace").read().splitlines()
+start = next((i for i, l in enumerate(text) if l.startswith('"ID"')), None)
+if start is None:
+    print("  no ncu rows"); sys.exit()
+want = ["Duration", "Memory Throughput", "DRAM Throughput", "L1/TEX Hit Rate", "L2 Hit Rate",
+        "Shared Memory Configuration Size", "Driver Shared Memory Per Block",
+        "Achieved Occupancy", "Theoretical Occupancy", "Registers Per Thread",
+        "Dynamic Shared Memory Per Block", "Block Limit Shared Mem", "Block Limit Registers",
+        "Warp Cycles Per Issued Instruction", "Grid Size", "Block Size",
+        "dram__bytes_read.sum", "dram__bytes_write.sum", "lts__t_bytes.sum"]
+k = {}
+for r in csv.DictReader(io.StringIO("\n".join(text[start:]))):
+    key = (r["ID"], r["Kernel Name"][:70])
+    k.setdefault(key, {})[r["Metric Name"]] = (r["Metric Value"], r["Metric Unit"])
+for (i, name), m in k.items():
+    print(i, name)
+    print("   ", "; ".join(f"{w}={m[w][0]}{m[w][1]}" for w in want if w in m))
+PY
+}
+ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+ncu_prof=(--clock-control none --csv --section SpeedOfLight --section MemoryWorkloadAnalysis
+          --section Occupancy --section LaunchStats --section WarpStateStats
+          --metrics dram__bytes_read.sum,dram__bytes_write.sum,lts__t_bytes.sum)
 
 sanitize() { # NAME TOOL COMMAND...
   local name=$1 tool=$2
@@ -96,43 +135,52 @@ if [[ ,$steps, == *,kernels,* ]]; then
 fi
 
 if [[ ,$steps, == *,ncu,* ]]; then
-  ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
   input=${SPMV_NCU_INPUT:-rmat:22:16:2}
-  prof=(--clock-control none --csv --section SpeedOfLight --section MemoryWorkloadAnalysis
-        --section Occupancy --section LaunchStats --section WarpStateStats
-        --metrics dram__bytes_read.sum,dram__bytes_write.sum,lts__t_bytes.sum)
-  MAGNUS_BACKENDS=cuda timeout 120 "$ncu" "${prof[@]}" \
+  MAGNUS_BACKENDS=cuda timeout 120 "$ncu" "${ncu_prof[@]}" \
     --kernel-name regex:spmv_ --launch-skip 3 --launch-count 6 \
     "$magnus" spmv "$input" --format csr-balanced --type f64 --device cuda:0 \
     >"$out/ncu-magnus.csv" 2>"$out/ncu-magnus.err" || { echo "ncu magnus: FAILED"; failed=1; }
   # cuSPARSE's kernels (SPMV_NCU_CUSPARSE=0 leaves them out): the bench with cuSPARSE alone
   # (each algorithm's warm-up and timed products; no magnus kernel runs there but the tool's
   # own small ones)
-  [ "${SPMV_NCU_CUSPARSE:-1}" = 0 ] || MAGNUS_BACKENDS=cuda timeout 240 "$ncu" "${prof[@]}" --launch-count "${SPMV_NCU_LAUNCHES:-70}" \
+  [ "${SPMV_NCU_CUSPARSE:-1}" = 0 ] || MAGNUS_BACKENDS=cuda timeout 240 "$ncu" "${ncu_prof[@]}" --launch-count "${SPMV_NCU_LAUNCHES:-70}" \
     "$magnus" bench --op spmv "$input" --type f64 --systems cusparse@cuda:0 --runs 1 \
     --no-bandwidth >"$out/ncu-cusparse.csv" 2>"$out/ncu-cusparse.err" ||
     { echo "ncu cusparse: FAILED"; failed=1; }
-  for f in "$out"/ncu-*.csv; do
-    echo "== $(basename "$f")"
-    python3 - "$f" <<'PY'
-import csv, io, sys
-text = open(sys.argv[1], errors="replace").read().splitlines()
-start = next((i for i, l in enumerate(text) if l.startswith('"ID"')), None)
-if start is None:
-    print("  no ncu rows"); sys.exit()
-want = ["Duration", "Memory Throughput", "DRAM Throughput", "L1/TEX Hit Rate", "L2 Hit Rate",
-        "Achieved Occupancy", "Theoretical Occupancy", "Registers Per Thread",
-        "Dynamic Shared Memory Per Block", "Block Limit Shared Mem", "Block Limit Registers",
-        "Warp Cycles Per Issued Instruction", "Grid Size", "Block Size",
-        "dram__bytes_read.sum", "dram__bytes_write.sum", "lts__t_bytes.sum"]
-k = {}
-for r in csv.DictReader(io.StringIO("\n".join(text[start:]))):
-    key = (r["ID"], r["Kernel Name"][:70])
-    k.setdefault(key, {})[r["Metric Name"]] = (r["Metric Value"], r["Metric Unit"])
-for (i, name), m in k.items():
-    print(i, name)
-    print("   ", "; ".join(f"{w}={m[w][0]}{m[w][1]}" for w in want if w in m))
-PY
+  for f in "$out"/ncu-magnus.csv "$out"/ncu-cusparse.csv; do
+    [ -f "$f" ] && ncu_summary "$f"
   done | tee "$out/ncu.txt"
+fi
+
+if [[ ,$steps, == *,carveout,* ]]; then
+  # benches first (the measurement), Nsight Compute after (the why); "unset" leaves the
+  # variable out of the environment: the driver's own carveout, today's default
+  gpu_find_matrices "$root/.carry/matrices" \
+    ${SPMV_GRAPHS:-soc-Slashdot0902 ego-Facebook wiki-Vote PGPgiantcompo polblogs}
+  read -ra cin <<<"${SPMV_CARVEOUT_INPUTS:-rmat:22:16:2 rmat:20:4:2 rmat:21:8:2 rmat:23:8:2}"
+  carveout_env() { # VALUE -> the env(1) arguments that set or unset the knob
+    if [ "$1" = unset ]; then echo "-u MAGNUS_SPMV_CARVEOUT"; else echo "MAGNUS_SPMV_CARVEOUT=$1"; fi
+  }
+  for type in ${SPMV_CARVEOUT_TYPES:-f64 f32}; do
+    for c in ${SPMV_CARVEOUTS:-unset 0 25 40 100}; do
+      # shellcheck disable=SC2046
+      env $(carveout_env "$c") MAGNUS_BACKENDS=cuda timeout "${SPMV_CARVEOUT_TIMEOUT_S:-150}" \
+        "$magnus" bench --op spmv "${cin[@]}" "${inputs[@]}" --type "$type" --systems cuda:0 \
+        --no-bandwidth --runs "${SPMV_RUNS:-20}" --csv "$out/carveout-$type-$c.csv" \
+        >"$out/carveout-$type-$c.log" 2>&1 || { echo "carveout $type $c: FAILED"; failed=1; }
+      grep -E "csr-balanced" "$out/carveout-$type-$c.log" | sed "s/^/$type carveout=$c /"
+    done
+  done | tee "$out/carveout.txt"
+  for type in ${SPMV_CARVEOUT_NCU_TYPES-f64}; do
+    for c in ${SPMV_CARVEOUTS:-unset 0 25 40 100}; do
+      # shellcheck disable=SC2046
+      env $(carveout_env "$c") MAGNUS_BACKENDS=cuda timeout 120 "$ncu" "${ncu_prof[@]}" \
+        --kernel-name regex:spmv_merge --launch-count 1 \
+        "$magnus" spmv rmat:22:16:2 --format csr-balanced --type "$type" --device cuda:0 \
+        >"$out/ncu-carveout-$type-$c.csv" 2>"$out/ncu-carveout-$type-$c.err" ||
+        { echo "ncu carveout $type $c: FAILED"; failed=1; }
+      ncu_summary "$out/ncu-carveout-$type-$c.csv"
+    done
+  done | tee -a "$out/carveout.txt"
 fi
 exit $failed

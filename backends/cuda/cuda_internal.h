@@ -127,6 +127,8 @@ magnus_status magnus_cuda_kernel_get(magnus_bmodule *module, const char *name,
                                      magnus_bkernel **kernel);
 magnus_status magnus_cuda_kernel_limits(magnus_bctx *ctx, magnus_bkernel *kernel,
                                         magnus_kernel_limits *limits);
+magnus_status magnus_cuda_kernel_local_share(magnus_bctx *ctx, magnus_bkernel *kernel,
+                                             int local_percent);
 void magnus_cuda_kernel_release(magnus_bkernel *kernel);
 magnus_status magnus_cuda_launch(magnus_bqueue *q, magnus_bkernel *kernel, size_t groups,
                                  size_t group_size, size_t local_bytes, int nargs,

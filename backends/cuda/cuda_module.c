@@ -152,6 +152,26 @@ magnus_status magnus_cuda_kernel_limits(magnus_bctx *ctx, magnus_bkernel *k,
     return MAGNUS_SUCCESS;
 }
 
+/* CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT takes the percent of the device's most
+ * shared memory per SM, or CU_SHAREDMEM_CARVEOUT_DEFAULT (-1), the very values of the
+ * backend table's local_percent. The driver rounds it to a carveout the SM supports and
+ * gives more where one block would not fit (so fewer blocks may be resident). */
+magnus_status magnus_cuda_kernel_local_share(magnus_bctx *ctx, magnus_bkernel *k,
+                                             int local_percent) {
+    if (local_percent < -1 || local_percent > 100)
+        return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
+                            "CUDA kernel %s: local-memory share of %d %% (expected -1 or 0..100)",
+                            k->name, local_percent);
+    magnus_status s = magnus_cuda_make_current(ctx);
+    if (s) return s;
+    return magnus_cuda_check(
+        magnus_cuda.FuncSetAttribute(k->function,
+                                     CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
+                                     local_percent),
+        MAGNUS_ERROR_DEVICE, "cuFuncSetAttribute(%s, PREFERRED_SHARED_MEMORY_CARVEOUT, %d) on "
+        "CUDA device %d", k->name, local_percent, ctx->index);
+}
+
 void magnus_cuda_kernel_release(magnus_bkernel *k) {
     magnus_host_free(k); /* the CUfunction belongs to its module */
 }

@@ -53,6 +53,7 @@ static const magnus_backend_ops cuda_ops = {
     .module_unload = magnus_cuda_module_unload,
     .kernel_get = magnus_cuda_kernel_get,
     .kernel_limits = magnus_cuda_kernel_limits,
+    .kernel_local_share = magnus_cuda_kernel_local_share,
     .kernel_release = magnus_cuda_kernel_release,
     .launch = magnus_cuda_launch,
 

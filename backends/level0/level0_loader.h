@@ -48,6 +48,7 @@
     X(zeKernelSetGroupSize)                                                                      \
     X(zeKernelSetArgumentValue)                                                                  \
     X(zeKernelGetProperties)                                                                     \
+    X(zeKernelSetCacheConfig)                                                                    \
     X(zeEventPoolCreate)                                                                         \
     X(zeEventPoolDestroy)                                                                        \
     X(zeEventCreate)                                                                             \

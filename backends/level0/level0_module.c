@@ -142,6 +142,27 @@ magnus_status level0_kernel_limits(magnus_bctx *ctx, magnus_bkernel *kernel,
     return MAGNUS_SUCCESS;
 }
 
+/* Level Zero offers two flags, not a percent: below half the kernel prefers the large data
+ * cache, above half the large shared local memory, -1 and exactly half no preference (flags
+ * 0, the driver's default). A driver without the control (ZE_RESULT_ERROR_UNSUPPORTED_FEATURE)
+ * keeps its default: the call is a hint. */
+magnus_status level0_kernel_local_share(magnus_bctx *ctx, magnus_bkernel *kernel,
+                                        int local_percent) {
+    (void)ctx;
+    if (!kernel || local_percent < -1 || local_percent > 100)
+        return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
+                            "level0: local-memory share of %d %% (expected -1 or 0..100)",
+                            local_percent);
+    ze_cache_config_flags_t flags = 0;
+    if (local_percent >= 0 && local_percent < 50) flags = ZE_CACHE_CONFIG_FLAG_LARGE_DATA;
+    if (local_percent > 50) flags = ZE_CACHE_CONFIG_FLAG_LARGE_SLM;
+    ze_result_t r = magnus_ze.zeKernelSetCacheConfig(kernel->kernel, flags);
+    if (r == ZE_RESULT_SUCCESS || r == ZE_RESULT_ERROR_UNSUPPORTED_FEATURE) return MAGNUS_SUCCESS;
+    return magnus_ze_error(MAGNUS_ERROR_DEVICE, r, "zeKernelSetCacheConfig(%s)",
+                           flags == ZE_CACHE_CONFIG_FLAG_LARGE_DATA ? "large data"
+                           : flags ? "large SLM" : "default");
+}
+
 void level0_kernel_release(magnus_bkernel *kernel) {
     if (!kernel) return;
     if (kernel->kernel) magnus_ze.zeKernelDestroy(kernel->kernel);

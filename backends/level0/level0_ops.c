@@ -49,6 +49,7 @@ static const magnus_backend_ops level0_ops = {
     .module_unload = level0_module_unload,
     .kernel_get = level0_kernel_get,
     .kernel_limits = level0_kernel_limits,
+    .kernel_local_share = level0_kernel_local_share,
     .kernel_release = level0_kernel_release,
     .launch = level0_launch,
 

@@ -252,6 +252,16 @@ magnus_status magnus_cl_kernel_limits(magnus_bctx *ctx, magnus_bkernel *kernel,
     return MAGNUS_SUCCESS;
 }
 
+/* OpenCL 1.2 (and its later core) has no way to ask for a split of local memory and cache
+ * (NVIDIA's OpenCL included: its driver picks the carveout itself), so the hint is dropped. */
+magnus_status magnus_cl_kernel_local_share(magnus_bctx *ctx, magnus_bkernel *kernel,
+                                           int local_percent) {
+    (void)ctx;
+    (void)kernel;
+    (void)local_percent;
+    return MAGNUS_SUCCESS;
+}
+
 void magnus_cl_kernel_release(magnus_bkernel *k) {
     if (k) magnus_cl.ReleaseKernel(magnus_cl_kernel(k));
 }

@@ -45,6 +45,7 @@ static const magnus_backend_ops opencl_ops = {
     .module_unload = magnus_cl_module_unload,
     .kernel_get = magnus_cl_kernel_get,
     .kernel_limits = magnus_cl_kernel_limits,
+    .kernel_local_share = magnus_cl_kernel_local_share,
     .kernel_release = magnus_cl_kernel_release,
     .launch = magnus_cl_launch,
 

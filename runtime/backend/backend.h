@@ -112,6 +112,17 @@ typedef struct magnus_backend_ops {
      * arguments set so far in CL_KERNEL_LOCAL_MEM_SIZE. */
     magnus_status (*kernel_limits)(magnus_bctx *ctx, magnus_bkernel *kernel,
                                    magnus_kernel_limits *limits);
+    /* A hint for how the compute unit splits the on-chip memory that local memory and the
+     * L1 cache share, while this kernel runs: local_percent (0..100) is the share of the most
+     * local memory the unit can have that the kernel prefers as local memory (the rest left
+     * to the cache: 0 prefers the largest cache), -1 the driver's own choice (what a kernel
+     * gets when this is never called). Never changes results; the driver may give a kernel
+     * more local memory than preferred when its groups need it. CUDA: the function attribute
+     * PREFERRED_SHARED_MEMORY_CARVEOUT; Level Zero: zeKernelSetCacheConfig's large-data or
+     * large-SLM flag; OpenCL has no such control and does nothing. Called before the
+     * kernel's first launch in the context. */
+    magnus_status (*kernel_local_share)(magnus_bctx *ctx, magnus_bkernel *kernel,
+                                        int local_percent);
     void (*kernel_release)(magnus_bkernel *kernel);
     magnus_status (*launch)(magnus_bqueue *q, magnus_bkernel *kernel, size_t groups,
                             size_t group_size, size_t local_bytes, int nargs,

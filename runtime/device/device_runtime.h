@@ -113,6 +113,9 @@ struct magnus_context_s {
     struct {
         magnus_bkernel *kernel;       /* NULL until the kernel's first use */
         magnus_kernel_limits limits;  /* asked once, before the kernel's first launch */
+        int local_share;              /* the split of local memory and cache last asked for
+                                         (magnus_kernel_local_share); -1: never asked (set
+                                         when the kernel is loaded) */
     } kernels[MAGNUS_VARIANT_COUNT][MAGNUS_KERNEL_COUNT]; /* by variant and id */
     uint64_t memory_limit;            /* 0: none */
     uint64_t memory_in_use;
@@ -370,6 +373,17 @@ magnus_status magnus_launch(magnus_context ctx, magnus_queue_id q, magnus_kernel
  */
 magnus_status magnus_kernel_limits_get(magnus_kernel_limits *out, magnus_context ctx,
                                        magnus_kernel_variant variant, magnus_kernel_id kernel);
+
+/*
+ * Asks that kernel `kernel` of `variant` run with local_percent (-1: the driver's choice,
+ * 0..100) of the most local memory its compute unit can have, the rest its L1 cache
+ * (backend.h, kernel_local_share: a hint, results never change; OpenCL ignores it). Loads the
+ * kernel like a launch would; asks the backend only when the value differs from the last one
+ * asked for this kernel in the context (kept beside its cache entry; none at first: -1), so
+ * a repeated call costs an array read.
+ */
+magnus_status magnus_kernel_local_share(magnus_context ctx, magnus_kernel_variant variant,
+                                        magnus_kernel_id kernel, int local_percent);
 
 /* Builds or loads the kernel module of `variant` now rather than at its first launch (to
  * report MAGNUS_ERROR_KERNEL_BUILD or FEATURE_UNSUPPORTED early, or to keep build time out

@@ -40,6 +40,7 @@ static magnus_status lookup(magnus_context ctx, magnus_kernel_variant variant,
     }
     ctx->kernels[variant][kernel].kernel = handle;
     ctx->kernels[variant][kernel].limits = limits;
+    ctx->kernels[variant][kernel].local_share = -1; /* nothing asked yet: the driver's */
     ctx->kernel_load_ms += magnus_now_ms() - t0;
     return MAGNUS_SUCCESS;
 }
@@ -123,6 +124,34 @@ magnus_status magnus_kernel_limits_get(magnus_kernel_limits *out, magnus_context
         return s;
     }
     *out = ctx->kernels[variant][kernel].limits;
+    return MAGNUS_SUCCESS;
+}
+
+magnus_status magnus_kernel_local_share(magnus_context ctx, magnus_kernel_variant variant,
+                                        magnus_kernel_id kernel, int local_percent) {
+    magnus_status s = magnus_context_check(ctx);
+    if (s) return s;
+    const char *name = magnus_kernel_name(kernel);
+    if (!name)
+        return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
+                            "magnus_kernel_local_share: no kernel has id %d", (int)kernel);
+    if ((int)variant < 0 || variant >= MAGNUS_VARIANT_COUNT || local_percent < -1 ||
+        local_percent > 100)
+        return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
+                            "magnus_kernel_local_share(%s): variant %d, %d %% of local memory "
+                            "(expected -1 or 0..100)",
+                            name, (int)variant, local_percent);
+    if ((s = lookup(ctx, variant, kernel))) {
+        magnus_error_prefix("kernel %s (%s): ", name, variant_name(variant));
+        return s;
+    }
+    if (ctx->kernels[variant][kernel].local_share == local_percent) return MAGNUS_SUCCESS;
+    if ((s = ctx->ops->kernel_local_share(ctx->bctx, ctx->kernels[variant][kernel].kernel,
+                                          local_percent))) {
+        magnus_error_prefix("kernel %s (%s): ", name, variant_name(variant));
+        return s;
+    }
+    ctx->kernels[variant][kernel].local_share = local_percent;
     return MAGNUS_SUCCESS;
 }
 

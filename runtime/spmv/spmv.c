@@ -63,6 +63,25 @@ static magnus_status fp64_check(magnus_context ctx, magnus_value_type type) {
     return MAGNUS_SUCCESS;
 }
 
+/* The kernels of the products (not the one-off conversions), and the split of local memory
+ * and cache they ask for: MAGNUS_SPMV_CARVEOUT's, read with SpMV's other knobs when a plan is
+ * made (magnus_spmv_carveout_knob). The gathers of x are most of the merge kernel's L2
+ * traffic, and every L1 hit on x saves a sector from L2 (docs/performance.md, "SpMV on
+ * power-law rows"). Unset (-1), nothing is asked and the launches are today's. */
+static const magnus_kernel_id product_kernels[] = {
+    MAGNUS_KERNEL_spmv_scale,   MAGNUS_KERNEL_spmv_csr_vector, MAGNUS_KERNEL_spmv_merge,
+    MAGNUS_KERNEL_spmv_combine, MAGNUS_KERNEL_spmv_coo,        MAGNUS_KERNEL_spmv_ell,
+    MAGNUS_KERNEL_spmv_sellp};
+
+static magnus_status prefer_cache(magnus_context ctx, magnus_kernel_variant variant) {
+    int share;
+    magnus_status s = magnus_spmv_carveout_knob(&share);
+    if (s || share < 0) return s;
+    for (size_t i = 0; i < sizeof product_kernels / sizeof *product_kernels; i++)
+        if ((s = magnus_kernel_local_share(ctx, variant, product_kernels[i], share))) return s;
+    return MAGNUS_SUCCESS;
+}
+
 static void plan_destroy(struct magnus_spmv_plan_s **pp) {
     magnus_spmv_plan_release(*pp);
     (*pp)->magic = MAGNUS_MAGIC_FREED;
@@ -93,7 +112,9 @@ static magnus_status plan_new(struct magnus_spmv_plan_s **out, magnus_context ct
         opt = &defaults;
     }
     magnus_status s;
-    if ((s = options_check(opt)) || (s = fp64_check(ctx, A->type))) return s;
+    if ((s = options_check(opt)) || (s = fp64_check(ctx, A->type)) ||
+        (s = prefer_cache(ctx, magnus_variant_of(A->type))))
+        return s;
     struct magnus_spmv_plan_s *p = magnus_host_calloc(1, sizeof *p);
     if (!p) return magnus_error(MAGNUS_ERROR_OUT_OF_HOST_MEMORY, "SpMV plan");
     p->magic = MAGNUS_MAGIC_SPMV_PLAN;

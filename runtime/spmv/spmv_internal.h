@@ -73,6 +73,17 @@ size_t magnus_spmv_groups(const magnus_context_s *ctx, uint64_t work, size_t gro
  * largest power of two up to MAGNUS_SPMV_GROUP_MAX that the kernel, device and budget allow. */
 magnus_status magnus_spmv_group_size(size_t *out, magnus_context ctx, magnus_kernel_variant variant,
                                      magnus_kernel_id kernel, size_t local_per_item);
+/* MAGNUS_SPMV_CARVEOUT (-1 or unset: the driver's choice, the default; 0..100), read when a
+ * plan is made, like SpMV's other knobs: the share of the on-chip memory that local memory
+ * and the L1 cache split which SpMV's product kernels prefer as local memory, in percent of
+ * the most a compute unit can have (0: the largest cache), asked of each before the plan's
+ * first product (magnus_kernel_local_share; CUDA's preferred shared-memory carveout, Level
+ * Zero's large-data or large-SLM cache configuration below or above 50, nothing on OpenCL).
+ * The kernels keep what was asked for the rest of the context's life. An experiment for
+ * more L1 hits on the gathers of x (docs/performance.md, "SpMV on power-law rows"): the
+ * driver default stays until measured. MAGNUS_ERROR_INVALID_ARGUMENT, naming the variable,
+ * for anything else. */
+magnus_status magnus_spmv_carveout_knob(int *local_share);
 /* Local memory per work item of the plan's staged product kernel (spmv_merge, spmv_coo). */
 size_t magnus_spmv_item_bytes(const struct magnus_spmv_plan_s *p);
 

@@ -3,6 +3,8 @@
  * format, all on the device (queue MAIN), timed together as the report's conversion_ms.
  * docs/algorithm.md §9 gives the rules.
  */
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "kernels.h"
@@ -43,6 +45,22 @@ static magnus_status items_knob(const char *variable, uint32_t def, uint32_t *ou
     magnus_status s = magnus_env_uint(variable, 1, MAGNUS_SPMV_ITEMS_MAX, false, &v);
     *out = (uint32_t)v;
     return s;
+}
+
+magnus_status magnus_spmv_carveout_knob(int *local_share) {
+    *local_share = -1;
+    const char *env = getenv("MAGNUS_SPMV_CARVEOUT");
+    if (!env || !*env) return MAGNUS_SUCCESS;
+    char *end = NULL;
+    errno = 0;
+    long v = strtol(env, &end, 10);
+    const bool signed_digits = (*env >= '0' && *env <= '9') || *env == '-'; /* no blanks, no + */
+    if (!signed_digits || *end != 0 || errno != 0 || v < -1 || v > 100)
+        return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
+                            "MAGNUS_SPMV_CARVEOUT=%s: expected a percent of local memory from 0 "
+                            "(the largest cache) to 100, or -1 (the driver's choice)", env);
+    *local_share = (int)v;
+    return MAGNUS_SUCCESS;
 }
 
 /* The group and per-item count of a staged kernel (spmv_merge, spmv_coo): the group size from

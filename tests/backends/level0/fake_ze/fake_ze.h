@@ -253,6 +253,7 @@ struct _ze_kernel_handle_t {
     cl_kernel kernel;
     uint64_t static_local_bytes; /* the kernel's own local arrays */
     uint32_t group[3];           /* 0: zeKernelSetGroupSize not called */
+    ze_cache_config_flags_t cache_flags; /* zeKernelSetCacheConfig's (a hint: nothing else) */
     fake_ze_arg *args;           /* entry->nparams */
     uint32_t nargs;
     uint32_t launches;           /* captured launches still referring to it */
@@ -475,6 +476,8 @@ ze_result_t ZE_APICALL fake_zeKernelSetArgumentValue(ze_kernel_handle_t kernel, 
                                                      size_t size, const void *value);
 ze_result_t ZE_APICALL fake_zeKernelGetProperties(ze_kernel_handle_t kernel,
                                                   ze_kernel_properties_t *props);
+ze_result_t ZE_APICALL fake_zeKernelSetCacheConfig(ze_kernel_handle_t kernel,
+                                                   ze_cache_config_flags_t flags);
 ze_result_t ZE_APICALL fake_zeKernelGetName(ze_kernel_handle_t kernel, size_t *size, char *name);
 
 #endif

@@ -98,6 +98,17 @@ ze_result_t ZE_APICALL fake_zeKernelSetGroupSize(ze_kernel_handle_t kernel, uint
     return ZE_RESULT_SUCCESS;
 }
 
+/* Checked like a driver checks the flags; the split itself changes nothing on PoCL. */
+ze_result_t ZE_APICALL fake_zeKernelSetCacheConfig(ze_kernel_handle_t kernel,
+                                                   ze_cache_config_flags_t flags) {
+    if (!kernel_ok(kernel)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    if (flags & ~(ze_cache_config_flags_t)(ZE_CACHE_CONFIG_FLAG_LARGE_SLM |
+                                           ZE_CACHE_CONFIG_FLAG_LARGE_DATA))
+        return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+    kernel->cache_flags = flags;
+    return ZE_RESULT_SUCCESS;
+}
+
 ze_result_t ZE_APICALL fake_zeKernelSetArgumentValue(ze_kernel_handle_t kernel, uint32_t index,
                                                      size_t size, const void *value) {
     if (!kernel_ok(kernel)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;

@@ -107,6 +107,7 @@ void fake_ze_fill_ze_Kernel(ze_kernel_dditable_t *table) {
     table->pfnSetArgumentValue = fake_zeKernelSetArgumentValue;
     table->pfnGetProperties = fake_zeKernelGetProperties;
     table->pfnGetName = fake_zeKernelGetName;
+    table->pfnSetCacheConfig = fake_zeKernelSetCacheConfig;
 }
 
 void fake_ze_fill_ze_ModuleBuildLog(ze_module_build_log_dditable_t *table) {
