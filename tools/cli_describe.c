@@ -79,12 +79,13 @@ static const char *store(magnus_device_info *d, const key_spec *k, const char *v
         snprintf(field, size, "%s", value);
         return NULL;
     }
-    case KEY_BACKEND:
-        if (strcasecmp(value, "cuda") == 0) d->backend = MAGNUS_BACKEND_CUDA;
-        else if (strcasecmp(value, "level0") == 0) d->backend = MAGNUS_BACKEND_LEVEL0;
-        else if (strcasecmp(value, "opencl") == 0) d->backend = MAGNUS_BACKEND_OPENCL;
-        else return "cuda, level0 or opencl";
-        return NULL;
+    case KEY_BACKEND: /* the names MAGNUS_BACKENDS uses (magnus_backend_name) */
+        for (int b = MAGNUS_BACKEND_CUDA; b <= MAGNUS_BACKEND_OPENCL; b++)
+            if (strcasecmp(value, magnus_backend_name((magnus_backend_kind)b)) == 0) {
+                d->backend = (magnus_backend_kind)b;
+                return NULL;
+            }
+        return "cuda, level0 or opencl";
     case KEY_BYTES:
         if (magnus_parse_bytes(&bytes, value) || bytes == 0)
             return "a size in bytes such as 131072, 128K or 64G";

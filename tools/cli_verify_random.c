@@ -369,11 +369,7 @@ static magnus_status check_vectors(verify_report *r, const magnus_csr_s *C, cons
         /* Entries ±[0.5, 1]: random signs let errors cancel no more often than chance, and
          * magnitudes away from 0 make every column count. */
         uint64_t state = seed;
-        for (size_t i = 0; i < (size_t)B->cols * (size_t)k; i++) {
-            uint64_t bits = splitmix64(&state);
-            double u = (double)(bits >> 11) * 0x1.0p-53;
-            x[i] = (bits & 1 ? -1.0 : 1.0) * (0.5 + 0.5 * u);
-        }
+        for (size_t i = 0; i < (size_t)B->cols * (size_t)k; i++) x[i] = verify_random_entry(&state);
         vector_job jobs[MAX_THREADS];
         /* C·x on the device: x in C's type there, so the host's passes use those values too */
         double *y = NULL;

@@ -24,6 +24,14 @@ static inline uint64_t splitmix64(uint64_t *state) {
     return z ^ (z >> 31);
 }
 
+/* An entry of a random vector x: ±[0.5, 1], a random sign and every mantissa bit random
+ * (errors cancel no more often than chance, and every column counts); the randomized check's
+ * vectors and the bench's C·x fingerprints (tools/bench/bench_fingerprint.c). */
+static inline double verify_random_entry(uint64_t *state) {
+    const uint64_t bits = splitmix64(state);
+    return (bits & 1 ? -1.0 : 1.0) * (0.5 + 0.5 * (double)(bits >> 11) * 0x1.0p-53);
+}
+
 /* The rows checked entry by entry: a sample (the rows with most products and random ones,
  * drawn from seed) when `sample`, and every row marked in nonfinite[] (may be NULL). Fills
  * the report's rows_sample_* and nonfinite_* fields; a status (with its message) when the

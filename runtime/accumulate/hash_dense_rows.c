@@ -96,8 +96,8 @@ magnus_status magnus_hash_run_dense_rows(const hash_phase *ph, hash_work *w, int
     const uint32_t cols = (uint32_t)B->cols;
     const uint32_t width = (uint32_t)((B->cols + stripes - 1) / stripes);
     const uint64_t bytes = mg_hash_dense_bytes((mg_u32)numeric, width, ph->value_bytes, wg);
-    /* one wave of resident groups, each taking rows in turn: the arrays are cleared once per
-     * group, not once per row */
+    /* the groups a unit's local memory holds (one wave), each taking rows in turn: the arrays
+     * are cleared once per group, not once per row */
     uint64_t per_unit = bytes ? ctx->device_local_mem_bytes / bytes : 1;
     if (per_unit > HASH_DENSE_GROUPS_PER_UNIT) per_unit = HASH_DENSE_GROUPS_PER_UNIT;
     /* at least MAGNUS_DENSE_ROW_ITEMS items a unit: a device that reports only a group's

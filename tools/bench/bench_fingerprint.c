@@ -14,13 +14,7 @@
 #include <string.h>
 
 #include "bench.h"
-
-static uint64_t next_random(uint64_t *state) { /* splitmix64 */
-    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
+#include "cli_verify_random.h"
 
 void bench_fingerprint_free(bench_fingerprint *f) {
     magnus_device_vector_free(&f->x);
@@ -63,8 +57,7 @@ magnus_status bench_fingerprint_init(bench_fingerprint *f, magnus_context ctx,
     }
     uint64_t state = seed;
     for (int64_t j = 0; j < cols; j++) {
-        const uint64_t r = next_random(&state);
-        const double v = (0.5 + 0.5 * (double)(r >> 11) * 0x1.0p-53) * (r & 1 ? -1 : 1);
+        const double v = verify_random_entry(&state);
         if (type == MAGNUS_FLOAT64) ((double *)hx)[j] = v;
         else ((float *)hx)[j] = (float)v;
     }
