@@ -24,8 +24,11 @@
  *      (OpenCL 1.2 core 32-bit atomics) / mg_atomic_add_u64 / mg_atomic_cas_u64
  *      work on MG_GLOBAL and MG_LOCAL pointers alike (OpenCL overloads; 64-bit needs
  *      cl_khr_int64_base_atomics, which the runtime checks via device_info.atomic64). Float
- *      adds are CAS loops with explicit address space: mg_atomic_add_f32_global,
- *      mg_atomic_add_f64_global (and _local). Atomics return the old value.
+ *      adds take an explicit address space: mg_atomic_add_f32_global,
+ *      mg_atomic_add_f64_global (and _local); in OpenCL C they are CAS loops unless the
+ *      backend defines MG_PTX_FLOAT_ATOMICS. Atomics return the old value.
+ *   8b. mg_load_once(p): *p, read once by the whole launch (a matrix's stream); the caches
+ *      may drop it first (CUDA's ld.global.cs; a plain load in OpenCL C).
  *   9. Values: `mg_val` is float or double, chosen at build time by MG_VALUE_F64 (every
  *      backend builds each module twice, see magnus_kernel_variant in runtime/core/device_handles.h).
  *  10. No subgroup intrinsics, no warp shuffles, no printf, no recursion, no function
@@ -84,6 +87,7 @@ typedef uchar mg_u8;
 #define mg_as_float(x) as_float(x)
 #define mg_as_ulong(x) as_ulong(x)
 #define mg_as_double(x) as_double(x)
+#define mg_load_once(p) (*(p))
 
 #define MG_FLOAT_ADD_CAS(suffix, space, T, UT, ATOM, AS_U, AS_T)                                 \
     MG_DEVICE T mg_atomic_add_##suffix(volatile space T *p, T v) {                               \
@@ -95,11 +99,32 @@ typedef uchar mg_u8;
         } while (old != assumed);                                                                \
         return AS_T(old);                                                                        \
     }
+#ifdef MG_PTX_FLOAT_ATOMICS
+/* The device's compiler takes inline PTX and the device has float atomic adds in hardware
+ * (the OpenCL backend defines this only where the device reports it, and builds again without
+ * it if the build fails): one atom instruction in place of a load and a compare-and-swap loop,
+ * which under contention retries (docs/performance.md, "OpenCL's float atomics"). A local
+ * pointer converted to an integer is its offset in the shared window, which .shared takes. */
+#define MG_FLOAT_ADD_PTX(suffix, space, T, PTX, C)                                                 \
+    MG_DEVICE T mg_atomic_add_##suffix(volatile space T *p, T v) {                                 \
+        T old;                                                                                     \
+        __asm__ volatile("atom." PTX " %0, [%1], %2;" : "=" C(old) : "l"((ulong)p), C(v)           \
+                         : "memory");                                                              \
+        return old;                                                                                \
+    }
+MG_FLOAT_ADD_PTX(f32_global, __global, float, "global.add.f32", "f")
+MG_FLOAT_ADD_PTX(f32_local, __local, float, "shared.add.f32", "f")
+#ifdef MG_VALUE_F64
+MG_FLOAT_ADD_PTX(f64_global, __global, double, "global.add.f64", "d")
+MG_FLOAT_ADD_PTX(f64_local, __local, double, "shared.add.f64", "d")
+#endif
+#else
 MG_FLOAT_ADD_CAS(f32_global, __global, float, uint, atomic_cmpxchg, as_uint, as_float)
 MG_FLOAT_ADD_CAS(f32_local, __local, float, uint, atomic_cmpxchg, as_uint, as_float)
 #ifdef MG_VALUE_F64
 MG_FLOAT_ADD_CAS(f64_global, __global, double, ulong, atom_cmpxchg, as_ulong, as_double)
 MG_FLOAT_ADD_CAS(f64_local, __local, double, ulong, atom_cmpxchg, as_ulong, as_double)
+#endif
 #endif
 
 #elif defined(__CUDACC__)
@@ -148,6 +173,8 @@ extern __shared__ mg_u64 mg_dyn_local[];
 #define mg_as_float(x) __uint_as_float(x)
 #define mg_as_ulong(x) ((mg_u64)__double_as_longlong(x))
 #define mg_as_double(x) __longlong_as_double((long long)(x))
+/* ld.global.cs: evict first from L1 and L2, so a stream read once leaves them to reused data */
+#define mg_load_once(p) __ldcs(p)
 
 #else
 #error "magnus_dialect.h: compile as OpenCL C or CUDA C++"

@@ -177,8 +177,9 @@ MG_KERNEL void spmv_merge(mg_i64 rows, mg_i64 nnz, mg_u32 per_item, mg_u64 ngrou
             MG_UNROLL
             for (mg_i32 j = 0; j < MG_SPMV_STAGE_LOADS; j++) {
                 const mg_i32 i = b + (mg_i32)lid + j * (mg_i32)size;
-                c[j] = i < nk ? col[k0 + i] : 0;
-                v[j] = i < nk ? val[k0 + i] : (mg_val)0;
+                /* read once: the L1 keeps the gathers of x instead (docs/performance.md) */
+                c[j] = i < nk ? mg_load_once(&col[k0 + i]) : 0;
+                v[j] = i < nk ? mg_load_once(&val[k0 + i]) : (mg_val)0;
             }
             MG_UNROLL
             for (mg_i32 j = 0; j < MG_SPMV_STAGE_LOADS; j++) {
@@ -187,7 +188,7 @@ MG_KERNEL void spmv_merge(mg_i64 rows, mg_i64 nnz, mg_u32 per_item, mg_u64 ngrou
             }
         }
         for (mg_i32 i = (mg_i32)lid; i < nr; i += (mg_i32)size)
-            ends[i] = (mg_i32)(row_ptr[r0 + 1 + i] - k0);
+            ends[i] = (mg_i32)(mg_load_once(&row_ptr[r0 + 1 + i]) - k0);
         mg_barrier();
         /* this item's start: row ends ri, entries ki = dl - ri */
         const mg_i32 dl = (mg_i32)MG_MIN((mg_i64)lid * per_item, (mg_i64)(nr + nk));

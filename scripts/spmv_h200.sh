@@ -28,6 +28,12 @@
 #             graphs of the irregular step; then, per value, Nsight Compute on csr-balanced's
 #             product on rmat:22:16:2 in each type of SPMV_CARVEOUT_NCU_TYPES (default f64;
 #             empty: none): L1 hit rate, L2 bytes, occupancy, the shared-memory configuration
+#   builds    the same SpMV benches through two builds, alternately (A/B of a kernel change in
+#             one call): SPMV_BUILDS (default "old:.carry/old new:build-gpu"; LABEL:DIR, a DIR
+#             holding magnus and libmagnus.so.0.1, or a build with tools/magnus),
+#             SPMV_BUILD_ROUNDS (2) rounds, SPMV_BUILD_TYPES (f64 f32), on the carveout step's
+#             inputs, CUDA alone, every format; builds.txt: per input, type and format, each
+#             build's median of the rounds' medians and their ratio to the first build's
 # SPMV_FORMATS and SPMV_TESTS narrow the sanitized formats and test executables.
 # Output in $OUT: sanitize.log, spmv.csv, spmv.json, spmv.log, irregular-TYPE.csv/.log,
 # kernels.txt, ncu.txt, carveout.txt (+ carveout-TYPE-VALUE.csv/.log, ncu-carveout-*.csv).
@@ -182,5 +188,47 @@ if [[ ,$steps, == *,carveout,* ]]; then
       ncu_summary "$out/ncu-carveout-$type-$c.csv"
     done
   done | tee -a "$out/carveout.txt"
+fi
+if [[ ,$steps, == *,builds,* ]]; then
+  gpu_find_matrices "$root/.carry/matrices" \
+    ${SPMV_GRAPHS:-soc-Slashdot0902 ego-Facebook wiki-Vote PGPgiantcompo polblogs}
+  read -ra bin_inputs <<<"${SPMV_CARVEOUT_INPUTS:-rmat:22:16:2 rmat:20:4:2 rmat:21:8:2 rmat:23:8:2}"
+  base_ld=$LD_LIBRARY_PATH
+  builds=${SPMV_BUILDS:-old:.carry/old new:build-gpu}
+  for r in $(seq 1 "${SPMV_BUILD_ROUNDS:-2}"); do
+    for b in $builds; do
+      label=${b%%:*} dir=$root/${b#*:}
+      if [ -x "$dir/tools/magnus" ]; then bin=$dir/tools/magnus ld=$base_ld
+      else bin=$dir/magnus ld=$dir:$base_ld; fi # its library before build-gpu's
+      for type in ${SPMV_BUILD_TYPES:-f64 f32}; do
+        LD_LIBRARY_PATH=$ld MAGNUS_BACKENDS=cuda timeout 150 "$bin" bench --op spmv \
+          "${bin_inputs[@]}" "${inputs[@]}" --type "$type" --systems cuda:0 --no-bandwidth \
+          --runs "${SPMV_RUNS:-20}" --csv "$out/build-$label-$type-$r.csv" \
+          >"$out/build-$label-$type-$r.log" 2>&1 || { echo "builds $label $type $r: FAILED"; failed=1; }
+      done
+    done
+  done
+  python3 - "$out" "$builds" <<'PY' | tee "$out/builds.txt"
+import csv, glob, os, statistics, sys
+out, labels = sys.argv[1], [b.split(":")[0] for b in sys.argv[2].split()]
+t = {}
+for path in glob.glob(os.path.join(out, "build-*-*-*.csv")):
+    _, label, typ, _ = os.path.basename(path)[:-4].split("-")
+    for row in csv.DictReader(open(path)):
+        if row.get("verified") == "yes" and row.get("median_ms"):
+            t.setdefault((row["input"], typ, row["format"]), {}).setdefault(label, []).append(float(row["median_ms"]))
+print("input type format: " + "  ".join(f"{l} ms" for l in labels) + f"  (over {labels[0]})")
+ratios = {}
+for key in sorted(t):
+    med = {l: statistics.median(v) for l, v in t[key].items()}
+    if labels[0] not in med: continue
+    cells = [f"{med[l]:.4f}" if l in med else "-" for l in labels]
+    rel = [f"{med[l] / med[labels[0]]:.3f}" for l in labels[1:] if l in med]
+    for l in labels[1:]:
+        if l in med: ratios.setdefault((key[1], key[2], l), []).append(med[l] / med[labels[0]])
+    print(" ".join(key), " ".join(cells), " ".join(rel))
+for (typ, fmt, l), v in sorted(ratios.items()):
+    print(f"geomean {l}/{labels[0]} {typ} {fmt}: {statistics.geometric_mean(v):.3f} over {len(v)}")
+PY
 fi
 exit $failed

@@ -24,6 +24,18 @@ static magnus_status context_identity(magnus_bctx *c) {
     return MAGNUS_SUCCESS;
 }
 
+/* Whether the device reports a PTX compute capability (cl_nv_device_attribute_query) of 6.0 or
+ * more, where float and double atomic adds are instructions (atom.add.f64 needs sm_60): its
+ * compiler may then take them as inline PTX (kernels/magnus_dialect.h, MG_PTX_FLOAT_ATOMICS;
+ * opencl_module.c tries, and builds without them if that fails). */
+static int reports_ptx_float_atomics(cl_device_id device, const char *extensions) {
+    cl_uint major = 0;
+    return magnus_cl_extension_listed(extensions, "cl_nv_device_attribute_query") &&
+           magnus_cl.GetDeviceInfo(device, MAGNUS_CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV,
+                                   sizeof major, &major, NULL) == CL_SUCCESS &&
+           major >= 6;
+}
+
 void magnus_cl_context_destroy(magnus_bctx *c) {
     if (!c) return;
     if (c->alloc_queue) magnus_cl.ReleaseCommandQueue(c->alloc_queue);
@@ -54,6 +66,7 @@ magnus_status magnus_cl_context_create(int index, magnus_bctx **out) {
     c->max_alloc_bytes = max_alloc;
     c->fp64 = fp64 != 0 || magnus_cl_extension_listed(ext, "cl_khr_fp64");
     c->spir = magnus_cl_extension_listed(ext, "cl_khr_spir");
+    c->ptx_float_atomics = reports_ptx_float_atomics(c->device, ext);
     magnus_host_free(ext);
 
     cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)c->platform, 0};

@@ -15,6 +15,7 @@
 
 /* Device parameters of OpenCL 3.0 and vendor extensions, queried only when advertised. */
 #define MAGNUS_CL_DEVICE_PREFERRED_WG_MULTIPLE 0x1067 /* OpenCL 3.0 */
+#define MAGNUS_CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV 0x4000 /* cl_nv_device_attribute_query */
 #define MAGNUS_CL_DEVICE_WARP_SIZE_NV 0x4003          /* cl_nv_device_attribute_query */
 #define MAGNUS_CL_DEVICE_WAVEFRONT_WIDTH_AMD 0x4043   /* cl_amd_device_attribute_query */
 #define MAGNUS_CL_DEVICE_SUB_GROUP_SIZES_INTEL 0x4108 /* cl_intel_required_subgroup_size */
@@ -28,6 +29,7 @@ struct magnus_bctx {
     uint64_t max_alloc_bytes;     /* CL_DEVICE_MAX_MEM_ALLOC_SIZE */
     int fp64;
     int spir;                     /* cl_khr_spir: SPIR 1.2 binaries accepted */
+    int ptx_float_atomics;        /* reports a PTX compute capability >= 6.0 (opencl_module.c) */
     char identity[1024];          /* device name, vendor, driver and platform version */
     char name[200];               /* CL_DEVICE_NAME, for messages */
 };

@@ -34,7 +34,37 @@ typedef struct program_input {
     size_t size;
     bool binary;      /* SPIR bitcode, else OpenCL C source */
     const char *options;
+    char option_text[96];
+    bool ptx_fallback; /* options ask for MG_PTX_FLOAT_ATOMICS; build without if that fails */
 } program_input;
+
+#define PTX_ATOMICS_OPTION " -DMG_PTX_FLOAT_ATOMICS"
+
+/* MAGNUS_OPENCL_PTX_ATOMICS: the float atomic adds of the kernels as inline PTX instructions
+ * (kernels/magnus_dialect.h) instead of compare-and-swap loops. Unset or "auto": where the
+ * device reports them (opencl_context.c), built without them if that build fails; "1": the
+ * same, but a failed build is an error (to measure them, or to see why); "0": never. */
+static magnus_status ptx_atomics_choice(const magnus_bctx *ctx, bool *use, bool *fallback) {
+    const char *v = getenv("MAGNUS_OPENCL_PTX_ATOMICS");
+    *use = ctx->ptx_float_atomics != 0;
+    *fallback = *use;
+    if (!v || !*v || strcmp(v, "auto") == 0) return MAGNUS_SUCCESS;
+    if (strcmp(v, "0") == 0) {
+        *use = *fallback = false;
+        return MAGNUS_SUCCESS;
+    }
+    if (strcmp(v, "1") != 0)
+        return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
+                            "MAGNUS_OPENCL_PTX_ATOMICS=%s: expected 0, 1 or auto", v);
+    if (!*use)
+        return magnus_error(MAGNUS_ERROR_FEATURE_UNSUPPORTED,
+                            "MAGNUS_OPENCL_PTX_ATOMICS=1: %s reports no PTX compute capability "
+                            "of 6.0 or more (cl_nv_device_attribute_query), so its kernels "
+                            "cannot take float atomic adds as inline PTX",
+                            ctx->name);
+    *fallback = false;
+    return MAGNUS_SUCCESS;
+}
 
 static magnus_status choose_input(magnus_bctx *ctx, magnus_kernel_variant variant,
                                   program_input *in) {
@@ -45,7 +75,12 @@ static magnus_status choose_input(magnus_bctx *ctx, magnus_kernel_variant varian
         in->bytes = magnus_opencl_source;
         in->size = magnus_opencl_source_size;
         in->binary = false;
-        in->options = f64 ? "-cl-std=CL1.2 -DMG_VALUE_F64" : "-cl-std=CL1.2";
+        bool ptx;
+        magnus_status s = ptx_atomics_choice(ctx, &ptx, &in->ptx_fallback);
+        if (s) return s;
+        snprintf(in->option_text, sizeof in->option_text, "-cl-std=CL1.2%s%s",
+                 f64 ? " -DMG_VALUE_F64" : "", ptx ? PTX_ATOMICS_OPTION : "");
+        in->options = in->option_text;
         return MAGNUS_SUCCESS;
     }
     if (strcmp(mode, "spir") != 0)
@@ -145,7 +180,7 @@ magnus_status magnus_cl_module_load(magnus_bctx *ctx, magnus_kernel_variant vari
         return magnus_error(MAGNUS_ERROR_FEATURE_UNSUPPORTED,
                             "the OpenCL device has no double precision (cl_khr_fp64), so the "
                             "float64 kernels cannot run on it");
-    program_input in;
+    program_input in = {0};
     magnus_status s = choose_input(ctx, variant, &in);
     if (s) return s;
     magnus_bmodule *m = magnus_host_calloc(1, sizeof *m);
@@ -156,6 +191,8 @@ magnus_status magnus_cl_module_load(magnus_bctx *ctx, magnus_kernel_variant vari
     magnus_cache_key_init(&key);
     magnus_cache_key_add(&key, in.bytes, in.size);
     magnus_cache_key_add_string(&key, in.options);
+    /* what an "auto" build keeps may be the build without PTX: never what "1" loads */
+    magnus_cache_key_add_string(&key, in.ptx_fallback ? "ptx auto" : "");
     magnus_cache_key_add_string(&key, ctx->identity);
     m->program = load_cached(ctx, &in, &key);
     if (m->program) {
@@ -202,6 +239,15 @@ magnus_status magnus_cl_module_load(magnus_bctx *ctx, magnus_kernel_variant vari
              where ? where : "cached in ", where ? "" : dir);
     magnus_build_notify(notice, 0, told);
     s = build(ctx, m->program, in.options, what);
+    if (s && in.ptx_fallback) {
+        /* The device reported float atomics, but its compiler refused them as inline PTX:
+         * the same program without them (the option is last), kept under the first key, so
+         * the next process loads it directly. */
+        char plain[sizeof in.option_text];
+        snprintf(plain, sizeof plain, "%.*s",
+                 (int)(strlen(in.options) - strlen(PTX_ATOMICS_OPTION)), in.options);
+        s = build(ctx, m->program, plain, what);
+    }
     magnus_build_notify(notice, 1, told);
     if (s) {
         magnus_cl.ReleaseProgram(m->program);

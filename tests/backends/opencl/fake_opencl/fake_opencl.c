@@ -11,6 +11,11 @@
  *   FAKE_OPENCL_ERROR   the cl_int error to return (default -5, CL_OUT_OF_RESOURCES;
  *                       -1001 makes clGetPlatformIDs say "no platform", as ICD loaders do)
  *   FAKE_OPENCL_REAL    the real library (default libOpenCL.so.1)
+ *   FAKE_OPENCL_PTX_CC  N: the devices also list cl_nv_device_attribute_query and report a
+ *                       PTX compute capability of N.0 (0x4000; the extension's other
+ *                       queries go to the real device, which refuses them), and the compiler
+ *                       refuses a build whose options ask for inline PTX
+ *                       (-DMG_PTX_FLOAT_ATOMICS), as one that takes no PTX would
  * An entry point that returns an object returns NULL and stores the error in *errcode_ret.
  */
 #define CL_TARGET_OPENCL_VERSION 120
@@ -100,8 +105,50 @@ FORWARD_STATUS(clGetPlatformInfo, (cl_platform_id p, cl_platform_info i, size_t 
 FORWARD_STATUS(clGetDeviceIDs,
                (cl_platform_id p, cl_device_type t, cl_uint n, cl_device_id *d, cl_uint *nd),
                (p, t, n, d, nd))
-FORWARD_STATUS(clGetDeviceInfo, (cl_device_id d, cl_device_info i, size_t s, void *v, size_t *r),
-               (d, i, s, v, r))
+/* The real entry point `name` into the function pointer `fn`. */
+#define REAL(fn, name)                                                                           \
+    do {                                                                                         \
+        void *sym_ = real_symbol(name);                                                          \
+        memcpy(&fn, &sym_, sizeof sym_);                                                         \
+    } while (0)
+
+static const char *ptx_cc(void) {
+    const char *cc = getenv("FAKE_OPENCL_PTX_CC");
+    return cc && *cc ? cc : NULL;
+}
+
+static cl_int answer(const void *value, size_t size, size_t capacity, void *out, size_t *ret) {
+    if (ret) *ret = size;
+    if (!out) return CL_SUCCESS;
+    if (capacity < size) return CL_INVALID_VALUE;
+    memcpy(out, value, size);
+    return CL_SUCCESS;
+}
+
+FAKE_EXPORT CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id d, cl_device_info i,
+                                                            size_t s, void *v, size_t *r) {
+    if (should_fail("clGetDeviceInfo")) return fail_code();
+    cl_int(CL_API_CALL * real_)(cl_device_id, cl_device_info, size_t, void *, size_t *);
+    REAL(real_, "clGetDeviceInfo");
+    const char *cc = ptx_cc();
+    if (!cc || (i != CL_DEVICE_EXTENSIONS && i != 0x4000)) return real_(d, i, s, v, r);
+    if (i == 0x4000) {
+        cl_uint major = (cl_uint)atoi(cc);
+        return answer(&major, sizeof major, s, v, r);
+    }
+    static const char extra[] = " cl_nv_device_attribute_query";
+    size_t n = 0;
+    cl_int e = real_(d, i, 0, NULL, &n);
+    if (e != CL_SUCCESS) return e;
+    char *list = malloc(n + sizeof extra);
+    if (!list) return CL_OUT_OF_HOST_MEMORY;
+    if ((e = real_(d, i, n, list, NULL)) == CL_SUCCESS) {
+        strcat(list, extra);
+        e = answer(list, strlen(list) + 1, s, v, r);
+    }
+    free(list);
+    return e;
+}
 FORWARD_OBJECT(cl_context, clCreateContext,
                (const cl_context_properties *p, cl_uint n, const cl_device_id *d, context_notify f,
                 void *u, cl_int *errcode_ret),
@@ -143,10 +190,16 @@ FORWARD_OBJECT(cl_program, clCreateProgramWithBinary,
                (cl_context c, cl_uint n, const cl_device_id *d, const size_t *l,
                 const unsigned char **b, cl_int *st, cl_int *errcode_ret),
                (c, n, d, l, b, st, errcode_ret))
-FORWARD_STATUS(clBuildProgram,
-               (cl_program p, cl_uint n, const cl_device_id *d, const char *o, program_notify f,
-                void *u),
-               (p, n, d, o, f, u))
+FAKE_EXPORT CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program p, cl_uint n,
+                                                           const cl_device_id *d, const char *o,
+                                                           program_notify f, void *u) {
+    if (should_fail("clBuildProgram")) return fail_code();
+    if (ptx_cc() && o && strstr(o, "-DMG_PTX_FLOAT_ATOMICS")) return CL_BUILD_PROGRAM_FAILURE;
+    cl_int(CL_API_CALL * real_)(cl_program, cl_uint, const cl_device_id *, const char *,
+                                program_notify, void *);
+    REAL(real_, "clBuildProgram");
+    return real_(p, n, d, o, f, u);
+}
 FORWARD_STATUS(clGetProgramInfo, (cl_program p, cl_program_info i, size_t s, void *v, size_t *r),
                (p, i, s, v, r))
 FORWARD_STATUS(clGetProgramBuildInfo,
