@@ -55,7 +55,7 @@
 const char *magnus_algorithm_name(magnus_algorithm algorithm) {
     switch (algorithm) {
     case MAGNUS_ALGORITHM_AUTO: return "auto";
-    case MAGNUS_ALGORITHM_MAGNUS: return "magnus";
+    case MAGNUS_ALGORITHM_GMAGNUS: return "gmagnus";
     case MAGNUS_ALGORITHM_HASH: return "hash";
     }
     return NULL;
@@ -70,7 +70,7 @@ magnus_status magnus_spgemm_choose(magnus_algorithm *out, magnus_row_products *c
     magnus_hash_budget_capacity(ctx, A->type, &long_products, &numeric_nnz);
     rep->auto_long_row_products = long_products;
     rep->auto_numeric_row_nnz = numeric_nnz;
-    *out = MAGNUS_ALGORITHM_MAGNUS;
+    *out = MAGNUS_ALGORITHM_GMAGNUS;
     memset(counted, 0, sizeof *counted);
     rep->dense_row_columns = magnus_hash_dense_row_columns(ctx, A->type);
     rep->dense_rows_local_bytes = magnus_hash_dense_rows_local_bytes(ctx, A->type);
