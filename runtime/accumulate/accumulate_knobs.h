@@ -1,8 +1,8 @@
 /*
  * The hash accumulator's knobs: its wide bins, which both algorithms and AUTO's choice meet
  * through the accumulator (the dense rows it uses have their own, dense/dense_rows_knobs.h).
- * Parsed once at context creation by magnus_knobs_accumulate (accumulate_knobs.c, listed in runtime/device/device_runtime.h)
- * into the context's slot for them, and read back here.
+ * Parsed once at context creation by magnus_knobs_accumulate (accumulate_knobs.c, listed in
+ * runtime/device/device_runtime.h) into the context's slot for them, and read back here.
  */
 #ifndef MAGNUS_ACCUMULATE_KNOBS_H
 #define MAGNUS_ACCUMULATE_KNOBS_H
