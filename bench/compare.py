@@ -5,9 +5,9 @@
                    [--plot OUT.png]
 
 Reads one or more bench outputs (JSON or CSV; every row with status ok). With several files,
-LABEL= names each file's systems ("pinned=a.json best=b.json" gives "pinned:magnus@cuda:0"),
+LABEL= names each file's systems ("pinned=a.json best=b.json" gives "pinned:gmagnus@cuda:0"),
 so the same system run twice, e.g. once with the parameters pinned (MAGNUS_LOCAL_MEM_BYTES,
---algorithms magnus) and once with each backend's own choice, can be compared.
+--algorithms gmagnus) and once with each backend's own choice, can be compared.
 
 For each input it prints a Markdown table: the reference system's times in ms, every other
 system's time over the reference's per phase (upload, setup, outer product, histogram,
@@ -55,6 +55,26 @@ def number(value):
     return v if math.isfinite(v) else None
 
 
+# gMAGNUS was "magnus" in the outputs before issue 35 (systems "magnus@cuda:0", algorithm
+# "magnus"): older results are read under today's name, "gmagnus".
+def current_system(system):
+    """A system id ("magnus@cuda:0", "label:magnus@cuda:0") under today's algorithm names."""
+    head, at, device = system.partition("@")
+    label, colon, name = head.rpartition(":")
+    return label + colon + ("gmagnus" if name == "magnus" else name) + at + device
+
+
+def current_names(r):
+    """Row r with gMAGNUS's former name replaced in its system and algorithm columns."""
+    r = dict(r)
+    if r.get("system"):
+        r["system"] = current_system(r["system"])
+    for column in ("algorithm", "algorithm_ran", "algorithm_requested"):
+        if r.get(column) == "magnus":
+            r[column] = "gmagnus"
+    return r
+
+
 def read_rows(path):
     if path.endswith(".json"):
         with open(path, encoding="utf-8") as f:
@@ -62,7 +82,7 @@ def read_rows(path):
     else:
         with open(path, encoding="utf-8", newline="") as f:
             rows = list(csv.DictReader(f))
-    return [r for r in rows if r.get("status") == "ok"]
+    return [current_names(r) for r in rows if r.get("status") == "ok"]
 
 
 def load(specs):
@@ -214,7 +234,7 @@ def main():
     rows, systems = load(args.results)
     if not rows:
         sys.exit("compare.py: no row with status ok")
-    reference = args.reference or systems[0]
+    reference = current_system(args.reference) if args.reference else systems[0]
     if reference not in systems:
         sys.exit(f"compare.py: --reference {reference}: not a system of these files "
                  f"({', '.join(systems)})")

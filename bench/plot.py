@@ -38,12 +38,33 @@ def num(text):
     return v if math.isfinite(v) else None
 
 
+# gMAGNUS was "magnus" in the outputs before issue 35 (systems "magnus@cuda:0", algorithm
+# "magnus"): older results are read under today's name, "gmagnus".
+def current_system(system):
+    """A system id ("magnus@cuda:0", "label:magnus@cuda:0") under today's algorithm names."""
+    head, at, device = system.partition("@")
+    label, colon, name = head.rpartition(":")
+    return label + colon + ("gmagnus" if name == "magnus" else name) + at + device
+
+
+def current_names(r):
+    """Row r with gMAGNUS's former name replaced in its system and algorithm columns."""
+    r = dict(r)
+    if r.get("system"):
+        r["system"] = current_system(r["system"])
+    for column in ("algorithm", "algorithm_ran", "algorithm_requested"):
+        if r.get(column) == "magnus":
+            r[column] = "gmagnus"
+    return r
+
+
 def read_rows(paths):
     """Rows of every CSV; a later file's (input, system) replaces an earlier one's."""
     rows = {}
     for p in paths:
         with open(p, newline="", encoding="utf-8") as f:
             for r in csv.DictReader(f):
+                r = current_names(r)
                 rows[(r["input"], r["system"])] = r
     return list(rows.values())
 
@@ -194,8 +215,8 @@ def main():
     rows = read_rows(args.csv)
     out = args.out or os.path.dirname(os.path.abspath(args.csv[0]))
     os.makedirs(out, exist_ok=True)
-    system = args.system or next((r["system"] for r in rows
-                                  if r["algorithm"] == "magnus" and ok(r)), None)
+    system = current_system(args.system) if args.system else next((r["system"] for r in rows
+                                  if r["algorithm"] == "gmagnus" and ok(r)), None)
     if not system:
         sys.exit("plot.py: no completed gMAGNUS row in the CSV")
     problems = 0

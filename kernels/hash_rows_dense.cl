@@ -1,5 +1,5 @@
 /*
- * Dense rows (runtime/accumulate/hash_dense_rows.c): rows of C = A·B that no local hash table
+ * Dense rows (runtime/accumulate/dense/dense_rows.c): rows of C = A·B that no local hash table
  * holds, accumulated in an array over C's whole width in local memory, when that width fits.
  * One work group per row (grid-stride over the bin's rows); layout in kernels/shared/
  * hash_layout.h. Where the hash accumulator would give such a row a table in global memory

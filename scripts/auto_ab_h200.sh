@@ -37,7 +37,7 @@ if has sanitize; then
 fi
 if has methods; then
   say "== methods, new ($((SECONDS-t0)) s)"
-  METHODS_STEPS=real32,real64,rmat METHODS_SYSTEMS=auto@cuda:0,magnus@cuda:0,hash@cuda:0,cusparse@cuda:0 METHODS_BUDGET_S=200 OUT=$tmp/m timeout 220 bash scripts/methods_h200.sh >/dev/null 2>&1; say "methods: $? ($((SECONDS-t0)) s)"
+  METHODS_STEPS=real32,real64,rmat METHODS_SYSTEMS=auto@cuda:0,gmagnus@cuda:0,hash@cuda:0,cusparse@cuda:0 METHODS_BUDGET_S=200 OUT=$tmp/m timeout 220 bash scripts/methods_h200.sh >/dev/null 2>&1; say "methods: $? ($((SECONDS-t0)) s)"
   cp "$tmp/m/real32.csv" "$tmp/m/real64.csv" "$tmp/m/rmat.csv" "$out/" 2>/dev/null
 fi
 if has base; then
@@ -94,8 +94,8 @@ for part in ("real32", "real64", "rmat"):
         if not a: print("  %-34s no new auto" % key[0]); continue
         ta = float(a["time_median_ms"]); to = float(o["time_median_ms"]) if o else float("nan")
         best = min(cu) if cu else float("nan")
-        line = "  %-34s auto %8.3f old %8.3f magnus %8.3f hash %8.3f cusparse %8.3f | old/new %.3f cus/new %.3f %s" % (
-            key[0][:34], ta, to, t("magnus@cuda:0"), t("hash@cuda:0"), best, to / ta, best / ta, a.get("verified", ""))
+        line = "  %-34s auto %8.3f old %8.3f gmagnus %8.3f hash %8.3f cusparse %8.3f | old/new %.3f cus/new %.3f %s" % (
+            key[0][:34], ta, to, t("gmagnus@cuda:0"), t("hash@cuda:0"), best, to / ta, best / ta, a.get("verified", ""))
         if part == "real64" and key[0] in hsmu: line += " hsmu %.3f (%.3fx)" % (hsmu[key[0]], hsmu[key[0]] / ta)
         print(line)
         if cu: vs_cu.append(best / ta)

@@ -120,7 +120,7 @@ if [[ ",$phases," == *",real,"* ]]; then
   [ -n "${BENCH_REAL_SYSTEMS:-}" ] && real_systems=(--systems "$BENCH_REAL_SYSTEMS")
   hard=$(remaining)
   [ "$hard" -gt $((real_limit + 90)) ] && hard=$((real_limit + 90))
-  run_phase real "$hard" --matrices "$matrices" --min-products "${BENCH_MIN_PRODUCTS:-1e7}" --algorithms magnus,hash \
+  run_phase real "$hard" --matrices "$matrices" --min-products "${BENCH_MIN_PRODUCTS:-1e7}" --algorithms gmagnus,hash \
     "${real_systems[@]}" --runs 20 --runs-large 5 --large-products 1e9 --max-timed-seconds 5 \
     --time-limit "$real_limit"
 fi

@@ -24,7 +24,7 @@
 #   GPU_VERIFY_EXTRA          more pairs as SCALE:A_PER_ROW, B 8 per row (default "16:16 16:32")
 #   GPU_VERIFY_PARAMS_SCALES  scales for magnus params (default: GPU_VERIFY_SCALES)
 #   GPU_VERIFY_STEPS          params,multiply (default both)
-#   GPU_VERIFY_ALGORITHMS     magnus and/or hash (default "magnus")
+#   GPU_VERIFY_ALGORITHMS     gmagnus and/or hash (default "gmagnus")
 #   GPU_VERIFY_LIMIT          --verify-limit: products checked by the CPU reference (3e8)
 #   GPU_VERIFY_TYPE           f32 or f64 (default f32)
 #   GPU_VERIFY_LOCAL_MEM      --local-mem BYTES for params and multiply, up to the device's
@@ -46,7 +46,7 @@ scales=${GPU_VERIFY_SCALES:-15 16 17 18 19 20}
 extra=${GPU_VERIFY_EXTRA-16:16 16:32}
 params_scales=${GPU_VERIFY_PARAMS_SCALES:-$scales}
 steps=${GPU_VERIFY_STEPS:-params,multiply}
-algorithms=${GPU_VERIFY_ALGORITHMS:-magnus}
+algorithms=${GPU_VERIFY_ALGORITHMS:-gmagnus}
 limit=${GPU_VERIFY_LIMIT:-300000000}
 type=${GPU_VERIFY_TYPE:-f32}
 budget=${GPU_VERIFY_BUDGET_S:-420}

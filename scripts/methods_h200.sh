@@ -20,9 +20,9 @@
 #                   scales 15-18: which rows should take the heavy path?
 #                   (docs/performance.md, "The method per row"). Output: variants.csv, every
 #                   row's setting in its `variant` column
-# METHODS_SYSTEMS (default auto@cuda:0,magnus@cuda:0,hash@cuda:0,cusparse@cuda:0: the
+# METHODS_SYSTEMS (default auto@cuda:0,gmagnus@cuda:0,hash@cuda:0,cusparse@cuda:0: the
 # library's choice, each algorithm forced, cuSPARSE) for real32, real64 and rmat;
-# METHODS_VARIANT_SYSTEMS (magnus@cuda:0) and METHODS_VARIANT_PARTS ("real32 real64 rmat")
+# METHODS_VARIANT_SYSTEMS (gmagnus@cuda:0) and METHODS_VARIANT_PARTS ("real32 real64 rmat")
 # for variants.
 # METHODS_STEPS picks steps (default real32,real64,rmat,trace,cold; variants on request); METHODS_RUNS (10) timed
 # runs; METHODS_BUDGET_S (420) bounds them all (a step is skipped with less than 20 s left).
@@ -43,7 +43,7 @@ gpu_libs_setup "$root/build-gpu" "$root/.carry" >>"$summary"
 GPU_LIBS_SAY=say gpu_find_cusparse
 export MAGNUS_BACKENDS=cuda
 matrices=$root/.carry/matrices
-systems=${METHODS_SYSTEMS:-auto@cuda:0,magnus@cuda:0,hash@cuda:0,cusparse@cuda:0}
+systems=${METHODS_SYSTEMS:-auto@cuda:0,gmagnus@cuda:0,hash@cuda:0,cusparse@cuda:0}
 
 step() { # NAME LIMIT COMMAND...: bounded by the budget; output in logs/NAME.log
   local name=$1 limit=$2 left=$((budget - (SECONDS - start)))
@@ -124,7 +124,7 @@ if has variants; then
         real64) args=(--matrices "$matrices" --min-products 1e7 --type f64) ;;
         rmat) args=(--rmat-sweep --scales 15-18 --a-per-row 4,16 --b-per-row 8) ;;
       esac
-      step "v-$name-$part" 60 env "${envs[@]}" "$magnus" bench "${args[@]}" --systems "${METHODS_VARIANT_SYSTEMS:-magnus@cuda:0}" \
+      step "v-$name-$part" 60 env "${envs[@]}" "$magnus" bench "${args[@]}" --systems "${METHODS_VARIANT_SYSTEMS:-gmagnus@cuda:0}" \
         --runs "$runs" --runs-large 5 --max-timed-seconds 3 --verify-limit 2e7 --no-bandwidth \
         --csv "$out/logs/v-$name-$part.csv"
       append_csv "$out/logs/v-$name-$part.csv" "$name" "$out/variants.csv"

@@ -107,7 +107,7 @@ step check 60 MAGNUS_BACKENDS="$backend" -- bash -c \
 step check_all_dense 40 MAGNUS_BACKENDS="$backend" MAGNUS_DENSE_MIN_ELEMENTS=1 -- \
   "$build/tests/spgemm_gmagnus" --jobs 1 --filter 'gmagnus*/*'
 step default 70 MAGNUS_LOCAL_MEM_BYTES="$local_mem" -- "${bench[@]}" \
-  --systems "$device${base[*]}" --algorithms magnus,hash \
+  --systems "$device${base[*]}" --algorithms gmagnus,hash \
   --csv "$out/default.csv" --json "$out/default.json"
 for n in 1024 512 256; do
   step "dense$n" 30 MAGNUS_DENSE_MIN_ELEMENTS=$n MAGNUS_LOCAL_MEM_BYTES="$local_mem" -- \

@@ -33,20 +33,20 @@ run_case() { # NAME TOOL ENV... -- ARGS...; SANITIZE_CASES (a regex) picks cases
   fi
 }
 for tool in memcheck racecheck synccheck; do
-  run_case small-budget "$tool" MAGNUS_BACKENDS=cuda -- rmat:12:4:1 rmat:12:8:2 --local-mem 4096 --algorithm magnus
-  run_case three-levels "$tool" MAGNUS_BACKENDS=cuda -- rmat:14:4:1 rmat:14:8:2 --local-mem 1024 --algorithm magnus
-  run_case default "$tool" MAGNUS_BACKENDS=cuda -- rmat:13:8:1 rmat:13:8:2 --algorithm magnus
-  run_case all-dense "$tool" MAGNUS_BACKENDS=cuda MAGNUS_DENSE_MIN_ELEMENTS=1 -- rmat:13:8:1 rmat:13:8:2 --algorithm magnus
-  run_case in-place "$tool" MAGNUS_BACKENDS=cuda MAGNUS_CHAT_GAP=4 MAGNUS_CHAT_GAP_MIN_BYTES=0 -- rmat:14:8:1 rmat:14:8:2 --algorithm magnus
+  run_case small-budget "$tool" MAGNUS_BACKENDS=cuda -- rmat:12:4:1 rmat:12:8:2 --local-mem 4096 --algorithm gmagnus
+  run_case three-levels "$tool" MAGNUS_BACKENDS=cuda -- rmat:14:4:1 rmat:14:8:2 --local-mem 1024 --algorithm gmagnus
+  run_case default "$tool" MAGNUS_BACKENDS=cuda -- rmat:13:8:1 rmat:13:8:2 --algorithm gmagnus
+  run_case all-dense "$tool" MAGNUS_BACKENDS=cuda MAGNUS_DENSE_MIN_ELEMENTS=1 -- rmat:13:8:1 rmat:13:8:2 --algorithm gmagnus
+  run_case in-place "$tool" MAGNUS_BACKENDS=cuda MAGNUS_CHAT_GAP=4 MAGNUS_CHAT_GAP_MIN_BYTES=0 -- rmat:14:8:1 rmat:14:8:2 --algorithm gmagnus
   run_case auto "$tool" MAGNUS_BACKENDS=cuda -- rmat:14:8:1 rmat:14:8:2
   # gMAGNUS in row blocks (a 1 MiB batch budget: several blocks, then the stack)
-  run_case batches "$tool" MAGNUS_BACKENDS=cuda MAGNUS_CHAT_BATCH_BYTES=1M -- rmat:12:4:1 rmat:12:8:2 --algorithm magnus
+  run_case batches "$tool" MAGNUS_BACKENDS=cuda MAGNUS_CHAT_BATCH_BYTES=1M -- rmat:12:4:1 rmat:12:8:2 --algorithm gmagnus
   # AUTO's overflow sample with tables of a few hundred entries: many drawn rows counted
   run_case auto-overflow "$tool" MAGNUS_BACKENDS=cuda -- rmat:12:8:1 rmat:12:8:2 --local-mem 8192
   run_case hash-global "$tool" MAGNUS_BACKENDS=cuda -- rmat:12:8:1 rmat:12:8:2 --algorithm hash --local-mem 4096
-  run_case long-light-rows "$tool" MAGNUS_BACKENDS=cuda MAGNUS_HEAVY_ROW_PRODUCTS=12288 MAGNUS_HASH_WIDE_BINS=1 -- rmat:14:8:1 rmat:14:8:2 --algorithm magnus
+  run_case long-light-rows "$tool" MAGNUS_BACKENDS=cuda MAGNUS_HEAVY_ROW_PRODUCTS=12288 MAGNUS_HASH_WIDE_BINS=1 -- rmat:14:8:1 rmat:14:8:2 --algorithm gmagnus
   run_case hash-wide "$tool" MAGNUS_BACKENDS=cuda MAGNUS_HASH_WIDE_BINS=1 -- rmat:14:8:1 rmat:14:8:2 --algorithm hash
-  run_case light-rows-global "$tool" MAGNUS_BACKENDS=cuda MAGNUS_HEAVY_ROW_PRODUCTS=12288 MAGNUS_HASH_WIDE_BINS=0 -- rmat:14:8:1 rmat:14:8:2 --algorithm magnus
+  run_case light-rows-global "$tool" MAGNUS_BACKENDS=cuda MAGNUS_HEAVY_ROW_PRODUCTS=12288 MAGNUS_HASH_WIDE_BINS=0 -- rmat:14:8:1 rmat:14:8:2 --algorithm gmagnus
   # dense rows (rows past the hash tables over C's whole width in local memory): rows of
   # several tiles of 1024 A entries, f32 and f64, and the same through AUTO
   run_case dense-rows "$tool" MAGNUS_BACKENDS=cuda -- rmat:14:16:1 rmat:14:8:2 --algorithm hash

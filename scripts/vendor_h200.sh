@@ -34,7 +34,7 @@ steps=${VENDOR_STEPS:-sanitize,real,cuda48k,rmat}
 budget=${VENDOR_BUDGET_S:-480}
 types=${VENDOR_TYPES:-f64 f32}
 runs=${VENDOR_RUNS:-10}
-systems=${VENDOR_SYSTEMS:-auto@cuda:0,magnus@cuda:0,hash@cuda:0,auto@opencl:0,magnus@opencl:0,hash@opencl:0}
+systems=${VENDOR_SYSTEMS:-auto@cuda:0,gmagnus@cuda:0,hash@cuda:0,auto@opencl:0,gmagnus@opencl:0,hash@opencl:0}
 read -ra extra_env <<<"${VENDOR_ENV:-}"
 start=$SECONDS
 GPU_LIBS_SAY=say gpu_libs_setup "$build" "$root/.carry"
@@ -75,7 +75,7 @@ if has real || has cuda48k; then
       --min-products "${VENDOR_MIN_PRODUCTS:-4e6}" --type "$type" --systems "$systems"
     has cuda48k && bench "cuda48k-$type" MAGNUS_LOCAL_MEM_BYTES=48K -- \
       --matrices "$root/.carry/matrices" --min-products "${VENDOR_MIN_PRODUCTS:-4e6}" \
-      --type "$type" --systems auto@cuda:0,magnus@cuda:0,hash@cuda:0
+      --type "$type" --systems auto@cuda:0,gmagnus@cuda:0,hash@cuda:0
   done
 fi
 has rmat && bench rmat -- --rmat-sweep --scales "${VENDOR_SCALES:-15-20}" \

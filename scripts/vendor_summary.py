@@ -14,12 +14,32 @@ import os
 import sys
 
 
+# gMAGNUS was "magnus" in the outputs before issue 35 (systems "magnus@cuda:0", algorithm
+# "magnus"): older results are read under today's name, "gmagnus".
+def current_system(system):
+    """A system id ("magnus@cuda:0", "label:magnus@cuda:0") under today's algorithm names."""
+    head, at, device = system.partition("@")
+    label, colon, name = head.rpartition(":")
+    return label + colon + ("gmagnus" if name == "magnus" else name) + at + device
+
+
+def current_names(r):
+    """Row r with gMAGNUS's former name replaced in its system and algorithm columns."""
+    r = dict(r)
+    if r.get("system"):
+        r["system"] = current_system(r["system"])
+    for column in ("algorithm", "algorithm_ran", "algorithm_requested"):
+        if r.get(column) == "magnus":
+            r[column] = "gmagnus"
+    return r
+
+
 def load(paths):
     rows = {}  # (input, type) -> {system: (median_ms, algorithm_ran)}
     for path in paths:
         tag = "48k:" if os.path.basename(path).startswith("cuda48k") else ""
         with open(path, newline="") as f:
-            for r in csv.DictReader(f):
+            for r in map(current_names, csv.DictReader(f)):
                 if r.get("status") != "ok" or r.get("verified") != "yes":
                     continue
                 key = (r["input"], r["value_type"])
@@ -41,14 +61,14 @@ def geomean(xs):
 def main(paths):
     rows = load(paths)
     ratios = {"auto": [], "best": [], "api": []}
-    print(f"{'input':28} {'type':4} {'cuda auto':>15} {'opencl auto':>15} {'ocl/cuda':>8}"
-          f" {'best cuda':>14} {'best ocl':>14} {'ratio':>6} {'cuda48k':>15} {'ocl/48k':>7}")
+    print(f"{'input':28} {'type':4} {'cuda auto':>16} {'opencl auto':>16} {'ocl/cuda':>8}"
+          f" {'best cuda':>15} {'best ocl':>15} {'ratio':>6} {'cuda48k':>16} {'ocl/48k':>7}")
     for (name, vtype), s in sorted(rows.items()):
         c, o = s.get("auto@cuda:0"), s.get("auto@opencl:0")
         k = s.get("48k:auto@cuda:0")
         bc, bo = best(s, "cuda:0"), best(s, "opencl:0")
-        fmt = lambda v: f"{v[0]:8.3f} {v[1][:6]:>6}" if v else f"{'-':>15}"
-        line = f"{name[:28]:28} {vtype:4} {fmt(c):>15} {fmt(o):>15}"
+        fmt = lambda v: f"{v[0]:8.3f} {v[1][:7]:>7}" if v else f"{'-':>16}"
+        line = f"{name[:28]:28} {vtype:4} {fmt(c):>16} {fmt(o):>16}"
         if c and o:
             ratios["auto"].append(o[0] / c[0])
             line += f" {o[0] / c[0]:8.3f}"
@@ -56,12 +76,12 @@ def main(paths):
             line += f" {'-':>8}"
         if bc and bo:
             ratios["best"].append(bo[0] / bc[0])
-            line += f" {bc[0]:7.3f} {bc[1][:6]:>6} {bo[0]:7.3f} {bo[1][:6]:>6} {bo[0] / bc[0]:6.3f}"
+            line += f" {bc[0]:7.3f} {bc[1][:7]:>7} {bo[0]:7.3f} {bo[1][:7]:>7} {bo[0] / bc[0]:6.3f}"
         else:
-            line += f" {'-':>14} {'-':>14} {'-':>6}"
+            line += f" {'-':>15} {'-':>15} {'-':>6}"
         if k and o:
             ratios["api"].append(o[0] / k[0])
-            line += f" {fmt(k):>15} {o[0] / k[0]:7.3f}"
+            line += f" {fmt(k):>16} {o[0] / k[0]:7.3f}"
         print(line)
     for what, xs in ratios.items():
         if xs:

@@ -5,8 +5,8 @@
 #include <string.h>
 
 static bool parse_algorithm(const char *name, magnus_algorithm *out) {
-    if (name && !strcmp(name, "gmagnus")) name = "magnus"; /* gMAGNUS's code name, issue 35 */
-    magnus_algorithm all[] = {MAGNUS_ALGORITHM_AUTO, MAGNUS_ALGORITHM_MAGNUS,
+    if (name && !strcmp(name, "magnus")) name = "gmagnus"; /* gMAGNUS's former name */
+    magnus_algorithm all[] = {MAGNUS_ALGORITHM_AUTO, MAGNUS_ALGORITHM_GMAGNUS,
                               MAGNUS_ALGORITHM_HASH};
     for (size_t i = 0; i < sizeof all / sizeof *all; i++)
         if (!name || !strcmp(name, magnus_algorithm_name(all[i]))) {

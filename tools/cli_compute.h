@@ -14,7 +14,7 @@ typedef struct compute_options {
     bool cpu;                  /* --cpu: the CPU reference, no device */
     const char *backend;       /* --backend: "cuda", "level0", "opencl" (NULL: any) */
     const char *device;        /* --device: a device spec (magnus.h; with --backend, within it) */
-    const char *algorithm;     /* --algorithm: "magnus" (default) or "hash" */
+    const char *algorithm;     /* --algorithm: "auto" (default), "gmagnus" ("magnus") or "hash" */
     int64_t local_mem_bytes;   /* --local-mem: budget per work group (0: MAGNUS_LOCAL_MEM_BYTES,
                                   else the default min(device, 48 KiB)) */
     bool keep_device;          /* on a device: keep the context and C there after the download

@@ -217,7 +217,7 @@ static void print_device_report(const compute_report *c, FILE *out) {
         fprintf(out, "%-10s%s, %s\n", "method:",
                 r->algorithm == MAGNUS_ALGORITHM_HASH ? "hash" : "gMAGNUS",
                 r->algorithm_reason ? r->algorithm_reason : "requested");
-    if (r->algorithm == MAGNUS_ALGORITHM_MAGNUS) {
+    if (r->algorithm == MAGNUS_ALGORITHM_GMAGNUS) {
         fprintf(out, "%-10stau %s products, levels %d, chunks per heavy row %s", "gMAGNUS:",
                 cli_count(r->tau).s, r->levels, cli_count(r->chunks_required).s);
         if (levels > 0) {

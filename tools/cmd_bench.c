@@ -99,7 +99,7 @@ int cmd_bench(int argc, char **argv) {
          "cusparse-pool[@cuda:N] (buffers from a stream-ordered pool, as magnus's)"},
         {"--exclude", NULL, CLI_STRING, &req.exclude, "LIST", "leave out devices or systems"},
         {"--algorithms", NULL, CLI_STRING, &req.algorithms, "LIST",
-         "magnus algorithms on each device: auto (the library's choice per input), magnus or gmagnus (gMAGNUS), hash (default magnus)"},
+         "magnus algorithms on each device: auto (the library's choice per input), gmagnus (gMAGNUS; magnus accepted too), hash (default gmagnus)"},
         {"--cpu", NULL, CLI_FLAG, &req.include_cpu, NULL,
          "default systems include CPU devices (PoCL) even when a GPU exists"},
         {"--no-baseline", NULL, CLI_FLAG, &req.no_baseline, NULL, "default systems without cuSPARSE"},

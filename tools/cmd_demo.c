@@ -36,7 +36,7 @@ int cmd_demo(int argc, char **argv) {
     const cli_spec spec = {
         .command = "demo",
         .synopsis = "[--scale S] [--seed SEED] [--type f32|f64] [--backend NAME] [--device SPEC | --cpu]\n"
-                    "       [--algorithm auto|magnus|gmagnus|hash] [--local-mem BYTES] [--verify=MODE] [--json]",
+                    "       [--algorithm auto|gmagnus|hash] [--local-mem BYTES] [--verify=MODE] [--json]",
         .description = "Generates an R-MAT pair (A: 4 per row, B: 8 per row, distinct seeds),\n"
                        "multiplies C = A*B on the best device found (a GPU through CUDA, Level Zero\n"
                        "or OpenCL; PoCL's CPU device otherwise), verifies C against an independently\n"
@@ -45,7 +45,7 @@ int cmd_demo(int argc, char **argv) {
                        "the hash algorithm when C's columns fit a dense row in local memory (the\n"
                        "default scale's 16,384 do on PoCL and on the H200), else gMAGNUS or the hash\n"
                        "algorithm by the long rows' share of the products; the report's 'method:'\n"
-                       "line says which ran and why, and --algorithm magnus (or hash) forces one.\n"
+                       "line says which ran and why, and --algorithm gmagnus (or hash) forces one.\n"
                        "The first run on an OpenCL device may spend tens of seconds building the\n"
                        "kernels (a note on stderr says so when it starts; the time is reported as\n"
                        "'ready in', with the first launch of every kernel, out of the compute time);\n"

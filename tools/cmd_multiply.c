@@ -32,7 +32,7 @@ int cmd_multiply(int argc, char **argv) {
     const cli_spec spec = {
         .command = "multiply",
         .synopsis = "A [B] [-o C.mtx] [--verify[=MODE]] [--backend NAME] [--device SPEC | --cpu]\n"
-                    "       [--algorithm auto|magnus|gmagnus|hash] [--local-mem BYTES] [--type auto|f32|f64] [--json]",
+                    "       [--algorithm auto|gmagnus|hash] [--local-mem BYTES] [--type auto|f32|f64] [--json]",
         .description = "Computes C = A*B (C = A*A when B is omitted) on the best device found (or the\n"
                        "one --backend / --device names; --cpu: the CPU reference) and reports shapes,\n"
                        "entries, intermediate products, device, time and GFLOP/s (2 * products /\n"

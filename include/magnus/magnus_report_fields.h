@@ -19,7 +19,7 @@
  *            same for every block: the first block's), LAST (the last block's), PRODUCT (the
  *            product's own: written by the dispatcher or the batching, never by a block).
  *   shown    when the outputs (the CLI's JSON) show it: ALWAYS, AUTO (when AUTO was
- *            requested), MAGNUS (when gMAGNUS ran); MAGNUS_REPORT_SHOWN_<shown>(r) says.
+ *            requested), GMAGNUS (when gMAGNUS ran); MAGNUS_REPORT_SHOWN_<shown>(r) says.
  *   section  who writes it (issue 35): DISPATCH (the dispatcher, runtime/spgemm: what ran and
  *            why, the end-to-end, transfer and kernel-loading times), AUTO (the dispatcher's
  *            AUTO choice), RUN (every algorithm: its phases' times, parameters, sizes and
@@ -86,12 +86,12 @@
     X(I64, tau, FIRST, ALWAYS, RUN, \
       "gMAGNUS: products above which a chunk is heavy; hash: the products a row's local " \
       "table holds") \
-    X(I64, heavy_row_products, FIRST, MAGNUS, GMAGNUS, \
+    X(I64, heavy_row_products, FIRST, GMAGNUS, GMAGNUS, \
       "gMAGNUS: rows with more products took the heavy path (tau or more: " \
       "MAGNUS_HEAVY_ROW_PRODUCTS, else the default rule)") \
-    X(TEXT, heavy_row_rule, FIRST, MAGNUS, GMAGNUS, \
+    X(TEXT, heavy_row_rule, FIRST, GMAGNUS, GMAGNUS, \
       "gMAGNUS: why that threshold (static text)") \
-    X(I64, light_rows_global, SUM, MAGNUS, GMAGNUS, \
+    X(I64, light_rows_global, SUM, GMAGNUS, GMAGNUS, \
       "gMAGNUS: light rows the hash accumulator counted or filled in a global-memory table " \
       "(symbolic and numeric added)") \
     X(I64, chunks_required, FIRST, ALWAYS, GMAGNUS, \
@@ -144,7 +144,7 @@
     X(I64, batches, PRODUCT, ALWAYS, GMAGNUS, \
       "gMAGNUS: row blocks multiplied one after another (1: the whole product at once; " \
       "magnus_context_options's chat_batch_bytes); 0 for the hash algorithm") \
-    X(F64, time_batch_ms, PRODUCT, MAGNUS, GMAGNUS, \
+    X(F64, time_batch_ms, PRODUCT, GMAGNUS, GMAGNUS, \
       "gMAGNUS in batches: host time cutting A into row blocks and stacking the blocks' " \
       "products into C (in time_total_ms)") \
     X(U64, dense_rows_local_bytes, LAST, ALWAYS, RUN, \
@@ -187,6 +187,6 @@
 /* Whether a report r (const magnus_report *) shows a field of this `shown` */
 #define MAGNUS_REPORT_SHOWN_ALWAYS(r) ((void)(r), 1)
 #define MAGNUS_REPORT_SHOWN_AUTO(r) ((r)->algorithm_requested == MAGNUS_ALGORITHM_AUTO)
-#define MAGNUS_REPORT_SHOWN_MAGNUS(r) ((r)->algorithm == MAGNUS_ALGORITHM_MAGNUS)
+#define MAGNUS_REPORT_SHOWN_GMAGNUS(r) ((r)->algorithm == MAGNUS_ALGORITHM_GMAGNUS)
 
 #endif

@@ -17,8 +17,9 @@ extern "C" {
  * SpGEMM on a device
  * ------------------------------------------------------------------------------------------ */
 typedef enum magnus_algorithm {
-    MAGNUS_ALGORITHM_MAGNUS = 0, /* gMAGNUS: light rows hashed, heavy rows expanded, reordered
-                                    by column range and accumulated densely in local memory */
+    MAGNUS_ALGORITHM_GMAGNUS = 0, /* gMAGNUS: light rows hashed, heavy rows expanded,
+                                     reordered by column range and accumulated densely in
+                                     local memory */
     MAGNUS_ALGORITHM_HASH = 1,   /* OpSparse-style binned hash Gustavson; rows too large for
                                     local memory use a global-memory table */
     MAGNUS_ALGORITHM_AUTO = 2,   /* the default: one of the two per product, by the rule of
@@ -32,9 +33,8 @@ typedef enum magnus_algorithm {
                                     its numeric tables hold (auto_numeric_row_nnz; estimated
                                     from MAGNUS_AUTO_OVERFLOW_SAMPLES rows drawn by products),
                                     else gMAGNUS. The report says which ran and why. */
-    MAGNUS_ALGORITHM_GMAGNUS = MAGNUS_ALGORITHM_MAGNUS /* gMAGNUS's name in code (issue 35):
-                                    the same value; MAGNUS_ALGORITHM_MAGNUS stays for
-                                    existing callers */
+    MAGNUS_ALGORITHM_MAGNUS = MAGNUS_ALGORITHM_GMAGNUS /* gMAGNUS's former name, the same
+                                    value, kept for existing callers (issue 35) */
 } magnus_algorithm;
 /* AUTO's threshold (a fraction of the products) */
 #define MAGNUS_AUTO_HASH_MAX_LONG_SHARE 0.25
@@ -45,7 +45,9 @@ typedef enum magnus_algorithm {
  * auto_long_row_products products, more than a third as many entries), the inputs gMAGNUS
  * expands cheaply, while the hash algorithm fills them in global tables */
 #define MAGNUS_AUTO_OVERFLOW_WEIGHT 2
-/* "auto", "magnus" or "hash" (static text; NULL for another value). */
+/* "auto", "gmagnus" or "hash" (static text; NULL for another value). Inputs that name an
+ * algorithm (the CLI's --algorithm, bench systems, Python) also take "magnus", gMAGNUS's
+ * former name. */
 MAGNUS_API const char *magnus_algorithm_name(magnus_algorithm algorithm);
 
 typedef struct magnus_spgemm_options {

@@ -44,9 +44,10 @@ __all__ = ["Context", "Device", "Plan", "Error", "DeviceError", "DimensionMismat
            "InvalidArgumentError", "LibraryNotFoundError", "NoDeviceError", "OutOfMemoryError",
            "UnsupportedTypeError", "devices", "spgemm", "spmv", "library_version", "library_path"]
 
-_ALGORITHMS = {None: L.ALGORITHM_AUTO, "auto": L.ALGORITHM_AUTO, "magnus": L.ALGORITHM_MAGNUS,
-               "gmagnus": L.ALGORITHM_MAGNUS, "hash": L.ALGORITHM_HASH}
-_ALGORITHM_NAMES = {L.ALGORITHM_AUTO: "auto", L.ALGORITHM_MAGNUS: "magnus",
+# "magnus", gMAGNUS's former name, is still accepted; reports say "gmagnus"
+_ALGORITHMS = {None: L.ALGORITHM_AUTO, "auto": L.ALGORITHM_AUTO, "gmagnus": L.ALGORITHM_GMAGNUS,
+               "magnus": L.ALGORITHM_GMAGNUS, "hash": L.ALGORITHM_HASH}
+_ALGORITHM_NAMES = {L.ALGORITHM_AUTO: "auto", L.ALGORITHM_GMAGNUS: "gmagnus",
                     L.ALGORITHM_HASH: "hash"}
 
 
@@ -544,9 +545,9 @@ def spgemm(A, B, *, device=None, algorithm=None, dtype=None, alpha=1.0, return_r
     device: None (MAGNUS_DEVICE, else the best device), a device spec string or a Device; a
     context per device is made on first use and kept for later calls (or pass `context`).
     algorithm: None or "auto" (the library's choice per product; the report's
-    algorithm_reason says why), "magnus" (gMAGNUS), or "hash". dtype: float32 or float64 (default from
-    the inputs: float32 when both are float32, else float64); inputs of other types raise
-    UnsupportedTypeError unless dtype is given (integers, bool: then converted; complex:
+    algorithm_reason says why), "gmagnus" (gMAGNUS; "magnus" is accepted too), or "hash".
+    dtype: float32 or float64 (default from the inputs: float32 when both are float32, else
+    float64); inputs of other types raise UnsupportedTypeError unless dtype is given (integers, bool: then converted; complex:
     always). alpha: a finite real number.
     CuPy: A and B both cupyx.scipy.sparse on one CUDA device multiply there (device None:
     "cuda:<their device id>"; a device or context elsewhere raises InvalidArgumentError) and

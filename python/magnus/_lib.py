@@ -18,7 +18,7 @@ from ._errors import LibraryNotFoundError, error_for
 
 MAX_LEVELS = 8
 FLOAT32, FLOAT64 = 1, 2
-ALGORITHM_MAGNUS, ALGORITHM_HASH, ALGORITHM_AUTO = 0, 1, 2
+ALGORITHM_GMAGNUS, ALGORITHM_HASH, ALGORITHM_AUTO = 0, 1, 2
 
 
 class CSR(ctypes.Structure):

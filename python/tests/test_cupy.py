@@ -57,7 +57,7 @@ def check(C, expected, dtype):
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("algorithm", [None, "magnus", "hash"])
+@pytest.mark.parametrize("algorithm", [None, "gmagnus", "hash"])
 @pytest.mark.parametrize("shape", [(300, 300, 300), (200, 150, 120), (1, 300, 1), (64, 1, 80)])
 def test_random(cuda_ctx, dtype, algorithm, shape):
     m, k, n = shape

@@ -66,5 +66,5 @@ def test_every_field_described(layout):
     """Each field has a merge rule, a shown rule and a meaning (what the outputs rely on)."""
     for f in layout["fields"]:
         assert f["merge"] in ("SUM", "MAX", "FIRST", "LAST", "PRODUCT"), f["name"]
-        assert f["shown"] in ("ALWAYS", "AUTO", "MAGNUS"), f["name"]
+        assert f["shown"] in ("ALWAYS", "AUTO", "GMAGNUS"), f["name"]
         assert f["meaning"].strip(), f["name"]

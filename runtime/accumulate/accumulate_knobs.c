@@ -9,32 +9,15 @@
 static magnus_status read_knobs(void *slot, uint64_t *launch_local,
                                 const struct magnus_context_s *c,
                                 const magnus_context_options *opt) {
-    uint64_t wide = 0, dense = 1, share = MAGNUS_DENSE_ROW_SHARE_DEFAULT,
-             stripes = MAGNUS_DENSE_STRIPES_DEFAULT, items = MAGNUS_DENSE_ROW_ITEMS_DEFAULT;
+    (void)opt;
+    uint64_t wide = 0;
     magnus_status s;
-    if ((s = magnus_env_uint("MAGNUS_HASH_WIDE_BINS", 1, 1, true, &wide)) ||
-        (s = magnus_env_uint("MAGNUS_DENSE_ROWS", 1, 1, true, &dense)) ||
-        (s = magnus_env_uint("MAGNUS_DENSE_ROW_SHARE", 1, 1u << 20, true, &share)) ||
-        (s = magnus_env_uint("MAGNUS_DENSE_STRIPES", 1, MAGNUS_DENSE_STRIPES_MAX, true,
-                             &stripes)) ||
-        (s = magnus_env_uint("MAGNUS_DENSE_ROW_ITEMS", 1, MAGNUS_DENSE_ROW_ITEMS_MAX, true,
-                             &items)))
-        return s;
+    if ((s = magnus_env_uint("MAGNUS_HASH_WIDE_BINS", 1, 1, true, &wide))) return s;
     magnus_accumulate_knobs k;
     memset(&k, 0, sizeof k);
     const uint64_t budget = c->device.local_mem_bytes, device = c->device_local_mem_bytes;
     k.hash_wide_bins = wide == 1 && device > budget;
-    /* dense rows may use the device's local memory unless the caller set a budget (the
-     * option or MAGNUS_LOCAL_MEM_BYTES, which the context has read and checked already) */
-    uint64_t budget_set = 0;
-    if ((s = magnus_knob_size(opt->local_mem_bytes, "MAGNUS_LOCAL_MEM_BYTES", &budget_set)))
-        return s;
-    k.dense_rows_local_bytes = !dense ? 0 : budget_set ? budget : device;
-    k.dense_row_share = (uint32_t)share;
-    k.dense_row_stripes = (uint32_t)stripes;
-    k.dense_row_items = (uint32_t)items;
     *launch_local = k.hash_wide_bins ? device : budget;
-    if (k.dense_rows_local_bytes > *launch_local) *launch_local = k.dense_rows_local_bytes;
     memcpy(slot, &k, sizeof k);
     return MAGNUS_SUCCESS;
 }

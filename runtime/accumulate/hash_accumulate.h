@@ -27,7 +27,7 @@
  *      never sends such items here: its light rows and chunks have at most tau products,
  *      which magnus_hash_local_capacity() checks). Rows of a C narrow enough for dense rows
  *      (magnus_hash_dense_row_columns) take those instead, and in the numeric phase so do the
- *      rows of more entries than its width / MAGNUS_DENSE_ROW_SHARE (hash_dense_rows.c).
+ *      rows of more entries than its width / MAGNUS_DENSE_ROW_SHARE (dense/dense_rows.h).
  *   4. the function frees its scratch and returns with the bins' kernels queued (freed device
  *      memory is reused only once every queue has been waited for: device_pool.c).
  *
@@ -97,19 +97,22 @@ void magnus_hash_budget_capacity(const magnus_context_s *ctx, magnus_value_type 
                                  int64_t *symbolic_products, int64_t *numeric_nnz);
 
 /*
- * Dense rows (runtime/accumulate/hash_dense_rows.c): the widest C, in columns, whose rows a
- * work group can accumulate in an array over the whole width in the local memory the context
- * allows them (its dense_rows_local_bytes: the device's unless a budget was set; 0 with
- * MAGNUS_DENSE_ROWS=0). Rows of A·B with B.cols up to this that no local hash table holds
- * (symbolic and numeric alike) are accumulated so instead of in global-memory tables; 0: none
- * are.
+ * Dense rows (an accumulator module the hash accumulator uses, runtime/accumulate/dense/;
+ * ARCHITECTURE.md): the widest C, in columns, whose rows a work group of this accumulator can
+ * accumulate in an array over the whole width in the local memory the context allows them
+ * (the device's unless a budget was set; 0 with MAGNUS_DENSE_ROWS=0). Rows of A·B with B.cols
+ * up to this that no local hash table holds (symbolic and numeric alike) are accumulated so
+ * instead of in global-memory tables; 0: none are.
  */
 int64_t magnus_hash_dense_row_columns(const magnus_context_s *ctx, magnus_value_type type);
 /* The column stripes a dense row of a C `cols` wide is done in: 1 where C fits
  * (magnus_hash_dense_row_columns), ceil(cols / that) where that is at most the context's
- * dense_row_stripes (MAGNUS_DENSE_STRIPES), else 0 (no dense rows for this C). */
+ * MAGNUS_DENSE_STRIPES, else 0 (no dense rows for this C). */
 int64_t magnus_hash_dense_row_stripes(const magnus_context_s *ctx, magnus_value_type type,
                                       int64_t cols);
+/* The local bytes a dense row's group may take (for the report): the dense rows' knob where
+ * any C takes dense rows (magnus_hash_dense_row_columns > 0), else 0. */
+uint64_t magnus_hash_dense_rows_local_bytes(const magnus_context_s *ctx, magnus_value_type type);
 
 /* Where an item with binning key `key` (symbolic: products, capped by the columns it can
  * hold; numeric: entries) is accumulated, for tests and tuning: the slots of its local table,

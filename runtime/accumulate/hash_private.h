@@ -9,13 +9,15 @@
  *   hash_binning.c     the count and fill kernels, the bin sizes read back
  *   hash_launch.c      the launch of a bin kernel, the local-table launches
  *   hash_global.c      the global-table bin: scratch sizing, batches
- *   hash_dense_rows.c  the same bin's rows when C is narrow enough: dense rows in local memory
- *   hash_phase.c       one phase: binning, global bin, local bins, wait
+ *   hash_phase.c       one phase: binning, global bin (or dense rows), local bins, wait
+ *   hash_dense.c       the dense rows (dense/dense_rows.h) where C is narrow enough: whether
+ *                      they take the global bin, the numeric cut, their launch
  *   hash_accumulate.c  the entry points: checks, then one phase over rows or chunks
  */
 #ifndef MAGNUS_HASH_PRIVATE_H
 #define MAGNUS_HASH_PRIVATE_H
 
+#include "dense_rows.h"
 #include "hash_accumulate.h"
 #include "shared/hash_layout.h"
 
@@ -43,13 +45,6 @@
 /* Default bound on the global tables held at once (more rows run in several batches, each
  * waiting for its slowest row): a quarter of the device memory not in use, at least this. */
 #define HASH_DEFAULT_SCRATCH ((uint64_t)256 << 20)
-/* Dense rows: work groups per compute unit at most (one wave, each group taking rows in
- * turn; two keep a unit busy while the other group waits at a barrier, and GPUs hold no more
- * groups of 1024 items per unit). */
-#define HASH_DENSE_GROUPS_PER_UNIT 2
-/* Dense rows in the numeric phase: never for rows of this many entries or fewer (a whole
- * group's fixed costs for a row that a small table sorts quickly: bcsstk16's ~210). */
-#define HASH_DENSE_MIN_ENTRIES 512
 /* Largest block of a global item's sort staged in local memory. */
 #define HASH_SORT_BLOCK 8192
 
@@ -188,12 +183,13 @@ magnus_status magnus_hash_bin_items(const hash_phase *ph, const hash_plan *p, ha
 magnus_status magnus_hash_run_global(const hash_phase *ph, hash_work *w, int64_t bins_offset,
                                      int64_t count, magnus_hash_stats *st);
 
-/* hash_dense_rows.c: whether the phase's global bin is taken by dense rows instead (rows of a
- * C no wider than magnus_hash_dense_row_columns), and that bin's launch, on the heavy queue. */
+/* hash_dense.c: whether the phase's global bin is taken by dense rows instead (rows of a C
+ * that dense rows take, magnus_hash_dense_row_stripes), and that bin's launch, on the heavy
+ * queue. */
 bool magnus_hash_dense_rows_apply(const hash_phase *ph);
-/* hash_dense_rows.c: with dense rows applying, ends the numeric phase's local bins at C's
- * width / the context's dense_row_share (at least HASH_DENSE_MIN_ENTRIES), so that the last
- * bin's dense rows take the rows of more entries too. */
+/* hash_dense.c: with dense rows applying, ends the numeric phase's local bins at the dense
+ * rows' cut (magnus_dense_rows_numeric_cut), so that the last bin's dense rows take the rows
+ * of more entries too. */
 void magnus_hash_dense_rows_cut(hash_plan *p, const hash_phase *ph);
 magnus_status magnus_hash_run_dense_rows(const hash_phase *ph, hash_work *w, int64_t bins_offset,
                                          int64_t count, magnus_hash_stats *st);

@@ -80,11 +80,12 @@ magnus_status magnus_context_settings(magnus_context_s *c, const magnus_device_i
     c->memory_limit = memory_limit;
     c->hash_group_max = hash_group_max;
     c->launch_local_limit = c->device.local_mem_bytes;
-    /* the hash accumulator's and the algorithms' own knobs, each into its slot
+    /* the accumulators' (hash, dense rows) and the algorithms' own knobs, each into its slot
      * (device_runtime.h, magnus_knob_reader); a launch may ask what the most demanding asks */
     static const magnus_knob_reader *const readers[MAGNUS_KNOBS_COUNT] = {
         [MAGNUS_KNOBS_ACCUMULATE] = &magnus_knobs_accumulate,
         [MAGNUS_KNOBS_GMAGNUS] = &magnus_knobs_gmagnus,
+        [MAGNUS_KNOBS_DENSE_ROWS] = &magnus_knobs_dense_rows,
     };
     for (int k = 0; k < MAGNUS_KNOBS_COUNT; k++) {
         uint64_t launch_local = 0;

@@ -73,7 +73,7 @@ typedef struct magnus_pool_block {
 #define MAGNUS_POOL_LARGE_SHARE 4
 #define MAGNUS_POOL_LARGE_BLOCKS 16
 
-/* An algorithm's knobs (runtime/spgemm/<algorithm>/): the options and environment variables
+/* An algorithm's knobs (runtime/spgemm/<algorithm>/, or an accumulator's): the options and environment variables
  * only it reads, kept in a slot of the context that the context holds without knowing what is
  * in it. The way backend.h lists the backends' tables, this list names each algorithm's
  * reader; the algorithm defines it in its own folder, with the struct it stores, which must
@@ -86,6 +86,7 @@ typedef union magnus_knob_slot {
 typedef enum magnus_knobs_id {
     MAGNUS_KNOBS_ACCUMULATE,
     MAGNUS_KNOBS_GMAGNUS,
+    MAGNUS_KNOBS_DENSE_ROWS,
     MAGNUS_KNOBS_COUNT
 } magnus_knobs_id;
 struct magnus_context_s;
@@ -100,6 +101,7 @@ typedef struct magnus_knob_reader {
 } magnus_knob_reader;
 extern const magnus_knob_reader magnus_knobs_accumulate; /* runtime/accumulate */
 extern const magnus_knob_reader magnus_knobs_gmagnus;    /* runtime/spgemm/gmagnus */
+extern const magnus_knob_reader magnus_knobs_dense_rows; /* runtime/accumulate/dense */
 
 struct magnus_context_s {
     uint64_t magic;

@@ -21,7 +21,7 @@
  *                  than the symbolic table's products (f64 at 48 KiB: dense rows of 5,291
  *                  columns, tables of 6,144), a long row's key, capped at C's width, fits a
  *                  local table: such a row goes dense in the numeric phase only, past the
- *                  cut on its entries (hash_dense_rows.c). Where C is wider than a dense
+ *                  cut on its entries (magnus_dense_rows_numeric_cut). Where C is wider than a dense
  *                  row but fits in at most MAGNUS_DENSE_STRIPES column stripes of one, the
  *                  rule below still decides: the stripes (a pass over a row's A entries each)
  *                  replace the hash algorithm's global tables, which they beat on every input
@@ -55,7 +55,7 @@
 const char *magnus_algorithm_name(magnus_algorithm algorithm) {
     switch (algorithm) {
     case MAGNUS_ALGORITHM_AUTO: return "auto";
-    case MAGNUS_ALGORITHM_MAGNUS: return "magnus";
+    case MAGNUS_ALGORITHM_GMAGNUS: return "gmagnus";
     case MAGNUS_ALGORITHM_HASH: return "hash";
     }
     return NULL;
@@ -70,11 +70,10 @@ magnus_status magnus_spgemm_choose(magnus_algorithm *out, magnus_row_products *c
     magnus_hash_budget_capacity(ctx, A->type, &long_products, &numeric_nnz);
     rep->auto_long_row_products = long_products;
     rep->auto_numeric_row_nnz = numeric_nnz;
-    *out = MAGNUS_ALGORITHM_MAGNUS;
+    *out = MAGNUS_ALGORITHM_GMAGNUS;
     memset(counted, 0, sizeof *counted);
     rep->dense_row_columns = magnus_hash_dense_row_columns(ctx, A->type);
-    rep->dense_rows_local_bytes =
-        rep->dense_row_columns > 0 ? magnus_accumulate_knobs_of(ctx)->dense_rows_local_bytes : 0;
+    rep->dense_rows_local_bytes = magnus_hash_dense_rows_local_bytes(ctx, A->type);
     if (rep->dense_row_columns > 0 && B->cols <= rep->dense_row_columns) {
         /* the long and overflow rows become dense rows, in local memory: nothing for the
          * hash algorithm to fill in global tables, nothing for gMAGNUS to expand. Decided

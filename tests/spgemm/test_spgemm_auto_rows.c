@@ -144,18 +144,18 @@ static int64_t row_entries(const magnus_csr_s *A, const magnus_csr_s *B, int64_t
     return n;
 }
 
-/* The rows of A·B that go dense (hash_dense_rows.c), with C as wide as dense rows hold, from
+/* The rows of A·B that go dense (runtime/accumulate/dense/dense_rows.c), with C as wide as dense rows hold, from
  * the context's own thresholds: in the symbolic phase a row whose key, its products capped at
  * B's columns, exceeds what a local table counts (S); in the numeric phase a row of more
- * entries than max(width / dense_row_share, HASH_DENSE_MIN_ENTRIES) or than a local table
+ * entries than max(width / dense_row_share, MAGNUS_DENSE_MIN_ENTRIES) or than a local table
  * holds (N). The report counts the larger phase. */
 static int64_t expected_dense_rows(const magnus_context_s *ctx, const magnus_csr_s *A,
                                    const magnus_csr_s *B) {
     int64_t S = 0, N = 0;
     magnus_hash_local_capacity(ctx, A->type, &S, &N);
-    const uint32_t share = magnus_accumulate_knobs_of(ctx)->dense_row_share;
+    const uint32_t share = magnus_dense_rows_knobs_of(ctx)->dense_row_share;
     int64_t cut = share ? B->cols / share : INT64_MAX;
-    if (cut < HASH_DENSE_MIN_ENTRIES) cut = HASH_DENSE_MIN_ENTRIES;
+    if (cut < MAGNUS_DENSE_MIN_ENTRIES) cut = MAGNUS_DENSE_MIN_ENTRIES;
     if (cut > N) cut = N;
     int64_t symbolic = 0, numeric = 0;
     for (int64_t i = 0; i < A->rows; i++) {
@@ -183,8 +183,8 @@ Test(spgemm_auto, dense_rows_either_side_of_the_width) {
         const int64_t D = magnus_hash_dense_row_columns(ctx, type);
         const int64_t L = binned_capacity(ctx, type);
         /* a row of D entries outgrows the symbolic tables (D > L) or the numeric cut, which
-         * is below D when D exceeds HASH_DENSE_MIN_ENTRIES */
-        if (D < FULL || (D <= L && D <= HASH_DENSE_MIN_ENTRIES)) continue;
+         * is below D when D exceeds MAGNUS_DENSE_MIN_ENTRIES */
+        if (D < FULL || (D <= L && D <= MAGNUS_DENSE_MIN_ENTRIES)) continue;
         int64_t rows;
         int64_t *products = row_plan(4, 3 * L, 2 * L, &rows);
         pair P = build_tiled_pair(products, rows, type, D);
@@ -201,18 +201,18 @@ Test(spgemm_auto, dense_rows_either_side_of_the_width) {
         P.B->cols = D + 1;
         /* stripes off and on (two stripes of D): the shares decide either way */
         for (uint32_t stripes = 0; stripes <= 2; stripes += 2) {
-            magnus_accumulate_knobs_edit(ctx)->dense_row_stripes = stripes;
+            magnus_dense_rows_knobs_edit(ctx)->dense_row_stripes = stripes;
             rep = check_auto(ctx, P.A, P.B, NULL, "C one column wider");
             cr_assert_eq(rep.algorithm, MAGNUS_ALGORITHM_MAGNUS, "%s, one column wider, %u "
                          "stripes", label, stripes);
             cr_assert_eq(rep.auto_dense_rows, 0, "%s, one column wider", label);
         }
-        magnus_accumulate_knobs_edit(ctx)->dense_row_stripes = MAGNUS_DENSE_STRIPES_DEFAULT;
+        magnus_dense_rows_knobs_edit(ctx)->dense_row_stripes = MAGNUS_DENSE_STRIPES_DEFAULT;
         free(products);
         pair_free(&P);
         ran++;
     }
     if (!ran)
         cr_skip_test("this device's dense rows hold at most %d columns, within its hash tables",
-                     HASH_DENSE_MIN_ENTRIES);
+                     MAGNUS_DENSE_MIN_ENTRIES);
 }

@@ -1,6 +1,7 @@
 /*
- * Dense rows (runtime/accumulate/hash_dense_rows.c; part of spgemm_hash): rows that no local
- * hash table holds, accumulated over C's whole width in local memory when that width fits.
+ * Dense rows (runtime/accumulate/dense/, which the hash accumulator uses; part of
+ * spgemm_hash): rows that no local hash table holds, accumulated over C's whole width in local
+ * memory when that width fits.
  * Every size comes from the probed device and the context (the widest C, the tables'
  * capacities, the work-group cap), so the inputs land on the intended side on any device:
  * rows past both tables with C as wide as the dense rows allow, one column more (global
@@ -21,7 +22,7 @@
 static void check_width(const magnus_context_s *ctx, magnus_value_type type, int64_t D) {
     const uint64_t vb = magnus_value_size(type), wg = magnus_hash_group_cap(ctx);
     const uint64_t room =
-        magnus_accumulate_knobs_of(ctx)->dense_rows_local_bytes - HASH_LOCAL_RESERVE;
+        magnus_dense_rows_knobs_of(ctx)->dense_rows_local_bytes - MAGNUS_DENSE_LOCAL_RESERVE;
     cr_assert_gt(D, 0);
     cr_assert_leq(mg_hash_dense_bytes(1u, (uint64_t)D, vb, wg), room, "width %lld", (long long)D);
     cr_assert_gt(mg_hash_dense_bytes(1u, (uint64_t)D + 1, vb, wg), room, "width %lld + 1",
@@ -108,10 +109,10 @@ static bool plan(magnus_context ctx, magnus_value_type type, int64_t *D, int64_t
                     type == MAGNUS_FLOAT64 ? "f64" : "f32", (long long)*D, (long long)N);
         return false;
     }
-    /* more long rows than one wave of resident groups (hash_dense_rows.c), so that groups
+    /* more long rows than one wave of resident groups (runtime/accumulate/dense/dense_rows.c), so that groups
      * take several rows each and must leave their arrays clear for the next */
     const int64_t units = ctx->device.compute_units > 0 ? ctx->device.compute_units : 1;
-    const int64_t groups = units * HASH_DENSE_GROUPS_PER_UNIT;
+    const int64_t groups = units * MAGNUS_DENSE_GROUPS_PER_UNIT;
     const uint32_t wg = magnus_hash_group_cap(ctx);
     *out = build(*W, L, N, wg, groups * 2 + 3 < 300 ? groups * 2 + 3 : 300, type);
     return true;
@@ -143,7 +144,7 @@ Test(hash_dense, rows_past_the_tables_take_dense_rows) {
         cr_assert_eq(pub.rows_dense, d.long_rows);
 
         /* one column more than the dense rows hold, stripes off: the global tables again */
-        magnus_accumulate_knobs_edit(ctx)->dense_row_stripes = 0;
+        magnus_dense_rows_knobs_edit(ctx)->dense_row_stripes = 0;
         d.B->cols = D + 1;
         magnus_hash_stats sym1 = {0}, num1 = {0};
         hash_run_with_stats(ctx, d.A, d.B, NULL, &sym1, &num1, &rep);
@@ -160,7 +161,7 @@ Test(hash_dense, rows_past_the_tables_take_dense_rows) {
 Test(hash_dense, knob_off_takes_global_tables) {
     setenv("MAGNUS_DENSE_ROWS", "0", 1); /* this test's own process */
     magnus_context ctx = magnus_test_context();
-    cr_assert_eq(magnus_accumulate_knobs_of(ctx)->dense_rows_local_bytes, 0);
+    cr_assert_eq(magnus_dense_rows_knobs_of(ctx)->dense_rows_local_bytes, 0);
     cr_assert_eq(magnus_hash_dense_row_columns(ctx, MAGNUS_FLOAT32), 0);
     int64_t L, N;
     magnus_hash_local_capacity(ctx, MAGNUS_FLOAT32, &L, &N);
@@ -191,11 +192,11 @@ Test(hash_dense, explicit_budget_bounds_dense_rows) {
      * device's local memory */
     magnus_context dflt = magnus_test_context();
     const char *env = getenv("MAGNUS_LOCAL_MEM_BYTES");
-    cr_assert_eq(magnus_accumulate_knobs_of(dflt)->dense_rows_local_bytes,
+    cr_assert_eq(magnus_dense_rows_knobs_of(dflt)->dense_rows_local_bytes,
                  env && *env ? dflt->device.local_mem_bytes : dflt->device_local_mem_bytes);
     const uint64_t budget = 32768 < dflt->device_local_mem_bytes ? 32768 : dflt->device_local_mem_bytes;
     magnus_context ctx = magnus_test_budget_context(budget);
-    cr_assert_eq(magnus_accumulate_knobs_of(ctx)->dense_rows_local_bytes, budget);
+    cr_assert_eq(magnus_dense_rows_knobs_of(ctx)->dense_rows_local_bytes, budget);
     for (int t = 0; t < 2; t++) {
         magnus_value_type type = t ? MAGNUS_FLOAT64 : MAGNUS_FLOAT32;
         if (type == MAGNUS_FLOAT64 && !ctx->device.fp64) continue;
@@ -223,7 +224,7 @@ Test(hash_dense, stripes_take_rows_of_a_wider_c) {
     setenv("MAGNUS_DENSE_STRIPES", "8", 1); /* this test's own context only */
     magnus_context ctx = magnus_test_budget_context(budget);
     unsetenv("MAGNUS_DENSE_STRIPES"); /* read at creation: the contexts have it */
-    cr_assert_eq(magnus_accumulate_knobs_of(ctx)->dense_row_stripes, 8);
+    cr_assert_eq(magnus_dense_rows_knobs_of(ctx)->dense_row_stripes, 8);
     int ran = 0;
     for (int t = 0; t < 2; t++) {
         magnus_value_type type = t ? MAGNUS_FLOAT64 : MAGNUS_FLOAT32;
@@ -256,13 +257,13 @@ Test(hash_dense, stripes_take_rows_of_a_wider_c) {
         cr_assert_eq(num.dense_stripes, S);
         check_product(ctx, d.A, d.B, "dense rows in stripes, public");
         /* more stripes than the knob allows: global tables, the same product */
-        magnus_accumulate_knobs_edit(ctx)->dense_row_stripes = (uint32_t)S - 1;
+        magnus_dense_rows_knobs_edit(ctx)->dense_row_stripes = (uint32_t)S - 1;
         cr_assert_eq(magnus_hash_dense_row_stripes(ctx, type, W), 0);
         magnus_hash_stats sym1 = {0}, num1 = {0};
         hash_run_with_stats(ctx, d.A, d.B, NULL, &sym1, &num1, &rep);
         cr_assert_eq(sym1.items_dense + num1.items_dense, 0);
         cr_assert_eq(sym1.items_global, d.long_rows);
-        magnus_accumulate_knobs_edit(ctx)->dense_row_stripes = 8;
+        magnus_dense_rows_knobs_edit(ctx)->dense_row_stripes = 8;
         dense_case_free(&d);
         ran++;
     }
@@ -298,7 +299,7 @@ Test(hash_dense, knobs_refused_by_name) {
  * products and the same rows dense. */
 Test(hash_dense, work_items_per_unit_same_products) {
     const uint32_t wg = magnus_hash_group_cap(magnus_test_context());
-    const uint32_t values[] = {0, wg * 16 * HASH_DENSE_GROUPS_PER_UNIT};
+    const uint32_t values[] = {0, wg * 16 * MAGNUS_DENSE_GROUPS_PER_UNIT};
     int ran = 0;
     for (size_t v = 0; v < sizeof values / sizeof values[0]; v++) {
         char items[32];
@@ -306,7 +307,7 @@ Test(hash_dense, work_items_per_unit_same_products) {
         magnus_context ctx;
         magnus_status st = context_with(&ctx, "MAGNUS_DENSE_ROW_ITEMS", items);
         cr_assert_eq(st, MAGNUS_SUCCESS, "%s", magnus_last_error());
-        cr_assert_eq(magnus_accumulate_knobs_of(ctx)->dense_row_items, values[v]);
+        cr_assert_eq(magnus_dense_rows_knobs_of(ctx)->dense_row_items, values[v]);
         for (int t = 0; t < 2; t++) {
             magnus_value_type type = t ? MAGNUS_FLOAT64 : MAGNUS_FLOAT32;
             if (type == MAGNUS_FLOAT64 && !ctx->device.fp64) continue;

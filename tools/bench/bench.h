@@ -59,7 +59,7 @@ typedef enum bench_system_kind {
 typedef struct bench_cusparse bench_cusparse; /* bench_cusparse.c */
 
 typedef struct bench_system {
-    char id[64];                 /* "magnus@cuda:0", "hash@opencl:1", "cusparse@cuda:0" */
+    char id[64];                 /* "gmagnus@cuda:0", "hash@opencl:1", "cusparse@cuda:0" */
     bench_system_kind kind;
     magnus_algorithm algorithm;  /* magnus systems */
     char device_label[32];       /* "cuda:0" */
@@ -84,7 +84,7 @@ typedef struct bench_system_request {
     const char *systems;    /* NULL: defaults; else a comma list of DEVICE, ALGO@DEVICE,
                                cusparse, cusparse@cuda:N, cusparse-pool[@cuda:N] */
     const char *exclude;    /* comma list of device labels or system ids to leave out */
-    const char *algorithms; /* algorithms on plain devices: "magnus", "hash", "magnus,hash" */
+    const char *algorithms; /* algorithms on plain devices: "gmagnus", "hash", "gmagnus,hash" */
     bool include_cpu;       /* defaults: CPU devices too, even when a GPU exists */
     bool no_baseline;       /* defaults: no cuSPARSE */
     const char *cusparse_library; /* NULL: search */

@@ -52,7 +52,7 @@ static double percent(double floor_bytes, double gbps, double ms) {
 
 void bench_floors_fill(bench_row *row, const bench_data *d) {
     const magnus_report *r = &row->report;
-    if (!row->has_report || r->algorithm != MAGNUS_ALGORITHM_MAGNUS || r->rows_heavy <= 0) return;
+    if (!row->has_report || r->algorithm != MAGNUS_ALGORITHM_GMAGNUS || r->rows_heavy <= 0) return;
     double vb = (double)magnus_value_size(d->type);
     double heavy = (double)r->rows_heavy, products = (double)r->products_heavy;
     double chat_write = products * (4.0 + vb) + (heavy + 1) * 8.0;

@@ -64,7 +64,7 @@ static void levels_count_text(char *buf, size_t size, const int64_t *counts, int
 /* When a column has a value (bench_report_columns.h's `when`), for the report p (or NULL). */
 #define WHEN_ALWAYS(p, field) ((p) != NULL)
 #define WHEN_AUTO(p, field) ((p) && (p)->algorithm_requested == MAGNUS_ALGORITHM_AUTO)
-#define WHEN_MAGNUS(p, field) ((p) && (p)->algorithm == MAGNUS_ALGORITHM_MAGNUS)
+#define WHEN_GMAGNUS(p, field) ((p) && (p)->algorithm == MAGNUS_ALGORITHM_GMAGNUS)
 #define WHEN_NONZERO(p, field) ((p) && (p)->field)
 #define WHEN_BATCHED(p, field) ((p) && (p)->batches > 1)
 /* A number column by its field's C type: real for double, integer otherwise (the type alone

@@ -10,7 +10,7 @@
  *          sum of a levels array), LEVEL0 (its level 0), LEVELS_TEXT ("a;b" for the levels
  *          run), ALGORITHM (its name, text)
  *   when   when the column has a value (else empty / null): ALWAYS (the row has a report),
- *          AUTO (AUTO was requested), MAGNUS (gMAGNUS ran), NONZERO (the field is not 0),
+ *          AUTO (AUTO was requested), GMAGNUS (gMAGNUS ran), NONZERO (the field is not 0),
  *          BATCHED (gMAGNUS ran in more than one row block)
  * Fields the bench leaves out (time_kernel_load_ms, time_upload_ms and time_download_ms: the
  * bench times those itself; the rest: see the CLI's JSON) are simply not listed.
@@ -39,7 +39,7 @@
     X(choice_ms, time_choice_ms, VALUE, AUTO) \
     X(auto_dense_rows, auto_dense_rows, VALUE, AUTO) \
     X(heavy_row_products, heavy_row_products, VALUE, NONZERO) \
-    X(light_rows_global, light_rows_global, VALUE, MAGNUS) \
+    X(light_rows_global, light_rows_global, VALUE, GMAGNUS) \
     X(levels, levels, VALUE, ALWAYS) \
     X(chunks_required, chunks_required, VALUE, ALWAYS) \
     X(chunks_level0, chunks_per_level, LEVEL0, ALWAYS) \
@@ -54,7 +54,7 @@
     X(rows_dense, rows_dense, VALUE, ALWAYS) \
     X(products_heavy, products_heavy, VALUE, ALWAYS) \
     X(chat_bytes, chat_bytes, VALUE, ALWAYS) \
-    X(batches, batches, VALUE, MAGNUS) \
+    X(batches, batches, VALUE, GMAGNUS) \
     X(batch_ms, time_batch_ms, VALUE, BATCHED)
 /* clang-format on */
 

@@ -51,11 +51,12 @@ static bool in_list(const char *list, const char *item) {
 }
 
 static bool parse_algorithm(const char *name, size_t len, magnus_algorithm *out) {
-    if (len == strlen("gmagnus") && !strncmp(name, "gmagnus", len)) { /* gMAGNUS's code name */
+    if (len == strlen("magnus") && !strncmp(name, "magnus", len)) { /* gMAGNUS's former name:
+                                                                     old scripts, magnus@... */
         *out = MAGNUS_ALGORITHM_GMAGNUS;
         return true;
     }
-    magnus_algorithm all[] = {MAGNUS_ALGORITHM_AUTO, MAGNUS_ALGORITHM_MAGNUS,
+    magnus_algorithm all[] = {MAGNUS_ALGORITHM_AUTO, MAGNUS_ALGORITHM_GMAGNUS,
                               MAGNUS_ALGORITHM_HASH};
     for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
         const char *n = magnus_algorithm_name(all[i]);
@@ -125,13 +126,13 @@ static bool add_cusparse(builder *b, int ordinal, bool pool, char *why, size_t n
 
 /* Each algorithm of --algorithms on probed device `device`. */
 static bool add_device_algorithms(builder *b, int device, char *why, size_t n) {
-    const char *list = b->req->algorithms ? b->req->algorithms : "magnus";
+    const char *list = b->req->algorithms ? b->req->algorithms : "gmagnus";
     for (const char *p = list; *p;) {
         const char *end = strchr(p, ',');
         size_t len = end ? (size_t)(end - p) : strlen(p);
         magnus_algorithm a;
         if (!parse_algorithm(p, len, &a)) {
-            snprintf(why, n, "unknown algorithm '%.*s' (auto, magnus, hash)", (int)len, p);
+            snprintf(why, n, "unknown algorithm '%.*s' (auto, gmagnus, hash)", (int)len, p);
             return false;
         }
         if (!add_magnus(b, device, a, why, n)) return false;
@@ -185,7 +186,7 @@ static bool add_listed(builder *b, const char *item, size_t len, char *why, size
     if (!at) return add_device_algorithms(b, d, why, n);
     magnus_algorithm a;
     if (!parse_algorithm(item, (size_t)(at - item), &a)) {
-        snprintf(why, n, "'%.*s': unknown algorithm (auto, magnus, hash, cusparse, cusparse-pool)", (int)len, item);
+        snprintf(why, n, "'%.*s': unknown algorithm (auto, gmagnus, hash, cusparse, cusparse-pool)", (int)len, item);
         return false;
     }
     return add_magnus(b, d, a, why, n);

@@ -101,9 +101,7 @@ static void fill_report(const magnus_gm *g, magnus_spgemm_section *r) {
     r->gmagnus.light_rows_global = g->light_rows_global;
     r->run.rows_dense = g->light_rows_dense;
     r->run.dense_row_columns = magnus_hash_dense_row_columns(g->ctx, g->A->type);
-    r->run.dense_rows_local_bytes = r->run.dense_row_columns > 0
-                                        ? magnus_accumulate_knobs_of(g->ctx)->dense_rows_local_bytes
-                                        : 0;
+    r->run.dense_rows_local_bytes = magnus_hash_dense_rows_local_bytes(g->ctx, g->A->type);
     r->gmagnus.chunks_required = p->chunks_required;
     r->gmagnus.levels = g->levels_run;
     for (int L = 0; L < MAGNUS_MAX_LEVELS; L++)

@@ -34,8 +34,7 @@ static void begin_report(magnus_report_run_section *rep, magnus_context ctx,
     rep->rows_total = A->rows;
     magnus_hash_local_capacity(ctx, A->type, &rep->tau, NULL);
     rep->dense_row_columns = magnus_hash_dense_row_columns(ctx, A->type);
-    rep->dense_rows_local_bytes =
-        rep->dense_row_columns > 0 ? magnus_accumulate_knobs_of(ctx)->dense_rows_local_bytes : 0;
+    rep->dense_rows_local_bytes = magnus_hash_dense_rows_local_bytes(ctx, A->type);
 }
 
 static magnus_status run_hash(magnus_device_csr *C, magnus_context ctx,

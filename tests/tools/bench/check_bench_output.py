@@ -220,7 +220,7 @@ def main():
                 if (share is None or not 0 <= share <= 1 or over is None or not 0 <= over <= 1
                         or r["choice_ms"] is None):
                     fail(f"{where}: auto without its shares ({share}, {over}) or choice time")
-                elif ran != ("hash" if share + 2 * over < 0.25 else "magnus"):
+                elif ran != ("hash" if share + 2 * over < 0.25 else "gmagnus"):
                     fail(f"{where}: auto ran {ran!r} for long and overflow shares of {share}, "
                          f"{over}")
             elif ran != r["algorithm"] or share is not None or over is not None:

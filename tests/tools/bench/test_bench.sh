@@ -38,7 +38,7 @@ expect_rc=0
 case $mode in
   pocl)
     args+=(--systems "$device,hash@$device,auto@$device" --plan)
-    check+=(--expect-system "magnus@$device" --expect-system "hash@$device"
+    check+=(--expect-system "gmagnus@$device" --expect-system "hash@$device"
             --expect-system "auto@$device" --expect-plan) ;;
   fake|fake-wrong|fake-wrong-run)
     [ -n "$fake" ] || { echo "test_bench: no fake cuSPARSE library given"; exit 2; }
@@ -46,7 +46,7 @@ case $mode in
     # both baselines: cuMemAlloc'd and from the fake's stream-ordered pool (its protocol
     # checked: a mixed-up free aborts)
     args+=(--systems "$device,cusparse@cuda:0,cusparse-pool@cuda:0" --verify-limit 0)
-    check+=(--expect-system "magnus@$device" --expect-system cusparse@cuda:0
+    check+=(--expect-system "gmagnus@$device" --expect-system cusparse@cuda:0
             --expect-system cusparse-pool@cuda:0
             --expect-detail "ALG1: compute: CUSPARSE_STATUS_INSUFFICIENT_RESOURCES")
     if [ "$mode" = fake ]; then
@@ -84,7 +84,7 @@ fi
 "${check[@]}" || exit 1
 if [ "$mode" = fake ]; then
   # --verify-limit 0: magnus's randomized check ran C*x on its device C (the warm-up's), and says so
-  python3 - "$out.csv" "magnus@$device" <<'PYEOF' || exit 1
+  python3 - "$out.csv" "gmagnus@$device" <<'PYEOF' || exit 1
 import csv, sys
 rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["system"] == sys.argv[2] and r["status"] == "ok"]
 bad = [r["input"] for r in rows if "C·x on the device" not in r["verify_note"]]

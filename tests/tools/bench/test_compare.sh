@@ -29,13 +29,20 @@ python3 "$(dirname "$0")/check_compare.py" --bench "$work/b.json" --ratios "$wor
 # the CSV gives the same table as the JSON
 python3 "$compare" "$work/b.csv" >"$work/table_csv.md" || fail "compare.py on the CSV"
 cmp -s "$work/table.md" "$work/table_csv.md" || fail "the CSV's table differs from the JSON's"
-# labels: the same run twice, the second as the reference
+# labels: the same run twice, the second as the reference ("magnus@" above, gMAGNUS's former
+# name, ran as gmagnus@; the reference may still be given by it)
 python3 "$compare" "one=$work/b.json" "two=$work/b.json" --reference "two:magnus@$device" \
     >"$work/labels.md" || fail "compare.py with labels"
-grep -qF "ratios to two:magnus@$device" "$work/labels.md" || fail "labelled reference missing"
+grep -qF "ratios to two:gmagnus@$device" "$work/labels.md" || fail "labelled reference missing"
 grep -qF "| one:auto@$device |" "$work/labels.md" || fail "labelled system missing"
-grep -qE "^\| one:magnus@$device \| [0-9]+ \| 1\.000 \|$" "$work/labels.md" ||
+grep -qE "^\| one:gmagnus@$device \| [0-9]+ \| 1\.000 \|$" "$work/labels.md" ||
     fail "the same system in two files: its total ratio is not 1.000"
+grep -q ",gmagnus@$device," "$work/b.csv" || fail "bench did not name gMAGNUS's system gmagnus@"
+# a CSV from before issue 35 (system magnus@, algorithm magnus) gives the same table
+sed -e "s/gmagnus@/magnus@/g" -e "s/,gmagnus,/,magnus,/g" "$work/b.csv" >"$work/old.csv"
+grep -q ",magnus@$device," "$work/old.csv" || fail "the old-name CSV has no magnus@ system"
+python3 "$compare" "$work/old.csv" >"$work/table_old.md" || fail "compare.py on an old-name CSV"
+cmp -s "$work/table.md" "$work/table_old.md" || fail "the old-name CSV's table differs"
 # errors
 python3 "$compare" "$work/b.json" "$work/b.json" >/dev/null 2>"$work/err" &&
     fail "duplicate systems accepted"

@@ -270,8 +270,8 @@ if [ "$count" -gt 0 ]; then
     expect 0 "$magnus" bench rmat:7:4 --systems "$type" --no-baseline --no-bandwidth --runs 1 \
         --json "$work/bench.json"
     checks=$((checks + 1))
-    python3 -c "import json,sys; b=json.load(open('$work/bench.json')); sys.exit(0 if [s['id'] for s in b['systems']] == ['magnus@$sel'] else 1)" ||
-        fail "bench --systems $type did not run magnus@$sel"
+    python3 -c "import json,sys; b=json.load(open('$work/bench.json')); sys.exit(0 if [s['id'] for s in b['systems']] == ['gmagnus@$sel'] else 1)" ||
+        fail "bench --systems $type did not run gmagnus@$sel"
     expect 2 "$magnus" bench rmat:7:4 --systems "gpu:0" --no-baseline --no-bandwidth --runs 1
     contains err "is not a backend"
     expect 2 "$magnus" bench rmat:7:4 --systems "no-such-device-anywhere" --no-baseline --runs 1
