@@ -216,9 +216,11 @@ bool cli_option_given(const void *target) {
     return false;
 }
 
-int cli_parse(const cli_spec *spec, int argc, char **argv, const char **positional,
-              int *npositional) {
+int cli_parse(const cli_spec *spec, int argc, char **argv, cli_args *args) {
     int count = 0;
+    const int min_positional = args ? args->min : 0;
+    const int max_positional = !args ? 0 : args->max < CLI_MAX_POSITIONAL ? args->max
+                                                                          : CLI_MAX_POSITIONAL;
     ngiven = 0;
     parsed_spec = spec;
     bool options_done = false;
@@ -234,9 +236,9 @@ int cli_parse(const cli_spec *spec, int argc, char **argv, const char **position
             return CLI_EXIT_OK;
         }
         if (!is_option) {
-            if (count >= spec->max_positional)
+            if (count >= max_positional)
                 return cli_usage_error(spec, "unexpected argument '%s'", arg);
-            positional[count++] = arg;
+            args->at[count++] = arg;
             continue;
         }
         const char *eq = strncmp(arg, "--", 2) == 0 ? strchr(arg, '=') : NULL;
@@ -246,9 +248,9 @@ int cli_parse(const cli_spec *spec, int argc, char **argv, const char **position
         if (!o && cli_to_double(arg, &number)) {
             /* "-3" is no option but a negative number, for the command to judge ("gen rmat 5
              * -3": its argument 2 must not be negative) */
-            if (count >= spec->max_positional)
+            if (count >= max_positional)
                 return cli_usage_error(spec, "unexpected argument '%s'", arg);
-            positional[count++] = arg;
+            args->at[count++] = arg;
             continue;
         }
         if (!o) return cli_usage_error(spec, "unknown option '%.*s'", (int)name_len, arg);
@@ -271,9 +273,9 @@ int cli_parse(const cli_spec *spec, int argc, char **argv, const char **position
                                    o->name, kind_expectation(o->kind));
         remember_given(o->target);
     }
-    if (count < spec->min_positional)
-        return cli_usage_error(spec, "missing argument%s", spec->min_positional - count > 1 ? "s" : "");
-    *npositional = count;
+    if (count < min_positional)
+        return cli_usage_error(spec, "missing argument%s", min_positional - count > 1 ? "s" : "");
+    if (args) args->count = count;
     return CLI_CONTINUE;
 }
 

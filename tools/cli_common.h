@@ -57,18 +57,27 @@ typedef struct cli_spec {
     const char *synopsis;      /* what follows "magnus rmat" in the usage line */
     const char *description;   /* a paragraph for --help, or NULL */
     const cli_option *options; /* ends with an entry whose name is NULL */
-    int min_positional, max_positional;
 } cli_spec;
+
+/* The positional arguments of a command line, the target of cli_parse as an option's target
+ * is of its value: the caller sets how many the command takes (min..max, max at most
+ * CLI_MAX_POSITIONAL: bench's list of inputs is the longest); cli_parse fills at[0..count-1]
+ * with pointers into argv. */
+#define CLI_MAX_POSITIONAL 512
+typedef struct cli_args {
+    int min, max;
+    const char *at[CLI_MAX_POSITIONAL];
+    int count;
+} cli_args;
 
 /*
  * Parses argv[1..argc-1] (argv[0] is the subcommand's name). Options may be given as
  * "--name value" or "--name=value"; "--" ends the options. Positional arguments are stored in
- * positional[0..max_positional-1] and counted in *npositional. Returns CLI_CONTINUE when the
- * command should run, CLI_EXIT_OK after printing --help to stdout, or CLI_EXIT_USAGE after
- * printing the problem and the usage to stderr.
+ * args; args NULL: the command takes none. Returns CLI_CONTINUE when the command should run,
+ * CLI_EXIT_OK after printing --help to stdout, or CLI_EXIT_USAGE after printing the problem and
+ * the usage to stderr.
  */
-int cli_parse(const cli_spec *spec, int argc, char **argv, const char **positional,
-              int *npositional);
+int cli_parse(const cli_spec *spec, int argc, char **argv, cli_args *args);
 /* Whether the last cli_parse was given the option whose target is `target`: for an option
  * whose default is also a value a user could give (--local-mem 0, --verify-limit). */
 bool cli_option_given(const void *target);
@@ -79,6 +88,16 @@ bool cli_option_given(const void *target);
 #define CLI_PROGRESS_OPTION(flag)                  \
     {"--progress", NULL, CLI_FLAG, (flag), NULL, \
      "show progress on stderr even when it is not a terminal"}
+/* --type of the generators (a magnus_value_type, f32 unless given) and of the commands that
+ * multiply A*B (CLI_TYPE_OR_AUTO: the files decide), and -o of the generators (required). */
+#define CLI_GEN_TYPE_OPTION(type) \
+    {"--type", NULL, CLI_TYPE, (type), "f32|f64", "value type (default f32)"}
+#define CLI_PRODUCT_TYPE_OPTION(type)                                                       \
+    {"--type", NULL, CLI_TYPE_OR_AUTO, (type), "auto|f32|f64",                              \
+     "value type of A, B and C (default auto: f64 for real and integer files, f32 for "     \
+     "pattern files and generators, f64 for both when they differ)"}
+#define CLI_GEN_OUTPUT_OPTION(path) \
+    {"--output", "-o", CLI_STRING, (path), "FILE", "output file, .mtx or .mtx.gz (required)"}
 
 /* Prints the full --help text of a subcommand. */
 void cli_print_help(const cli_spec *spec, FILE *out);

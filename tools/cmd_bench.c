@@ -10,7 +10,6 @@
 #include "byte_size.h"
 #include "cli_commands.h"
 
-#define MAX_INPUT_ARGS 512
 #define MAX_PER_ROW 16
 
 /* "4,8,16" -> {4, 8, 16}; false when malformed or not positive. */
@@ -75,6 +74,7 @@ int cmd_bench(int argc, char **argv) {
     double large_products = 1e9, min_products = 0, max_products = 0, verify_limit = 1e8;
     double rtol = 0, max_timed = 0, time_limit = 0;
     magnus_value_type type = MAGNUS_MM_TYPE_AUTO;
+    cli_args args = {.max = CLI_MAX_POSITIONAL};
     const cli_option options[] = {
         {"--op", NULL, CLI_STRING, &op, "spgemm|spmv",
          "what to time: C = A*B (default), or y = A*x in every SpMV format (A of each input; "
@@ -153,12 +153,8 @@ int cmd_bench(int argc, char **argv) {
             "failed magnus run. INPUT: FILE (.mtx, .mtx.gz; squared), A,B, or a generator\n"
             "spec (rmat:SCALE:PER_ROW[:SEED], ...). Columns: bench/README.md.",
         .options = options,
-        .min_positional = 0,
-        .max_positional = MAX_INPUT_ARGS,
     };
-    const char *positional[MAX_INPUT_ARGS];
-    int npositional = 0;
-    int rc = cli_parse(&spec, argc, argv, positional, &npositional);
+    int rc = cli_parse(&spec, argc, argv, &args);
     if (rc != CLI_CONTINUE) return rc;
     if (list_columns) {
         bench_print_columns(stdout);
@@ -182,8 +178,8 @@ int cmd_bench(int argc, char **argv) {
     char why[BENCH_TEXT];
     bench_input_list inputs = {0};
     bool ok = true;
-    for (int i = 0; ok && i < npositional; i++)
-        ok = bench_inputs_add_source(&inputs, positional[i], why, sizeof why);
+    for (int i = 0; ok && i < args.count; i++)
+        ok = bench_inputs_add_source(&inputs, args.at[i], why, sizeof why);
     if (ok && matrices) ok = bench_inputs_add_dir(&inputs, matrices, why, sizeof why);
     if (ok && rmat_sweep) {
         int lo, hi, na, nb, nseeds = 1;

@@ -23,7 +23,7 @@ int cmd_demo(int argc, char **argv) {
     const cli_option options[] = {
         {"--scale", NULL, CLI_INT, &scale, "S", "2^S rows (1..24, default 14)"},
         {"--seed", NULL, CLI_UINT, &seed, "SEED", "seed of A; B uses SEED+1 (default 1)"},
-        {"--type", NULL, CLI_TYPE, &type, "f32|f64", "value type (default f32)"},
+        CLI_GEN_TYPE_OPTION(&type),
         CLI_COMPUTE_OPTIONS(&how),
         {"--verify", NULL, CLI_FLAG_VALUE, &verify.mode, "MODE",
          "how to check C (always checked): exact up to --verify-limit products, random beyond; "
@@ -52,8 +52,7 @@ int cmd_demo(int argc, char **argv) {
                        "later runs load them from the disk cache.",
         .options = options,
     };
-    int npositional;
-    int rc = cli_parse(&spec, argc, argv, NULL, &npositional);
+    int rc = cli_parse(&spec, argc, argv, NULL);
     if (rc != CLI_CONTINUE) return rc;
     verify_options vopt;
     if ((rc = product_options_check(&vopt, &spec, &how, &verify)) != CLI_CONTINUE) return rc;

@@ -61,8 +61,8 @@ int cmd_rmat(int argc, char **argv) {
         {"--pattern", NULL, CLI_FLAG, &pattern, NULL,
          "write a `pattern` file: the structure alone, read back as values 1 (else a `real` "
          "file, values uniform in [0.5, 1.5))"},
-        {"--type", NULL, CLI_TYPE, &type, "f32|f64", "value type (default f32)"},
-        {"--output", "-o", CLI_STRING, &output, "FILE", "output file, .mtx or .mtx.gz (required)"},
+        CLI_GEN_TYPE_OPTION(&type),
+        CLI_GEN_OUTPUT_OPTION(&output),
         CLI_PROGRESS_OPTION(&progress_forced),
         {0},
     };
@@ -78,8 +78,7 @@ int cmd_rmat(int argc, char **argv) {
                        "every machine.",
         .options = options,
     };
-    int npositional;
-    int rc = cli_parse(&spec, argc, argv, NULL, &npositional);
+    int rc = cli_parse(&spec, argc, argv, NULL);
     if (rc != CLI_CONTINUE) return rc;
     if (!cli_option_given(&scale)) return cli_usage_error(&spec, "--scale is required");
     if (scale < 1 || scale > CLI_RMAT_SCALE_MAX)
@@ -105,10 +104,11 @@ int cmd_gen(int argc, char **argv) {
     magnus_value_type type = MAGNUS_FLOAT32;
     bool progress_forced = false;
     const char *output = NULL;
+    cli_args args = {.min = 1, .max = 5};
     const cli_option options[] = {
         {"--seed", NULL, CLI_UINT, &seed, "SEED", "random seed for banded/uniform/rmat/star (default 1)"},
-        {"--type", NULL, CLI_TYPE, &type, "f32|f64", "value type (default f32)"},
-        {"--output", "-o", CLI_STRING, &output, "FILE", "output file, .mtx or .mtx.gz (required)"},
+        CLI_GEN_TYPE_OPTION(&type),
+        CLI_GEN_OUTPUT_OPTION(&output),
         CLI_PROGRESS_OPTION(&progress_forced),
         {0},
     };
@@ -132,16 +132,12 @@ int cmd_gen(int argc, char **argv) {
             "                             each long row's index is a column of DEG short rows\n"
             "                             (docs/generators.md)",
         .options = options,
-        .min_positional = 1,
-        .max_positional = 5,
     };
-    const char *positional[5];
-    int npositional;
-    int rc = cli_parse(&spec, argc, argv, positional, &npositional);
+    int rc = cli_parse(&spec, argc, argv, &args);
     if (rc != CLI_CONTINUE) return rc;
     cli_gen_request req = {.seed = seed, .type = type};
     char why[160];
-    if (!cli_gen_parse(&req, positional[0], npositional - 1, positional + 1, false, why,
+    if (!cli_gen_parse(&req, args.at[0], args.count - 1, args.at + 1, false, why,
                        sizeof why))
         return cli_usage_error(&spec, "%s", why);
     if (!output) return cli_usage_error(&spec, "-o FILE is required");

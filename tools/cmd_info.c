@@ -159,6 +159,7 @@ static void print_json(const info_result *r, const char *error) {
 int cmd_info(int argc, char **argv) {
     bool json = false, want_product = false, progress_forced = false;
     magnus_value_type type = MAGNUS_MM_TYPE_AUTO;
+    cli_args args = {.min = 1, .max = 1};
     const cli_option options[] = {
         CLI_JSON_OPTION(&json),
         {"--type", NULL, CLI_TYPE_OR_AUTO, &type, "auto|f32|f64",
@@ -181,15 +182,11 @@ int cmd_info(int argc, char **argv) {
             "the read time. It uses no device (--square multiplies with the CPU reference), so it\n"
             "has no --device.",
         .options = options,
-        .min_positional = 1,
-        .max_positional = 1,
     };
-    const char *positional[1];
-    int npositional;
-    int rc = cli_parse(&spec, argc, argv, positional, &npositional);
+    int rc = cli_parse(&spec, argc, argv, &args);
     if (rc != CLI_CONTINUE) return rc;
 
-    info_result r = {.source = positional[0], .input = {.source = positional[0]}};
+    info_result r = {.source = args.at[0], .input = {.source = args.at[0]}};
     cli_progress progress;
     cli_progress_init(&progress, progress_forced);
     rc = cli_inputs_load(&r.input, 1, type, &progress);

@@ -14,6 +14,7 @@ int cmd_multiply(int argc, char **argv) {
     compute_options how = {0};
     cli_verify_choice verify;
     cli_verify_choice_init(&verify);
+    cli_args args = {.min = 1, .max = 2};
     const cli_option options[] = {
         {"--output", "-o", CLI_STRING, &output, "FILE",
          "write C to FILE (.mtx or .mtx.gz; - is stdout, the reports then go to stderr)"},
@@ -22,9 +23,7 @@ int cmd_multiply(int argc, char **argv) {
          "=exact or =random forces one"},
         CLI_VERIFY_OPTIONS(&verify),
         CLI_COMPUTE_OPTIONS(&how),
-        {"--type", NULL, CLI_TYPE_OR_AUTO, &type, "auto|f32|f64",
-         "value type of A, B and C (default auto: f64 for real and integer files, f32 for "
-         "pattern files and generators, f64 for both when they differ)"},
+        CLI_PRODUCT_TYPE_OPTION(&type),
         CLI_JSON_OPTION(&json),
         CLI_PROGRESS_OPTION(&progress_forced),
         {0},
@@ -43,22 +42,18 @@ int cmd_multiply(int argc, char **argv) {
                        "A and B are Matrix Market files (.mtx, .mtx.gz; - or a pipe such as\n"
                        "/dev/stdin is read as it comes) or generator specs:\n" CLI_GENERATOR_SPECS,
         .options = options,
-        .min_positional = 1,
-        .max_positional = 2,
     };
-    const char *positional[2];
-    int npositional;
-    int rc = cli_parse(&spec, argc, argv, positional, &npositional);
+    int rc = cli_parse(&spec, argc, argv, &args);
     if (rc != CLI_CONTINUE) return rc;
     verify_options vopt;
     if ((rc = product_options_check(&vopt, &spec, &how, &verify)) != CLI_CONTINUE) return rc;
     /* "--verify random" reads "random" as matrix B; say how to write it. */
     if (verify.mode && !*verify.mode)
-        for (int i = 0; i < npositional; i++)
-            if (!strcmp(positional[i], "exact") || !strcmp(positional[i], "random"))
-                return cli_usage_error(&spec, "write --verify=%s (with '=')", positional[i]);
-    const char *source_a = positional[0];
-    const char *source_b = npositional > 1 ? positional[1] : NULL;
+        for (int i = 0; i < args.count; i++)
+            if (!strcmp(args.at[i], "exact") || !strcmp(args.at[i], "random"))
+                return cli_usage_error(&spec, "write --verify=%s (with '=')", args.at[i]);
+    const char *source_a = args.at[0];
+    const char *source_b = args.count > 1 ? args.at[1] : NULL;
 
     cli_progress progress;
     cli_progress_init(&progress, progress_forced);

@@ -213,15 +213,14 @@ int cmd_params(int argc, char **argv) {
     const char *device = NULL, *backend = NULL, *describe = NULL;
     int64_t local_mem = 0;
     magnus_value_type type = MAGNUS_MM_TYPE_AUTO;
+    cli_args args = {.min = 1, .max = 2};
     const cli_option options[] = {
         CLI_BACKEND_OPTION(&backend),
         CLI_DEVICE_OPTION(&device),
         {"--describe", NULL, CLI_STRING, &describe, "FILE",
          "a device described in FILE (keys below) instead of one present: nothing is probed"},
         CLI_LOCAL_MEM_OPTION(&local_mem),
-        {"--type", NULL, CLI_TYPE_OR_AUTO, &type, "auto|f32|f64",
-         "value type of A, B and C (default auto: f64 for real and integer files, f32 for "
-         "pattern files and generators, f64 for both when they differ)"},
+        CLI_PRODUCT_TYPE_OPTION(&type),
         CLI_JSON_OPTION(&json),
         {0},
     };
@@ -245,12 +244,8 @@ int cmd_params(int argc, char **argv) {
             "has examples, docs/level0.md the Intel Data Center GPU Max 1550's):\n"
             CLI_DESCRIBE_KEYS,
         .options = options,
-        .min_positional = 1,
-        .max_positional = 2,
     };
-    const char *positional[2];
-    int npositional;
-    int rc = cli_parse(&spec, argc, argv, positional, &npositional);
+    int rc = cli_parse(&spec, argc, argv, &args);
     if (rc != CLI_CONTINUE) return rc;
     const char *problem = cli_local_mem_problem(local_mem, cli_option_given(&local_mem));
     if (problem) return cli_usage_error(&spec, "%s", problem);
@@ -260,8 +255,8 @@ int cmd_params(int argc, char **argv) {
     if (describe && (backend || device))
         return cli_usage_error(&spec, "--describe names the device: give no %s with it",
                                backend ? "--backend" : "--device");
-    const char *source_a = positional[0];
-    const char *source_b = npositional > 1 ? positional[1] : NULL;
+    const char *source_a = args.at[0];
+    const char *source_b = args.count > 1 ? args.at[1] : NULL;
 
     magnus_device_info dev, probed;
     rc = describe ? describe_device(&dev, &probed, &spec, describe, (uint64_t)local_mem)

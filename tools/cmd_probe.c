@@ -177,12 +177,8 @@ int cmd_probe(int argc, char **argv) {
             "device's '--device' line lists the specs that name it. Exit status 1 when no\n"
             "device is found, or none is selected (MAGNUS_DEVICE names none of them).",
         .options = options,
-        .min_positional = 0,
-        .max_positional = 0,
     };
-    const char *positional[1];
-    int npositional;
-    int rc = cli_parse(&spec, argc, argv, positional, &npositional);
+    int rc = cli_parse(&spec, argc, argv, NULL);
     if (rc != CLI_CONTINUE) return rc;
 
     probe_result *r = calloc(1, sizeof *r);

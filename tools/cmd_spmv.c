@@ -128,6 +128,7 @@ int cmd_spmv(int argc, char **argv) {
     const char *x_path = NULL, *y_path = NULL, *output = NULL, *format = "auto";
     const char *backend = NULL, *device = NULL;
     double alpha = 1, beta = 0;
+    cli_args args = {.min = 1, .max = 1};
     const cli_option options[] = {
         {"--x", "-x", CLI_STRING, &x_path, "FILE",
          "x, one value per line (default: all ones; - is standard input)"},
@@ -162,12 +163,8 @@ int cmd_spmv(int argc, char **argv) {
                        "file (.mtx, .mtx.gz; - or a pipe is read as it comes; one of A, -x and -y\n"
                        "may be standard input) or a generator spec:\n" CLI_GENERATOR_SPECS,
         .options = options,
-        .min_positional = 1,
-        .max_positional = 1,
     };
-    const char *positional[1];
-    int npositional;
-    int rc = cli_parse(&spec, argc, argv, positional, &npositional);
+    int rc = cli_parse(&spec, argc, argv, &args);
     if (rc != CLI_CONTINUE) return rc;
     magnus_spmv_options opt;
     magnus_spmv_options_init(&opt);
@@ -181,7 +178,7 @@ int cmd_spmv(int argc, char **argv) {
     if (!cli_device_check(backend, device, why, sizeof why)) return cli_usage_error(&spec, "%s", why);
     if (!isfinite(alpha) || !isfinite(beta)) return cli_usage_error(&spec, "alpha and beta must be finite");
     const bool x_stdin = x_path && !strcmp(x_path, "-"), y_stdin = y_path && !strcmp(y_path, "-");
-    if ((int)!strcmp(positional[0], "-") + (int)x_stdin + (int)y_stdin > 1)
+    if ((int)!strcmp(args.at[0], "-") + (int)x_stdin + (int)y_stdin > 1)
         return cli_usage_error(&spec, "only one of A, -x and -y can be standard input ('-')");
     /* y to stdout: the report (text or JSON) to stderr, so that stdout holds y alone */
     const bool to_stdout = output && cli_output_is_stdout(output);
@@ -200,9 +197,9 @@ int cmd_spmv(int argc, char **argv) {
     bool have_dev = false, ran = false;
     magnus_status s;
     rc = output && !to_stdout ? cli_output_check(output) : 0;
-    if (type == MAGNUS_MM_TYPE_AUTO && cli_is_generator_spec(positional[0]))
+    if (type == MAGNUS_MM_TYPE_AUTO && cli_is_generator_spec(args.at[0]))
         type = MAGNUS_FLOAT32; /* a generator's values; a file's field decides otherwise */
-    if (!rc) rc = cli_matrix_load(&A, &seconds_a, positional[0], type, &progress);
+    if (!rc) rc = cli_matrix_load(&A, &seconds_a, args.at[0], type, &progress);
     if (!rc) type = A->type; /* what auto resolved to */
     cli_progress_done(&progress);
     const bool keep_y0 = do_verify && beta != 0;
@@ -261,7 +258,7 @@ int cmd_spmv(int argc, char **argv) {
         cli_json j;
         cli_json_begin(&j, report);
         cli_json_string(&j, "type", cli_type_name(type));
-        if (A) cli_matrix_json(&j, "A", A, positional[0], seconds_a);
+        if (A) cli_matrix_json(&j, "A", A, args.at[0], seconds_a);
         cli_json_real(&j, "alpha", alpha);
         cli_json_real(&j, "beta", beta);
         cli_json_string(&j, "format_requested", format);
@@ -292,8 +289,8 @@ int cmd_spmv(int argc, char **argv) {
         cli_json_string(&j, "error", rc ? cli_last_failure() : NULL);
         cli_json_end(&j);
     } else if (ran) {
-        cli_matrix_print(report, "A", A, positional[0],
-                         cli_is_generator_spec(positional[0]) ? "generated" : "read", seconds_a);
+        cli_matrix_print(report, "A", A, args.at[0],
+                         cli_is_generator_spec(args.at[0]) ? "generated" : "read", seconds_a);
         fprintf(report, "%-10s%s:%d %s\n", "device:", magnus_backend_name(dev.backend), dev.index,
                 dev.name);
         fprintf(report, "%-10s%s%s\n", "format:", magnus_spmv_format_name(rep.format),

@@ -9,6 +9,7 @@
 #define MAGNUS_CUDA_INTERNAL_H
 
 #include "backend.h"
+#include "backend_functions.h"
 #include "cuda_loader.h"
 
 #ifdef MAGNUS_HAVE_CUDA_H
@@ -86,11 +87,6 @@ void magnus_cuda_format_version(int version, char *buf, size_t size);
 
 /* contexts and queues (cuda_context.c) */
 magnus_status magnus_cuda_make_current(magnus_bctx *ctx);
-magnus_status magnus_cuda_context_create(int index, magnus_bctx **ctx);
-void magnus_cuda_context_destroy(magnus_bctx *ctx);
-magnus_status magnus_cuda_queue_create(magnus_bctx *ctx, int urgent, magnus_bqueue **queue);
-void magnus_cuda_queue_destroy(magnus_bqueue *queue);
-magnus_status magnus_cuda_queue_finish(magnus_bqueue *queue);
 
 /* memory (cuda_memory.c) */
 /* The context's pool and memory stream (nothing when the device has no pools or
@@ -100,46 +96,11 @@ magnus_status magnus_cuda_memory_init(magnus_bctx *ctx);
 void magnus_cuda_memory_release(magnus_bctx *ctx);
 magnus_status magnus_cuda_memory_add_queue(magnus_bctx *ctx, magnus_bqueue *q);
 void magnus_cuda_memory_remove_queue(magnus_bctx *ctx, magnus_bqueue *q);
-magnus_status magnus_cuda_mem_reserved(magnus_bctx *ctx, uint64_t *bytes);
-magnus_status magnus_cuda_mem_trim(magnus_bctx *ctx);
-magnus_status magnus_cuda_mem_wrap(magnus_bctx *ctx, void *native, size_t bytes,
-                                   magnus_bmem **mem);
-void magnus_cuda_mem_unwrap(magnus_bctx *ctx, magnus_bmem *mem);
-magnus_status magnus_cuda_context_native(magnus_bctx *ctx, void **context, void **device);
-magnus_status magnus_cuda_mem_native(magnus_bctx *ctx, magnus_bmem *mem, void **native);
-magnus_status magnus_cuda_mem_alloc(magnus_bctx *ctx, size_t bytes, magnus_bmem **mem);
-void magnus_cuda_mem_free(magnus_bctx *ctx, magnus_bmem *mem);
-magnus_status magnus_cuda_mem_write(magnus_bqueue *q, magnus_bmem *dst, size_t dst_offset,
-                                    const void *src, size_t bytes);
-magnus_status magnus_cuda_mem_read(magnus_bqueue *q, void *dst, magnus_bmem *src,
-                                   size_t src_offset, size_t bytes);
-magnus_status magnus_cuda_mem_copy(magnus_bqueue *q, magnus_bmem *dst, size_t dst_offset,
-                                   magnus_bmem *src, size_t src_offset, size_t bytes);
-magnus_status magnus_cuda_mem_fill(magnus_bqueue *q, magnus_bmem *dst, size_t offset,
-                                   const void *pattern, size_t pattern_bytes, size_t bytes);
 
-/* modules, kernels, launches (cuda_module.c) */
-magnus_status magnus_cuda_module_load(magnus_bctx *ctx, magnus_kernel_variant variant,
-                                      const magnus_build_notice *notice,
-                                      magnus_bmodule **module);
-void magnus_cuda_module_unload(magnus_bmodule *module);
-magnus_status magnus_cuda_kernel_get(magnus_bmodule *module, const char *name,
-                                     magnus_bkernel **kernel);
-magnus_status magnus_cuda_kernel_limits(magnus_bctx *ctx, magnus_bkernel *kernel,
-                                        magnus_kernel_limits *limits);
-magnus_status magnus_cuda_kernel_local_share(magnus_bctx *ctx, magnus_bkernel *kernel,
-                                             int local_percent);
-void magnus_cuda_kernel_release(magnus_bkernel *kernel);
-magnus_status magnus_cuda_launch(magnus_bqueue *q, magnus_bkernel *kernel, size_t groups,
-                                 size_t group_size, size_t local_bytes, int nargs,
-                                 const magnus_karg *args);
-
-/* events (cuda_event.c) */
-magnus_status magnus_cuda_event_record(magnus_bqueue *q, magnus_bevent **event);
-magnus_status magnus_cuda_queue_wait_event(magnus_bqueue *q, magnus_bevent *event);
-magnus_status magnus_cuda_event_synchronize(magnus_bevent *event);
-magnus_status magnus_cuda_event_elapsed_ms(magnus_bevent *start, magnus_bevent *end, double *ms);
-void magnus_cuda_event_destroy(magnus_bevent *event);
+/* The ops table's functions (runtime/backend/backend_functions.h), by file: cuda_context.c
+ * contexts and queues, cuda_memory.c memory, cuda_module.c modules, kernels and launches,
+ * cuda_event.c events. */
+MAGNUS_BACKEND_DECLARE_FUNCTIONS(magnus_cuda);
 
 #endif /* MAGNUS_HAVE_CUDA_H */
 

@@ -27,41 +27,11 @@ static const magnus_backend_ops cuda_ops = {
     .device_count = magnus_cuda_device_count,
     .device_info = magnus_cuda_device_info,
 
-    .context_create = magnus_cuda_context_create,
-    .context_destroy = magnus_cuda_context_destroy,
-    .queue_create = magnus_cuda_queue_create,
-    .queue_destroy = magnus_cuda_queue_destroy,
-    .queue_finish = magnus_cuda_queue_finish,
-
-    .mem_alloc = magnus_cuda_mem_alloc,
-    .mem_free = magnus_cuda_mem_free,
-    .mem_reserved = magnus_cuda_mem_reserved,
-    .mem_trim = magnus_cuda_mem_trim,
-    .mem_wrap = magnus_cuda_mem_wrap,
-    .mem_unwrap = magnus_cuda_mem_unwrap,
-    .mem_native = magnus_cuda_mem_native,
-    .context_native = magnus_cuda_context_native,
-    .mem_write = magnus_cuda_mem_write,
-    .mem_read = magnus_cuda_mem_read,
-    .mem_copy = magnus_cuda_mem_copy,
-    .mem_fill = magnus_cuda_mem_fill,
-
     /* fatbin with SASS for the built architectures (PTX JIT elsewhere, which the first
      * multiply would pay anyway: the whole module loads on its first kernel) */
     .preload_kernels = true,
-    .module_load = magnus_cuda_module_load,
-    .module_unload = magnus_cuda_module_unload,
-    .kernel_get = magnus_cuda_kernel_get,
-    .kernel_limits = magnus_cuda_kernel_limits,
-    .kernel_local_share = magnus_cuda_kernel_local_share,
-    .kernel_release = magnus_cuda_kernel_release,
-    .launch = magnus_cuda_launch,
 
-    .event_record = magnus_cuda_event_record,
-    .queue_wait_event = magnus_cuda_queue_wait_event,
-    .event_synchronize = magnus_cuda_event_synchronize,
-    .event_elapsed_ms = magnus_cuda_event_elapsed_ms,
-    .event_destroy = magnus_cuda_event_destroy,
+    MAGNUS_BACKEND_TABLE_FUNCTIONS(magnus_cuda),
 #endif
 };
 

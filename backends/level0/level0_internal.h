@@ -30,6 +30,7 @@
 #define MAGNUS_LEVEL0_INTERNAL_H
 
 #include "backend.h"
+#include "backend_functions.h"
 #include "internal.h"
 
 /* zeInit and the device list (level0_device.c). Built without level_zero/ze_api.h, load()
@@ -105,12 +106,7 @@ struct magnus_bevent {
 magnus_status level0_device_count_get(int *count);
 magnus_status level0_device_info(int index, magnus_device_info *info);
 
-/* Contexts, queues, memory (level0_context.c, level0_memory.c) */
-magnus_status level0_context_create(int index, magnus_bctx **ctx);
-void level0_context_destroy(magnus_bctx *ctx);
-magnus_status level0_queue_create(magnus_bctx *ctx, int urgent, magnus_bqueue **queue);
-void level0_queue_destroy(magnus_bqueue *queue);
-magnus_status level0_queue_finish(magnus_bqueue *queue);
+/* Queues (level0_context.c) */
 /* Appends the barrier that keeps the immediate list in order; `what` names the command. Every
  * appended command goes through it (or level0_queue_appended), so q->appended counts them. */
 magnus_status level0_queue_order(magnus_bqueue *q, const char *what);
@@ -118,45 +114,7 @@ void level0_queue_appended(magnus_bqueue *q);
 /* Finishes every queue of the context (before zeMemFree); returns the first failure. */
 magnus_status level0_context_drain(magnus_bctx *ctx);
 
-magnus_status level0_mem_alloc(magnus_bctx *ctx, size_t bytes, magnus_bmem **mem);
-void level0_mem_free(magnus_bctx *ctx, magnus_bmem *mem);
-magnus_status level0_mem_reserved(magnus_bctx *ctx, uint64_t *bytes);
-magnus_status level0_mem_trim(magnus_bctx *ctx);
-magnus_status level0_mem_wrap(magnus_bctx *ctx, void *native, size_t bytes, magnus_bmem **mem);
-void level0_mem_unwrap(magnus_bctx *ctx, magnus_bmem *mem);
-magnus_status level0_context_native(magnus_bctx *ctx, void **context, void **device);
-magnus_status level0_mem_native(magnus_bctx *ctx, magnus_bmem *mem, void **native);
-magnus_status level0_mem_write(magnus_bqueue *q, magnus_bmem *dst, size_t dst_offset,
-                               const void *src, size_t bytes);
-magnus_status level0_mem_read(magnus_bqueue *q, void *dst, magnus_bmem *src, size_t src_offset,
-                              size_t bytes);
-magnus_status level0_mem_copy(magnus_bqueue *q, magnus_bmem *dst, size_t dst_offset,
-                              magnus_bmem *src, size_t src_offset, size_t bytes);
-magnus_status level0_mem_fill(magnus_bqueue *q, magnus_bmem *dst, size_t offset,
-                              const void *pattern, size_t pattern_bytes, size_t bytes);
-
-/* Kernels (level0_module.c) */
-magnus_status level0_module_load(magnus_bctx *ctx, magnus_kernel_variant variant,
-                                 const magnus_build_notice *notice,
-                                 magnus_bmodule **module);
-void level0_module_unload(magnus_bmodule *module);
-magnus_status level0_kernel_get(magnus_bmodule *module, const char *name,
-                                magnus_bkernel **kernel);
-magnus_status level0_kernel_limits(magnus_bctx *ctx, magnus_bkernel *kernel,
-                                   magnus_kernel_limits *limits);
-magnus_status level0_kernel_local_share(magnus_bctx *ctx, magnus_bkernel *kernel,
-                                        int local_percent);
-void level0_kernel_release(magnus_bkernel *kernel);
-magnus_status level0_launch(magnus_bqueue *q, magnus_bkernel *kernel, size_t groups,
-                            size_t group_size, size_t local_bytes, int nargs,
-                            const magnus_karg *args);
-
 /* Events (level0_event.c) */
-magnus_status level0_event_record(magnus_bqueue *q, magnus_bevent **event);
-magnus_status level0_queue_wait_event(magnus_bqueue *q, magnus_bevent *event);
-magnus_status level0_event_synchronize(magnus_bevent *event);
-magnus_status level0_event_elapsed_ms(magnus_bevent *start, magnus_bevent *end, double *ms);
-void level0_event_destroy(magnus_bevent *event); /* retires it */
 /* Destroys the retired events no queue can still reach (all: every one, at context end). */
 void level0_events_reclaim(magnus_bctx *ctx, bool all);
 
@@ -164,6 +122,11 @@ void level0_events_reclaim(magnus_bctx *ctx, bool all);
 magnus_status level0_single_event_create(magnus_bctx *ctx, ze_event_pool_handle_t *pool,
                                          ze_event_handle_t *event);
 void level0_single_event_destroy(ze_event_pool_handle_t pool, ze_event_handle_t event);
+
+/* The ops table's functions (runtime/backend/backend_functions.h), by file: level0_context.c
+ * contexts and queues, level0_memory.c memory, level0_module.c modules, kernels and launches,
+ * level0_event.c events (event_destroy retires the event). */
+MAGNUS_BACKEND_DECLARE_FUNCTIONS(level0);
 
 #endif /* MAGNUS_HAVE_LEVEL0_HEADERS */
 

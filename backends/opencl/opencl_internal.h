@@ -11,6 +11,7 @@
 #define MAGNUS_OPENCL_INTERNAL_H
 
 #include "backend.h"
+#include "backend_functions.h"
 #include "opencl_loader.h"
 
 /* Device parameters of OpenCL 3.0 and vendor extensions, queried only when advertised. */
@@ -61,53 +62,9 @@ magnus_status magnus_cl_device_extensions(cl_device_id device, char **list);
 /* Whether `extension` is a whole word of the space-separated list. */
 bool magnus_cl_extension_listed(const char *list, const char *extension);
 
-/* ---- contexts and queues (opencl_context.c) ---- */
-magnus_status magnus_cl_context_create(int index, magnus_bctx **ctx);
-void magnus_cl_context_destroy(magnus_bctx *ctx);
-magnus_status magnus_cl_queue_create(magnus_bctx *ctx, int urgent, magnus_bqueue **queue);
-void magnus_cl_queue_destroy(magnus_bqueue *queue);
-magnus_status magnus_cl_queue_finish(magnus_bqueue *queue);
-
-/* ---- memory (opencl_memory.c) ---- */
-magnus_status magnus_cl_mem_alloc(magnus_bctx *ctx, size_t bytes, magnus_bmem **mem);
-void magnus_cl_mem_free(magnus_bctx *ctx, magnus_bmem *mem);
-magnus_status magnus_cl_mem_wrap(magnus_bctx *ctx, void *native, size_t bytes, magnus_bmem **mem);
-void magnus_cl_mem_unwrap(magnus_bctx *ctx, magnus_bmem *mem);
-magnus_status magnus_cl_context_native(magnus_bctx *ctx, void **context, void **device);
-magnus_status magnus_cl_mem_native(magnus_bctx *ctx, magnus_bmem *mem, void **native);
-magnus_status magnus_cl_mem_reserved(magnus_bctx *ctx, uint64_t *bytes);
-magnus_status magnus_cl_mem_trim(magnus_bctx *ctx);
-magnus_status magnus_cl_mem_write(magnus_bqueue *q, magnus_bmem *dst, size_t dst_offset,
-                                  const void *src, size_t bytes);
-magnus_status magnus_cl_mem_read(magnus_bqueue *q, void *dst, magnus_bmem *src,
-                                 size_t src_offset, size_t bytes);
-magnus_status magnus_cl_mem_copy(magnus_bqueue *q, magnus_bmem *dst, size_t dst_offset,
-                                 magnus_bmem *src, size_t src_offset, size_t bytes);
-magnus_status magnus_cl_mem_fill(magnus_bqueue *q, magnus_bmem *dst, size_t offset,
-                                 const void *pattern, size_t pattern_bytes, size_t bytes);
-
-/* ---- modules, kernels, launches (opencl_module.c) ---- */
-magnus_status magnus_cl_module_load(magnus_bctx *ctx, magnus_kernel_variant variant,
-                                    const magnus_build_notice *notice,
-                                    magnus_bmodule **module);
-void magnus_cl_module_unload(magnus_bmodule *module);
-magnus_status magnus_cl_kernel_get(magnus_bmodule *module, const char *name,
-                                   magnus_bkernel **kernel);
-magnus_status magnus_cl_kernel_limits(magnus_bctx *ctx, magnus_bkernel *kernel,
-                                      magnus_kernel_limits *limits);
-magnus_status magnus_cl_kernel_local_share(magnus_bctx *ctx, magnus_bkernel *kernel,
-                                           int local_percent);
-void magnus_cl_kernel_release(magnus_bkernel *kernel);
-magnus_status magnus_cl_launch(magnus_bqueue *q, magnus_bkernel *kernel, size_t groups,
-                               size_t group_size, size_t local_bytes, int nargs,
-                               const magnus_karg *args);
-
-/* ---- events (opencl_event.c) ---- */
-magnus_status magnus_cl_event_record(magnus_bqueue *q, magnus_bevent **event);
-magnus_status magnus_cl_queue_wait_event(magnus_bqueue *q, magnus_bevent *event);
-magnus_status magnus_cl_event_synchronize(magnus_bevent *event);
-magnus_status magnus_cl_event_elapsed_ms(magnus_bevent *start, magnus_bevent *end,
-                                        double *ms);
-void magnus_cl_event_destroy(magnus_bevent *event);
+/* The ops table's functions (runtime/backend/backend_functions.h), by file: opencl_context.c
+ * contexts and queues, opencl_memory.c memory, opencl_module.c programs, kernels and launches,
+ * opencl_event.c events. */
+MAGNUS_BACKEND_DECLARE_FUNCTIONS(magnus_cl);
 
 #endif

@@ -287,22 +287,28 @@ static magnus_status fill_check(magnus_context ctx, magnus_queue_id q, const mag
     return MAGNUS_SUCCESS;
 }
 
+/* The fills of 4- and 8-byte values: one check, one launch shape, the kernel of the width. */
+static magnus_status fill(magnus_context ctx, magnus_queue_id q, magnus_dbuf *buf,
+                          uint64_t offset, uint64_t n, size_t width, uint64_t value,
+                          const char *what) {
+    size_t gs;
+    magnus_status s = fill_check(ctx, q, buf, offset, n, width, what, &gs);
+    if (s || gs == 0) return s;
+    const size_t groups = groups_for(ctx, n / gs + 1);
+    return width == 4 ? magnus_k_prim_fill_u32(ctx, q, PRIM_VARIANT, groups, gs, 0, buf, offset,
+                                               n, (uint32_t)value)
+                      : magnus_k_prim_fill_u64(ctx, q, PRIM_VARIANT, groups, gs, 0, buf, offset,
+                                               n, value);
+}
+
 magnus_status magnus_prim_fill_u32(magnus_context ctx, magnus_queue_id q, magnus_dbuf *buf,
                                    uint64_t offset, uint64_t n, uint32_t value) {
-    size_t gs;
-    magnus_status s = fill_check(ctx, q, buf, offset, n, 4, "magnus_prim_fill_u32", &gs);
-    if (s || gs == 0) return s;
-    return magnus_k_prim_fill_u32(ctx, q, PRIM_VARIANT, groups_for(ctx, n / gs + 1), gs, 0, buf,
-                                  offset, n, value);
+    return fill(ctx, q, buf, offset, n, 4, value, "magnus_prim_fill_u32");
 }
 
 magnus_status magnus_prim_fill_u64(magnus_context ctx, magnus_queue_id q, magnus_dbuf *buf,
                                    uint64_t offset, uint64_t n, uint64_t value) {
-    size_t gs;
-    magnus_status s = fill_check(ctx, q, buf, offset, n, 8, "magnus_prim_fill_u64", &gs);
-    if (s || gs == 0) return s;
-    return magnus_k_prim_fill_u64(ctx, q, PRIM_VARIANT, groups_for(ctx, n / gs + 1), gs, 0, buf,
-                                  offset, n, value);
+    return fill(ctx, q, buf, offset, n, 8, value, "magnus_prim_fill_u64");
 }
 
 magnus_status magnus_prim_long_segments(magnus_context ctx, magnus_queue_id q,

@@ -97,20 +97,19 @@ magnus_status magnus_spgemm_c_fits(magnus_context ctx, const struct magnus_devic
     else
         snprintf(limit, sizeof limit, "the device's %llu bytes",
                  (unsigned long long)ctx->device.global_mem_bytes);
+    char what[192]; /* what every refusal says first */
+    snprintf(what, sizeof what,
+             "C = A·B (%lld x %lld) has at least %llu entries (each row holds every column of "
+             "the B rows it selects)",
+             (long long)A->rows, (long long)B->cols, (unsigned long long)lower);
     if (need > available)
         return magnus_error(MAGNUS_ERROR_OUT_OF_DEVICE_MEMORY,
-                            "C = A·B (%lld x %lld) has at least %llu entries (each row holds "
-                            "every column of the B rows it selects) and needs at least %llu "
-                            "bytes of device memory; %llu are available (%s, %llu in use): "
-                            "refused before multiplying",
-                            (long long)A->rows, (long long)B->cols, (unsigned long long)lower,
-                            (unsigned long long)need, (unsigned long long)available, limit,
+                            "%s and needs at least %llu bytes of device memory; %llu are "
+                            "available (%s, %llu in use): refused before multiplying",
+                            what, (unsigned long long)need, (unsigned long long)available, limit,
                             (unsigned long long)in_use);
     return magnus_error(MAGNUS_ERROR_OUT_OF_DEVICE_MEMORY,
-                        "C = A·B (%lld x %lld) has at least %llu entries (each row holds every "
-                        "column of the B rows it selects): one of its arrays needs at least "
-                        "%llu bytes, above the device's largest buffer of %llu bytes: refused "
-                        "before multiplying",
-                        (long long)A->rows, (long long)B->cols, (unsigned long long)lower,
-                        (unsigned long long)largest, (unsigned long long)max_alloc);
+                        "%s: one of its arrays needs at least %llu bytes, above the device's "
+                        "largest buffer of %llu bytes: refused before multiplying",
+                        what, (unsigned long long)largest, (unsigned long long)max_alloc);
 }

@@ -149,27 +149,28 @@ Test(mm_errors, trailing_garbage_on_a_number) {
     mm_expect_error(BANNER "2 2 1\n1 1 0x\n", MAGNUS_ERROR_MM_NUMBER, 3);
     mm_expect_error(BANNER "2 2 1\n1 1 nanx\n", MAGNUS_ERROR_MM_NUMBER, 3);
 }
+/* Each of bad[0..n) as the value of line 4 of a real file: a malformed number there. */
+static void expect_malformed_values(const char *const *bad, size_t n) {
+    for (size_t k = 0; k < n; k++) {
+        char text[256];
+        snprintf(text, sizeof text, "%s2 2 2\n1 1 1\n2 2 %s\n", BANNER, bad[k]);
+        mm_expect_error(text, MAGNUS_ERROR_MM_NUMBER, 4);
+    }
+}
+
 /* Hexadecimal, which strtod reads, is refused like "1.0junk" (issue 33, item 9): no Matrix
  * Market writer produces it, and in a value column it is a mistake far more often than not;
  * so are NaN payloads. The words inf, infinity and nan stay values (test_mm_read.c). */
 Test(mm_errors, hexadecimal_and_nan_payloads_are_malformed) {
     const char *bad[] = {"0x10", "0X10", "-0x1", "0x1p-3", "+0x1.8p1", "nan(1)", "1.0junk"};
-    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
-        char text[256];
-        snprintf(text, sizeof text, "%s2 2 2\n1 1 1\n2 2 %s\n", BANNER, bad[k]);
-        mm_expect_error(text, MAGNUS_ERROR_MM_NUMBER, 4);
-    }
+    expect_malformed_values(bad, sizeof bad / sizeof bad[0]);
     /* an integer field too */
     mm_expect_error("%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 1 0x10\n",
                     MAGNUS_ERROR_MM_NUMBER, 3);
 }
 Test(mm_errors, malformed_numbers) {
     const char *bad[] = {"--1", "1e", "1e+", ".", "-", "+", "1..2", "1.2.3", "e5", "1e5e5", "0,5"};
-    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
-        char text[256];
-        snprintf(text, sizeof text, "%s2 2 2\n1 1 1\n2 2 %s\n", BANNER, bad[k]);
-        mm_expect_error(text, MAGNUS_ERROR_MM_NUMBER, 4);
-    }
+    expect_malformed_values(bad, sizeof bad / sizeof bad[0]);
 }
 Test(mm_errors, missing_value_in_real_file) {
     mm_expect_error(BANNER "2 2 2\n1 1 1\n2 2\n", MAGNUS_ERROR_MM_NUMBER, 4);

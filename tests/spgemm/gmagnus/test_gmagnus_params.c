@@ -199,14 +199,21 @@ Test(gmagnus_params, refusals) {
     cr_expect(strstr(magnus_last_error(), "chunk") != NULL, "%s", magnus_last_error());
 }
 
-/* The device defaults: group sizes shrink with tau, the budget comes from the device. */
-Test(gmagnus_params, device_defaults) {
+/* A described GPU as the paper's: 48 KiB of local memory, groups of up to 1024 items,
+ * subgroups of 32. */
+static magnus_device_info gpu_48k(void) {
     magnus_device_info dev;
     memset(&dev, 0, sizeof dev);
     dev.local_mem_bytes = 48 * 1024;
     dev.max_work_group_size = 1024;
     dev.subgroup_sizes[0] = 32;
     dev.num_subgroup_sizes = 1;
+    return dev;
+}
+
+/* The device defaults: group sizes shrink with tau, the budget comes from the device. */
+Test(gmagnus_params, device_defaults) {
+    magnus_device_info dev = gpu_48k();
     magnus_gmagnus_params p;
     ASSERT_OK(magnus_gmagnus_params_compute(&p, &dev, 1 << 20, MAGNUS_FLOAT32));
     cr_expect_eq(p.multisplit_group_size, MAGNUS_GM_MULTISPLIT_GROUP); /* 256, not the paper's 1024 */
@@ -232,12 +239,7 @@ Test(gmagnus_params, device_defaults) {
  * default 256) and its subgroups with it, refuses what is no power of two from 8 to the
  * device's limit, as an option and as MAGNUS_MULTISPLIT_GROUP. */
 Test(gmagnus_params, multisplit_group_knob) {
-    magnus_device_info dev;
-    memset(&dev, 0, sizeof dev);
-    dev.local_mem_bytes = 48 * 1024;
-    dev.max_work_group_size = 1024;
-    dev.subgroup_sizes[0] = 32;
-    dev.num_subgroup_sizes = 1;
+    magnus_device_info dev = gpu_48k();
     magnus_gmagnus_params p;
     setenv("MAGNUS_MULTISPLIT_GROUP", "1024", 1);
     ASSERT_OK(magnus_gmagnus_params_compute(&p, &dev, 1 << 18, MAGNUS_FLOAT32));

@@ -156,8 +156,7 @@ typedef struct parsed {
     const char *out;
     const char *mode; /* CLI_FLAG_VALUE */
     magnus_value_type type;
-    const char *positional[2];
-    int npositional;
+    cli_args args; /* X [Y] */
 } parsed;
 
 static int parse(parsed *p, int argc, char **argv) {
@@ -171,8 +170,10 @@ static int parse(parsed *p, int argc, char **argv) {
         {"--verify", NULL, CLI_FLAG_VALUE, &p->mode, "MODE", "a flag with a value"},
         {0},
     };
-    const cli_spec spec = {"test", "[options] X [Y]", NULL, options, 1, 2};
-    return cli_parse(&spec, argc, argv, p->positional, &p->npositional);
+    const cli_spec spec = {"test", "[options] X [Y]", NULL, options};
+    p->args.min = 1;
+    p->args.max = 2;
+    return cli_parse(&spec, argc, argv, &p->args);
 }
 
 Test(cli_parse, options_in_both_spellings_and_positionals) {
@@ -186,9 +187,9 @@ Test(cli_parse, options_in_both_spellings_and_positionals) {
     cr_expect_eq(p.ratio, 0.25);
     cr_expect_str_eq(p.out, "c.mtx");
     cr_expect_eq(p.type, MAGNUS_FLOAT64);
-    cr_assert_eq(p.npositional, 2);
-    cr_expect_str_eq(p.positional[0], "x");
-    cr_expect_str_eq(p.positional[1], "--y");
+    cr_assert_eq(p.args.count, 2);
+    cr_expect_str_eq(p.args.at[0], "x");
+    cr_expect_str_eq(p.args.at[1], "--y");
 }
 
 Test(cli_parse, defaults_stay_when_options_are_absent) {
@@ -198,7 +199,7 @@ Test(cli_parse, defaults_stay_when_options_are_absent) {
     cr_expect(!p.flag);
     cr_expect_eq(p.count, 7);
     cr_expect_eq(p.type, MAGNUS_FLOAT32);
-    cr_expect_str_eq(p.positional[0], "-");
+    cr_expect_str_eq(p.args.at[0], "-");
 }
 
 Test(cli_parse, flag_with_an_attached_value) {
@@ -206,7 +207,7 @@ Test(cli_parse, flag_with_an_attached_value) {
     char *bare[] = {"test", "x", "--verify", "y", NULL};
     cr_assert_eq(parse(&p, 4, bare), CLI_CONTINUE);
     cr_expect_str_eq(p.mode, "");
-    cr_expect_eq(p.npositional, 2, "a value must be attached with '='");
+    cr_expect_eq(p.args.count, 2, "a value must be attached with '='");
     parsed q = {0};
     char *valued[] = {"test", "x", "--verify=random", NULL};
     cr_assert_eq(parse(&q, 3, valued), CLI_CONTINUE);
@@ -227,12 +228,23 @@ Test(cli_parse, help_shows_flag_values_in_brackets) {
         {"--plain", NULL, CLI_FLAG_VALUE, &mode, NULL, "no value name"},
         {0},
     };
-    const cli_spec spec = {"test", "", NULL, options, 0, 0};
+    const cli_spec spec = {"test", "", NULL, options};
     cli_print_help(&spec, f);
     fclose(f);
     cr_expect_neq(strstr(buf, "--verify[=MODE]  check"), NULL, "%s", buf);
     cr_expect_neq(strstr(buf, "--plain  "), NULL, "%s", buf);
     free(buf);
+}
+
+Test(cli_parse, a_command_without_args_takes_no_positional) {
+    bool flag = false;
+    const cli_option options[] = {{"--flag", NULL, CLI_FLAG, &flag, NULL, "a flag"}, {0}};
+    const cli_spec spec = {"test", "[--flag]", NULL, options};
+    char *bare[] = {"test", "--flag", NULL};
+    cr_expect_eq(cli_parse(&spec, 2, bare, NULL), CLI_CONTINUE);
+    cr_expect(flag);
+    char *extra[] = {"test", "x", NULL};
+    cr_expect_eq(cli_parse(&spec, 2, extra, NULL), CLI_EXIT_USAGE);
 }
 
 Test(cli_parse, usage_errors_and_help) {

@@ -87,12 +87,20 @@ ze_result_t ZE_APICALL fake_zeEventCreate(ze_event_pool_handle_t pool, const ze_
     return ZE_RESULT_SUCCESS;
 }
 
-ze_result_t ZE_APICALL fake_zeEventDestroy(ze_event_handle_t event) {
+/* An event that `api` may change: a valid handle no queued command still signals or waits on
+ * (the spec forbids it; a misuse here). */
+static ze_result_t event_idle_check(ze_event_handle_t event, const char *api) {
     if (!fake_ze_event_ok(event)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
     if (fake_ze_event_in_use(event)) {
-        fake_ze_misuse("zeEventDestroy while queued commands still signal or wait on it");
+        fake_ze_misuse("%s while queued commands still signal or wait on it", api);
         return ZE_RESULT_ERROR_HANDLE_OBJECT_IN_USE;
     }
+    return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL fake_zeEventDestroy(ze_event_handle_t event) {
+    const ze_result_t checked = event_idle_check(event, "zeEventDestroy");
+    if (checked != ZE_RESULT_SUCCESS) return checked;
     event->pool->live_events--;
     event->magic = 0;
     free(event);
@@ -138,11 +146,8 @@ ze_result_t ZE_APICALL fake_zeEventQueryKernelTimestamp(ze_event_handle_t event,
 }
 
 ze_result_t ZE_APICALL fake_zeEventHostReset(ze_event_handle_t event) {
-    if (!fake_ze_event_ok(event)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-    if (fake_ze_event_in_use(event)) {
-        fake_ze_misuse("zeEventHostReset while queued commands still signal or wait on it");
-        return ZE_RESULT_ERROR_HANDLE_OBJECT_IN_USE;
-    }
+    const ze_result_t checked = event_idle_check(event, "zeEventHostReset");
+    if (checked != ZE_RESULT_SUCCESS) return checked;
     event->signalled = false;
     return ZE_RESULT_SUCCESS;
 }

@@ -161,11 +161,19 @@ ze_result_t ZE_APICALL fake_zeDeviceGet(ze_driver_handle_t driver, uint32_t *cou
     return list_handles(count, (void **)devices, handles, config.device_count);
 }
 
+/* What every property query checks first: the device handle, the output (out: the properties
+ * or the count), then the injected failure FAKE_ZE_FAIL_PROPERTIES. */
+static ze_result_t properties_check(ze_device_handle_t device, const void *out) {
+    if (!fake_ze_device_ok(device)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    if (!out) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+    if (config.fail_at == FAKE_ZE_FAIL_PROPERTIES) return ZE_RESULT_ERROR_DEVICE_LOST;
+    return ZE_RESULT_SUCCESS;
+}
+
 ze_result_t ZE_APICALL fake_zeDeviceGetProperties(ze_device_handle_t device,
                                                   ze_device_properties_t *props) {
-    if (!fake_ze_device_ok(device)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-    if (!props) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-    if (config.fail_at == FAKE_ZE_FAIL_PROPERTIES) return ZE_RESULT_ERROR_DEVICE_LOST;
+    const ze_result_t checked = properties_check(device, props);
+    if (checked != ZE_RESULT_SUCCESS) return checked;
     /* Keep the caller's stype/pNext, fill everything after them. */
     ze_structure_type_t stype = props->stype;
     void *next = props->pNext;
@@ -199,9 +207,8 @@ ze_result_t ZE_APICALL fake_zeDeviceGetProperties(ze_device_handle_t device,
 
 ze_result_t ZE_APICALL fake_zeDeviceGetComputeProperties(ze_device_handle_t device,
                                                          ze_device_compute_properties_t *props) {
-    if (!fake_ze_device_ok(device)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-    if (!props) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-    if (config.fail_at == FAKE_ZE_FAIL_PROPERTIES) return ZE_RESULT_ERROR_DEVICE_LOST;
+    const ze_result_t checked = properties_check(device, props);
+    if (checked != ZE_RESULT_SUCCESS) return checked;
     props->maxTotalGroupSize = FAKE_ZE_MAX_GROUP_SIZE;
     props->maxGroupSizeX = FAKE_ZE_MAX_GROUP_SIZE;
     props->maxGroupSizeY = FAKE_ZE_MAX_GROUP_SIZE;
@@ -219,9 +226,8 @@ ze_result_t ZE_APICALL fake_zeDeviceGetComputeProperties(ze_device_handle_t devi
 
 ze_result_t ZE_APICALL fake_zeDeviceGetModuleProperties(ze_device_handle_t device,
                                                         ze_device_module_properties_t *props) {
-    if (!fake_ze_device_ok(device)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-    if (!props) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-    if (config.fail_at == FAKE_ZE_FAIL_PROPERTIES) return ZE_RESULT_ERROR_DEVICE_LOST;
+    const ze_result_t checked = properties_check(device, props);
+    if (checked != ZE_RESULT_SUCCESS) return checked;
     props->spirvVersionSupported = ZE_MAKE_VERSION(1, 2);
     props->flags = (config.fp64 ? ZE_DEVICE_MODULE_FLAG_FP64 : 0) |
                    (config.atomic64 ? ZE_DEVICE_MODULE_FLAG_INT64_ATOMICS : 0);
@@ -236,9 +242,8 @@ ze_result_t ZE_APICALL fake_zeDeviceGetModuleProperties(ze_device_handle_t devic
 
 ze_result_t ZE_APICALL fake_zeDeviceGetMemoryProperties(ze_device_handle_t device, uint32_t *count,
                                                         ze_device_memory_properties_t *props) {
-    if (!fake_ze_device_ok(device)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-    if (!count) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-    if (config.fail_at == FAKE_ZE_FAIL_PROPERTIES) return ZE_RESULT_ERROR_DEVICE_LOST;
+    const ze_result_t checked = properties_check(device, count);
+    if (checked != ZE_RESULT_SUCCESS) return checked;
     if (*count == 0 || !props) {
         *count = 1;
         return ZE_RESULT_SUCCESS;
