@@ -26,8 +26,8 @@ static magnus_status context_identity(magnus_bctx *c) {
 
 /* Whether the device reports a PTX compute capability (cl_nv_device_attribute_query) of 6.0 or
  * more, where float and double atomic adds are instructions (atom.add.f64 needs sm_60): its
- * compiler may then take them as inline PTX (kernels/magnus_dialect.h, MG_PTX_FLOAT_ATOMICS;
- * opencl_module.c tries, and builds without them if that fails). */
+ * compiler may then take them as inline PTX (kernels/magnus_dialect.h, MG_PTX; opencl_module.c
+ * tries, and builds without it if that fails). */
 static int reports_ptx_float_atomics(cl_device_id device, const char *extensions) {
     cl_uint major = 0;
     return magnus_cl_extension_listed(extensions, "cl_nv_device_attribute_query") &&

@@ -34,18 +34,18 @@ typedef struct program_input {
     size_t size;
     bool binary;      /* SPIR bitcode, else OpenCL C source */
     const char *options;
-    char option_text[96];
-    bool ptx_fallback; /* options ask for MG_PTX_FLOAT_ATOMICS; build without if that fails */
+    char option_text[400];
+    char plain_text[400]; /* the same without MG_PTX: the build when that one fails */
+    bool ptx_fallback;    /* options ask for MG_PTX and may fall back to plain_text */
 } program_input;
 
-#define PTX_ATOMICS_OPTION " -DMG_PTX_FLOAT_ATOMICS"
-
-/* MAGNUS_OPENCL_PTX_ATOMICS: the float atomic adds of the kernels as inline PTX instructions
- * (kernels/magnus_dialect.h) instead of compare-and-swap loops. Unset or "auto": where the
- * device reports them (opencl_context.c), built without them if that build fails; "1": the
- * same, but a failed build is an error (to measure them, or to see why); "0": never. */
-static magnus_status ptx_atomics_choice(const magnus_bctx *ctx, bool *use, bool *fallback) {
-    const char *v = getenv("MAGNUS_OPENCL_PTX_ATOMICS");
+/* MAGNUS_OPENCL_PTX: build the kernels with MG_PTX (kernels/magnus_dialect.h: float atomic
+ * adds as inline PTX instructions instead of compare-and-swap loops, CUDA's barrier). Unset or
+ * "auto": where the device reports a PTX target that has them (opencl_context.c), built again
+ * without if that build fails; "1": the same, but a failed build is an error (to measure it,
+ * or to see why); "0": never. */
+static magnus_status ptx_choice(const magnus_bctx *ctx, bool *use, bool *fallback) {
+    const char *v = getenv("MAGNUS_OPENCL_PTX");
     *use = ctx->ptx_float_atomics != 0;
     *fallback = *use;
     if (!v || !*v || strcmp(v, "auto") == 0) return MAGNUS_SUCCESS;
@@ -55,14 +55,35 @@ static magnus_status ptx_atomics_choice(const magnus_bctx *ctx, bool *use, bool 
     }
     if (strcmp(v, "1") != 0)
         return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
-                            "MAGNUS_OPENCL_PTX_ATOMICS=%s: expected 0, 1 or auto", v);
+                            "MAGNUS_OPENCL_PTX=%s: expected 0, 1 or auto", v);
     if (!*use)
         return magnus_error(MAGNUS_ERROR_FEATURE_UNSUPPORTED,
-                            "MAGNUS_OPENCL_PTX_ATOMICS=1: %s reports no PTX compute capability "
-                            "of 6.0 or more (cl_nv_device_attribute_query), so its kernels "
-                            "cannot take float atomic adds as inline PTX",
+                            "MAGNUS_OPENCL_PTX=1: %s reports no PTX compute capability of 6.0 "
+                            "or more (cl_nv_device_attribute_query), so its kernels cannot take "
+                            "inline PTX",
                             ctx->name);
     *fallback = false;
+    return MAGNUS_SUCCESS;
+}
+
+/* The OpenCL C build options: the standard, the value type, MAGNUS_OPENCL_OPTIONS (appended
+ * as given, e.g. -cl-nv-verbose or a -D of the dialect, for a vendor study), and MG_PTX. */
+static magnus_status source_options(const magnus_bctx *ctx, bool f64, program_input *in) {
+    bool ptx;
+    magnus_status s = ptx_choice(ctx, &ptx, &in->ptx_fallback);
+    if (s) return s;
+    const char *extra = getenv("MAGNUS_OPENCL_OPTIONS");
+    int n = snprintf(in->plain_text, sizeof in->plain_text, "-cl-std=CL1.2%s%s%s",
+                     f64 ? " -DMG_VALUE_F64" : "", extra && *extra ? " " : "",
+                     extra ? extra : "");
+    if (n < 0 || (size_t)n + sizeof " -DMG_PTX" > sizeof in->plain_text)
+        return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
+                            "MAGNUS_OPENCL_OPTIONS: %zu characters, more than the %zu it may have",
+                            extra ? strlen(extra) : (size_t)0,
+                            sizeof in->plain_text - sizeof "-cl-std=CL1.2 -DMG_VALUE_F64 -DMG_PTX");
+    memcpy(in->option_text, in->plain_text, (size_t)n + 1);
+    if (ptx) memcpy(in->option_text + n, " -DMG_PTX", sizeof " -DMG_PTX");
+    in->options = in->option_text;
     return MAGNUS_SUCCESS;
 }
 
@@ -75,13 +96,7 @@ static magnus_status choose_input(magnus_bctx *ctx, magnus_kernel_variant varian
         in->bytes = magnus_opencl_source;
         in->size = magnus_opencl_source_size;
         in->binary = false;
-        bool ptx;
-        magnus_status s = ptx_atomics_choice(ctx, &ptx, &in->ptx_fallback);
-        if (s) return s;
-        snprintf(in->option_text, sizeof in->option_text, "-cl-std=CL1.2%s%s",
-                 f64 ? " -DMG_VALUE_F64" : "", ptx ? PTX_ATOMICS_OPTION : "");
-        in->options = in->option_text;
-        return MAGNUS_SUCCESS;
+        return source_options(ctx, f64, in);
     }
     if (strcmp(mode, "spir") != 0)
         return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
@@ -213,7 +228,7 @@ magnus_status magnus_cl_module_load(magnus_bctx *ctx, magnus_kernel_variant vari
                               in.binary ? "clCreateProgramWithBinary (SPIR 1.2)"
                                         : "clCreateProgramWithSource");
     }
-    char what[96];
+    char what[480];
     snprintf(what, sizeof what, "building the %s kernels (%s)",
              variant == MAGNUS_VARIANT_F64 ? "float64" : "float32", in.options);
     char dir[400], told[800], unwritable[3300];
@@ -240,13 +255,10 @@ magnus_status magnus_cl_module_load(magnus_bctx *ctx, magnus_kernel_variant vari
     magnus_build_notify(notice, 0, told);
     s = build(ctx, m->program, in.options, what);
     if (s && in.ptx_fallback) {
-        /* The device reported float atomics, but its compiler refused them as inline PTX:
-         * the same program without them (the option is last), kept under the first key, so
-         * the next process loads it directly. */
-        char plain[sizeof in.option_text];
-        snprintf(plain, sizeof plain, "%.*s",
-                 (int)(strlen(in.options) - strlen(PTX_ATOMICS_OPTION)), in.options);
-        s = build(ctx, m->program, plain, what);
+        /* The device reported a PTX target, but its compiler refused the inline PTX: the
+         * same program without it, kept under the first key, so the next process loads it
+         * directly. */
+        s = build(ctx, m->program, in.plain_text, what);
     }
     magnus_build_notify(notice, 1, told);
     if (s) {

@@ -240,11 +240,11 @@ static void multiply_steps(magnus_algorithm algorithm) {
 Test(fake_opencl, multiply_steps_gmagnus, .timeout = 600) { multiply_steps(MAGNUS_ALGORITHM_MAGNUS); }
 Test(fake_opencl, multiply_steps_hash, .timeout = 600) { multiply_steps(MAGNUS_ALGORITHM_HASH); }
 
-/* One float32 multiply through a fresh context with MAGNUS_OPENCL_PTX_ATOMICS=`mode` ("" for
+/* One float32 multiply through a fresh context with MAGNUS_OPENCL_PTX=`mode` ("" for
  * unset); its status, the product checked against the reference where it succeeds. */
 static magnus_status multiply_with_ptx_atomics(const char *mode) {
-    if (*mode) setenv("MAGNUS_OPENCL_PTX_ATOMICS", mode, 1);
-    else unsetenv("MAGNUS_OPENCL_PTX_ATOMICS");
+    if (*mode) setenv("MAGNUS_OPENCL_PTX", mode, 1);
+    else unsetenv("MAGNUS_OPENCL_PTX");
     magnus_context ctx = NULL;
     cr_assert_eq(magnus_context_create(&ctx, NULL, NULL), MAGNUS_SUCCESS, "%s", magnus_last_error());
     magnus_csr A = matrix(30, 200, 5, 5), B = matrix(200, 300, 8, 6), R = NULL, M = NULL, C = NULL;
@@ -261,13 +261,13 @@ static magnus_status multiply_with_ptx_atomics(const char *mode) {
     magnus_csr_free(&R);
     magnus_csr_free(&M);
     magnus_context_free(&ctx);
-    unsetenv("MAGNUS_OPENCL_PTX_ATOMICS");
+    unsetenv("MAGNUS_OPENCL_PTX");
     return s;
 }
 
-/* The float atomics as inline PTX (opencl_module.c): a device that reports them
+/* Inline PTX (MG_PTX, opencl_module.c): a device that reports a PTX target
  * (FAKE_OPENCL_PTX_CC) but whose compiler refuses the PTX gets the kernels built again without
- * them by default; MAGNUS_OPENCL_PTX_ATOMICS=1 makes that refusal an error naming the option,
+ * it by default; MAGNUS_OPENCL_PTX=1 makes that refusal an error naming the option,
  * also after the default's build is cached; 0 never asks; a device that does not report them
  * refuses 1; other values are refused. */
 Test(fake_opencl, ptx_float_atomics_fall_back, .timeout = 600) {
@@ -275,16 +275,24 @@ Test(fake_opencl, ptx_float_atomics_fall_back, .timeout = 600) {
     magnus_status s = multiply_with_ptx_atomics("1");
     cr_expect_eq(s, MAGNUS_ERROR_FEATURE_UNSUPPORTED, "1 without the report: %s",
                  magnus_last_error());
-    cr_expect(strstr(magnus_last_error(), "MAGNUS_OPENCL_PTX_ATOMICS=1"), "%s",
+    cr_expect(strstr(magnus_last_error(), "MAGNUS_OPENCL_PTX=1"), "%s",
               magnus_last_error());
     setenv("FAKE_OPENCL_PTX_CC", "9", 1);
     cr_expect_eq(multiply_with_ptx_atomics(""), MAGNUS_SUCCESS, "auto: %s", magnus_last_error());
     s = multiply_with_ptx_atomics("1");
     cr_expect_eq(s, MAGNUS_ERROR_KERNEL_BUILD, "1: status %d: %s", s, magnus_last_error());
-    cr_expect(strstr(magnus_last_error(), "-DMG_PTX_FLOAT_ATOMICS"), "%s", magnus_last_error());
+    cr_expect(strstr(magnus_last_error(), "-DMG_PTX"), "%s", magnus_last_error());
     cr_expect_eq(multiply_with_ptx_atomics("0"), MAGNUS_SUCCESS, "0: %s", magnus_last_error());
     cr_expect_eq(multiply_with_ptx_atomics("yes"), MAGNUS_ERROR_INVALID_ARGUMENT, "%s",
                  magnus_last_error());
+    char huge[600];
+    memset(huge, 'x', sizeof huge - 1);
+    huge[sizeof huge - 1] = '\0';
+    setenv("MAGNUS_OPENCL_OPTIONS", huge, 1);
+    cr_expect_eq(multiply_with_ptx_atomics(""), MAGNUS_ERROR_INVALID_ARGUMENT, "%s",
+                 magnus_last_error());
+    cr_expect(strstr(magnus_last_error(), "MAGNUS_OPENCL_OPTIONS"), "%s", magnus_last_error());
+    unsetenv("MAGNUS_OPENCL_OPTIONS");
     setenv("FAKE_OPENCL_PTX_CC", "5", 1); /* before sm_60: no atom.add.f64, so not asked */
     cr_expect_eq(multiply_with_ptx_atomics("1"), MAGNUS_ERROR_FEATURE_UNSUPPORTED, "%s",
                  magnus_last_error());

@@ -15,7 +15,7 @@
  *                       PTX compute capability of N.0 (0x4000; the extension's other
  *                       queries go to the real device, which refuses them), and the compiler
  *                       refuses a build whose options ask for inline PTX
- *                       (-DMG_PTX_FLOAT_ATOMICS), as one that takes no PTX would
+ *                       (-DMG_PTX), as one that takes no PTX would
  * An entry point that returns an object returns NULL and stores the error in *errcode_ret.
  */
 #define CL_TARGET_OPENCL_VERSION 120
@@ -194,7 +194,7 @@ FAKE_EXPORT CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program p, cl_uint
                                                            const cl_device_id *d, const char *o,
                                                            program_notify f, void *u) {
     if (should_fail("clBuildProgram")) return fail_code();
-    if (ptx_cc() && o && strstr(o, "-DMG_PTX_FLOAT_ATOMICS")) return CL_BUILD_PROGRAM_FAILURE;
+    if (ptx_cc() && o && strstr(o, "-DMG_PTX")) return CL_BUILD_PROGRAM_FAILURE;
     cl_int(CL_API_CALL * real_)(cl_program, cl_uint, const cl_device_id *, const char *,
                                 program_notify, void *);
     REAL(real_, "clBuildProgram");
