@@ -35,7 +35,7 @@ import math
 import os
 import sys
 
-from result_names import current_names, current_system
+from bench_outputs import current_names, current_system, number
 
 # (column, name in the tables)
 PHASES = [("upload_ms", "upload"), ("setup_ms", "setup"),
@@ -45,16 +45,6 @@ PHASES = [("upload_ms", "upload"), ("setup_ms", "setup"),
 # parts of the total for the plot: symbolic's own rest, after its sub-phases
 STACK = ["setup_ms", "outer_product_ms", "histogram_ms", "multisplit_ms", "symbolic_rest",
          "numeric_ms", "other"]
-
-
-def number(value):
-    if value is None or value == "":
-        return None
-    try:
-        v = float(value)
-    except (TypeError, ValueError):
-        return None
-    return v if math.isfinite(v) else None
 
 
 def read_rows(path):

@@ -13,9 +13,9 @@ import math
 import os
 import sys
 
-# the readers of bench outputs share bench/result_names.py
+# the readers of bench outputs share bench/bench_outputs.py
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bench"))
-from result_names import current_names  # noqa: E402
+from bench_outputs import current_names  # noqa: E402
 
 
 def load(paths):

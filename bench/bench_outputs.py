@@ -1,6 +1,18 @@
-"""gMAGNUS was "magnus" in the `magnus bench` outputs before issue 35 (systems "magnus@cuda:0",
-algorithm "magnus"): older results are read under today's name, "gmagnus". Shared by the
-readers of bench outputs (bench/compare.py, bench/plot.py, scripts/vendor_summary.py)."""
+"""What the readers of `magnus bench` outputs (bench/compare.py, bench/plot.py,
+scripts/vendor_summary.py) share: a cell read as a number, and today's algorithm names.
+
+gMAGNUS was "magnus" in the outputs before issue 35 (systems "magnus@cuda:0", algorithm
+"magnus"): older results are read under today's name, "gmagnus"."""
+import math
+
+
+def number(value):
+    """A cell as a finite float; None for an empty, missing, non-numeric or infinite one."""
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        return None
+    return v if math.isfinite(v) else None
 
 
 def current_system(system):
