@@ -35,6 +35,8 @@ import math
 import os
 import sys
 
+from bench_outputs import current_names, current_system, number
+
 # (column, name in the tables)
 PHASES = [("upload_ms", "upload"), ("setup_ms", "setup"),
           ("outer_product_ms", "outer product"), ("histogram_ms", "histogram"),
@@ -43,36 +45,6 @@ PHASES = [("upload_ms", "upload"), ("setup_ms", "setup"),
 # parts of the total for the plot: symbolic's own rest, after its sub-phases
 STACK = ["setup_ms", "outer_product_ms", "histogram_ms", "multisplit_ms", "symbolic_rest",
          "numeric_ms", "other"]
-
-
-def number(value):
-    if value is None or value == "":
-        return None
-    try:
-        v = float(value)
-    except (TypeError, ValueError):
-        return None
-    return v if math.isfinite(v) else None
-
-
-# gMAGNUS was "magnus" in the outputs before issue 35 (systems "magnus@cuda:0", algorithm
-# "magnus"): older results are read under today's name, "gmagnus".
-def current_system(system):
-    """A system id ("magnus@cuda:0", "label:magnus@cuda:0") under today's algorithm names."""
-    head, at, device = system.partition("@")
-    label, colon, name = head.rpartition(":")
-    return label + colon + ("gmagnus" if name == "magnus" else name) + at + device
-
-
-def current_names(r):
-    """Row r with gMAGNUS's former name replaced in its system and algorithm columns."""
-    r = dict(r)
-    if r.get("system"):
-        r["system"] = current_system(r["system"])
-    for column in ("algorithm", "algorithm_ran", "algorithm_requested"):
-        if r.get(column) == "magnus":
-            r[column] = "gmagnus"
-    return r
 
 
 def read_rows(path):

@@ -20,6 +20,8 @@ import math
 import os
 import sys
 
+from bench_outputs import current_names, current_system, number
+
 try:
     import matplotlib
 
@@ -28,34 +30,6 @@ try:
 except ImportError:
     sys.exit("plot.py needs matplotlib (Debian: apt install python3-matplotlib; "
              "run it with /usr/bin/python3)")
-
-
-def num(text):
-    try:
-        v = float(text)
-    except (TypeError, ValueError):
-        return None
-    return v if math.isfinite(v) else None
-
-
-# gMAGNUS was "magnus" in the outputs before issue 35 (systems "magnus@cuda:0", algorithm
-# "magnus"): older results are read under today's name, "gmagnus".
-def current_system(system):
-    """A system id ("magnus@cuda:0", "label:magnus@cuda:0") under today's algorithm names."""
-    head, at, device = system.partition("@")
-    label, colon, name = head.rpartition(":")
-    return label + colon + ("gmagnus" if name == "magnus" else name) + at + device
-
-
-def current_names(r):
-    """Row r with gMAGNUS's former name replaced in its system and algorithm columns."""
-    r = dict(r)
-    if r.get("system"):
-        r["system"] = current_system(r["system"])
-    for column in ("algorithm", "algorithm_ran", "algorithm_requested"):
-        if r.get(column) == "magnus":
-            r[column] = "gmagnus"
-    return r
 
 
 def read_rows(paths):
@@ -79,16 +53,16 @@ def geomean(values):
 
 
 def speedup_per_matrix(rows, out):
-    files = [r for r in rows if ok(r) and r["input_kind"] == "file" and num(r["speedup"])]
+    files = [r for r in rows if ok(r) and r["input_kind"] == "file" and number(r["speedup"])]
     if not files:
         return "no file input with a speedup (no baseline ran?)"
     systems = sorted({r["system"] for r in files})
-    products = {r["input"]: num(r["products"]) or 0 for r in files}
+    products = {r["input"]: number(r["products"]) or 0 for r in files}
     inputs = sorted(products, key=lambda name: products[name])
     fig, ax = plt.subplots(figsize=(max(6, 0.45 * len(inputs) * len(systems) + 2), 4.5))
     width = 0.8 / len(systems)
     for k, system in enumerate(systems):
-        by_input = {r["input"]: num(r["speedup"]) for r in files if r["system"] == system}
+        by_input = {r["input"]: number(r["speedup"]) for r in files if r["system"] == system}
         xs = [i + (k - (len(systems) - 1) / 2) * width for i in range(len(inputs))]
         ys = [by_input.get(name) or 0 for name in inputs]
         gm = geomean(list(by_input.values()))
@@ -108,7 +82,7 @@ def speedup_per_matrix(rows, out):
 
 def speedup_vs_scale(rows, system, out):
     rmat = [r for r in rows if ok(r) and r["input_kind"] == "rmat" and r["system"] == system
-            and num(r["speedup"])]
+            and number(r["speedup"])]
     if not rmat:
         return f"no R-MAT row of {system} with a speedup"
     b_values = sorted({int(r["b_per_row"]) for r in rmat})
@@ -117,7 +91,7 @@ def speedup_vs_scale(rows, system, out):
                              sharey=True, squeeze=False)
     for ax, b in zip(axes[0], b_values):
         for a in a_values:
-            points = sorted((int(r["scale"]), num(r["speedup"])) for r in rmat
+            points = sorted((int(r["scale"]), number(r["speedup"])) for r in rmat
                             if int(r["b_per_row"]) == b and int(r["a_per_row"]) == a)
             if points:
                 ax.plot(*zip(*points), marker="o", label=f"A.nnz/n = {a}")
@@ -127,7 +101,7 @@ def speedup_vs_scale(rows, system, out):
         ax.set_xticks(sorted({int(r["scale"]) for r in rmat}))
     axes[0][0].set_ylabel(f"speedup of {system}\nover {rmat[0]['baseline']}")
     axes[0][-1].legend(fontsize=8)
-    gm = geomean([num(r["speedup"]) for r in rmat])
+    gm = geomean([number(r["speedup"]) for r in rmat])
     fig.suptitle(f"R-MAT: speedup against scale (geomean {gm:.2f}x over {len(rmat)} pairs)")
     fig.tight_layout()
     fig.savefig(os.path.join(out, "speedup_vs_scale.png"), dpi=130)
@@ -141,8 +115,8 @@ PHASES = ["setup", "csr2csc", "outer product", "histogram", "multisplit", "symbo
 
 def phase_shares(r):
     """Shares of the mean time; the kernels are inside the symbolic phase's host window."""
-    total = num(r["time_mean_ms"]) or 0
-    get = lambda key: num(r[key]) or 0.0
+    total = number(r["time_mean_ms"]) or 0
+    get = lambda key: number(r[key]) or 0.0
     setup, csc, outer = get("setup_ms"), get("csr2csc_ms"), get("outer_product_ms")
     hist, split = get("histogram_ms"), get("multisplit_ms")
     symbolic, numeric = get("symbolic_ms"), get("numeric_ms")
@@ -155,7 +129,7 @@ def phase_shares(r):
 
 def phase_breakdown(rows, system, out):
     mine = [r for r in rows if ok(r) and r["system"] == system]
-    mine.sort(key=lambda r: num(r["products"]) or 0)
+    mine.sort(key=lambda r: number(r["products"]) or 0)
     shares = [(r["input"], phase_shares(r)) for r in mine]
     shares = [(name, s) for name, s in shares if s]
     if not shares:
@@ -185,7 +159,7 @@ def speed_of_light(rows, system, out):
     fig, ax = plt.subplots(figsize=(7, 4))
     drawn = 0
     for label, key in series:
-        points = [(num(r["products"]), num(r[key])) for r in mine if num(r[key])]
+        points = [(number(r["products"]), number(r[key])) for r in mine if number(r[key])]
         if points:
             ax.scatter(*zip(*points), label=label, s=18)
             drawn += len(points)
@@ -196,7 +170,7 @@ def speed_of_light(rows, system, out):
     ax.set_ylim(bottom=0)
     ax.set_xlabel("intermediate products")
     ax.set_ylabel("% of speed of light")
-    gbps = sorted({num(r["copy_gbps"]) for r in mine if num(r["copy_gbps"])})
+    gbps = sorted({number(r["copy_gbps"]) for r in mine if number(r["copy_gbps"])})
     ax.set_title(f"{system}: kernels against the copy bandwidth "
                  f"({gbps[0]:.0f} GB/s)" if gbps else system)
     ax.legend(fontsize=8)

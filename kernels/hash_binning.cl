@@ -30,6 +30,19 @@ MG_DEVICE mg_u32 hash_bin_of(MG_LOCAL const mg_i64 *bounds, mg_u32 nbins, mg_i64
     return b;
 }
 
+/* The start of both passes below: the bins' bounds copied to local memory and their local
+ * counts zeroed; returns this work item's position in the list (MG_HASH_BIN_GROUP items a
+ * group). Every work item of the group calls it; ends with a barrier. */
+MG_DEVICE mg_i64 hash_bin_pass_begin(MG_LOCAL mg_i64 *lbounds, MG_LOCAL mg_u32 *lcount,
+                                     MG_GLOBAL const mg_i64 *bounds, mg_u32 nbins, mg_u32 lid) {
+    if (lid < nbins) {
+        lbounds[lid] = bounds[lid];
+        lcount[lid] = 0;
+    }
+    mg_barrier();
+    return (mg_i64)mg_group_id() * MG_HASH_BIN_GROUP + lid;
+}
+
 /* products[r] = sum over k in A[r,:] of nnz(B[k,:]) for each listed row r. A row of at most
  * MG_HASH_PRODUCTS_SHORT entries is summed by its own work item. Longer rows are summed by the
  * whole group together: their entries form one range, split into one contiguous piece per
@@ -120,12 +133,7 @@ MG_KERNEL void hash_bin_count(MG_GLOBAL const mg_u32 *ids, mg_i64 ids_offset, mg
     MG_LOCAL_ARRAY(mg_u32, lcount, MG_HASH_MAX_BINS);
     MG_LOCAL_ARRAY(mg_u64, lsum, MG_HASH_BIN_GROUP);
     mg_u32 lid = mg_local_id();
-    if (lid < nbins) {
-        lbounds[lid] = bounds[lid];
-        lcount[lid] = 0;
-    }
-    mg_barrier();
-    mg_i64 i = (mg_i64)mg_group_id() * MG_HASH_BIN_GROUP + lid;
+    mg_i64 i = hash_bin_pass_begin(lbounds, lcount, bounds, nbins, lid);
     mg_i64 key = 0;
     if (i < count) {
         key = hash_item_key(keys, hash_item_id(ids, ids_offset, has_ids, i), key_is_ptr);
@@ -156,12 +164,7 @@ MG_KERNEL void hash_bin_fill(MG_GLOBAL const mg_u32 *ids, mg_i64 ids_offset, mg_
     MG_LOCAL_ARRAY(mg_u32, lcount, MG_HASH_MAX_BINS);
     MG_LOCAL_ARRAY(mg_u32, lbase, MG_HASH_MAX_BINS);
     mg_u32 lid = mg_local_id();
-    if (lid < nbins) {
-        lbounds[lid] = bounds[lid];
-        lcount[lid] = 0;
-    }
-    mg_barrier();
-    mg_i64 i = (mg_i64)mg_group_id() * MG_HASH_BIN_GROUP + lid;
+    mg_i64 i = hash_bin_pass_begin(lbounds, lcount, bounds, nbins, lid);
     mg_u32 id = 0, bin = 0, rank = 0;
     if (i < count) {
         id = hash_item_id(ids, ids_offset, has_ids, i);

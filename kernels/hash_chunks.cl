@@ -35,23 +35,18 @@ MG_KERNEL void hash_chunks_symbolic_local(MG_GLOBAL const mg_i64 *seg_ptr,
     mg_u32 per_group = mg_local_size() / lanes;
     mg_u32 sub = mg_local_id() / lanes, lane = mg_local_id() & (lanes - 1u);
     mg_i64 item = (mg_i64)mg_group_id() * per_group + sub;
-    MG_LOCAL mg_u32 *keys = MG_LOCAL_CAST(mg_u32, mg_hash_symbolic_keys_at(sub, table_size));
-    MG_LOCAL mg_u32 *found =
-        MG_LOCAL_CAST(mg_u32, mg_hash_symbolic_counter_at(per_group, 0, table_size));
-
-    mg_hash_clear_keys_local(keys, table_size, lane, lanes);
-    if (lane == 0) found[sub] = 0;
-    mg_barrier();
+    const mg_hash_symbolic_table t =
+        mg_hash_symbolic_local_begin(mg_dyn_local, per_group, sub, table_size, lane, lanes);
     if (item < count) {
         mg_u32 c = bins[bins_offset + item];
         const mg_i64 e_end = seg_ptr[c + 1];
         mg_u32 mine = 0;
         for (mg_i64 e = seg_ptr[c] + lane; e < e_end; e += lanes)
-            mine += mg_hash_insert_local(keys, table_size - 1u, (mg_u32)seg_col[e]);
-        if (mine != 0) mg_atomic_add_u32(&found[sub], mine);
+            mine += mg_hash_insert_local(t.keys, table_size - 1u, (mg_u32)seg_col[e]);
+        if (mine != 0) mg_atomic_add_u32(&t.found[sub], mine);
     }
     mg_barrier();
-    if (item < count && lane == 0) counts[bins[bins_offset + item]] = (mg_i64)found[sub];
+    if (item < count && lane == 0) counts[bins[bins_offset + item]] = (mg_i64)t.found[sub];
 }
 
 MG_KERNEL void hash_chunks_symbolic_global(MG_GLOBAL const mg_i64 *seg_ptr,
@@ -91,28 +86,22 @@ hash_chunks_numeric_local(MG_GLOBAL const mg_i64 *seg_ptr, MG_GLOBAL const mg_i3
     mg_u32 per_group = mg_local_size() / lanes;
     mg_u32 sub = mg_local_id() / lanes, lane = mg_local_id() & (lanes - 1u);
     mg_i64 item = (mg_i64)mg_group_id() * per_group + sub;
-    MG_LOCAL mg_val *vals =
-        MG_LOCAL_CAST(mg_val, mg_hash_numeric_vals_at(sub, table_size, sizeof(mg_val)));
-    MG_LOCAL mg_u32 *keys =
-        MG_LOCAL_CAST(mg_u32, mg_hash_numeric_keys_at(per_group, sub, table_size, sizeof(mg_val)));
-    MG_LOCAL mg_u32 *entries = MG_LOCAL_CAST(
-        mg_u32, mg_hash_numeric_counter_at(per_group, sub, table_size, sizeof(mg_val)));
-
-    mg_hash_clear_local(keys, vals, table_size, lane, lanes);
-    if (lane == 0) entries[0] = 0;
-    mg_barrier();
+    const mg_hash_local_table t =
+        mg_hash_numeric_local_begin(mg_dyn_local, per_group, sub, table_size, lane, lanes);
     mg_u32 c = 0;
     if (item < count) {
         c = bins[bins_offset + item];
         const mg_i64 e_end = seg_ptr[c + 1];
         for (mg_i64 e = seg_ptr[c] + lane; e < e_end; e += lanes)
-            mg_hash_accumulate_local(keys, vals, table_size, (mg_u32)seg_col[e], seg_val[e]);
+            mg_hash_accumulate_local(t.keys, t.vals, table_size, (mg_u32)seg_col[e],
+                                     seg_val[e]);
     }
-    mg_hash_finish_local(keys, vals, table_size, entries, sort_net, lane, lanes);
+    mg_hash_finish_local(t.keys, t.vals, table_size, t.entries, sort_net, lane, lanes);
     if (item < count)
-        mg_hash_write_local(
-            keys, vals, (mg_u32)hash_chunk_nnz(out_nnz, nnz_is_ptr, c), C_col, C_val, out_offset[c],
-            hash_chunk_shift(col_shift, has_shift, shift_period, shift_step, c), lane, lanes);
+        mg_hash_write_local(t.keys, t.vals, (mg_u32)hash_chunk_nnz(out_nnz, nnz_is_ptr, c), C_col,
+                            C_val, out_offset[c],
+                            hash_chunk_shift(col_shift, has_shift, shift_period, shift_step, c),
+                            lane, lanes);
 }
 
 MG_KERNEL void hash_chunks_numeric_global(
@@ -127,29 +116,16 @@ MG_KERNEL void hash_chunks_numeric_global(
     mg_u32 lane = mg_local_id(), lanes = mg_local_size();
     mg_i64 item = (mg_i64)mg_group_id();
     mg_u32 c = bins[bins_offset + item];
-    mg_i64 offset = tables[2 * (table_index + item)];
-    mg_u64 size = (mg_u64)tables[2 * (table_index + item) + 1];
-    MG_GLOBAL mg_u32 *keys = table_keys + offset;
-    MG_GLOBAL mg_val *vals = table_vals + offset;
-
-    MG_LOCAL mg_val *lvals = MG_LOCAL_CAST(mg_val, 0);
-    MG_LOCAL mg_u32 *lkeys =
-        MG_LOCAL_CAST(mg_u32, mg_hash_sort_keys_at(sort_block, sizeof(mg_val)));
-
-    mg_hash_clear_global(keys, vals, size, lane, lanes);
-    if (lane == 0) cursor[0] = 0;
-    mg_barrier();
+    const mg_hash_global_table t =
+        mg_hash_numeric_global_begin(mg_dyn_local, tables, table_index + item, table_keys,
+                                     table_vals, sort_block, cursor, lane, lanes);
     const mg_i64 e_end = seg_ptr[c + 1];
     for (mg_i64 e = seg_ptr[c] + lane; e < e_end; e += lanes)
-        mg_hash_accumulate_global(keys, vals, size, (mg_u32)seg_col[e], seg_val[e]);
-    mg_barrier();
+        mg_hash_accumulate_global(t.keys, t.vals, t.size, (mg_u32)seg_col[e], seg_val[e]);
     /* compact into C (shifted: the shift is the same for the whole chunk, so order holds),
      * then sort there, as kernels/hash_rows.cl does */
-    const mg_i64 out = out_offset[c];
-    const mg_u32 nnz = (mg_u32)hash_chunk_nnz(out_nnz, nnz_is_ptr, c);
-    mg_hash_compact_global(keys, vals, size, C_col, C_val, out,
-                           hash_chunk_shift(col_shift, has_shift, shift_period, shift_step, c),
-                           nnz, cursor, lane, lanes);
-    mg_hash_sort_staged_global((MG_GLOBAL mg_u32 *)(C_col + out), C_val + out, nnz, lkeys, lvals,
-                               sort_block, lane, lanes);
+    mg_hash_numeric_global_end(
+        t, C_col, C_val, out_offset[c],
+        hash_chunk_shift(col_shift, has_shift, shift_period, shift_step, c),
+        (mg_u32)hash_chunk_nnz(out_nnz, nnz_is_ptr, c), cursor, sort_block, lane, lanes);
 }

@@ -42,23 +42,18 @@ MG_KERNEL void hash_rows_symbolic_local(MG_GLOBAL const mg_i64 *A_rp, MG_GLOBAL 
     mg_u32 per_group = mg_local_size() / lanes;
     mg_u32 sub = mg_local_id() / lanes, lane = mg_local_id() & (lanes - 1u);
     mg_i64 item = (mg_i64)mg_group_id() * per_group + sub;
-    MG_LOCAL mg_u32 *keys = MG_LOCAL_CAST(mg_u32, mg_hash_symbolic_keys_at(sub, table_size));
-    MG_LOCAL mg_u32 *found =
-        MG_LOCAL_CAST(mg_u32, mg_hash_symbolic_counter_at(per_group, 0, table_size));
-
-    mg_hash_clear_keys_local(keys, table_size, lane, lanes);
-    if (lane == 0) found[sub] = 0;
-    mg_barrier();
+    const mg_hash_symbolic_table t =
+        mg_hash_symbolic_local_begin(mg_dyn_local, per_group, sub, table_size, lane, lanes);
     if (item < count) {
         mg_u32 row = bins[bins_offset + item];
         const mg_i64 a_begin = A_rp[row], a_end = A_rp[row + 1];
         const mg_u32 mine =
-            mg_hash_insert_row_local(keys, table_size - 1u, A_col, B_rp, B_col, a_begin, a_end,
+            mg_hash_insert_row_local(t.keys, table_size - 1u, A_col, B_rp, B_col, a_begin, a_end,
                                      hash_row_team(team, lanes, a_end - a_begin), lane, lanes);
-        if (mine != 0) mg_atomic_add_u32(&found[sub], mine);
+        if (mine != 0) mg_atomic_add_u32(&t.found[sub], mine);
     }
     mg_barrier();
-    if (item < count && lane == 0) row_counts[bins[bins_offset + item]] = (mg_i64)found[sub];
+    if (item < count && lane == 0) row_counts[bins[bins_offset + item]] = (mg_i64)t.found[sub];
 }
 
 /* MAGNUS_ALGORITHM_AUTO's estimate of the products in rows whose entries overflow the hash
@@ -167,32 +162,19 @@ MG_KERNEL void hash_rows_numeric_local(MG_GLOBAL const mg_i64 *A_rp, MG_GLOBAL c
     mg_u32 per_group = mg_local_size() / lanes;
     mg_u32 sub = mg_local_id() / lanes, lane = mg_local_id() & (lanes - 1u);
     mg_i64 item = (mg_i64)mg_group_id() * per_group + sub;
-    MG_LOCAL mg_val *vals =
-        MG_LOCAL_CAST(mg_val, mg_hash_numeric_vals_at(sub, table_size, sizeof(mg_val)));
-    MG_LOCAL mg_u32 *keys =
-        MG_LOCAL_CAST(mg_u32, mg_hash_numeric_keys_at(per_group, sub, table_size, sizeof(mg_val)));
-    MG_LOCAL mg_u32 *entries = MG_LOCAL_CAST(
-        mg_u32, mg_hash_numeric_counter_at(per_group, sub, table_size, sizeof(mg_val)));
-
-    mg_hash_clear_local(keys, vals, table_size, lane, lanes);
-    if (lane == 0) entries[0] = 0;
-    mg_barrier();
+    const mg_hash_local_table t =
+        mg_hash_numeric_local_begin(mg_dyn_local, per_group, sub, table_size, lane, lanes);
     mg_u32 row = 0;
     if (item < count) {
         row = bins[bins_offset + item];
         const mg_i64 a_begin = A_rp[row], a_end = A_rp[row + 1];
-        const mg_u32 rteam = hash_row_team(team, lanes, a_end - a_begin), teams = lanes / rteam;
-        for (mg_i64 a = a_begin + lane / rteam; a < a_end; a += teams) {
-            mg_i32 k = A_col[a];
-            mg_val av = A_val[a];
-            const mg_i64 b_end = B_rp[k + 1];
-            for (mg_i64 b = B_rp[k] + (lane & (rteam - 1u)); b < b_end; b += rteam)
-                mg_hash_accumulate_local(keys, vals, table_size, (mg_u32)B_col[b], av * B_val[b]);
-        }
+        mg_hash_accumulate_row_local(t.keys, t.vals, table_size, A_col, A_val, B_rp, B_col, B_val,
+                                     a_begin, a_end, hash_row_team(team, lanes, a_end - a_begin),
+                                     lane, lanes);
     }
-    mg_hash_finish_local(keys, vals, table_size, entries, sort_net, lane, lanes);
+    mg_hash_finish_local(t.keys, t.vals, table_size, t.entries, sort_net, lane, lanes);
     if (item < count)
-        mg_hash_write_local(keys, vals, (mg_u32)(C_rp[row + 1] - C_rp[row]), C_col, C_val,
+        mg_hash_write_local(t.keys, t.vals, (mg_u32)(C_rp[row + 1] - C_rp[row]), C_col, C_val,
                             C_rp[row], 0, lane, lanes);
 }
 
@@ -209,33 +191,15 @@ MG_KERNEL void hash_rows_numeric_global(MG_GLOBAL const mg_i64 *A_rp, MG_GLOBAL 
     mg_u32 lane = mg_local_id(), lanes = mg_local_size();
     mg_i64 item = (mg_i64)mg_group_id();
     mg_u32 row = bins[bins_offset + item];
-    mg_i64 offset = tables[2 * (table_index + item)];
-    mg_u64 size = (mg_u64)tables[2 * (table_index + item) + 1];
-    MG_GLOBAL mg_u32 *keys = table_keys + offset;
-    MG_GLOBAL mg_val *vals = table_vals + offset;
-
-    /* sorting stages through local memory: values first (8-byte aligned), then keys */
-    MG_LOCAL mg_val *lvals = MG_LOCAL_CAST(mg_val, 0);
-    MG_LOCAL mg_u32 *lkeys =
-        MG_LOCAL_CAST(mg_u32, mg_hash_sort_keys_at(sort_block, sizeof(mg_val)));
-
-    mg_hash_clear_global(keys, vals, size, lane, lanes);
-    if (lane == 0) cursor[0] = 0;
-    mg_barrier();
+    const mg_hash_global_table t =
+        mg_hash_numeric_global_begin(mg_dyn_local, tables, table_index + item, table_keys,
+                                     table_vals, sort_block, cursor, lane, lanes);
     const mg_i64 a_begin = A_rp[row], a_end = A_rp[row + 1];
-    const mg_u32 rteam = hash_row_team(team, lanes, a_end - a_begin), teams = lanes / rteam;
-    for (mg_i64 a = a_begin + lane / rteam; a < a_end; a += teams) {
-        mg_i32 k = A_col[a];
-        mg_val av = A_val[a];
-        const mg_i64 b_end = B_rp[k + 1];
-        for (mg_i64 b = B_rp[k] + (lane & (rteam - 1u)); b < b_end; b += rteam)
-            mg_hash_accumulate_global(keys, vals, size, (mg_u32)B_col[b], av * B_val[b]);
-    }
-    mg_barrier();
-    /* compact into the row of C, then sort it there: half the entries of the table */
+    mg_hash_accumulate_row_global(t.keys, t.vals, t.size, A_col, A_val, B_rp, B_col, B_val,
+                                  a_begin, a_end, hash_row_team(team, lanes, a_end - a_begin),
+                                  lane, lanes);
+    /* compact into the row of C, then sort it there */
     const mg_i64 out = C_rp[row];
-    const mg_u32 nnz = (mg_u32)(C_rp[row + 1] - out);
-    mg_hash_compact_global(keys, vals, size, C_col, C_val, out, 0, nnz, cursor, lane, lanes);
-    mg_hash_sort_staged_global((MG_GLOBAL mg_u32 *)(C_col + out), C_val + out, nnz, lkeys, lvals,
+    mg_hash_numeric_global_end(t, C_col, C_val, out, 0, (mg_u32)(C_rp[row + 1] - out), cursor,
                                sort_block, lane, lanes);
 }

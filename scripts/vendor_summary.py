@@ -13,25 +13,9 @@ import math
 import os
 import sys
 
-
-# gMAGNUS was "magnus" in the outputs before issue 35 (systems "magnus@cuda:0", algorithm
-# "magnus"): older results are read under today's name, "gmagnus".
-def current_system(system):
-    """A system id ("magnus@cuda:0", "label:magnus@cuda:0") under today's algorithm names."""
-    head, at, device = system.partition("@")
-    label, colon, name = head.rpartition(":")
-    return label + colon + ("gmagnus" if name == "magnus" else name) + at + device
-
-
-def current_names(r):
-    """Row r with gMAGNUS's former name replaced in its system and algorithm columns."""
-    r = dict(r)
-    if r.get("system"):
-        r["system"] = current_system(r["system"])
-    for column in ("algorithm", "algorithm_ran", "algorithm_requested"):
-        if r.get(column) == "magnus":
-            r[column] = "gmagnus"
-    return r
+# the readers of bench outputs share bench/bench_outputs.py
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bench"))
+from bench_outputs import current_names  # noqa: E402
 
 
 def load(paths):

@@ -18,6 +18,7 @@
 #define MAGNUS_LIB_HASH_ACCUMULATOR_CL
 
 #include "magnus_dialect.h"
+#include "shared/hash_layout.h"
 
 #define MG_HASH_EMPTY 0xffffffffu
 /* OpSparse's HASH_SCALE: odd, so consecutive columns land 107 slots apart. */
@@ -86,6 +87,34 @@
             slot = slot + 1u == size ? (IDX)0 : slot + 1u;                                       \
         }                                                                                        \
     }                                                                                            \
+    /* Numeric inserts of row [a_begin, a_end) of A·B, the lanes split as in                     \
+     * mg_hash_insert_row: adds A_val[a] * B_val[b] to column B_col[b]. */                       \
+    MG_DEVICE void mg_hash_accumulate_row##SUFFIX(                                               \
+        SPACE mg_u32 *keys, SPACE mg_val *vals, IDX size, MG_GLOBAL const mg_i32 *A_col,         \
+        MG_GLOBAL const mg_val *A_val, MG_GLOBAL const mg_i64 *B_rp,                             \
+        MG_GLOBAL const mg_i32 *B_col, MG_GLOBAL const mg_val *B_val, mg_i64 a_begin,            \
+        mg_i64 a_end, mg_u32 team, mg_u32 lane, mg_u32 lanes) {                                  \
+        const mg_u32 teams = lanes / team;                                                       \
+        for (mg_i64 a = a_begin + lane / team; a < a_end; a += teams) {                          \
+            mg_i32 k = A_col[a];                                                                 \
+            mg_val av = A_val[a];                                                                \
+            const mg_i64 b_end = B_rp[k + 1];                                                    \
+            for (mg_i64 b = B_rp[k] + (lane & (team - 1u)); b < b_end; b += team)                \
+                mg_hash_accumulate##SUFFIX(keys, vals, size, (mg_u32)B_col[b], av * B_val[b]);   \
+        }                                                                                        \
+    }                                                                                            \
+    /* One compare-exchange of the bitonic network (minimum to the lower index). */              \
+    MG_DEVICE void mg_hash_cmpx##SUFFIX(SPACE mg_u32 *keys, SPACE mg_val *vals, IDX lo,          \
+                                        IDX hi) {                                                \
+        mg_u32 klo = keys[lo], khi = keys[hi];                                                   \
+        if (klo > khi) {                                                                         \
+            mg_val vlo = vals[lo];                                                               \
+            keys[lo] = khi;                                                                      \
+            keys[hi] = klo;                                                                      \
+            vals[lo] = vals[hi];                                                                 \
+            vals[hi] = vlo;                                                                      \
+        }                                                                                        \
+    }                                                                                            \
     /* Bitonic sort of the whole table by key, ascending (EMPTY, the largest key, last).       \
      * Sorting network for the next power of two n >= size in which every comparator puts    \
      * the minimum at the lower index (the first step of each merge compares mirrored         \
@@ -101,16 +130,7 @@
                 for (IDX i = lane; i < (n >> 1); i += lanes) {                                   \
                     IDX lo = ((i & ~(j - 1u)) << 1) | (i & (j - 1u));                            \
                     IDX hi = j == (k >> 1) ? (lo ^ (k - 1u)) : (lo + j);                         \
-                    if (hi < size) {                                                             \
-                        mg_u32 klo = keys[lo], khi = keys[hi];                                   \
-                        if (klo > khi) {                                                         \
-                            mg_val vlo = vals[lo];                                               \
-                            keys[lo] = khi;                                                      \
-                            keys[hi] = klo;                                                      \
-                            vals[lo] = vals[hi];                                                 \
-                            vals[hi] = vlo;                                                      \
-                        }                                                                        \
-                    }                                                                            \
+                    if (hi < size) mg_hash_cmpx##SUFFIX(keys, vals, lo, hi);                     \
                 }                                                                                \
                 mg_barrier();                                                                    \
             }                                                                                    \
@@ -165,16 +185,7 @@ MG_DEVICE void mg_hash_sort_prefix_local(MG_LOCAL mg_u32 *keys, MG_LOCAL mg_val 
                 const mg_u32 lo = ((i & ~(j - 1u)) << 1) | (i & (j - 1u));
                 if (lo >= size) break;
                 const mg_u32 hi = j == (k >> 1) ? (lo ^ (k - 1u)) : (lo + j);
-                if (hi < size) {
-                    const mg_u32 klo = keys[lo], khi = keys[hi];
-                    if (klo > khi) {
-                        const mg_val vlo = vals[lo];
-                        keys[lo] = khi;
-                        keys[hi] = klo;
-                        vals[lo] = vals[hi];
-                        vals[hi] = vlo;
-                    }
-                }
+                if (hi < size) mg_hash_cmpx_local(keys, vals, lo, hi);
             }
             mg_barrier();
         }
@@ -229,30 +240,6 @@ MG_DEVICE void mg_hash_compact_global(MG_GLOBAL mg_u32 *keys, MG_GLOBAL mg_val *
         }
     }
     mg_barrier();
-}
-
-/* One compare-exchange of the bitonic network (minimum to the lower index). */
-MG_DEVICE void mg_hash_cmpx_global(MG_GLOBAL mg_u32 *keys, MG_GLOBAL mg_val *vals, mg_u64 lo,
-                                   mg_u64 hi) {
-    mg_u32 klo = keys[lo], khi = keys[hi];
-    if (klo > khi) {
-        mg_val vlo = vals[lo];
-        keys[lo] = khi;
-        keys[hi] = klo;
-        vals[lo] = vals[hi];
-        vals[hi] = vlo;
-    }
-}
-MG_DEVICE void mg_hash_cmpx_local(MG_LOCAL mg_u32 *keys, MG_LOCAL mg_val *vals, mg_u32 lo,
-                                  mg_u32 hi) {
-    mg_u32 klo = keys[lo], khi = keys[hi];
-    if (klo > khi) {
-        mg_val vlo = vals[lo];
-        keys[lo] = khi;
-        keys[hi] = klo;
-        vals[lo] = vals[hi];
-        vals[hi] = vlo;
-    }
 }
 
 /* Steps j = j_first, j_first/2, ..., 1 of bitonic stage k on every block of `block` entries
@@ -324,6 +311,98 @@ MG_DEVICE void mg_hash_sort_staged_global(MG_GLOBAL mg_u32 *keys, MG_GLOBAL mg_v
         mg_hash_sort_blocks_global(keys, vals, size, lkeys, lvals, block, (mg_u32)k, (mg_u32)k,
                                    block >> 1, lane, lanes);
     }
+}
+
+/*
+ * The kernels' tables (kernels/hash_rows.cl, kernels/hash_chunks.cl), set up the same way for
+ * rows and chunks: `dyn` is the kernel's mg_dyn_local, laid out as
+ * kernels/shared/hash_layout.h says.
+ */
+typedef struct {
+    MG_LOCAL mg_u32 *keys;
+    MG_LOCAL mg_u32 *found; /* the group's column counts, one a sub-group */
+} mg_hash_symbolic_table;
+
+/* Sub-group `sub` (of per_group)'s symbolic local table of table_size slots, cleared, and
+ * found[sub] zeroed. Every work item of the group calls it; ends with a barrier. */
+MG_DEVICE mg_hash_symbolic_table mg_hash_symbolic_local_begin(MG_LOCAL mg_u64 *dyn,
+                                                              mg_u32 per_group, mg_u32 sub,
+                                                              mg_u32 table_size, mg_u32 lane,
+                                                              mg_u32 lanes) {
+    MG_LOCAL char *base = (MG_LOCAL char *)dyn;
+    mg_hash_symbolic_table t;
+    t.keys = (MG_LOCAL mg_u32 *)(base + mg_hash_symbolic_keys_at(sub, table_size));
+    t.found = (MG_LOCAL mg_u32 *)(base + mg_hash_symbolic_counter_at(per_group, 0, table_size));
+    mg_hash_clear_keys_local(t.keys, table_size, lane, lanes);
+    if (lane == 0) t.found[sub] = 0;
+    mg_barrier();
+    return t;
+}
+
+typedef struct {
+    MG_LOCAL mg_u32 *keys;
+    MG_LOCAL mg_val *vals;
+    MG_LOCAL mg_u32 *entries; /* the entry counter of mg_hash_finish_local */
+} mg_hash_local_table;
+
+/* Sub-group `sub` (of per_group)'s local table of table_size slots, cleared, its counter
+ * zeroed. Every work item of the group calls it; ends with a barrier. */
+MG_DEVICE mg_hash_local_table mg_hash_numeric_local_begin(MG_LOCAL mg_u64 *dyn, mg_u32 per_group,
+                                                          mg_u32 sub, mg_u32 table_size,
+                                                          mg_u32 lane, mg_u32 lanes) {
+    MG_LOCAL char *base = (MG_LOCAL char *)dyn;
+    const mg_u64 vb = sizeof(mg_val);
+    mg_hash_local_table t;
+    t.vals = (MG_LOCAL mg_val *)(base + mg_hash_numeric_vals_at(sub, table_size, vb));
+    t.keys = (MG_LOCAL mg_u32 *)(base + mg_hash_numeric_keys_at(per_group, sub, table_size, vb));
+    t.entries =
+        (MG_LOCAL mg_u32 *)(base + mg_hash_numeric_counter_at(per_group, sub, table_size, vb));
+    mg_hash_clear_local(t.keys, t.vals, table_size, lane, lanes);
+    if (lane == 0) t.entries[0] = 0;
+    mg_barrier();
+    return t;
+}
+
+typedef struct {
+    MG_GLOBAL mg_u32 *keys;
+    MG_GLOBAL mg_val *vals;
+    mg_u64 size;
+    MG_LOCAL mg_u32 *lkeys; /* the sort's local staging: values first (8-byte aligned), */
+    MG_LOCAL mg_val *lvals; /* then keys */
+} mg_hash_global_table;
+
+/* Item `at`'s global table (offset tables[2 at] into table_keys/table_vals, tables[2 at + 1]
+ * slots), cleared, and *cursor zeroed for mg_hash_numeric_global_end. Every work item of the
+ * group calls it; ends with a barrier. */
+MG_DEVICE mg_hash_global_table mg_hash_numeric_global_begin(
+    MG_LOCAL mg_u64 *dyn, MG_GLOBAL const mg_i64 *tables, mg_i64 at, MG_GLOBAL mg_u32 *table_keys,
+    MG_GLOBAL mg_val *table_vals, mg_u32 sort_block, MG_LOCAL mg_u32 *cursor, mg_u32 lane,
+    mg_u32 lanes) {
+    MG_LOCAL char *base = (MG_LOCAL char *)dyn;
+    const mg_i64 offset = tables[2 * at];
+    mg_hash_global_table t;
+    t.size = (mg_u64)tables[2 * at + 1];
+    t.keys = table_keys + offset;
+    t.vals = table_vals + offset;
+    t.lvals = (MG_LOCAL mg_val *)base;
+    t.lkeys = (MG_LOCAL mg_u32 *)(base + mg_hash_sort_keys_at(sort_block, sizeof(mg_val)));
+    mg_hash_clear_global(t.keys, t.vals, t.size, lane, lanes);
+    if (lane == 0) cursor[0] = 0;
+    mg_barrier();
+    return t;
+}
+
+/* After the inserts: the group waits, the table's nnz entries move to out_col/out_val[out, out
+ * + nnz) (columns + col_shift) and are sorted there (half the slots of the table). */
+MG_DEVICE void mg_hash_numeric_global_end(mg_hash_global_table t, MG_GLOBAL mg_i32 *out_col,
+                                          MG_GLOBAL mg_val *out_val, mg_i64 out,
+                                          mg_i64 col_shift, mg_u32 nnz, MG_LOCAL mg_u32 *cursor,
+                                          mg_u32 sort_block, mg_u32 lane, mg_u32 lanes) {
+    mg_barrier();
+    mg_hash_compact_global(t.keys, t.vals, t.size, out_col, out_val, out, col_shift, nnz, cursor,
+                           lane, lanes);
+    mg_hash_sort_staged_global((MG_GLOBAL mg_u32 *)(out_col + out), out_val + out, nnz, t.lkeys,
+                               t.lvals, sort_block, lane, lanes);
 }
 
 #endif /* MAGNUS_LIB_HASH_ACCUMULATOR_CL */

@@ -327,36 +327,20 @@ static inline magnus_karg magnus_arg_mem(const magnus_dbuf *b) {
     a.u.mem = b->mem;
     return a;
 }
-static inline magnus_karg magnus_arg_i32(int32_t v) {
-    magnus_karg a = {.kind = MAGNUS_KARG_VALUE, .size = 4};
-    a.u.i32 = v;
-    return a;
-}
-static inline magnus_karg magnus_arg_u32(uint32_t v) {
-    magnus_karg a = {.kind = MAGNUS_KARG_VALUE, .size = 4};
-    a.u.u32 = v;
-    return a;
-}
-static inline magnus_karg magnus_arg_i64(int64_t v) {
-    magnus_karg a = {.kind = MAGNUS_KARG_VALUE, .size = 8};
-    a.u.i64 = v;
-    return a;
-}
-static inline magnus_karg magnus_arg_u64(uint64_t v) {
-    magnus_karg a = {.kind = MAGNUS_KARG_VALUE, .size = 8};
-    a.u.u64 = v;
-    return a;
-}
-static inline magnus_karg magnus_arg_f32(float v) {
-    magnus_karg a = {.kind = MAGNUS_KARG_VALUE, .size = 4};
-    a.u.f32 = v;
-    return a;
-}
-static inline magnus_karg magnus_arg_f64(double v) {
-    magnus_karg a = {.kind = MAGNUS_KARG_VALUE, .size = 8};
-    a.u.f64 = v;
-    return a;
-}
+/* magnus_arg_i32(v) ... magnus_arg_f64(v): a scalar passed by value, 4 or 8 bytes */
+#define MAGNUS_ARG_VALUE(name, type, bytes)                                                        \
+    static inline magnus_karg magnus_arg_##name(type v) {                                          \
+        magnus_karg a = {.kind = MAGNUS_KARG_VALUE, .size = bytes};                                \
+        a.u.name = v;                                                                              \
+        return a;                                                                                  \
+    }
+MAGNUS_ARG_VALUE(i32, int32_t, 4)
+MAGNUS_ARG_VALUE(u32, uint32_t, 4)
+MAGNUS_ARG_VALUE(i64, int64_t, 8)
+MAGNUS_ARG_VALUE(u64, uint64_t, 8)
+MAGNUS_ARG_VALUE(f32, float, 4)
+MAGNUS_ARG_VALUE(f64, double, 8)
+#undef MAGNUS_ARG_VALUE
 
 /*
  * Launches kernel `kernel` (kernel_ids.h) of the given variant on queue q: `groups` work groups

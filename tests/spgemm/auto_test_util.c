@@ -50,44 +50,36 @@ magnus_algorithm rule_for(const host_share *h) {
                                                       : MAGNUS_ALGORITHM_MAGNUS;
 }
 
-/* The symbolic products the hash accumulator keeps in a local table within ctx's budget: the
- * largest binning key magnus_hash_bin_shape_of gives a local table (past it, a global one),
- * with the wide bins (local tables past the budget, the context's hash_wide_bins) off, as AUTO counts
- * them. */
-int64_t binned_capacity(const magnus_context_s *ctx, magnus_value_type type) {
+/* The largest key magnus_hash_bin_shape_of gives a local table of the phase (numeric 0:
+ * symbolic, 1: numeric) within ctx's budget (past it, a global one), with the wide bins
+ * (local tables past the budget, the context's hash_wide_bins) off, as AUTO counts them. */
+static int64_t local_table_capacity(const magnus_context_s *ctx, magnus_value_type type,
+                                    int numeric) {
     magnus_context_s c = *ctx; /* read by the host arithmetic only */
     magnus_accumulate_knobs_edit(&c)->hash_wide_bins = false;
     magnus_hash_bin_shape sh;
-    ASSERT_OK(magnus_hash_bin_shape_of(&sh, &c, type, 0, 1));
+    ASSERT_OK(magnus_hash_bin_shape_of(&sh, &c, type, numeric, 1));
     if (sh.table == 0) return 0;
     int64_t lo = 1, hi = (int64_t)1 << 40; /* lo is kept locally, hi is not */
-    ASSERT_OK(magnus_hash_bin_shape_of(&sh, &c, type, 0, hi));
-    cr_assert_eq(sh.table, 0, "a key of 2^40 products in a local table");
+    ASSERT_OK(magnus_hash_bin_shape_of(&sh, &c, type, numeric, hi));
+    cr_assert_eq(sh.table, 0, "a key of 2^40 in a local table");
     while (hi - lo > 1) {
         int64_t mid = lo + (hi - lo) / 2;
-        ASSERT_OK(magnus_hash_bin_shape_of(&sh, &c, type, 0, mid));
+        ASSERT_OK(magnus_hash_bin_shape_of(&sh, &c, type, numeric, mid));
         if (sh.table) lo = mid;
         else hi = mid;
     }
     return lo;
 }
 
-/* The numeric tables' entries: the largest entry count magnus_hash_bin_shape_of gives a
- * local numeric table, without the wide bins. */
+/* The symbolic products the hash accumulator keeps in a local table within ctx's budget. */
+int64_t binned_capacity(const magnus_context_s *ctx, magnus_value_type type) {
+    return local_table_capacity(ctx, type, 0);
+}
+
+/* The numeric tables' entries: the largest entry count a local numeric table holds. */
 int64_t numeric_capacity(const magnus_context_s *ctx, magnus_value_type type) {
-    magnus_context_s c = *ctx;
-    magnus_accumulate_knobs_edit(&c)->hash_wide_bins = false;
-    magnus_hash_bin_shape sh;
-    ASSERT_OK(magnus_hash_bin_shape_of(&sh, &c, type, 1, 1));
-    if (sh.table == 0) return 0;
-    int64_t lo = 1, hi = (int64_t)1 << 40;
-    while (hi - lo > 1) {
-        int64_t mid = lo + (hi - lo) / 2;
-        ASSERT_OK(magnus_hash_bin_shape_of(&sh, &c, type, 1, mid));
-        if (sh.table) lo = mid;
-        else hi = mid;
-    }
-    return lo;
+    return local_table_capacity(ctx, type, 1);
 }
 
 

@@ -100,10 +100,7 @@ Test(spgemm_alpha, zero_keeps_structure) {
     cr_assert(memcmp(C0->col_idx, C1->col_idx, (size_t)C1->nnz * sizeof(int32_t)) == 0);
     for (int64_t p = 0; p < C0->nnz; p++) cr_assert_eq(value_at(C0, p), 0.0);
     expect_scaled_product(C1, A, B, 1.0, "NULL options");
-    magnus_csr_free(&C0);
-    magnus_csr_free(&C1);
-    magnus_csr_free(&A);
-    magnus_csr_free(&B);
+    MAGNUS_TEST_FREE_CSRS(&C0, &C1, &A, &B);
 }
 
 Test(spgemm_alpha, not_finite_refused) {
@@ -398,14 +395,8 @@ Test(spgemm_plan, mismatch_refused) {
     ASSERT_OK(magnus_spgemm_plan_free(&plan));
     ASSERT_STATUS(magnus_spgemm_plan_execute(&dC, (magnus_spgemm_plan)&opt, dA, dB, NULL),
                   MAGNUS_ERROR_INVALID_HANDLE);
-    magnus_device_csr_free(&dA);
-    magnus_device_csr_free(&dA2);
-    magnus_device_csr_free(&dB);
-    magnus_device_csr_free(&dB3);
-    magnus_csr_free(&A);
-    magnus_csr_free(&A2);
-    magnus_csr_free(&B);
-    magnus_csr_free(&B3);
+    MAGNUS_TEST_FREE_DEVICE_CSRS(&dA, &dA2, &dB, &dB3);
+    MAGNUS_TEST_FREE_CSRS(&A, &A2, &B, &B3);
 }
 
 /* A matrix made on the device (an earlier C) has its fingerprint computed there; an uploaded copy
@@ -447,16 +438,8 @@ Test(spgemm_plan, device_made_operand_and_empty) {
     cr_assert(r == 40 && c == 40 && n == 0);
     magnus_device_csr_free(&dD);
     ASSERT_OK(magnus_spgemm_plan_free(&plan));
-    magnus_device_csr_free(&dE);
-    magnus_device_csr_free(&dZ);
-    magnus_device_csr_free(&dC);
-    magnus_device_csr_free(&dC2);
-    magnus_device_csr_free(&dA);
-    magnus_csr_free(&A);
-    magnus_csr_free(&C);
-    magnus_csr_free(&C2);
-    magnus_csr_free(&E);
-    magnus_csr_free(&Z);
+    MAGNUS_TEST_FREE_DEVICE_CSRS(&dE, &dZ, &dC, &dC2, &dA);
+    MAGNUS_TEST_FREE_CSRS(&A, &C, &C2, &E, &Z);
 }
 
 /* New values written into the plan's own device matrices: the structure (and fingerprint)
@@ -521,9 +504,7 @@ Test(spgemm_plan, execute_into) {
         magnus_csr C;
         ASSERT_OK(magnus_device_csr_download(&C, dC));
         expect_scaled_product(C, A2, B2, 0.5, "execute into");
-        magnus_csr_free(&C);
-        magnus_csr_free(&A2);
-        magnus_csr_free(&B2);
+        MAGNUS_TEST_FREE_CSRS(&C, &A2, &B2);
     }
     /* C as the operand of a later plan: its fingerprint is computed afresh from the device */
     magnus_csr I;
@@ -554,9 +535,7 @@ Test(spgemm_plan, execute_into) {
     magnus_device_csr_free(&dZ);
     magnus_csr_free(&Z);
     ASSERT_OK(magnus_spgemm_plan_free(&plan));
-    magnus_device_csr_free(&dC);
-    magnus_device_csr_free(&dA);
-    magnus_device_csr_free(&dB);
+    MAGNUS_TEST_FREE_DEVICE_CSRS(&dC, &dA, &dB);
     magnus_csr_free(&A);
     magnus_csr_free(&B);
 }

@@ -124,4 +124,20 @@ static inline int magnus_test_large(void) {
     return env && *env && strcmp(env, "0") != 0;
 }
 
+/* Frees every host or device matrix named (handles set to NULL, NULL ones skipped), for the
+ * tests' clean-ups: MAGNUS_TEST_FREE_CSRS(&A, &B, &C), MAGNUS_TEST_FREE_DEVICE_CSRS(&dA, &dC). */
+static inline void magnus_test_free_csrs(magnus_csr *const *list, size_t n) {
+    for (size_t i = 0; i < n; i++) magnus_csr_free(list[i]);
+}
+static inline void magnus_test_free_device_csrs(magnus_device_csr *const *list, size_t n) {
+    for (size_t i = 0; i < n; i++) magnus_device_csr_free(list[i]);
+}
+#define MAGNUS_TEST_FREE_CSRS(...)                                                               \
+    magnus_test_free_csrs((magnus_csr *[]){__VA_ARGS__},                                         \
+                          sizeof((magnus_csr *[]){__VA_ARGS__}) / sizeof(magnus_csr *))
+#define MAGNUS_TEST_FREE_DEVICE_CSRS(...)                                                        \
+    magnus_test_free_device_csrs(                                                                \
+        (magnus_device_csr *[]){__VA_ARGS__},                                                    \
+        sizeof((magnus_device_csr *[]){__VA_ARGS__}) / sizeof(magnus_device_csr *))
+
 #endif
