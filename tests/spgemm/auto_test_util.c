@@ -216,6 +216,29 @@ int64_t *row_plan(int64_t n_long, int64_t long_products, int64_t short_total,
     return products;
 }
 
+/* The pair (build_pair) whose rows of A have row_plan(n_long, long_products, short_total)'s
+ * products. */
+pair planned_pair(int64_t n_long, int64_t long_products, int64_t short_total,
+                  magnus_value_type type) {
+    int64_t rows;
+    int64_t *products = row_plan(n_long, long_products, short_total, &rows);
+    pair P = build_pair(products, rows, type);
+    free(products);
+    return P;
+}
+
+/* body(ctx, type, L) for each value type the default context's device supports, L the
+ * context's long-row threshold for that type (binned_capacity), on the share rule alone
+ * (share_rule_only). */
+void for_each_type_on_share_rule(void (*body)(magnus_context ctx, magnus_value_type type,
+                                              int64_t L)) {
+    share_rule_only();
+    magnus_context ctx = magnus_test_context();
+    const magnus_value_type types[] = {MAGNUS_FLOAT32, MAGNUS_FLOAT64};
+    for (int t = 0; t < 2; t++)
+        if (type_supported(ctx, types[t])) body(ctx, types[t], binned_capacity(ctx, types[t]));
+}
+
 /* ---- the check of one product ------------------------------------------------------------ */
 
 /* AUTO multiplies A·B on ctx (options from magnus_spgemm_options_init, or NULL), correctly,

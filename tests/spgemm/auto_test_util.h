@@ -60,6 +60,10 @@ pair build_tiled_pair(const int64_t *products, int64_t rows, magnus_value_type t
 void pair_free(pair *P);
 int64_t *row_plan(int64_t n_long, int64_t long_products, int64_t short_total,
     int64_t *rows);
+pair planned_pair(int64_t n_long, int64_t long_products, int64_t short_total,
+    magnus_value_type type);
+void for_each_type_on_share_rule(void (*body)(magnus_context ctx, magnus_value_type type,
+    int64_t L));
 magnus_report check_auto_overflow(magnus_context ctx, const magnus_csr_s *A,
     const magnus_csr_s *B, host_share *out,
     host_overflow *over_out, const char *label);

@@ -88,63 +88,54 @@ Test(spgemm_auto, is_the_default) {
 
 /* ---- (a) long rows carry well under the limit: the hash algorithm ------------------------ */
 
+/* (on the share rule alone, here and below: B_COLS columns would fit dense rows) */
+static void hash_when_long_rows_carry_little_for(magnus_context ctx, magnus_value_type type,
+                                                 int64_t L) {
+    if (L < SHORT) /* the inputs are built from L: a device this small cannot take them */
+        cr_skip_test("a %llu-byte budget holds tables of %lld products (this test needs %d)",
+                     (unsigned long long)ctx->device.local_mem_bytes, (long long)L, SHORT);
+    /* one long row of 2L products among short rows that carry nine times as many: 10 % */
+    pair P = planned_pair(1, 2 * L, 18 * L, type);
+    host_share h;
+    check_auto(ctx, P.A, P.B, &h, "one long row, 10 %");
+    cr_assert_eq(h.long_rows, 1);
+    cr_assert(h.share > 0.05 && h.share < 0.15, "share %g", h.share);
+    pair_free(&P);
+    /* a uniform random matrix squared and a banded one: no row long at all */
+    magnus_csr U = NULL;
+    ASSERT_OK(magnus_gen_uniform(&U, 2000, 2000, 6, magnus_test_seed(72), type));
+    magnus_report rep = check_auto(ctx, U, U, &h, "uniform 6 per row squared");
+    cr_assert(h.total > 0 && h.long_rows == 0, "%lld long rows", (long long)h.long_rows);
+    cr_assert_eq(rep.algorithm, MAGNUS_ALGORITHM_HASH);
+    cr_assert_eq(rep.auto_long_share, 0.0);
+    magnus_csr_free(&U);
+    ASSERT_OK(magnus_gen_banded(&U, 3000, 3, 4, magnus_test_seed(73), type));
+    rep = check_auto(ctx, U, U, &h, "banded squared");
+    cr_assert_eq(rep.algorithm, MAGNUS_ALGORITHM_HASH);
+    magnus_csr_free(&U);
+}
+
 Test(spgemm_auto, hash_when_long_rows_carry_little) {
-    share_rule_only(); /* B_COLS columns would fit dense rows */
-    magnus_context ctx = magnus_test_context();
-    for (int t = 0; t < 2; t++) {
-        magnus_value_type type = both_types[t];
-        if (!type_supported(ctx, type)) continue;
-        const int64_t L = binned_capacity(ctx, type);
-        if (L < SHORT) /* the inputs are built from L: a device this small cannot take them */
-            cr_skip_test("a %llu-byte budget holds tables of %lld products (this test needs %d)",
-                         (unsigned long long)ctx->device.local_mem_bytes, (long long)L, SHORT);
-        /* one long row of 2L products among short rows that carry nine times as many: 10 % */
-        int64_t rows;
-        int64_t *products = row_plan(1, 2 * L, 18 * L, &rows);
-        pair P = build_pair(products, rows, type);
-        host_share h;
-        check_auto(ctx, P.A, P.B, &h, "one long row, 10 %");
-        cr_assert_eq(h.long_rows, 1);
-        cr_assert(h.share > 0.05 && h.share < 0.15, "share %g", h.share);
-        free(products);
-        pair_free(&P);
-        /* a uniform random matrix squared and a banded one: no row long at all */
-        magnus_csr U = NULL;
-        ASSERT_OK(magnus_gen_uniform(&U, 2000, 2000, 6, magnus_test_seed(72), type));
-        magnus_report rep = check_auto(ctx, U, U, &h, "uniform 6 per row squared");
-        cr_assert(h.total > 0 && h.long_rows == 0, "%lld long rows", (long long)h.long_rows);
-        cr_assert_eq(rep.algorithm, MAGNUS_ALGORITHM_HASH);
-        cr_assert_eq(rep.auto_long_share, 0.0);
-        magnus_csr_free(&U);
-        ASSERT_OK(magnus_gen_banded(&U, 3000, 3, 4, magnus_test_seed(73), type));
-        rep = check_auto(ctx, U, U, &h, "banded squared");
-        cr_assert_eq(rep.algorithm, MAGNUS_ALGORITHM_HASH);
-        magnus_csr_free(&U);
-    }
+    for_each_type_on_share_rule(hash_when_long_rows_carry_little_for);
 }
 
 /* ---- (b) long rows carry most products: gMAGNUS ------------------------------------------ */
 
+static void gmagnus_when_long_rows_carry_most_for(magnus_context ctx, magnus_value_type type,
+                                                  int64_t L) {
+    /* four rows of 3L products among short rows of 2L together: 6/7 of the products */
+    pair P = planned_pair(4, 3 * L, 2 * L, type);
+    host_share h;
+    magnus_report rep = check_auto(ctx, P.A, P.B, &h, "four long rows, 86 %");
+    cr_assert_eq(h.long_rows, 4);
+    cr_assert(h.share > 0.8 && h.share < 0.9, "share %g", h.share);
+    cr_assert_eq(rep.algorithm, MAGNUS_ALGORITHM_MAGNUS);
+    cr_assert_gt(rep.rows_heavy, 0, "gMAGNUS ran with no heavy row");
+    pair_free(&P);
+}
+
 Test(spgemm_auto, gmagnus_when_long_rows_carry_most) {
-    share_rule_only(); /* B_COLS columns would fit dense rows */
-    magnus_context ctx = magnus_test_context();
-    for (int t = 0; t < 2; t++) {
-        magnus_value_type type = both_types[t];
-        if (!type_supported(ctx, type)) continue;
-        const int64_t L = binned_capacity(ctx, type);
-        /* four rows of 3L products among short rows of 2L together: 6/7 of the products */
-        int64_t rows;
-        int64_t *products = row_plan(4, 3 * L, 2 * L, &rows);
-        pair P = build_pair(products, rows, type);
-        host_share h;
-        magnus_report rep = check_auto(ctx, P.A, P.B, &h, "four long rows, 86 %");
-        cr_assert_eq(h.long_rows, 4);
-        cr_assert(h.share > 0.8 && h.share < 0.9, "share %g", h.share);
-        cr_assert_eq(rep.algorithm, MAGNUS_ALGORITHM_MAGNUS);
-        cr_assert_gt(rep.rows_heavy, 0, "gMAGNUS ran with no heavy row");
-        free(products);
-        pair_free(&P);
-    }
+    for_each_type_on_share_rule(gmagnus_when_long_rows_carry_most_for);
 }
 
 /* R-MAT squared (power-law rows) and a uniform product, on the default budget and on small
@@ -183,69 +174,60 @@ Test(spgemm_auto, rule_on_generated_inputs) {
 /* Two long rows of L + 1 products (PL together) and short rows of 3 PL + delta: the share is
  * PL / (4 PL + delta), just below the limit for delta 1, the limit itself for 0 (gMAGNUS: "the
  * limit or more") and just above for -1. */
-Test(spgemm_auto, share_one_product_either_side_of_the_limit) {
-    share_rule_only(); /* B_COLS columns would fit dense rows */
-    magnus_context ctx = magnus_test_context();
-    for (int t = 0; t < 2; t++) {
-        magnus_value_type type = both_types[t];
-        if (!type_supported(ctx, type)) continue;
-        const int64_t L = binned_capacity(ctx, type), PL = 2 * (L + 1);
-        const int64_t deltas[] = {1, 0, -1};
-        const magnus_algorithm expect[] = {MAGNUS_ALGORITHM_HASH, MAGNUS_ALGORITHM_MAGNUS,
-                                           MAGNUS_ALGORITHM_MAGNUS};
-        for (int d = 0; d < 3; d++) {
-            int64_t rows;
-            int64_t *products = row_plan(2, L + 1, 3 * PL + deltas[d], &rows);
-            pair P = build_pair(products, rows, type);
-            /* the host's count from A and B alone, before the device's */
-            host_share h = share_of(P.A, P.B, L);
-            cr_assert_eq(h.long_rows, 2);
-            cr_assert_eq(h.long_products, PL);
-            cr_assert_eq(h.total, 4 * PL + deltas[d]);
-            cr_assert(deltas[d] > 0 ? h.share < MAGNUS_AUTO_HASH_MAX_LONG_SHARE
-                      : deltas[d] == 0 ? h.share == MAGNUS_AUTO_HASH_MAX_LONG_SHARE
-                                       : h.share > MAGNUS_AUTO_HASH_MAX_LONG_SHARE,
-                      "share %.17g for delta %lld", h.share, (long long)deltas[d]);
-            char label[64];
-            snprintf(label, sizeof label, "share %lld / %lld", (long long)h.long_products,
-                     (long long)h.total);
-            magnus_report rep = check_auto(ctx, P.A, P.B, NULL, label);
-            cr_assert_eq(rep.algorithm, expect[d], "%s ran %s", label,
-                         magnus_algorithm_name(rep.algorithm));
-            free(products);
-            pair_free(&P);
-        }
+static void share_one_product_either_side_of_the_limit_for(magnus_context ctx,
+                                                           magnus_value_type type, int64_t L) {
+    const int64_t PL = 2 * (L + 1);
+    const int64_t deltas[] = {1, 0, -1};
+    const magnus_algorithm expect[] = {MAGNUS_ALGORITHM_HASH, MAGNUS_ALGORITHM_MAGNUS,
+                                       MAGNUS_ALGORITHM_MAGNUS};
+    for (int d = 0; d < 3; d++) {
+        pair P = planned_pair(2, L + 1, 3 * PL + deltas[d], type);
+        /* the host's count from A and B alone, before the device's */
+        host_share h = share_of(P.A, P.B, L);
+        cr_assert_eq(h.long_rows, 2);
+        cr_assert_eq(h.long_products, PL);
+        cr_assert_eq(h.total, 4 * PL + deltas[d]);
+        cr_assert(deltas[d] > 0 ? h.share < MAGNUS_AUTO_HASH_MAX_LONG_SHARE
+                  : deltas[d] == 0 ? h.share == MAGNUS_AUTO_HASH_MAX_LONG_SHARE
+                                   : h.share > MAGNUS_AUTO_HASH_MAX_LONG_SHARE,
+                  "share %.17g for delta %lld", h.share, (long long)deltas[d]);
+        char label[64];
+        snprintf(label, sizeof label, "share %lld / %lld", (long long)h.long_products,
+                 (long long)h.total);
+        magnus_report rep = check_auto(ctx, P.A, P.B, NULL, label);
+        cr_assert_eq(rep.algorithm, expect[d], "%s ran %s", label,
+                     magnus_algorithm_name(rep.algorithm));
+        pair_free(&P);
     }
+}
+
+Test(spgemm_auto, share_one_product_either_side_of_the_limit) {
+    for_each_type_on_share_rule(share_one_product_either_side_of_the_limit_for);
 }
 
 /* A row of exactly L products is not long (share 0: hash); one of L + 1 is (with short rows
  * of 400 products beside it, it carries more than the limit: gMAGNUS). */
-Test(spgemm_auto, row_of_exactly_the_threshold_is_not_long) {
-    share_rule_only(); /* B_COLS columns would fit dense rows */
-    magnus_context ctx = magnus_test_context();
-    for (int t = 0; t < 2; t++) {
-        magnus_value_type type = both_types[t];
-        if (!type_supported(ctx, type)) continue;
-        const int64_t L = binned_capacity(ctx, type);
-        if (L < 400) /* the short rows beside the long one have 400 products */
-            cr_skip_test("the budget's tables hold only %lld products (this test needs 400)",
-                         (long long)L);
-        for (int64_t extra = 0; extra < 2; extra++) {
-            int64_t rows;
-            int64_t *products = row_plan(1, L + extra, 400, &rows);
-            pair P = build_pair(products, rows, type);
-            host_share h;
-            char label[64];
-            snprintf(label, sizeof label, "a row of L + %lld products", (long long)extra);
-            magnus_report rep = check_auto(ctx, P.A, P.B, &h, label);
-            cr_assert_eq(h.long_rows, extra);
-            cr_assert_eq(rep.algorithm, extra ? MAGNUS_ALGORITHM_MAGNUS : MAGNUS_ALGORITHM_HASH,
-                         "%s", label);
-            if (!extra) cr_assert_eq(rep.auto_long_share, 0.0);
-            free(products);
-            pair_free(&P);
-        }
+static void row_of_exactly_the_threshold_is_not_long_for(magnus_context ctx,
+                                                         magnus_value_type type, int64_t L) {
+    if (L < 400) /* the short rows beside the long one have 400 products */
+        cr_skip_test("the budget's tables hold only %lld products (this test needs 400)",
+                     (long long)L);
+    for (int64_t extra = 0; extra < 2; extra++) {
+        pair P = planned_pair(1, L + extra, 400, type);
+        host_share h;
+        char label[64];
+        snprintf(label, sizeof label, "a row of L + %lld products", (long long)extra);
+        magnus_report rep = check_auto(ctx, P.A, P.B, &h, label);
+        cr_assert_eq(h.long_rows, extra);
+        cr_assert_eq(rep.algorithm, extra ? MAGNUS_ALGORITHM_MAGNUS : MAGNUS_ALGORITHM_HASH,
+                     "%s", label);
+        if (!extra) cr_assert_eq(rep.auto_long_share, 0.0);
+        pair_free(&P);
     }
+}
+
+Test(spgemm_auto, row_of_exactly_the_threshold_is_not_long) {
+    for_each_type_on_share_rule(row_of_exactly_the_threshold_is_not_long_for);
 }
 
 /* ---- (d) the threshold is what the hash tables hold within the budget ----------------------- */
