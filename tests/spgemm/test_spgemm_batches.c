@@ -8,6 +8,7 @@
  * the CPU reference (multiply_and_compare); the row blocks are compared entry by entry with
  * the host matrix they came from.
  */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,6 +59,16 @@ static uint64_t budget_for_blocks(const magnus_csr_s *A, const magnus_csr_s *B, 
     const uint64_t total = (uint64_t)products_of(A, B);
     const uint64_t element = 4 + (A->type == MAGNUS_FLOAT64 ? 8 : 4);
     return (total + (uint64_t)k - 1) / (uint64_t)k * element;
+}
+
+/* R-MAT inputs of 2^10 rows of `type`, *A of 8 entries per row and *B of 4 (from seeds sa and sb),
+ * and a context whose batches cut A·B into three blocks, on the heavy path's small local budget
+ * (heavy_budget) when `heavy`, else on the default one. */
+static magnus_context three_block_product(magnus_csr *A, magnus_csr *B, uint64_t sa, uint64_t sb,
+                                          magnus_value_type type, bool heavy) {
+    *A = magnus_test_rmat(10, 8, sa, type);
+    *B = magnus_test_rmat(10, 4, sb, type);
+    return batch_context(budget_for_blocks(*A, *B, 3), heavy ? heavy_budget(*B) : 0, 0);
 }
 
 /* ---- row blocks of device matrices --------------------------------------------------------- */
@@ -125,9 +136,9 @@ Test(spgemm_batches, rows_and_stack_give_back_the_matrix) {
 Test(spgemm_batches, three_blocks_match_the_reference) {
     for (int t = 0; t < 2; t++) {
         const magnus_value_type type = t ? MAGNUS_FLOAT64 : MAGNUS_FLOAT32;
-        magnus_csr A = magnus_test_rmat(10, 8, 11 + (uint64_t)t, type);
-        magnus_csr B = magnus_test_rmat(10, 4, 21 + (uint64_t)t, type);
-        magnus_context ctx = batch_context(budget_for_blocks(A, B, 3), heavy_budget(B), 0);
+        magnus_csr A, B;
+        magnus_context ctx = three_block_product(&A, &B, 11 + (uint64_t)t, 21 + (uint64_t)t,
+                                                 type, true);
         if (!type_supported(ctx, type)) {
             magnus_context_free(&ctx);
             continue;
@@ -156,8 +167,7 @@ Test(spgemm_batches, three_blocks_match_the_reference) {
             magnus_csr_free(&C);
         }
         magnus_context_free(&ctx);
-        magnus_csr_free(&A);
-        magnus_csr_free(&B);
+        MAGNUS_TEST_FREE_CSRS(&A, &B);
     }
 }
 
@@ -165,10 +175,9 @@ Test(spgemm_batches, three_blocks_match_the_reference) {
  * whole product's says: the counts per row add up to the whole's (SUM), the parameters are
  * the whole's (FIRST), the levels the most any block ran (MAX, here every block's). */
 Test(spgemm_batches, blocks_report_what_the_whole_product_does) {
-    magnus_csr A = magnus_test_rmat(10, 8, 41, MAGNUS_FLOAT32);
-    magnus_csr B = magnus_test_rmat(10, 4, 42, MAGNUS_FLOAT32);
+    magnus_csr A, B;
+    magnus_context block_ctx = three_block_product(&A, &B, 41, 42, MAGNUS_FLOAT32, true);
     magnus_context whole_ctx = batch_context(0, heavy_budget(B), 0);
-    magnus_context block_ctx = batch_context(budget_for_blocks(A, B, 3), heavy_budget(B), 0);
     magnus_report whole, blocks;
     int64_t ref_nnz = 0;
     magnus_csr C1 = multiply_and_compare(&whole, &ref_nnz, whole_ctx, A, B,
@@ -178,37 +187,26 @@ Test(spgemm_batches, blocks_report_what_the_whole_product_does) {
     cr_assert_eq(whole.batches, 1);
     cr_assert_eq(blocks.batches, 3);
     cr_assert_gt(whole.rows_heavy, 0, "no heavy rows (the input should have some)");
+#define SAME(field) {#field, (int64_t)whole.field, (int64_t)blocks.field}
     const struct {
         const char *name;
         int64_t whole, blocks;
-    } same[] = {
-        {"rows_total", whole.rows_total, blocks.rows_total},
-        {"rows_heavy", whole.rows_heavy, blocks.rows_heavy},
-        {"rows_dense", whole.rows_dense, blocks.rows_dense},
-        {"light_rows_global", whole.light_rows_global, blocks.light_rows_global},
-        {"products_total", whole.products_total, blocks.products_total},
-        {"products_heavy", whole.products_heavy, blocks.products_heavy},
-        {"nnz_c", whole.nnz_c, blocks.nnz_c},
-        {"local_mem_bytes", (int64_t)whole.local_mem_bytes, (int64_t)blocks.local_mem_bytes},
-        {"tau", whole.tau, blocks.tau},
-        {"heavy_row_products", whole.heavy_row_products, blocks.heavy_row_products},
-        {"chunk_width", whole.chunk_width, blocks.chunk_width},
-        {"dense_min_elements", whole.dense_min_elements, blocks.dense_min_elements},
-        {"dense_row_columns", whole.dense_row_columns, blocks.dense_row_columns},
-        {"levels", whole.levels, blocks.levels},
+    } same[] = { /* each field by its name: whole, in blocks */
+        SAME(rows_total), SAME(rows_heavy), SAME(rows_dense), SAME(light_rows_global),
+        SAME(products_total), SAME(products_heavy), SAME(nnz_c), SAME(local_mem_bytes), SAME(tau),
+        SAME(heavy_row_products), SAME(chunk_width), SAME(dense_min_elements),
+        SAME(dense_row_columns), SAME(levels),
     };
     for (size_t i = 0; i < sizeof same / sizeof same[0]; i++)
         cr_assert_eq(same[i].blocks, same[i].whole, "%s: %lld in blocks, %lld whole",
                      same[i].name, (long long)same[i].blocks, (long long)same[i].whole);
+#undef SAME
     cr_assert_str_eq(blocks.heavy_row_rule, whole.heavy_row_rule);
     cr_assert_eq(blocks.algorithm, MAGNUS_ALGORITHM_MAGNUS);
     cr_assert_gt(blocks.peak_device_bytes, 0);
-    magnus_csr_free(&C1);
-    magnus_csr_free(&C3);
     magnus_context_free(&whole_ctx);
     magnus_context_free(&block_ctx);
-    magnus_csr_free(&A);
-    magnus_csr_free(&B);
+    MAGNUS_TEST_FREE_CSRS(&C1, &C3, &A, &B);
 }
 
 /* One row of A carries most of the products: the blocks around it are empty (skipped), the
@@ -242,10 +240,8 @@ Test(spgemm_batches, one_row_larger_than_a_block) {
     cr_assert(rep.batches >= 2 && rep.batches < 8, "%lld batches: expected 2 to 7 (the long "
               "row's neighbours' blocks are empty)", (long long)rep.batches);
     cr_assert_eq(rep.nnz_c, ref_nnz);
-    magnus_csr_free(&C);
     magnus_context_free(&ctx);
-    magnus_csr_free(&A);
-    magnus_csr_free(&B);
+    MAGNUS_TEST_FREE_CSRS(&C, &A, &B);
 }
 
 /* The point of batches: a product whose C-hat and C do not fit the device's memory together
@@ -286,10 +282,8 @@ Test(spgemm_batches, blocks_fit_where_the_whole_product_does_not) {
                              "blocks under the limit");
     cr_assert_geq(rep.batches, 4, "%lld batches", (long long)rep.batches);
     cr_assert_leq(rep.peak_device_bytes, limit);
-    magnus_csr_free(&C);
     magnus_context_free(&ctx);
-    magnus_csr_free(&A);
-    magnus_csr_free(&B);
+    MAGNUS_TEST_FREE_CSRS(&C, &A, &B);
 }
 
 /* ---- progress and cancellation between blocks ---------------------------------------------- */
@@ -323,9 +317,8 @@ static magnus_spgemm_options logged_options(progress_log *log, const char *stop_
 }
 
 Test(spgemm_batches, progress_tells_each_block) {
-    magnus_csr A = magnus_test_rmat(10, 8, 61, MAGNUS_FLOAT32);
-    magnus_csr B = magnus_test_rmat(10, 4, 62, MAGNUS_FLOAT32);
-    magnus_context ctx = batch_context(budget_for_blocks(A, B, 3), 0, 0);
+    magnus_csr A, B;
+    magnus_context ctx = three_block_product(&A, &B, 61, 62, MAGNUS_FLOAT32, false);
     progress_log log;
     magnus_spgemm_options opt = logged_options(&log, NULL);
     magnus_csr C = NULL;
@@ -345,18 +338,15 @@ Test(spgemm_batches, progress_tells_each_block) {
     cr_assert(log.fraction[3] > 0.1 && log.fraction[4] > log.fraction[3] && log.fraction[4] < 0.9,
               "the blocks' fractions %g, %g lie inside the multiply's share", log.fraction[3],
               log.fraction[4]);
-    magnus_csr_free(&C);
     magnus_context_free(&ctx);
-    magnus_csr_free(&A);
-    magnus_csr_free(&B);
+    MAGNUS_TEST_FREE_CSRS(&C, &A, &B);
 }
 
 /* A callback that stops before the second block: CANCELLED in its words, nothing half-built
  * returned, nothing held. */
 Test(spgemm_batches, cancel_between_blocks) {
-    magnus_csr A = magnus_test_rmat(10, 8, 63, MAGNUS_FLOAT32);
-    magnus_csr B = magnus_test_rmat(10, 4, 64, MAGNUS_FLOAT32);
-    magnus_context ctx = batch_context(budget_for_blocks(A, B, 3), 0, 0);
+    magnus_csr A, B;
+    magnus_context ctx = three_block_product(&A, &B, 63, 64, MAGNUS_FLOAT32, false);
     progress_log log;
     magnus_spgemm_options opt = logged_options(&log, "multiply: row block 2 of 3");
     magnus_csr C = NULL;
@@ -367,8 +357,7 @@ Test(spgemm_batches, cancel_between_blocks) {
     cr_assert_eq(ctx->memory_in_use, 0, "%llu bytes still held",
                  (unsigned long long)ctx->memory_in_use);
     magnus_context_free(&ctx);
-    magnus_csr_free(&A);
-    magnus_csr_free(&B);
+    MAGNUS_TEST_FREE_CSRS(&A, &B);
 }
 
 Test(spgemm_batches, default_budget_runs_small_products_whole) {

@@ -118,19 +118,38 @@ static bool plan(magnus_context ctx, magnus_value_type type, int64_t *D, int64_t
     return true;
 }
 
+/* A case of plan's for the t-th value type (f32, f64), its dense rows' width checked
+ * (check_width), run through the hash algorithm with statistics. */
+typedef struct dense_run {
+    magnus_value_type type;
+    int64_t D; /* the dense rows' columns */
+    dense_case d;
+    magnus_hash_stats sym, num;
+    magnus_report rep;
+} dense_run;
+
+/* false where the device lacks the type or plan finds no case (the caller skips the type) */
+static bool plan_and_run(dense_run *r, magnus_context ctx, int t) {
+    memset(r, 0, sizeof *r);
+    r->type = t ? MAGNUS_FLOAT64 : MAGNUS_FLOAT32;
+    int64_t W;
+    if ((r->type == MAGNUS_FLOAT64 && !ctx->device.fp64) || !plan(ctx, r->type, &r->D, &W, &r->d))
+        return false;
+    check_width(ctx, r->type, r->D);
+    hash_run_with_stats(ctx, r->d.A, r->d.B, NULL, &r->sym, &r->num, &r->rep);
+    return true;
+}
+
 Test(hash_dense, rows_past_the_tables_take_dense_rows) {
     magnus_context ctx = magnus_test_context();
     int ran = 0;
     for (int t = 0; t < 2; t++) {
-        magnus_value_type type = t ? MAGNUS_FLOAT64 : MAGNUS_FLOAT32;
-        if (type == MAGNUS_FLOAT64 && !ctx->device.fp64) continue;
-        int64_t D, W;
-        dense_case d;
-        if (!plan(ctx, type, &D, &W, &d)) continue;
-        check_width(ctx, type, D);
-        magnus_hash_stats sym = {0}, num = {0};
-        magnus_report rep;
-        hash_run_with_stats(ctx, d.A, d.B, NULL, &sym, &num, &rep);
+        dense_run r;
+        if (!plan_and_run(&r, ctx, t)) continue;
+        dense_case d = r.d;
+        const int64_t D = r.D;
+        magnus_hash_stats sym = r.sym, num = r.num;
+        magnus_report rep = r.rep;
         cr_assert_eq(sym.items_global + num.items_global, 0, "global tables with dense rows");
         cr_assert_eq(sym.items_dense, d.long_rows, "symbolic dense rows %lld, expected %lld",
                      (long long)sym.items_dense, (long long)d.long_rows);
@@ -198,20 +217,12 @@ Test(hash_dense, explicit_budget_bounds_dense_rows) {
     magnus_context ctx = magnus_test_budget_context(budget);
     cr_assert_eq(magnus_dense_rows_knobs_of(ctx)->dense_rows_local_bytes, budget);
     for (int t = 0; t < 2; t++) {
-        magnus_value_type type = t ? MAGNUS_FLOAT64 : MAGNUS_FLOAT32;
-        if (type == MAGNUS_FLOAT64 && !ctx->device.fp64) continue;
-        int64_t D, W;
-        dense_case d;
-        if (!plan(ctx, type, &D, &W, &d)) continue;
-        check_width(ctx, type, D);
-        cr_assert_leq(D, magnus_hash_dense_row_columns(dflt, type));
-        magnus_hash_stats sym = {0}, num = {0};
-        magnus_report rep;
-        /* every launch within the budget, or magnus_launch refuses it */
-        hash_run_with_stats(ctx, d.A, d.B, NULL, &sym, &num, &rep);
-        cr_assert_eq(num.items_dense, d.long_rows);
-        cr_assert_eq(sym.items_global + num.items_global, 0);
-        dense_case_free(&d);
+        dense_run r; /* every launch within the budget, or magnus_launch refuses it */
+        if (!plan_and_run(&r, ctx, t)) continue;
+        cr_assert_leq(r.D, magnus_hash_dense_row_columns(dflt, r.type));
+        cr_assert_eq(r.num.items_dense, r.d.long_rows);
+        cr_assert_eq(r.sym.items_global + r.num.items_global, 0);
+        dense_case_free(&r.d);
     }
     magnus_context_free(&ctx);
 }
@@ -309,18 +320,12 @@ Test(hash_dense, work_items_per_unit_same_products) {
         cr_assert_eq(st, MAGNUS_SUCCESS, "%s", magnus_last_error());
         cr_assert_eq(magnus_dense_rows_knobs_of(ctx)->dense_row_items, values[v]);
         for (int t = 0; t < 2; t++) {
-            magnus_value_type type = t ? MAGNUS_FLOAT64 : MAGNUS_FLOAT32;
-            if (type == MAGNUS_FLOAT64 && !ctx->device.fp64) continue;
-            int64_t D, W;
-            dense_case d;
-            if (!plan(ctx, type, &D, &W, &d)) continue;
-            magnus_hash_stats sym = {0}, num = {0};
-            magnus_report rep;
-            hash_run_with_stats(ctx, d.A, d.B, NULL, &sym, &num, &rep);
-            cr_assert_eq(sym.items_dense, d.long_rows);
-            cr_assert_eq(num.items_dense, d.long_rows);
-            check_product(ctx, d.A, d.B, items);
-            dense_case_free(&d);
+            dense_run r;
+            if (!plan_and_run(&r, ctx, t)) continue;
+            cr_assert_eq(r.sym.items_dense, r.d.long_rows);
+            cr_assert_eq(r.num.items_dense, r.d.long_rows);
+            check_product(ctx, r.d.A, r.d.B, items);
+            dense_case_free(&r.d);
             ran++;
         }
         magnus_context_free(&ctx);
