@@ -47,6 +47,20 @@ static void expect_scaled_product(const magnus_csr_s *C, const magnus_csr_s *A,
     magnus_csr_free(&M);
 }
 
+/* The plan's product of dA·dB, executed and downloaded, against A·B by the CPU reference (A and B
+ * the host matrices with dA's and dB's values); the product freed after. */
+static void expect_plan_product(const magnus_spgemm_plan plan, const magnus_device_csr dA,
+                                const magnus_device_csr dB, const magnus_csr_s *A,
+                                const magnus_csr_s *B, const char *label) {
+    magnus_device_csr dC = NULL;
+    ASSERT_OK(magnus_spgemm_plan_execute(&dC, plan, dA, dB, NULL));
+    magnus_csr C;
+    ASSERT_OK(magnus_device_csr_download(&C, dC));
+    expect_scaled_product(C, A, B, 1.0, label);
+    magnus_csr_free(&C);
+    ASSERT_OK(magnus_device_csr_free(&dC));
+}
+
 static const double alphas[] = {0.0, -1.0, 2.5, -0.375, 1.0};
 
 static void alpha_case(magnus_value_type type) {
@@ -303,12 +317,7 @@ Test(spgemm_plan, positions_fall_back_without_memory) {
     cr_assert(strstr(info.symbolic.algorithm_reason, "no device memory") != NULL, "%s",
               info.symbolic.algorithm_reason);
     cr_assert_eq(info.device_bytes, (uint64_t)(n + 1) * sizeof(int64_t));
-    ASSERT_OK(magnus_spgemm_plan_execute(&dC, plan, dA, dB, NULL));
-    magnus_csr C;
-    ASSERT_OK(magnus_device_csr_download(&C, dC));
-    expect_scaled_product(C, A, B, 1.0, "fallback plan");
-    magnus_csr_free(&C);
-    ASSERT_OK(magnus_device_csr_free(&dC));
+    expect_plan_product(plan, dA, dB, A, B, "fallback plan");
     ASSERT_OK(magnus_spgemm_plan_free(&plan));
     ctx->memory_limit = limit0;
 
@@ -386,12 +395,7 @@ Test(spgemm_plan, mismatch_refused) {
     opt.alpha = NAN;
     ASSERT_STATUS(magnus_spgemm_plan_create(&bad, ctx, dA, dB, &opt), MAGNUS_ERROR_INVALID_ARGUMENT);
     /* still usable after the refusals */
-    ASSERT_OK(magnus_spgemm_plan_execute(&dC, plan, dA, dB, NULL));
-    magnus_csr C;
-    ASSERT_OK(magnus_device_csr_download(&C, dC));
-    expect_scaled_product(C, A, B, 1.0, "plan after refusals");
-    magnus_csr_free(&C);
-    magnus_device_csr_free(&dC);
+    expect_plan_product(plan, dA, dB, A, B, "plan after refusals");
     ASSERT_OK(magnus_spgemm_plan_free(&plan));
     ASSERT_STATUS(magnus_spgemm_plan_execute(&dC, (magnus_spgemm_plan)&opt, dA, dB, NULL),
                   MAGNUS_ERROR_INVALID_HANDLE);
@@ -412,12 +416,7 @@ Test(spgemm_plan, device_made_operand_and_empty) {
     ASSERT_OK(magnus_device_csr_download(&C, dC));
     C2 = revalue(C, 5);
     magnus_device_csr dC2 = upload(ctx, C2);
-    ASSERT_OK(magnus_spgemm_plan_execute(&dD, plan, dC2, dA, NULL));
-    magnus_csr D;
-    ASSERT_OK(magnus_device_csr_download(&D, dD));
-    expect_scaled_product(D, C2, A, 1.0, "plan on a device-made operand");
-    magnus_csr_free(&D);
-    magnus_device_csr_free(&dD);
+    expect_plan_product(plan, dC2, dA, C2, A, "plan on a device-made operand");
     ASSERT_OK(magnus_spgemm_plan_free(&plan));
 
     /* empty: 0 x 40 times 40 x 40, and 40 x 40 of no entries */
@@ -460,11 +459,8 @@ Test(spgemm_plan, write_values) {
         expect_scaled_product(C, A2, B2, 1.0, "written values");
         ASSERT_OK(magnus_device_csr_download(&back, dA));
         ASSERT_OK(magnus_csr_compare(NULL, back, A2, NULL, 0));
-        magnus_csr_free(&back);
-        magnus_csr_free(&C);
         magnus_device_csr_free(&dC);
-        magnus_csr_free(&A2);
-        magnus_csr_free(&B2);
+        MAGNUS_TEST_FREE_CSRS(&back, &C, &A2, &B2);
     }
     ASSERT_STATUS(magnus_device_csr_write_values(dA, A->values, A->nnz - 1, MAGNUS_FLOAT32),
                   MAGNUS_ERROR_INVALID_ARGUMENT);
@@ -475,10 +471,8 @@ Test(spgemm_plan, write_values) {
     ASSERT_STATUS(magnus_device_csr_write_values(NULL, A->values, A->nnz, MAGNUS_FLOAT32),
                   MAGNUS_ERROR_NULL_POINTER);
     ASSERT_OK(magnus_spgemm_plan_free(&plan));
-    magnus_device_csr_free(&dA);
-    magnus_device_csr_free(&dB);
-    magnus_csr_free(&A);
-    magnus_csr_free(&B);
+    MAGNUS_TEST_FREE_DEVICE_CSRS(&dA, &dB);
+    MAGNUS_TEST_FREE_CSRS(&A, &B);
 }
 
 /* Executing into an existing C reuses its buffers: no allocation for C, the right product for
