@@ -58,7 +58,17 @@ static inline bool magnus_mul_i64(int64_t a, int64_t b, int64_t *out) {
     return !__builtin_mul_overflow(a, b, out);
 }
 
+/* A live CSR handle (runtime/core/csr_handle.c) that owns the arrays given, which must fit
+ * rows, nnz and type; NULL when out of host memory (the arrays then stay the caller's). */
+magnus_csr magnus_csr_handle_of(int64_t rows, int64_t cols, int64_t nnz, magnus_value_type type,
+                                int64_t *row_ptr, int32_t *col_idx, void *values);
+
 /* Checks that A is a live CSR handle (not NULL, magic intact) without validating content. */
 magnus_status magnus_csr_check_handle(const magnus_csr_s *A, const char *name);
+
+/* magnus_csr_validate of the operands A, then B: the failing one's message begins
+ * "<where>A: " or "<where>B: " (where: "" or the caller's name for itself, say "matrix "). */
+magnus_status magnus_csr_validate_operands(const magnus_csr_s *A, const magnus_csr_s *B,
+                                           const char *where);
 
 #endif

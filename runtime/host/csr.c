@@ -52,26 +52,15 @@ magnus_status magnus_csr_new(magnus_csr *out, int64_t rows, int64_t cols, int64_
     magnus_status limit = magnus_host_memory_check(
         (uint64_t)ptr_bytes + (uint64_t)col_bytes + (uint64_t)val_bytes, what);
     if (limit) return limit;
-    magnus_csr A = magnus_host_calloc(1, sizeof *A);
-    if (!A) goto oom;
-    A->row_ptr = magnus_host_calloc((size_t)rows + 1, sizeof(int64_t));
-    A->col_idx = magnus_host_malloc(col_bytes);
-    A->values = magnus_host_malloc(val_bytes);
-    if (!A->row_ptr || !A->col_idx || !A->values) goto oom;
-    A->magic = MAGNUS_MAGIC_CSR;
-    A->rows = rows;
-    A->cols = cols;
-    A->nnz = nnz;
-    A->type = type;
-    *out = A;
-    return MAGNUS_SUCCESS;
-oom:
-    if (A) {
-        magnus_host_free(A->row_ptr);
-        magnus_host_free(A->col_idx);
-        magnus_host_free(A->values);
-        magnus_host_free(A);
-    }
+    int64_t *row_ptr = magnus_host_calloc((size_t)rows + 1, sizeof(int64_t));
+    int32_t *col_idx = magnus_host_malloc(col_bytes);
+    void *values = magnus_host_malloc(val_bytes);
+    if (row_ptr && col_idx && values &&
+        (*out = magnus_csr_handle_of(rows, cols, nnz, type, row_ptr, col_idx, values)))
+        return MAGNUS_SUCCESS;
+    magnus_host_free(row_ptr);
+    magnus_host_free(col_idx);
+    magnus_host_free(values);
     return magnus_error(MAGNUS_ERROR_OUT_OF_HOST_MEMORY,
                         "new matrix: cannot allocate %lld x %lld with %lld entries",
                         (long long)rows, (long long)cols, (long long)nnz);
@@ -149,6 +138,19 @@ magnus_status magnus_csr_validate(const magnus_csr_s *A) {
     return magnus_csr_rule_last(A->row_ptr[A->rows], A->nnz);
 }
 
+magnus_status magnus_csr_validate_operands(const magnus_csr_s *A, const magnus_csr_s *B,
+                                           const char *where) {
+    const magnus_csr_s *operand[2] = {A, B};
+    for (int i = 0; i < 2; i++) {
+        magnus_status s = magnus_csr_validate(operand[i]);
+        if (s) {
+            magnus_error_prefix("%s%c: ", where, "AB"[i]);
+            return s;
+        }
+    }
+    return MAGNUS_SUCCESS;
+}
+
 magnus_status magnus_csr_stats_compute(magnus_csr_stats *out, const magnus_csr_s *A,
                                        const magnus_csr_s *B) {
     magnus_error_clear();
@@ -157,14 +159,7 @@ magnus_status magnus_csr_stats_compute(magnus_csr_stats *out, const magnus_csr_s
     magnus_status s;
     if (!B) B = A;
     /* Validated first: the product count follows A's columns into B's row pointers. */
-    if ((s = magnus_csr_validate(A))) {
-        magnus_error_prefix("A: ");
-        return s;
-    }
-    if ((s = magnus_csr_validate(B))) {
-        magnus_error_prefix("B: ");
-        return s;
-    }
+    if ((s = magnus_csr_validate_operands(A, B, ""))) return s;
     if (A->cols != B->rows)
         return magnus_error(MAGNUS_ERROR_DIMENSION_MISMATCH, "A is %lld x %lld, B is %lld x %lld",
                             (long long)A->rows, (long long)A->cols, (long long)B->rows,

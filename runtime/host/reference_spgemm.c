@@ -420,15 +420,7 @@ static magnus_status check_inputs(const magnus_csr_s *A, const magnus_csr_s *B) 
                             "(A.cols must equal B.rows)",
                             (long long)A->rows, (long long)A->cols, (long long)B->rows,
                             (long long)B->cols);
-    if ((s = magnus_csr_validate(A))) {
-        magnus_error_prefix("CPU reference: A: ");
-        return s;
-    }
-    if ((s = magnus_csr_validate(B))) {
-        magnus_error_prefix("CPU reference: B: ");
-        return s;
-    }
-    return MAGNUS_SUCCESS;
+    return magnus_csr_validate_operands(A, B, "CPU reference: ");
 }
 
 magnus_status magnus_reference_spgemm_threads(magnus_csr *C, magnus_csr *magnitude,

@@ -276,16 +276,8 @@ magnus_status magnus_mm_build_csr(magnus_csr *out, mm_triplets *t, int64_t rows,
         val = NULL;
     }
 
-    A = magnus_host_calloc(1, sizeof *A);
+    A = magnus_csr_handle_of(rows, cols, nnz, type, row_ptr, col, values);
     if (!A) goto oom;
-    A->magic = MAGNUS_MAGIC_CSR;
-    A->rows = rows;
-    A->cols = cols;
-    A->nnz = nnz;
-    A->type = type;
-    A->row_ptr = row_ptr;
-    A->col_idx = col;
-    A->values = values;
     *out = A;
     return MAGNUS_SUCCESS;
 oom:

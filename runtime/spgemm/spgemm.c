@@ -119,28 +119,25 @@ static magnus_status count_products(const magnus_csr_s *A, const magnus_csr_s *B
     return magnus_products_count(&n, A, B, INT64_MAX);
 }
 
+magnus_report *magnus_spgemm_entry_begin(magnus_report *report, magnus_report *local) {
+    magnus_error_clear();
+    magnus_report *rep = report ? report : local;
+    memset(rep, 0, sizeof *rep);
+    return rep;
+}
+
 magnus_status magnus_spgemm(magnus_csr *C, magnus_context ctx, const magnus_csr_s *A,
                             const magnus_csr_s *B, const magnus_spgemm_options *opt,
                             magnus_report *report) {
     double t0 = magnus_now_ms();
-    magnus_error_clear();
+    magnus_report local, *rep = magnus_spgemm_entry_begin(report, &local);
     if (!C) return magnus_error(MAGNUS_ERROR_NULL_POINTER, "magnus_spgemm: output C is NULL");
     *C = NULL;
-    magnus_report local;
-    magnus_report *rep = report ? report : &local;
-    memset(rep, 0, sizeof *rep);
     magnus_status s;
     if ((s = magnus_context_check(ctx)) || (s = check_options(opt))) return s;
     if ((s = magnus_csr_check_handle(A, "A")) || (s = magnus_csr_check_handle(B, "B"))) return s;
-    if ((s = magnus_csr_validate(A))) {
-        magnus_error_prefix("matrix A: ");
-        return s;
-    }
-    if ((s = magnus_csr_validate(B))) {
-        magnus_error_prefix("matrix B: ");
-        return s;
-    }
-    if ((s = check_operands(ctx, A->rows, A->cols, A->type, B->rows, B->cols, B->type)) ||
+    if ((s = magnus_csr_validate_operands(A, B, "matrix ")) ||
+        (s = check_operands(ctx, A->rows, A->cols, A->type, B->rows, B->cols, B->type)) ||
         (s = count_products(A, B)) || (s = magnus_spgemm_progress_call(opt, 0.0, "upload")))
         return s;
 
@@ -172,13 +169,10 @@ magnus_status magnus_spgemm_device(magnus_device_csr *C, magnus_context ctx,
                                    const magnus_device_csr A, const magnus_device_csr B,
                                    const magnus_spgemm_options *opt, magnus_report *report) {
     double t0 = magnus_now_ms();
-    magnus_error_clear();
+    magnus_report local, *rep = magnus_spgemm_entry_begin(report, &local);
     if (!C)
         return magnus_error(MAGNUS_ERROR_NULL_POINTER, "magnus_spgemm_device: output C is NULL");
     *C = NULL;
-    magnus_report local;
-    magnus_report *rep = report ? report : &local;
-    memset(rep, 0, sizeof *rep);
     magnus_status s;
     if ((s = magnus_context_check(ctx)) || (s = check_options(opt)) ||
         (s = magnus_device_csr_check(A, ctx, "A")) || (s = magnus_device_csr_check(B, ctx, "B")) ||

@@ -38,4 +38,8 @@ magnus_status magnus_spgemm_dispatch(magnus_device_csr *C, magnus_context ctx,
                                      const magnus_spgemm_options *opt, magnus_report *rep,
                                      const magnus_spgemm_progress *progress);
 
+/* Where every SpGEMM entry point starts (spgemm.c, spgemm_plan.c): the last error cleared and
+ * the report zeroed, the caller's or, where it passed none, *local; returns the one in use. */
+magnus_report *magnus_spgemm_entry_begin(magnus_report *report, magnus_report *local);
+
 #endif

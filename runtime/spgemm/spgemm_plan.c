@@ -263,13 +263,10 @@ magnus_status magnus_spgemm_plan_execute(magnus_device_csr *C, const magnus_spge
                                          const magnus_device_csr A, const magnus_device_csr B,
                                          magnus_report *report) {
     double t0 = magnus_now_ms();
-    magnus_error_clear();
+    magnus_report local, *rep = magnus_spgemm_entry_begin(report, &local);
     if (!C)
         return magnus_error(MAGNUS_ERROR_NULL_POINTER, "magnus_spgemm_plan_execute: C is NULL");
     *C = NULL;
-    magnus_report local;
-    magnus_report *rep = report ? report : &local;
-    memset(rep, 0, sizeof *rep);
     magnus_status s;
     if ((s = plan_operands_check(plan, A, B))) return s;
     magnus_trace_mark(plan->ctx, "plan execute");
@@ -292,10 +289,7 @@ magnus_status magnus_spgemm_plan_execute_into(magnus_device_csr C, const magnus_
                                               const magnus_device_csr A,
                                               const magnus_device_csr B, magnus_report *report) {
     double t0 = magnus_now_ms();
-    magnus_error_clear();
-    magnus_report local;
-    magnus_report *rep = report ? report : &local;
-    memset(rep, 0, sizeof *rep);
+    magnus_report local, *rep = magnus_spgemm_entry_begin(report, &local);
     magnus_status s;
     if ((s = plan_check(plan)) || (s = magnus_device_csr_check(C, plan->ctx, "C")) ||
         (s = plan_operands_check(plan, A, B)))
