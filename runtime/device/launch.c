@@ -45,6 +45,25 @@ static magnus_status lookup(magnus_context ctx, magnus_kernel_variant variant,
     return MAGNUS_SUCCESS;
 }
 
+/* lookup, its error prefixed with the kernel's name and variant. */
+static magnus_status lookup_named(magnus_context ctx, magnus_kernel_variant variant,
+                                  magnus_kernel_id kernel, const char *name) {
+    magnus_status s = lookup(ctx, variant, kernel);
+    if (s) magnus_error_prefix("kernel %s (%s): ", name, variant_name(variant));
+    return s;
+}
+
+/* ctx is live and `kernel` an id: *name gets the kernel's name; an error names `caller`. */
+static magnus_status check_kernel(const char **name, magnus_context ctx, magnus_kernel_id kernel,
+                                  const char *caller) {
+    magnus_status s = magnus_context_check(ctx);
+    if (s) return s;
+    if (!(*name = magnus_kernel_name(kernel)))
+        return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT, "%s: no kernel has id %d", caller,
+                            (int)kernel);
+    return MAGNUS_SUCCESS;
+}
+
 magnus_status magnus_context_preload(magnus_context ctx, magnus_kernel_variant variant) {
     for (int k = 0; k < MAGNUS_KERNEL_COUNT; k++) {
         magnus_status s = lookup(ctx, variant, (magnus_kernel_id)k);
@@ -56,12 +75,9 @@ magnus_status magnus_context_preload(magnus_context ctx, magnus_kernel_variant v
 magnus_status magnus_launch(magnus_context ctx, magnus_queue_id q, magnus_kernel_variant variant,
                             magnus_kernel_id kernel, size_t groups, size_t group_size,
                             size_t local_bytes, int nargs, const magnus_karg *args) {
-    magnus_status s = magnus_context_check(ctx);
+    const char *name;
+    magnus_status s = check_kernel(&name, ctx, kernel, "magnus_launch");
     if (s) return s;
-    const char *name = magnus_kernel_name(kernel);
-    if (!name)
-        return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT, "magnus_launch: no kernel has id %d",
-                            (int)kernel);
     if ((int)q < 0 || q >= MAGNUS_QUEUE_COUNT || (int)variant < 0 ||
         variant >= MAGNUS_VARIANT_COUNT || nargs < 0 || (nargs > 0 && !args))
         return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
@@ -90,10 +106,7 @@ magnus_status magnus_launch(magnus_context ctx, magnus_queue_id q, magnus_kernel
                                 "magnus_launch(%s): argument %d is an unallocated buffer or a "
                                 "value of %u bytes",
                                 name, i, (unsigned)args[i].size);
-    if ((s = lookup(ctx, variant, kernel))) {
-        magnus_error_prefix("kernel %s (%s): ", name, variant_name(variant));
-        return s;
-    }
+    if ((s = lookup_named(ctx, variant, kernel, name))) return s;
     const double t = MAGNUS_TRACE_START(ctx);
     magnus_bevent *before = magnus_trace_device_before(ctx, q);
     s = ctx->ops->launch(ctx->queues[q], ctx->kernels[variant][kernel].kernel, groups, group_size,
@@ -109,42 +122,30 @@ magnus_status magnus_kernel_limits_get(magnus_kernel_limits *out, magnus_context
                                        magnus_kernel_variant variant, magnus_kernel_id kernel) {
     if (!out)
         return magnus_error(MAGNUS_ERROR_NULL_POINTER, "magnus_kernel_limits_get: out is NULL");
-    magnus_status s = magnus_context_check(ctx);
+    const char *name;
+    magnus_status s = check_kernel(&name, ctx, kernel, "magnus_kernel_limits_get");
     if (s) return s;
-    const char *name = magnus_kernel_name(kernel);
-    if (!name)
-        return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
-                            "magnus_kernel_limits_get: no kernel has id %d", (int)kernel);
     if ((int)variant < 0 || variant >= MAGNUS_VARIANT_COUNT)
         return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
                             "magnus_kernel_limits_get(%s): no kernel variant %d", name,
                             (int)variant);
-    if ((s = lookup(ctx, variant, kernel))) {
-        magnus_error_prefix("kernel %s (%s): ", name, variant_name(variant));
-        return s;
-    }
+    if ((s = lookup_named(ctx, variant, kernel, name))) return s;
     *out = ctx->kernels[variant][kernel].limits;
     return MAGNUS_SUCCESS;
 }
 
 magnus_status magnus_kernel_local_share(magnus_context ctx, magnus_kernel_variant variant,
                                         magnus_kernel_id kernel, int local_percent) {
-    magnus_status s = magnus_context_check(ctx);
+    const char *name;
+    magnus_status s = check_kernel(&name, ctx, kernel, "magnus_kernel_local_share");
     if (s) return s;
-    const char *name = magnus_kernel_name(kernel);
-    if (!name)
-        return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
-                            "magnus_kernel_local_share: no kernel has id %d", (int)kernel);
     if ((int)variant < 0 || variant >= MAGNUS_VARIANT_COUNT || local_percent < -1 ||
         local_percent > 100)
         return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
                             "magnus_kernel_local_share(%s): variant %d, %d %% of local memory "
                             "(expected -1 or 0..100)",
                             name, (int)variant, local_percent);
-    if ((s = lookup(ctx, variant, kernel))) {
-        magnus_error_prefix("kernel %s (%s): ", name, variant_name(variant));
-        return s;
-    }
+    if ((s = lookup_named(ctx, variant, kernel, name))) return s;
     if (ctx->kernels[variant][kernel].local_share == local_percent) return MAGNUS_SUCCESS;
     if ((s = ctx->ops->kernel_local_share(ctx->bctx, ctx->kernels[variant][kernel].kernel,
                                           local_percent))) {

@@ -60,6 +60,13 @@ static inline const char *text_token_end(const char *s) {
     return s;
 }
 
+/* Steps *s over an optional sign ('-' or '+'); true when it was '-'. */
+static inline bool text_skip_sign(const char **s) {
+    const bool negative = **s == '-';
+    if (negative || **s == '+') (*s)++;
+    return negative;
+}
+
 /*
  * Unsigned decimal digits at s: *value receives them, or UINT64_MAX when they overflow 64
  * bits. Returns the first character after the digits (s itself when there are none).
@@ -88,13 +95,7 @@ text_number_result magnus_text_parse_real_slow(const char *tok, size_t len, bool
  */
 static inline text_number_result text_parse_real(const char **sp, bool want_float, double *out) {
     const char *start = *sp, *s = start;
-    bool negative = false;
-    if (*s == '-') {
-        negative = true;
-        s++;
-    } else if (*s == '+') {
-        s++;
-    }
+    const bool negative = text_skip_sign(&s);
     uint64_t mantissa = 0;
     int significant = 0, digits = 0, exp10 = 0;
     for (; text_is_digit(*s); s++, digits++) {
@@ -115,13 +116,7 @@ static inline text_number_result text_parse_real(const char **sp, bool want_floa
     if (digits == 0) goto slow; /* "inf", "nan", "." ...: strtod decides */
     if (*s == 'e' || *s == 'E') {
         const char *e = s + 1;
-        bool exp_negative = false;
-        if (*e == '-') {
-            exp_negative = true;
-            e++;
-        } else if (*e == '+') {
-            e++;
-        }
+        const bool exp_negative = text_skip_sign(&e);
         int exp_value = 0, exp_digits = 0;
         for (; text_is_digit(*e); e++, exp_digits++) {
             if (exp_digits == 4) goto slow;
@@ -196,8 +191,7 @@ slow: {
 static inline text_number_result text_parse_integer_value(const char **sp, bool want_float,
                                                           double *out) {
     const char *start = *sp, *s = start;
-    bool negative = false;
-    if (*s == '-' || *s == '+') negative = *s++ == '-';
+    const bool negative = text_skip_sign(&s);
     const char *digits = s;
     int64_t v = 0;
     while (text_is_digit(*s)) {
