@@ -34,9 +34,7 @@ Test(reference, hand_rectangular) {
         REF_OK(magnus_reference_spgemm(&C, NULL, A, B));
         cr_assert_eq(C->type, both_types[t]);
         ref_expect_csr(C, 2, 2, (int64_t[]){0, 2, 3}, (int32_t[]){0, 1, 1}, (double[]){9, 2, 3}, 0);
-        magnus_csr_free(&A);
-        magnus_csr_free(&B);
-        magnus_csr_free(&C);
+        MAGNUS_TEST_FREE_CSRS(&A, &B, &C);
     }
 }
 
@@ -66,9 +64,7 @@ Test(reference, products_count_by_row) {
     cr_expect_eq(n.total, 0);
     cr_expect_eq(n.row_max, 0);
     cr_expect_eq(n.rows_above, 0);
-    magnus_csr_free(&A);
-    magnus_csr_free(&B);
-    magnus_csr_free(&E);
+    MAGNUS_TEST_FREE_CSRS(&A, &B, &E);
 }
 
 /* A = [1 1], B = [1 0; -1 2]: C[0,0] = 1*1 + 1*(-1) = 0 stays as an explicit zero;
@@ -84,10 +80,7 @@ Test(reference, cancellation_keeps_explicit_zero) {
         ref_expect_csr(C, 1, 2, (int64_t[]){0, 2}, (int32_t[]){0, 1}, (double[]){0, 2}, 0);
         ref_expect_csr(M, 1, 2, (int64_t[]){0, 2}, (int32_t[]){0, 1}, (double[]){2, 2}, 0);
         cr_assert_eq(M->type, C->type);
-        magnus_csr_free(&A);
-        magnus_csr_free(&B);
-        magnus_csr_free(&C);
-        magnus_csr_free(&M);
+        MAGNUS_TEST_FREE_CSRS(&A, &B, &C, &M);
     }
 }
 
@@ -101,9 +94,7 @@ Test(reference, empty_rows) {
     magnus_csr C = NULL;
     REF_OK(magnus_reference_spgemm(&C, NULL, A, B));
     ref_expect_csr(C, 3, 3, (int64_t[]){0, 0, 0, 2}, (int32_t[]){0, 2}, (double[]){2, 3}, 0);
-    magnus_csr_free(&A);
-    magnus_csr_free(&B);
-    magnus_csr_free(&C);
+    MAGNUS_TEST_FREE_CSRS(&A, &B, &C);
 }
 
 Test(reference, one_by_one) {
@@ -116,10 +107,7 @@ Test(reference, one_by_one) {
         REF_OK(magnus_reference_spgemm(&C, &M, A, B));
         ref_expect_csr(C, 1, 1, (int64_t[]){0, 1}, (int32_t[]){0}, (double[]){-6}, 0);
         ref_expect_csr(M, 1, 1, (int64_t[]){0, 1}, (int32_t[]){0}, (double[]){6}, 0);
-        magnus_csr_free(&A);
-        magnus_csr_free(&B);
-        magnus_csr_free(&C);
-        magnus_csr_free(&M);
+        MAGNUS_TEST_FREE_CSRS(&A, &B, &C, &M);
     }
 }
 
@@ -135,9 +123,7 @@ Test(reference, accumulates_in_double) {
     magnus_csr C = NULL;
     REF_OK(magnus_reference_spgemm(&C, NULL, A, B));
     cr_assert_eq(((float *)C->values)[0], 1.0f + ldexpf(1.0f, -23));
-    magnus_csr_free(&A);
-    magnus_csr_free(&B);
-    magnus_csr_free(&C);
+    MAGNUS_TEST_FREE_CSRS(&A, &B, &C);
 }
 
 /* ---- degenerate shapes ------------------------------------------------------------------ */
@@ -153,10 +139,7 @@ static void expect_empty_product(int64_t m, int64_t k, int64_t n) {
     cr_assert_eq(C->nnz, 0);
     cr_assert_eq(M->nnz, 0);
     REF_OK(magnus_csr_validate(C));
-    magnus_csr_free(&A);
-    magnus_csr_free(&B);
-    magnus_csr_free(&C);
-    magnus_csr_free(&M);
+    MAGNUS_TEST_FREE_CSRS(&A, &B, &C, &M);
 }
 
 Test(reference, empty_shapes) {
@@ -217,10 +200,7 @@ static void check_against_dense(int64_t m, int64_t k, int64_t n, double a_per_ro
     cr_assert_eq(C->nnz, stored);
     free(da), free(db), free(pa), free(pb), free(dc), free(dm), free(pc);
     free(cv), free(mv), free(cp), free(mp);
-    magnus_csr_free(&A);
-    magnus_csr_free(&B);
-    magnus_csr_free(&C);
-    magnus_csr_free(&M);
+    MAGNUS_TEST_FREE_CSRS(&A, &B, &C, &M);
 }
 
 Test(reference, rectangular_against_dense) {
@@ -251,11 +231,7 @@ Test(reference, thread_count_does_not_change_result) {
     int64_t count = 0;
     REF_OK(magnus_reference_count(&count, A, A, 2));
     cr_assert_eq(count, C1->nnz);
-    magnus_csr_free(&A);
-    magnus_csr_free(&C1);
-    magnus_csr_free(&C3);
-    magnus_csr_free(&M1);
-    magnus_csr_free(&M3);
+    MAGNUS_TEST_FREE_CSRS(&A, &C1, &C3, &M1, &M3);
 }
 
 /* ---- wide B: the hash accumulator ------------------------------------------------------- */
@@ -315,9 +291,7 @@ Test(reference, accumulators_respect_the_host_memory_limit) {
     unsetenv("MAGNUS_HOST_MEMORY_LIMIT");
     REF_OK(magnus_reference_spgemm(&C, NULL, A, B));
     cr_assert_eq(C->nnz, 1);
-    magnus_csr_free(&A);
-    magnus_csr_free(&B);
-    magnus_csr_free(&C);
+    MAGNUS_TEST_FREE_CSRS(&A, &B, &C);
 }
 
 /* The same B twice: narrow (dense accumulator) and with its columns spread over 2^31 - 1
@@ -351,14 +325,9 @@ static void expect_spread_product_identical(int64_t stride, magnus_value_type ty
         int64_t nnz = 0;
         REF_OK(magnus_reference_count(&nnz, A, Bw, threads));
         cr_assert_eq(nnz, C->nnz);
-        magnus_csr_free(&C);
-        magnus_csr_free(&M);
-        magnus_csr_free(&Cw);
-        magnus_csr_free(&Mw);
+        MAGNUS_TEST_FREE_CSRS(&C, &M, &Cw, &Mw);
     }
-    magnus_csr_free(&A);
-    magnus_csr_free(&B);
-    magnus_csr_free(&Bw);
+    MAGNUS_TEST_FREE_CSRS(&A, &B, &Bw);
 }
 
 Test(reference, hash_accumulator_matches_the_dense_one) {

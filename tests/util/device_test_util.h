@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "device_runtime.h"
+#include "reference_test_util.h"
 
 static magnus_context magnus_test_shared_context, magnus_test_whole_budget_shared_context;
 
@@ -124,17 +125,12 @@ static inline int magnus_test_large(void) {
     return env && *env && strcmp(env, "0") != 0;
 }
 
-/* Frees every host or device matrix named (handles set to NULL, NULL ones skipped), for the
- * tests' clean-ups: MAGNUS_TEST_FREE_CSRS(&A, &B, &C), MAGNUS_TEST_FREE_DEVICE_CSRS(&dA, &dC). */
-static inline void magnus_test_free_csrs(magnus_csr *const *list, size_t n) {
-    for (size_t i = 0; i < n; i++) magnus_csr_free(list[i]);
-}
+/* Frees every device matrix named (handles set to NULL, NULL ones skipped), for the tests'
+ * clean-ups: MAGNUS_TEST_FREE_DEVICE_CSRS(&dA, &dC); MAGNUS_TEST_FREE_CSRS (host matrices) is
+ * in reference_test_util.h. */
 static inline void magnus_test_free_device_csrs(magnus_device_csr *const *list, size_t n) {
     for (size_t i = 0; i < n; i++) magnus_device_csr_free(list[i]);
 }
-#define MAGNUS_TEST_FREE_CSRS(...)                                                               \
-    magnus_test_free_csrs((magnus_csr *[]){__VA_ARGS__},                                         \
-                          sizeof((magnus_csr *[]){__VA_ARGS__}) / sizeof(magnus_csr *))
 #define MAGNUS_TEST_FREE_DEVICE_CSRS(...)                                                        \
     magnus_test_free_device_csrs(                                                                \
         (magnus_device_csr *[]){__VA_ARGS__},                                                    \

@@ -21,6 +21,15 @@
     } while (0)
 #define REF_OK(call) REF_EXPECT_STATUS(call, MAGNUS_SUCCESS)
 
+/* Frees every host matrix named (handles set to NULL, NULL ones skipped), for the tests'
+ * clean-ups: MAGNUS_TEST_FREE_CSRS(&A, &B, &C). */
+static inline void magnus_test_free_csrs(magnus_csr *const *list, size_t n) {
+    for (size_t i = 0; i < n; i++) magnus_csr_free(list[i]);
+}
+#define MAGNUS_TEST_FREE_CSRS(...)                                                               \
+    magnus_test_free_csrs((magnus_csr *[]){__VA_ARGS__},                                         \
+                          sizeof((magnus_csr *[]){__VA_ARGS__}) / sizeof(magnus_csr *))
+
 /* A rows x cols matrix from CSR arrays (row_ptr has rows+1 entries; values as doubles). */
 static inline magnus_csr ref_make(int64_t rows, int64_t cols, const int64_t *row_ptr,
                                   const int32_t *col_idx, const double *values,
