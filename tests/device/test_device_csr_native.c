@@ -82,11 +82,7 @@ static void uploaded_and_product(magnus_value_type type) {
     ASSERT_OK(magnus_device_csr_free(&wA));
     ASSERT_OK(magnus_device_csr_free(&dC));
     ASSERT_OK(magnus_device_csr_free(&dA));
-    magnus_csr_free(&back);
-    magnus_csr_free(&got);
-    magnus_csr_free(&A);
-    magnus_csr_free(&C);
-    magnus_csr_free(&M);
+    MAGNUS_TEST_FREE_CSRS(&back, &got, &A, &C, &M);
 }
 
 Test(device_csr_native, uploaded_and_product_f32) { uploaded_and_product(MAGNUS_FLOAT32); }
@@ -165,7 +161,5 @@ Test(device_csr_native, cuda_pointers_read_back) {
     ASSERT_OK(magnus_csr_compare(NULL, R, C, NULL, 0));
     ASSERT_OK(magnus_device_csr_free(&dC));
     ASSERT_OK(magnus_device_csr_free(&dA));
-    magnus_csr_free(&R);
-    magnus_csr_free(&C);
-    magnus_csr_free(&A);
+    MAGNUS_TEST_FREE_CSRS(&R, &C, &A);
 }

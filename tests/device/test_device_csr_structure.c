@@ -389,10 +389,8 @@ Test(device_csr_structure, device_made_matrix) {
     ASSERT_OK(magnus_device_csr_download(&C, dC));
     cr_assert_eq(f, magnus_csr_structure_fingerprint(C->rows, C->cols, C->nnz, C->row_ptr,
                                                      C->col_idx));
-    magnus_device_csr_free(&dC);
-    magnus_device_csr_free(&dA);
-    magnus_csr_free(&C);
-    magnus_csr_free(&A);
+    MAGNUS_TEST_FREE_DEVICE_CSRS(&dC, &dA);
+    MAGNUS_TEST_FREE_CSRS(&C, &A);
 }
 
 /* A plan made on wrapped operands (fingerprints from the device) runs on uploads of the same
@@ -432,19 +430,6 @@ Test(device_csr_structure, plan_on_wrapped_operands) {
     cr_assert(strstr(magnus_last_error(), "A's structure") != NULL, "%s", magnus_last_error());
 
     magnus_spgemm_plan_free(&plan);
-    magnus_device_csr_free(&wA2);
-    magnus_device_csr_free(&oA2);
-    magnus_device_csr_free(&uA2);
-    magnus_device_csr_free(&uA);
-    magnus_device_csr_free(&uB);
-    magnus_device_csr_free(&wA);
-    magnus_device_csr_free(&wB);
-    magnus_device_csr_free(&oA);
-    magnus_device_csr_free(&oB);
-    magnus_csr_free(&A2);
-    magnus_csr_free(&C);
-    magnus_csr_free(&R);
-    magnus_csr_free(&M);
-    magnus_csr_free(&A);
-    magnus_csr_free(&B);
+    MAGNUS_TEST_FREE_DEVICE_CSRS(&wA2, &oA2, &uA2, &uA, &uB, &wA, &wB, &oA, &oB);
+    MAGNUS_TEST_FREE_CSRS(&A2, &C, &R, &M, &A, &B);
 }

@@ -139,10 +139,8 @@ Test(device_csr_wrap, cuda_device_pointers) {
         ASSERT_OK(magnus_reference_spgemm(&R, &M, A, B));
         for (int64_t q = 0; q < R->nnz; q++) ((float *)R->values)[q] *= -1.5f;
         ASSERT_OK(magnus_csr_compare(NULL, C, R, M, 1e-3));
-        magnus_csr_free(&C);
-        magnus_csr_free(&R);
-        magnus_csr_free(&M);
         magnus_device_csr_free(&dC);
+        MAGNUS_TEST_FREE_CSRS(&C, &R, &M);
     }
     for (int i = 0; i < 2; i++) {
         ASSERT_OK(magnus_device_csr_free(&d[i]));
@@ -184,9 +182,7 @@ static void expect_reference(magnus_device_csr dC, const magnus_csr_s *A, const 
     ASSERT_OK(magnus_device_csr_download(&C, dC));
     ASSERT_OK(magnus_reference_spgemm(&R, &M, A, B));
     ASSERT_OK(magnus_csr_compare(NULL, C, R, M, 0));
-    magnus_csr_free(&C);
-    magnus_csr_free(&R);
-    magnus_csr_free(&M);
+    MAGNUS_TEST_FREE_CSRS(&C, &R, &M);
 }
 
 Test(device_csr_wrap, multiply_plan_and_release) {
@@ -230,9 +226,8 @@ Test(device_csr_wrap, multiply_plan_and_release) {
     ASSERT_OK(magnus_spgemm_plan_execute_into(wC.d, plan, uA, wB.d, NULL));
     expect_reference(wC.d, A, B);
     unwrap(&wC);
+    MAGNUS_TEST_FREE_DEVICE_CSRS(&dC, &uA);
     magnus_csr_free(&C0);
-    magnus_device_csr_free(&dC);
-    magnus_device_csr_free(&uA);
     magnus_spgemm_plan_free(&plan);
     unwrap(&wA);
     unwrap(&wB);
