@@ -42,10 +42,7 @@ Test(hash_spgemm, hand_computed) {
         ASSERT_OK(magnus_spgemm(&C, ctx, A, B, &opt, NULL));
         ASSERT_OK(magnus_csr_compare(NULL, C, E, NULL, 0));
         check_product(ctx, A, B, "hand");
-        magnus_csr_free(&A);
-        magnus_csr_free(&B);
-        magnus_csr_free(&C);
-        magnus_csr_free(&E);
+        MAGNUS_TEST_FREE_CSRS(&A, &B, &C, &E);
     }
 }
 
@@ -65,9 +62,7 @@ Test(hash_spgemm, cancellation_keeps_explicit_zeros) {
     cr_assert_eq(C->nnz, 1);
     cr_assert_eq(C->col_idx[0], 0);
     cr_assert_eq(((float *)C->values)[0], 0.0f);
-    magnus_csr_free(&A);
-    magnus_csr_free(&B);
-    magnus_csr_free(&C);
+    MAGNUS_TEST_FREE_CSRS(&A, &B, &C);
 }
 
 Test(hash_spgemm, empty_shapes) {

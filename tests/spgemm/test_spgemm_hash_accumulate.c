@@ -80,10 +80,7 @@ Test(hash_accumulate, row_subset) {
     magnus_dbuf_free(ctx, &counts);
     ASSERT_OK(magnus_device_csr_free(&dA));
     ASSERT_OK(magnus_device_csr_free(&dB));
-    magnus_csr_free(&A);
-    magnus_csr_free(&B);
-    magnus_csr_free(&ref);
-    magnus_csr_free(&mag);
+    MAGNUS_TEST_FREE_CSRS(&A, &B, &ref, &mag);
 }
 
 /* Chunks with duplicate local columns, accumulated on the device and on the host. */

@@ -190,9 +190,7 @@ Test(gmagnus, hand_computed) {
         cr_assert_eq(C->col_idx[2], 1);
         double c0 = t ? ((double *)C->values)[0] : ((float *)C->values)[0];
         cr_assert_eq(c0, 9.0);
-        magnus_csr_free(&A);
-        magnus_csr_free(&B);
-        magnus_csr_free(&C);
+        MAGNUS_TEST_FREE_CSRS(&A, &B, &C);
     }
 }
 
@@ -225,9 +223,7 @@ Test(gmagnus, empty_rows_and_columns) {
     magnus_csr Z = NULL;
     ASSERT_OK(magnus_csr_new(&Z, 40, 0, 0, MAGNUS_FLOAT32));
     multiply_checked(ctx, A, Z, "B without columns");
-    magnus_csr_free(&A);
-    magnus_csr_free(&B);
-    magnus_csr_free(&Z);
+    MAGNUS_TEST_FREE_CSRS(&A, &B, &Z);
     magnus_context_free(&ctx);
 }
 
@@ -354,10 +350,7 @@ static void structured_case(magnus_context ctx, magnus_value_type type, bool sma
     if (small_budget) cr_assert_gt(rw.rows_heavy, 0);
     multiply_checked(ctx, W, N, "wide band x narrow band");
     multiply_checked(ctx, N, W, "narrow band x wide band");
-    magnus_csr_free(&L2);
-    magnus_csr_free(&L3);
-    magnus_csr_free(&W);
-    magnus_csr_free(&N);
+    MAGNUS_TEST_FREE_CSRS(&L2, &L3, &W, &N);
 }
 Test(gmagnus, structured) { run_with_both_budgets_and_types(structured_case); }
 
