@@ -26,7 +26,7 @@
  *      cl_khr_int64_base_atomics, which the runtime checks via device_info.atomic64). Float
  *      adds take an explicit address space: mg_atomic_add_f32_global,
  *      mg_atomic_add_f64_global (and _local); in OpenCL C they are CAS loops unless the
- *      backend defines MG_PTX (a PTX device: atom instructions, and CUDA's barrier). Atomics return the old value.
+ *      backend defines MG_PTX (a PTX device: atom instructions). Atomics return the old value.
  *   8b. mg_load_once(p): *p, read once by the whole launch (a matrix's stream); the caches
  *      may drop it first (CUDA's ld.global.cs; a plain load in OpenCL C).
  *   9. Values: `mg_val` is float or double, chosen at build time by MG_VALUE_F64 (every
@@ -72,15 +72,10 @@ typedef uchar mg_u8;
 #define mg_local_size() ((mg_u32)get_local_size(0))
 #define mg_num_groups() ((mg_u64)get_num_groups(0))
 #define mg_global_id() ((mg_u64)get_global_id(0))
-#if defined(MG_PTX) && !defined(MG_PTX_OPENCL_BARRIER)
-/* CUDA's barrier (__syncthreads): PTX's bar.sync orders every memory access of the group's
- * work items before it against theirs after it, global ones included, at the group's scope.
- * A global fence in OpenCL's barrier asks for more than the kernels need: visibility to the
- * whole device, a membar.gl before the bar.sync. MG_PTX_OPENCL_BARRIER keeps it, to measure. */
-#define mg_barrier() barrier(CLK_LOCAL_MEM_FENCE)
-#else
+/* The global fence is kept even on a PTX device, where bar.sync alone would order a group's
+ * global memory as CUDA's __syncthreads does: dropping it measured no faster on an H100
+ * (docs/performance.md, "OpenCL's float atomics as PTX"). */
 #define mg_barrier() barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)
-#endif
 
 #define mg_atomic_add_u32(p, v) atomic_add((p), (mg_u32)(v))
 #define mg_atomic_add_i32(p, v) atomic_add((p), (mg_i32)(v))

@@ -40,7 +40,7 @@ typedef struct program_input {
 } program_input;
 
 /* MAGNUS_OPENCL_PTX: build the kernels with MG_PTX (kernels/magnus_dialect.h: float atomic
- * adds as inline PTX instructions instead of compare-and-swap loops, CUDA's barrier). Unset or
+ * adds as inline PTX instructions instead of compare-and-swap loops). Unset or
  * "auto": where the device reports a PTX target that has them (opencl_context.c), built again
  * without if that build fails; "1": the same, but a failed build is an error (to measure it,
  * or to see why); "0": never. */
