@@ -170,6 +170,16 @@ static int64_t longest_unsorted_row(const int64_t *row_ptr, const int32_t *col, 
     return longest;
 }
 
+/* Room for n entries: n columns and, unless the file is a pattern, n values. False when out of
+ * memory (what was allocated is in *col / *val for the caller to free). */
+static bool alloc_entries(int64_t n, bool pattern, int32_t **col, double **val) {
+    *col = magnus_host_malloc((size_t)n * sizeof **col);
+    if (!*col) return false;
+    if (pattern) return true;
+    *val = magnus_host_malloc((size_t)n * sizeof **val);
+    return *val != NULL;
+}
+
 /* Shrinks p to `bytes` if possible; a failed shrink keeps the larger block. */
 static void *shrink(void *p, size_t bytes) {
     void *q = magnus_host_realloc(p, bytes);
@@ -209,24 +219,12 @@ magnus_status magnus_mm_build_csr(magnus_csr *out, mm_triplets *t, int64_t rows,
     }
     row_ptr = magnus_host_calloc((size_t)rows + 1, sizeof *row_ptr);
     if (!row_ptr) goto oom;
-    col = magnus_host_malloc((size_t)expanded * sizeof *col);
-    if (!col) goto oom;
-    if (!pattern) {
-        val = magnus_host_malloc((size_t)expanded * sizeof *val);
-        if (!val) goto oom;
-    }
+    if (!alloc_entries(expanded, pattern, &col, &val)) goto oom;
     scatter(row_ptr, col, val, t, rows, symmetry);
     magnus_mm_triplets_free(t);
 
     int64_t longest = longest_unsorted_row(row_ptr, col, rows);
-    if (longest > 0) {
-        tmp_col = magnus_host_malloc((size_t)longest * sizeof *tmp_col);
-        if (!tmp_col) goto oom;
-        if (!pattern) {
-            tmp_val = magnus_host_malloc((size_t)longest * sizeof *tmp_val);
-            if (!tmp_val) goto oom;
-        }
-    }
+    if (longest > 0 && !alloc_entries(longest, pattern, &tmp_col, &tmp_val)) goto oom;
     sort_rows(row_ptr, col, val, rows, tmp_col, tmp_val);
     magnus_host_free(tmp_col);
     magnus_host_free(tmp_val);

@@ -334,17 +334,41 @@ Test(spgemm_plan, positions_fall_back_without_memory) {
     magnus_csr_free(&B);
 }
 
+/* The set-up of the tests below: float32 A (rows x inner, 4 per row) and B (inner x cols,
+ * b_per_row per row) from seeds seed and seed + 1, both on the device, and a plan on them. */
+typedef struct {
+    magnus_context ctx;
+    magnus_csr A, B;
+    magnus_device_csr dA, dB;
+    magnus_spgemm_plan plan;
+} plan_fixture;
+
+static plan_fixture plan_fixture_open(int64_t rows, int64_t inner, int64_t cols, double b_per_row,
+                                      uint64_t seed, const magnus_spgemm_options *opt) {
+    plan_fixture f = {.ctx = magnus_test_context()};
+    f.A = uniform(rows, inner, 4, seed, MAGNUS_FLOAT32);
+    f.B = uniform(inner, cols, b_per_row, seed + 1, MAGNUS_FLOAT32);
+    f.dA = upload(f.ctx, f.A);
+    f.dB = upload(f.ctx, f.B);
+    ASSERT_OK(magnus_spgemm_plan_create(&f.plan, f.ctx, f.dA, f.dB, opt));
+    return f;
+}
+
+/* Frees what plan_fixture_open made (the plan, unless the test freed it already). */
+static void plan_fixture_close(plan_fixture *f) {
+    ASSERT_OK(magnus_spgemm_plan_free(&f->plan));
+    MAGNUS_TEST_FREE_DEVICE_CSRS(&f->dA, &f->dB);
+    MAGNUS_TEST_FREE_CSRS(&f->A, &f->B);
+}
+
 /* Operands of another structure, shape, type or nnz are refused; the plan still works after. */
 Test(spgemm_plan, mismatch_refused) {
-    magnus_context ctx = magnus_test_context();
-    magnus_csr A = uniform(60, 50, 4, 21, MAGNUS_FLOAT32), B = uniform(50, 40, 3, 22, MAGNUS_FLOAT32);
-    magnus_device_csr dA = upload(ctx, A), dB = upload(ctx, B), dC = NULL;
-    magnus_spgemm_plan plan;
-    ASSERT_OK(magnus_spgemm_plan_create(&plan, ctx, dA, dB, NULL));
+    plan_fixture f = plan_fixture_open(60, 50, 40, 3, 21, NULL);
+    magnus_device_csr dC = NULL;
 
     /* the same nnz, one column moved within a row: only the fingerprint tells */
     magnus_csr A2;
-    ASSERT_OK(magnus_csr_copy(&A2, A));
+    ASSERT_OK(magnus_csr_copy(&A2, f.A));
     int moved = 0;
     for (int64_t r = 0; r < A2->rows && !moved; r++) {
         int64_t e = A2->row_ptr[r + 1] - 1;
@@ -357,50 +381,56 @@ Test(spgemm_plan, mismatch_refused) {
     }
     cr_assert(moved);
     ASSERT_OK(magnus_csr_validate(A2));
-    magnus_device_csr dA2 = upload(ctx, A2);
+    magnus_device_csr dA2 = upload(f.ctx, A2);
     magnus_report rep;
-    ASSERT_STATUS(magnus_spgemm_plan_execute(&dC, plan, dA2, dB, &rep),
+    ASSERT_STATUS(magnus_spgemm_plan_execute(&dC, f.plan, dA2, f.dB, &rep),
                   MAGNUS_ERROR_INVALID_ARGUMENT);
     cr_assert_null(dC);
     cr_assert(strstr(magnus_last_error(), "structure") != NULL, "%s", magnus_last_error());
     /* B's structure is checked too (A in B's place has another shape) */
-    ASSERT_STATUS(magnus_spgemm_plan_execute(&dC, plan, dA, dA, NULL),
+    ASSERT_STATUS(magnus_spgemm_plan_execute(&dC, f.plan, f.dA, f.dA, NULL),
                   MAGNUS_ERROR_DIMENSION_MISMATCH);
     /* another nnz */
     magnus_csr B3 = uniform(50, 40, 2, 23, MAGNUS_FLOAT32);
-    magnus_device_csr dB3 = upload(ctx, B3);
-    ASSERT_STATUS(magnus_spgemm_plan_execute(&dC, plan, dA, dB3, NULL),
+    magnus_device_csr dB3 = upload(f.ctx, B3);
+    ASSERT_STATUS(magnus_spgemm_plan_execute(&dC, f.plan, f.dA, dB3, NULL),
                   MAGNUS_ERROR_INVALID_ARGUMENT);
     /* another value type */
-    if (ctx->device.fp64) {
+    if (f.ctx->device.fp64) {
         magnus_csr A64;
-        ASSERT_OK(magnus_csr_convert(&A64, A, MAGNUS_FLOAT64));
-        magnus_device_csr dA64 = upload(ctx, A64);
-        ASSERT_STATUS(magnus_spgemm_plan_execute(&dC, plan, dA64, dB, NULL),
+        ASSERT_OK(magnus_csr_convert(&A64, f.A, MAGNUS_FLOAT64));
+        magnus_device_csr dA64 = upload(f.ctx, A64);
+        ASSERT_STATUS(magnus_spgemm_plan_execute(&dC, f.plan, dA64, f.dB, NULL),
                       MAGNUS_ERROR_UNSUPPORTED_TYPE);
         magnus_device_csr_free(&dA64);
         magnus_csr_free(&A64);
     }
     /* NULLs and freed handles */
-    ASSERT_STATUS(magnus_spgemm_plan_execute(NULL, plan, dA, dB, NULL), MAGNUS_ERROR_NULL_POINTER);
-    ASSERT_STATUS(magnus_spgemm_plan_execute(&dC, NULL, dA, dB, NULL), MAGNUS_ERROR_NULL_POINTER);
-    ASSERT_STATUS(magnus_spgemm_plan_execute(&dC, plan, NULL, dB, NULL), MAGNUS_ERROR_NULL_POINTER);
-    ASSERT_STATUS(magnus_spgemm_plan_create(NULL, ctx, dA, dB, NULL), MAGNUS_ERROR_NULL_POINTER);
+    ASSERT_STATUS(magnus_spgemm_plan_execute(NULL, f.plan, f.dA, f.dB, NULL),
+                  MAGNUS_ERROR_NULL_POINTER);
+    ASSERT_STATUS(magnus_spgemm_plan_execute(&dC, NULL, f.dA, f.dB, NULL),
+                  MAGNUS_ERROR_NULL_POINTER);
+    ASSERT_STATUS(magnus_spgemm_plan_execute(&dC, f.plan, NULL, f.dB, NULL),
+                  MAGNUS_ERROR_NULL_POINTER);
+    ASSERT_STATUS(magnus_spgemm_plan_create(NULL, f.ctx, f.dA, f.dB, NULL),
+                  MAGNUS_ERROR_NULL_POINTER);
     magnus_spgemm_plan bad;
-    ASSERT_STATUS(magnus_spgemm_plan_create(&bad, ctx, dB, dB, NULL),
+    ASSERT_STATUS(magnus_spgemm_plan_create(&bad, f.ctx, f.dB, f.dB, NULL),
                   MAGNUS_ERROR_DIMENSION_MISMATCH);
     cr_assert_null(bad);
     magnus_spgemm_options opt;
     ASSERT_OK(magnus_spgemm_options_init(&opt));
     opt.alpha = NAN;
-    ASSERT_STATUS(magnus_spgemm_plan_create(&bad, ctx, dA, dB, &opt), MAGNUS_ERROR_INVALID_ARGUMENT);
+    ASSERT_STATUS(magnus_spgemm_plan_create(&bad, f.ctx, f.dA, f.dB, &opt),
+                  MAGNUS_ERROR_INVALID_ARGUMENT);
     /* still usable after the refusals */
-    expect_plan_product(plan, dA, dB, A, B, "plan after refusals");
-    ASSERT_OK(magnus_spgemm_plan_free(&plan));
-    ASSERT_STATUS(magnus_spgemm_plan_execute(&dC, (magnus_spgemm_plan)&opt, dA, dB, NULL),
+    expect_plan_product(f.plan, f.dA, f.dB, f.A, f.B, "plan after refusals");
+    ASSERT_OK(magnus_spgemm_plan_free(&f.plan));
+    ASSERT_STATUS(magnus_spgemm_plan_execute(&dC, (magnus_spgemm_plan)&opt, f.dA, f.dB, NULL),
                   MAGNUS_ERROR_INVALID_HANDLE);
-    MAGNUS_TEST_FREE_DEVICE_CSRS(&dA, &dA2, &dB, &dB3);
-    MAGNUS_TEST_FREE_CSRS(&A, &A2, &B, &B3);
+    MAGNUS_TEST_FREE_DEVICE_CSRS(&dA2, &dB3);
+    MAGNUS_TEST_FREE_CSRS(&A2, &B3);
+    plan_fixture_close(&f);
 }
 
 /* A matrix made on the device (an earlier C) has its fingerprint computed there; an uploaded copy
@@ -444,57 +474,49 @@ Test(spgemm_plan, device_made_operand_and_empty) {
 /* New values written into the plan's own device matrices: the structure (and fingerprint)
  * stays, so the plan accepts them; wrong sizes and types are refused. */
 Test(spgemm_plan, write_values) {
-    magnus_context ctx = magnus_test_context();
-    magnus_csr A = uniform(70, 60, 4, 41, MAGNUS_FLOAT32), B = uniform(60, 50, 4, 42, MAGNUS_FLOAT32);
-    magnus_device_csr dA = upload(ctx, A), dB = upload(ctx, B), dC = NULL;
-    magnus_spgemm_plan plan;
-    ASSERT_OK(magnus_spgemm_plan_create(&plan, ctx, dA, dB, NULL));
+    plan_fixture f = plan_fixture_open(70, 60, 50, 4, 41, NULL);
+    magnus_device_csr dC = NULL;
     for (uint64_t round = 1; round <= 2; round++) {
-        magnus_csr A2 = revalue(A, round * 7), B2 = revalue(B, round * 7 + 1);
-        ASSERT_OK(magnus_device_csr_write_values(dA, A2->values, A2->nnz, MAGNUS_FLOAT32));
-        ASSERT_OK(magnus_device_csr_write_values(dB, B2->values, B2->nnz, MAGNUS_FLOAT32));
-        ASSERT_OK(magnus_spgemm_plan_execute(&dC, plan, dA, dB, NULL));
+        magnus_csr A2 = revalue(f.A, round * 7), B2 = revalue(f.B, round * 7 + 1);
+        ASSERT_OK(magnus_device_csr_write_values(f.dA, A2->values, A2->nnz, MAGNUS_FLOAT32));
+        ASSERT_OK(magnus_device_csr_write_values(f.dB, B2->values, B2->nnz, MAGNUS_FLOAT32));
+        ASSERT_OK(magnus_spgemm_plan_execute(&dC, f.plan, f.dA, f.dB, NULL));
         magnus_csr C, back;
         ASSERT_OK(magnus_device_csr_download(&C, dC));
         expect_scaled_product(C, A2, B2, 1.0, "written values");
-        ASSERT_OK(magnus_device_csr_download(&back, dA));
+        ASSERT_OK(magnus_device_csr_download(&back, f.dA));
         ASSERT_OK(magnus_csr_compare(NULL, back, A2, NULL, 0));
         magnus_device_csr_free(&dC);
         MAGNUS_TEST_FREE_CSRS(&back, &C, &A2, &B2);
     }
-    ASSERT_STATUS(magnus_device_csr_write_values(dA, A->values, A->nnz - 1, MAGNUS_FLOAT32),
+    ASSERT_STATUS(magnus_device_csr_write_values(f.dA, f.A->values, f.A->nnz - 1, MAGNUS_FLOAT32),
                   MAGNUS_ERROR_INVALID_ARGUMENT);
-    ASSERT_STATUS(magnus_device_csr_write_values(dA, A->values, A->nnz, MAGNUS_FLOAT64),
+    ASSERT_STATUS(magnus_device_csr_write_values(f.dA, f.A->values, f.A->nnz, MAGNUS_FLOAT64),
                   MAGNUS_ERROR_UNSUPPORTED_TYPE);
-    ASSERT_STATUS(magnus_device_csr_write_values(dA, NULL, A->nnz, MAGNUS_FLOAT32),
+    ASSERT_STATUS(magnus_device_csr_write_values(f.dA, NULL, f.A->nnz, MAGNUS_FLOAT32),
                   MAGNUS_ERROR_NULL_POINTER);
-    ASSERT_STATUS(magnus_device_csr_write_values(NULL, A->values, A->nnz, MAGNUS_FLOAT32),
+    ASSERT_STATUS(magnus_device_csr_write_values(NULL, f.A->values, f.A->nnz, MAGNUS_FLOAT32),
                   MAGNUS_ERROR_NULL_POINTER);
-    ASSERT_OK(magnus_spgemm_plan_free(&plan));
-    MAGNUS_TEST_FREE_DEVICE_CSRS(&dA, &dB);
-    MAGNUS_TEST_FREE_CSRS(&A, &B);
+    plan_fixture_close(&f);
 }
 
 /* Executing into an existing C reuses its buffers: no allocation for C, the right product for
  * new values each time; a C of another shape, type or nnz, or an operand as C, is refused. */
 Test(spgemm_plan, execute_into) {
-    magnus_context ctx = magnus_test_context();
-    magnus_csr A = uniform(80, 60, 4, 51, MAGNUS_FLOAT32), B = uniform(60, 50, 4, 52, MAGNUS_FLOAT32);
-    magnus_device_csr dA = upload(ctx, A), dB = upload(ctx, B), dC = NULL;
     magnus_spgemm_options opt;
     ASSERT_OK(magnus_spgemm_options_init(&opt));
     opt.alpha = 0.5;
-    magnus_spgemm_plan plan;
-    ASSERT_OK(magnus_spgemm_plan_create(&plan, ctx, dA, dB, &opt));
-    ASSERT_OK(magnus_spgemm_plan_execute(&dC, plan, dA, dB, NULL));
-    const uint64_t with_c = ctx->memory_in_use;
+    plan_fixture f = plan_fixture_open(80, 60, 50, 4, 51, &opt);
+    magnus_device_csr dC = NULL;
+    ASSERT_OK(magnus_spgemm_plan_execute(&dC, f.plan, f.dA, f.dB, NULL));
+    const uint64_t with_c = f.ctx->memory_in_use;
     for (uint64_t round = 1; round <= 2; round++) {
-        magnus_csr A2 = revalue(A, round + 60), B2 = revalue(B, round + 70);
-        ASSERT_OK(magnus_device_csr_write_values(dA, A2->values, A2->nnz, MAGNUS_FLOAT32));
-        ASSERT_OK(magnus_device_csr_write_values(dB, B2->values, B2->nnz, MAGNUS_FLOAT32));
+        magnus_csr A2 = revalue(f.A, round + 60), B2 = revalue(f.B, round + 70);
+        ASSERT_OK(magnus_device_csr_write_values(f.dA, A2->values, A2->nnz, MAGNUS_FLOAT32));
+        ASSERT_OK(magnus_device_csr_write_values(f.dB, B2->values, B2->nnz, MAGNUS_FLOAT32));
         magnus_report rep;
-        ASSERT_OK(magnus_spgemm_plan_execute_into(dC, plan, dA, dB, &rep));
-        cr_assert_eq(ctx->memory_in_use, with_c, "nothing kept beyond C");
+        ASSERT_OK(magnus_spgemm_plan_execute_into(dC, f.plan, f.dA, f.dB, &rep));
+        cr_assert_eq(f.ctx->memory_in_use, with_c, "nothing kept beyond C");
         magnus_csr C;
         ASSERT_OK(magnus_device_csr_download(&C, dC));
         expect_scaled_product(C, A2, B2, 0.5, "execute into");
@@ -503,9 +525,9 @@ Test(spgemm_plan, execute_into) {
     /* C as the operand of a later plan: its fingerprint is computed afresh from the device */
     magnus_csr I;
     ASSERT_OK(magnus_gen_banded(&I, 50, 0, 0, 1, MAGNUS_FLOAT32)); /* diagonal, 50 x 50 */
-    magnus_device_csr dI = upload(ctx, I), dD = NULL;
+    magnus_device_csr dI = upload(f.ctx, I), dD = NULL;
     magnus_spgemm_plan plan2;
-    ASSERT_OK(magnus_spgemm_plan_create(&plan2, ctx, dC, dI, NULL));
+    ASSERT_OK(magnus_spgemm_plan_create(&plan2, f.ctx, dC, dI, NULL));
     ASSERT_OK(magnus_spgemm_plan_execute(&dD, plan2, dC, dI, NULL));
     magnus_csr Cd, D;
     ASSERT_OK(magnus_device_csr_download(&Cd, dC));
@@ -517,19 +539,17 @@ Test(spgemm_plan, execute_into) {
     magnus_device_csr_free(&dI);
     magnus_csr_free(&I);
     ASSERT_OK(magnus_spgemm_plan_free(&plan2));
-    ASSERT_STATUS(magnus_spgemm_plan_execute_into(dA, plan, dA, dB, NULL),
+    ASSERT_STATUS(magnus_spgemm_plan_execute_into(f.dA, f.plan, f.dA, f.dB, NULL),
                   MAGNUS_ERROR_DIMENSION_MISMATCH); /* A's shape is not C's (nor may it be C) */
     magnus_csr Z;
     ASSERT_OK(magnus_csr_new(&Z, 80, 50, 0, MAGNUS_FLOAT32));
-    magnus_device_csr dZ = upload(ctx, Z);
-    ASSERT_STATUS(magnus_spgemm_plan_execute_into(dZ, plan, dA, dB, NULL),
+    magnus_device_csr dZ = upload(f.ctx, Z);
+    ASSERT_STATUS(magnus_spgemm_plan_execute_into(dZ, f.plan, f.dA, f.dB, NULL),
                   MAGNUS_ERROR_INVALID_ARGUMENT); /* no room for C's entries */
-    ASSERT_STATUS(magnus_spgemm_plan_execute_into(NULL, plan, dA, dB, NULL),
+    ASSERT_STATUS(magnus_spgemm_plan_execute_into(NULL, f.plan, f.dA, f.dB, NULL),
                   MAGNUS_ERROR_NULL_POINTER);
     magnus_device_csr_free(&dZ);
     magnus_csr_free(&Z);
-    ASSERT_OK(magnus_spgemm_plan_free(&plan));
-    MAGNUS_TEST_FREE_DEVICE_CSRS(&dC, &dA, &dB);
-    magnus_csr_free(&A);
-    magnus_csr_free(&B);
+    magnus_device_csr_free(&dC);
+    plan_fixture_close(&f);
 }

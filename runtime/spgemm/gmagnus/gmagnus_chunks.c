@@ -98,6 +98,39 @@ static magnus_status counts_up(magnus_gm *g) {
                                              g->stage[0].nchunks, &g->C->row_ptr);
 }
 
+/* The hash accumulator over every stage's hash chunks on the heavy queue, symbolic (counts
+ * into st->cnt) or numeric (sorted into C at st->base, columns shifted back by st->shift);
+ * waits for the queue. */
+static magnus_status hash_chunks_sync(magnus_gm *g, int numeric) {
+    magnus_status s = MAGNUS_SUCCESS;
+    magnus_hash_config cfg;
+    magnus_hash_config_init(&cfg, MAGNUS_QUEUE_HEAVY);
+    magnus_hash_stats stats;
+    memset(&stats, 0, sizeof stats);
+    for (int L = 0; L < g->nstages && !s; L++) {
+        magnus_gm_stage *st = &g->stage[L];
+        if (st->hash_count == 0) continue;
+        magnus_hash_segments seg = segments_of(g, st);
+        if (!numeric) {
+            s = magnus_hash_chunks_symbolic_sync(g->ctx, &cfg, &seg, hash_ids_of(g, st),
+                                                 st->hash_offset, st->hash_count, &st->cnt,
+                                                 &stats);
+            continue;
+        }
+        magnus_hash_chunk_output out = {.offset = &st->base,
+                                        .nnz = &st->cnt,
+                                        .col_shift = &st->shift,
+                                        .shift_period = 0,
+                                        .shift_step = 0,
+                                        .C_col = &g->C->col_idx,
+                                        .C_val = &g->C->values};
+        s = magnus_hash_chunks_numeric_sync(g->ctx, &cfg, &seg, hash_ids_of(g, st),
+                                            st->hash_offset, st->hash_count, &out, &stats);
+    }
+    if (!s) s = check_local_only(&stats);
+    return s;
+}
+
 magnus_status magnus_gm_chunks_symbolic(magnus_gm *g) {
     magnus_context ctx = g->ctx;
     const magnus_queue_id q = MAGNUS_QUEUE_HEAVY;
@@ -118,18 +151,7 @@ magnus_status magnus_gm_chunks_symbolic(magnus_gm *g) {
             &last->dense_ids, 0, &last->ptr, &g->col[last->buffer], (uint32_t)last->width,
             &last->cnt);
     }
-    magnus_hash_config cfg;
-    magnus_hash_config_init(&cfg, q);
-    magnus_hash_stats stats;
-    memset(&stats, 0, sizeof stats);
-    for (int L = 0; L < g->nstages && !s; L++) {
-        magnus_gm_stage *st = &g->stage[L];
-        if (st->hash_count == 0) continue;
-        magnus_hash_segments seg = segments_of(g, st);
-        s = magnus_hash_chunks_symbolic_sync(ctx, &cfg, &seg, hash_ids_of(g, st),
-                                             st->hash_offset, st->hash_count, &st->cnt, &stats);
-    }
-    if (!s) s = check_local_only(&stats);
+    if (!s) s = hash_chunks_sync(g, 0);
     if (!s) s = counts_up(g);
     if (s) magnus_gm_drain(g, s);
     return s;
@@ -175,26 +197,7 @@ magnus_status magnus_gm_chunks_numeric_dense(magnus_gm *g) {
 
 /* The light chunks' numeric phase; waits for the heavy queue (returns with it idle). */
 magnus_status magnus_gm_chunks_numeric_sync(magnus_gm *g) {
-    magnus_status s = MAGNUS_SUCCESS;
-    magnus_hash_config cfg;
-    magnus_hash_config_init(&cfg, MAGNUS_QUEUE_HEAVY);
-    magnus_hash_stats stats;
-    memset(&stats, 0, sizeof stats);
-    for (int L = 0; L < g->nstages && !s; L++) {
-        magnus_gm_stage *st = &g->stage[L];
-        if (st->hash_count == 0) continue;
-        magnus_hash_segments seg = segments_of(g, st);
-        magnus_hash_chunk_output out = {.offset = &st->base,
-                                        .nnz = &st->cnt,
-                                        .col_shift = &st->shift,
-                                        .shift_period = 0,
-                                        .shift_step = 0,
-                                        .C_col = &g->C->col_idx,
-                                        .C_val = &g->C->values};
-        s = magnus_hash_chunks_numeric_sync(g->ctx, &cfg, &seg, hash_ids_of(g, st),
-                                            st->hash_offset, st->hash_count, &out, &stats);
-    }
-    if (!s) s = check_local_only(&stats);
+    magnus_status s = hash_chunks_sync(g, 1);
     if (!s) s = magnus_queue_finish(g->ctx, MAGNUS_QUEUE_HEAVY);
     if (s) magnus_gm_drain(g, s);
     return s;

@@ -37,6 +37,16 @@ static void stage_from_chat(magnus_gm *g) {
     g->levels_run = 0;
 }
 
+/* Frees a step's n temporaries: at once after a failure (the queues drained first), else
+ * deferred past the work still queued that reads or writes them. */
+static void free_temporaries(magnus_gm *g, magnus_status s, magnus_dbuf *const *tmp, size_t n) {
+    if (s) magnus_gm_drain(g, s);
+    for (size_t i = 0; i < n; i++) {
+        if (s) magnus_dbuf_free(g->ctx, tmp[i]);
+        magnus_dbuf_free_deferred(g->ctx, tmp[i]);
+    }
+}
+
 /* Layout of a level that continues: perm = heavy ids then light ids, ptr = scan of the
  * laid-out counts, cursor[q] = ptr of q's laid-out row. `counts` becomes the cursor. */
 static magnus_status lay_out_heavy_first(magnus_gm *g, magnus_gm_stage *st, magnus_dbuf *offsets,
@@ -68,14 +78,8 @@ static magnus_status lay_out_heavy_first(magnus_gm *g, magnus_gm_stage *st, magn
     s = magnus_k_gmagnus_chunk_cursor(ctx, q, g->variant, magnus_gm_groups((int64_t)n, 256), 256,
                                       0, n, &st->perm, &st->ptr, counts);
 done:
-    if (s) {
-        magnus_gm_drain(g, s);
-        magnus_dbuf_free(ctx, &above);
-        magnus_dbuf_free(ctx, &below);
-    }
     /* the copies into perm may still be running */
-    magnus_dbuf_free_deferred(ctx, &above);
-    magnus_dbuf_free_deferred(ctx, &below);
+    free_temporaries(g, s, (magnus_dbuf *[]){&above, &below}, 2);
     return s;
 }
 
@@ -178,16 +182,8 @@ static magnus_status run_level(magnus_gm *g, int level, int *stop) {
     g->levels_run = level + 1;
     *stop = !last && st->heavy == 0;
 done:
-    if (s) {
-        magnus_gm_drain(g, s);
-        magnus_dbuf_free(ctx, &counts);
-        magnus_dbuf_free(ctx, &offsets);
-        magnus_dbuf_free(ctx, &bounds);
-    }
     /* the multisplit may still be running */
-    magnus_dbuf_free_deferred(ctx, &counts);
-    magnus_dbuf_free_deferred(ctx, &offsets);
-    magnus_dbuf_free_deferred(ctx, &bounds);
+    free_temporaries(g, s, (magnus_dbuf *[]){&counts, &offsets, &bounds}, 3);
     return s;
 }
 
