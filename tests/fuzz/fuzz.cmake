@@ -27,7 +27,7 @@ if(MAGNUS_FUZZ)
   # stop it), and coverage outside the reader would only dilute libFuzzer's feedback.
   set(_fuzz_reader_sources io/mm_read.c io/mm_names.c io/mm_build.c io/file_input.c
                            io/text_number.c host/csr.c host/csr_products.c core/status.c
-                           core/host_alloc.c core/host_limit.c core/byte_size.c)
+                           core/host_alloc.c core/host_limit.c core/byte_size.c core/csr_handle.c)
   list(TRANSFORM _fuzz_reader_sources PREPEND ${PROJECT_SOURCE_DIR}/runtime/)
   add_executable(fuzz_mm_read ${_fuzz_dir}/fuzz_mm_read.c ${_fuzz_dir}/mm_read_check.c
                               ${_fuzz_reader_sources})
