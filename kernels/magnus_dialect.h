@@ -27,14 +27,14 @@
  *      adds take an explicit address space: mg_atomic_add_f32_global,
  *      mg_atomic_add_f64_global (and _local); in OpenCL C they are CAS loops unless the
  *      backend defines MG_PTX (a PTX device: atom instructions). Atomics return the old value.
- *   8b. mg_load_once(p): *p, read once by the whole launch (a matrix's stream); the caches
- *      may drop it first (CUDA's ld.global.cs; a plain load in OpenCL C).
- *   9. Values: `mg_val` is float or double, chosen at build time by MG_VALUE_F64 (every
+ *   9. Loads: mg_load_once(p) is *p for data the whole launch reads once (a matrix's
+ *      stream), which the caches may drop first (CUDA's ld.global.cs; a plain load in OpenCL C).
+ *  10. Values: `mg_val` is float or double, chosen at build time by MG_VALUE_F64 (every
  *      backend builds each module twice, see magnus_kernel_variant in runtime/core/device_handles.h).
- *  10. No subgroup intrinsics, no warp shuffles, no printf, no recursion, no function
+ *  11. No subgroup intrinsics, no warp shuffles, no printf, no recursion, no function
  *      pointers: only what OpenCL 1.2 guarantees. "Subgroups" in the algorithm are ranges of
  *      local ids of size MG_SUBGROUP (a launch parameter), used to split local histograms.
- *  11. No reliance on forward progress between work groups (no spin-waiting on other groups).
+ *  12. No reliance on forward progress between work groups (no spin-waiting on other groups).
  */
 #ifndef MAGNUS_DIALECT_H
 #define MAGNUS_DIALECT_H

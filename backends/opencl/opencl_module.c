@@ -78,9 +78,9 @@ static magnus_status source_options(const magnus_bctx *ctx, bool f64, program_in
                      extra ? extra : "");
     if (n < 0 || (size_t)n + sizeof " -DMG_PTX" > sizeof in->plain_text)
         return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
-                            "MAGNUS_OPENCL_OPTIONS: %zu characters, more than the %zu it may have",
-                            extra ? strlen(extra) : (size_t)0,
-                            sizeof in->plain_text - sizeof "-cl-std=CL1.2 -DMG_VALUE_F64 -DMG_PTX");
+                            "MAGNUS_OPENCL_OPTIONS: %zu characters; the build options hold %zu "
+                            "in all",
+                            extra ? strlen(extra) : (size_t)0, sizeof in->plain_text - 1);
     memcpy(in->option_text, in->plain_text, (size_t)n + 1);
     if (ptx) memcpy(in->option_text + n, " -DMG_PTX", sizeof " -DMG_PTX");
     in->options = in->option_text;
