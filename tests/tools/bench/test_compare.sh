@@ -57,11 +57,12 @@ grep -qF "| one:auto@$device |" "$work/labels.md" || fail "labelled system missi
 grep -qE "^\| one:gmagnus@$device \| [0-9]+ \| 1\.000 \|$" "$work/labels.md" ||
     fail "the same system in two files: its total ratio is not 1.000"
 grep -q ",gmagnus@$device," "$work/b.csv" || fail "bench did not name gMAGNUS's system gmagnus@"
-# a CSV from before issue 35 (system magnus@, algorithm magnus) gives the same table
+# a CSV from before issue 35 (system magnus@, algorithm magnus) gives the same table as the
+# CSV it was made from (not the JSON's: that one differs at rounding boundaries, above)
 sed -e "s/gmagnus@/magnus@/g" -e "s/,gmagnus,/,magnus,/g" "$work/b.csv" >"$work/old.csv"
 grep -q ",magnus@$device," "$work/old.csv" || fail "the old-name CSV has no magnus@ system"
 python3 "$compare" "$work/old.csv" >"$work/table_old.md" || fail "compare.py on an old-name CSV"
-cmp -s "$work/table.md" "$work/table_old.md" || fail "the old-name CSV's table differs"
+cmp -s "$work/table_csv.md" "$work/table_old.md" || fail "the old-name CSV's table differs"
 # errors
 python3 "$compare" "$work/b.json" "$work/b.json" >/dev/null 2>"$work/err" &&
     fail "duplicate systems accepted"
