@@ -21,9 +21,10 @@
  *   shown    when the outputs (the CLI's JSON) show it: ALWAYS, AUTO (when AUTO was
  *            requested), GMAGNUS (when gMAGNUS ran); MAGNUS_REPORT_SHOWN_<shown>(r) says.
  *   section  who writes it (issue 35): DISPATCH (the dispatcher, runtime/spgemm: what ran and
- *            why, the end-to-end, transfer and kernel-loading times), AUTO (the dispatcher's
- *            AUTO choice), RUN (every algorithm: its phases' times, parameters, sizes and
- *            peaks, whichever algorithm ran), GMAGNUS (gMAGNUS alone). An algorithm fills only
+ *            why, the end-to-end, transfer and kernel-loading times, and the device memory
+ *            peaks of the algorithm's run, from the context's counters), AUTO (the
+ *            dispatcher's AUTO choice), RUN (every algorithm: its phases' times, parameters
+ *            and sizes, whichever algorithm ran), GMAGNUS (gMAGNUS alone). An algorithm fills only
  *            the sections made from this list (runtime/spgemm/algorithm/spgemm_section.h:
  *            RUN, and GMAGNUS for gMAGNUS) and the dispatcher copies them into the report.
  *   meaning  what it is, in the report's words. Times are in ms.
@@ -129,10 +130,10 @@
       "entries of C") \
     X(U64, chat_bytes, SUM, ALWAYS, GMAGNUS, \
       "gMAGNUS: bytes of the intermediate matrix C-hat") \
-    X(U64, peak_device_bytes, MAX, ALWAYS, RUN, \
+    X(U64, peak_device_bytes, MAX, ALWAYS, DISPATCH, \
       "peak device memory held during the multiply: buffers in use and blocks kept for " \
       "reuse (what a memory limit governs)") \
-    X(U64, reserved_device_bytes, MAX, ALWAYS, RUN, \
+    X(U64, reserved_device_bytes, MAX, ALWAYS, DISPATCH, \
       "the most the backend's allocator held for the context during the multiply, when it " \
       "keeps freed memory mapped for reuse (CUDA's stream-ordered pool; its rounding and " \
       "kept memory included); 0 when it keeps nothing of its own. The device footprint is " \

@@ -247,54 +247,45 @@ static inline void add_product(double *acc, double *mag, int64_t s, bool fresh, 
     }
 }
 
-/* Accumulates row i for one value type; the type is a constant after inlining, so the inner
- * loop has no type branch. Returns the number of distinct columns touched. */
-static inline int64_t accumulate_row(reference_workspace *w, int64_t i, magnus_value_type type) {
+/* Accumulates row i for one value type in slots: column j's own, marked by the row in
+ * w->marker (dense), or its hash slot of 2^bits, keyed by column in w->marker (hashed); the
+ * type and the kind are constants after inlining, so the inner loop branches on neither.
+ * Lists each distinct column once in `out`, in the order first touched; returns how many. */
+static inline int64_t accumulate_row_in(reference_workspace *w, int64_t i, bool hashed, int bits,
+                                        magnus_value_type type, int32_t *out) {
     const magnus_csr_s *A = w->job->A, *B = w->job->B;
-    int32_t *marker = w->marker, *touched = w->touched;
+    int32_t *marker = w->marker;
     double *acc = w->acc, *mag = w->mag;
-    int32_t row = (int32_t)i;
+    const int32_t row = (int32_t)i;
     int64_t n = 0;
     for (int64_t p = A->row_ptr[i]; p < A->row_ptr[i + 1]; p++) {
         int32_t k = A->col_idx[p];
         double a = value_at(A->values, type, p);
         for (int64_t q = B->row_ptr[k]; q < B->row_ptr[k + 1]; q++) {
-            int32_t j = B->col_idx[q];
-            double v = a * value_at(B->values, type, q);
-            const bool fresh = marker[j] != row;
+            const int32_t j = B->col_idx[q];
+            const double v = a * value_at(B->values, type, q);
+            const int64_t slot = hashed ? hash_slot(marker, j, bits) : j;
+            const bool fresh = hashed ? marker[slot] == -1 : marker[slot] != row;
             if (fresh) {
-                marker[j] = row;
-                touched[n++] = j;
+                marker[slot] = hashed ? j : row;
+                out[n++] = j;
             }
-            add_product(acc, mag, j, fresh, v);
+            add_product(acc, mag, slot, fresh, v);
         }
     }
     return n;
 }
 
-/* accumulate_row with the hash table: the same sums in the same order, per slot. */
+/* accumulate_row_in, dense: the sums by column, the columns in w->touched. */
+static inline int64_t accumulate_row(reference_workspace *w, int64_t i, magnus_value_type type) {
+    return accumulate_row_in(w, i, false, 0, type, w->touched);
+}
+
+/* accumulate_row_in with the hash table: the same sums in the same order, per slot; the
+ * columns in w->columns. */
 static inline int64_t accumulate_row_hash(reference_workspace *w, int64_t i, int bits,
                                           magnus_value_type type) {
-    const magnus_csr_s *A = w->job->A, *B = w->job->B;
-    int32_t *keys = w->marker, *columns = w->columns;
-    double *acc = w->acc, *mag = w->mag;
-    int64_t n = 0;
-    for (int64_t p = A->row_ptr[i]; p < A->row_ptr[i + 1]; p++) {
-        int32_t k = A->col_idx[p];
-        double a = value_at(A->values, type, p);
-        for (int64_t q = B->row_ptr[k]; q < B->row_ptr[k + 1]; q++) {
-            int32_t j = B->col_idx[q];
-            double v = a * value_at(B->values, type, q);
-            int64_t h = hash_slot(keys, j, bits);
-            const bool fresh = keys[h] == -1;
-            if (fresh) {
-                keys[h] = j;
-                columns[n++] = j;
-            }
-            add_product(acc, mag, h, fresh, v);
-        }
-    }
-    return n;
+    return accumulate_row_in(w, i, true, bits, type, w->columns);
 }
 
 static void numeric_row_dense(reference_workspace *w, int64_t i) {

@@ -95,10 +95,9 @@ magnus_status magnus_spgemm_dispatch(magnus_device_csr *C, magnus_context ctx,
     const magnus_row_products *pre = counted.products.mem ? &counted : NULL;
     /* the algorithm fills its sections alone; they enter the report here, on failure too */
     magnus_spgemm_section section;
-    memset(&section, 0, sizeof section);
-    section.run.local_mem_bytes = ctx->device.local_mem_bytes;
+    magnus_spgemm_section_begin(&section, ctx);
     s = run->run(C, ctx, A, B, &section, pre, progress);
-    magnus_spgemm_section_to_report(rep, &section, algorithm);
+    magnus_spgemm_section_end(rep, &section, ctx, algorithm);
     magnus_row_products_free(ctx, &counted); /* the algorithms return with every queue idle */
     /* C = alpha * (A.B): one pass over C's values after either algorithm */
     if (!s && opt && opt->alpha != 1.0) {

@@ -61,11 +61,10 @@ static magnus_status plan_symbolic(struct magnus_spgemm_plan_s *p,
                                    const struct magnus_device_csr_s *A,
                                    const struct magnus_device_csr_s *B) {
     magnus_spgemm_section section;
-    memset(&section, 0, sizeof section);
-    section.run.local_mem_bytes = p->ctx->device.local_mem_bytes;
+    magnus_spgemm_section_begin(&section, p->ctx);
     magnus_status s = magnus_spgemm_algorithm_of(p->algorithm)
                           ->symbolic(&p->row_ptr, &p->nnz, p->ctx, A, B, &section);
-    magnus_spgemm_section_to_report(&p->symbolic, &section, p->algorithm);
+    magnus_spgemm_section_end(&p->symbolic, &section, p->ctx, p->algorithm);
     return s;
 }
 
@@ -173,46 +172,43 @@ fail:
     return s;
 }
 
+/* The positions kind's numeric phase: one pass over the products into `into` or a new C. */
+static magnus_status positions_numeric(magnus_device_csr *C, const struct magnus_spgemm_plan_s *p,
+                                       const struct magnus_device_csr_s *A,
+                                       const struct magnus_device_csr_s *B,
+                                       struct magnus_device_csr_s *into,
+                                       magnus_report_run_section *rep) {
+    magnus_context ctx = p->ctx;
+    magnus_device_csr dC = NULL;
+    if (C) *C = NULL;
+    rep->rows_total = A->rows;
+    double t = magnus_now_ms();
+    magnus_status s =
+        magnus_spgemm_numeric_target(&dC, into, ctx, p->a_rows, p->b_cols, p->type, p->nnz);
+    rep->time_alloc_ms = magnus_now_ms() - t;
+    t = magnus_now_ms();
+    if (!s && !(s = magnus_plan_positions_numeric(ctx, &p->pos, A, B, &p->row_ptr, dC)))
+        s = magnus_context_finish(ctx);
+    rep->time_numeric_ms = magnus_now_ms() - t;
+    rep->nnz_c = s ? 0 : p->nnz;
+    return magnus_spgemm_numeric_done(C, &dC, into, ctx, s);
+}
+
 /* C's values (and a copy of the plan's structure) by the plan's kind: into `into` when not
- * NULL, else into a new matrix *C. Returns with the queues idle. */
+ * NULL, else into a new matrix *C; the phase's section into rep. Returns with the queues
+ * idle. */
 static magnus_status plan_numeric(magnus_device_csr *C, const struct magnus_spgemm_plan_s *p,
                                   const struct magnus_device_csr_s *A,
                                   const struct magnus_device_csr_s *B,
                                   struct magnus_device_csr_s *into, magnus_report *rep) {
-    if (!p->by_positions) { /* the algorithm's phase fills its section; it enters rep here */
-        magnus_spgemm_section section;
-        memset(&section, 0, sizeof section);
-        section.run.local_mem_bytes = p->ctx->device.local_mem_bytes;
-        magnus_status s = magnus_spgemm_algorithm_of(p->algorithm)
-                              ->numeric(C, p->ctx, A, B, &p->row_ptr, p->nnz, into, &section);
-        magnus_spgemm_section_to_report(rep, &section, p->algorithm);
-        return s;
-    }
-    magnus_context ctx = p->ctx;
-    magnus_device_csr dC = into;
-    magnus_status s;
-    if (C) *C = NULL;
-    magnus_context_reset_peak(ctx);
-    rep->local_mem_bytes = ctx->device.local_mem_bytes;
-    rep->rows_total = A->rows;
-    double t = magnus_now_ms();
-    if (!into && ((s = magnus_device_csr_new(&dC, ctx, p->a_rows, p->b_cols, p->type)) ||
-                  (s = magnus_device_csr_alloc_entries(dC, p->nnz))))
-        goto fail;
-    rep->time_alloc_ms = magnus_now_ms() - t;
-    t = magnus_now_ms();
-    if ((s = magnus_plan_positions_numeric(ctx, &p->pos, A, B, &p->row_ptr, dC)) ||
-        (s = magnus_context_finish(ctx)))
-        goto fail;
-    rep->time_numeric_ms = magnus_now_ms() - t;
-    rep->nnz_c = p->nnz;
-    rep->peak_device_bytes = ctx->memory_peak;
-    rep->reserved_device_bytes = ctx->memory_reserved_peak;
-    if (C) *C = dC;
-    return MAGNUS_SUCCESS;
-fail:
-    magnus_context_finish_after_error(ctx, s);
-    if (!into) magnus_device_csr_destroy(&dC);
+    magnus_spgemm_section section;
+    magnus_spgemm_section_begin(&section, p->ctx);
+    magnus_status s =
+        p->by_positions
+            ? positions_numeric(C, p, A, B, into, &section.run)
+            : magnus_spgemm_algorithm_of(p->algorithm)
+                  ->numeric(C, p->ctx, A, B, &p->row_ptr, p->nnz, into, &section);
+    magnus_spgemm_section_end(rep, &section, p->ctx, p->algorithm);
     return s;
 }
 

@@ -73,6 +73,19 @@ typedef struct magnus_spgemm_algorithm {
                              magnus_spgemm_section *section);
 } magnus_spgemm_algorithm;
 
+/* A plan's numeric phase (an algorithm's, or the plan's own by positions) computes into the
+ * caller's `into` or a new matrix: magnus_spgemm_numeric_target sets *dC to `into`, else to a
+ * new rows x cols matrix of nnz entries (C's row pointers not yet written); after the phase,
+ * magnus_spgemm_numeric_done gives dC to *C (when C is not NULL) if s is MAGNUS_SUCCESS, else
+ * drains the queues (keeping s's message) and destroys a new dC. Both return s. */
+magnus_status magnus_spgemm_numeric_target(magnus_device_csr *dC,
+                                           struct magnus_device_csr_s *into, magnus_context ctx,
+                                           int64_t rows, int64_t cols, magnus_value_type type,
+                                           int64_t nnz);
+magnus_status magnus_spgemm_numeric_done(magnus_device_csr *C, magnus_device_csr *dC,
+                                         const struct magnus_device_csr_s *into,
+                                         magnus_context ctx, magnus_status s);
+
 /* The tables, each defined in its algorithm's folder. */
 extern const magnus_spgemm_algorithm magnus_spgemm_algorithm_hash;    /* hash/ */
 extern const magnus_spgemm_algorithm magnus_spgemm_algorithm_gmagnus; /* gmagnus/ */

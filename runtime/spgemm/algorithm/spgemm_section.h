@@ -1,12 +1,12 @@
 /*
  * What an algorithm may write of the report (issue 35): its sections, generated from the
  * report's list (include/magnus/magnus_report_fields.h, each field's `section`). RUN holds
- * what every algorithm fills (its phases' times, parameters, sizes, peaks), GMAGNUS what
+ * what every algorithm fills (its phases' times, parameters, sizes), GMAGNUS what
  * gMAGNUS alone fills; the dispatcher's fields (DISPATCH: what ran and why, end-to-end and
- * transfer times; AUTO: the choice) are in neither, so an algorithm cannot write them. An
- * algorithm fills a magnus_spgemm_section and the dispatcher copies it into the report
- * (magnus_spgemm_section_to_report). The hash algorithm's functions take only the RUN part;
- * gMAGNUS's take both.
+ * transfer times, the memory peaks; AUTO: the choice) are in neither, so an algorithm cannot
+ * write them. An algorithm fills a magnus_spgemm_section between the dispatcher's
+ * magnus_spgemm_section_begin and magnus_spgemm_section_end, which copies it into the report.
+ * The hash algorithm's functions take only the RUN part; gMAGNUS's take both.
  */
 #ifndef MAGNUS_SPGEMM_SECTION_H
 #define MAGNUS_SPGEMM_SECTION_H
@@ -48,17 +48,21 @@ typedef struct magnus_report_gmagnus_section {
     MAGNUS_REPORT_FIELDS(MAGNUS_SPGEMM_GMAGNUS_MEMBER)
 } magnus_report_gmagnus_section;
 
-/* What an algorithm's run (or plan phase) hands back: the dispatcher zeroes it, sets
- * run.local_mem_bytes to the device's (an algorithm that knows its budget overwrites it),
- * and copies it into the report afterwards, on failure too. */
+/* What an algorithm's run (or plan phase) hands back (magnus_spgemm_section_begin and _end). */
 typedef struct magnus_spgemm_section {
     magnus_report_run_section run;
     magnus_report_gmagnus_section gmagnus;
 } magnus_spgemm_section;
 
-/* Copies every field of s into r and says that `ran` wrote them (r->algorithm); r's other
- * DISPATCH and AUTO fields are left as they are. */
-void magnus_spgemm_section_to_report(magnus_report *r, const magnus_spgemm_section *s,
-                                     magnus_algorithm ran);
+/* Before an algorithm's run or plan phase, by whoever dispatches it: s zeroed, its
+ * run.local_mem_bytes the device's (an algorithm that knows its budget overwrites it), and the
+ * context's memory peaks counted from here (what the context holds already counts). */
+void magnus_spgemm_section_begin(magnus_spgemm_section *s, magnus_context ctx);
+
+/* After it, on failure too: every field of s into r, r->algorithm = ran, and the context's
+ * peaks since begin into r's peak_device_bytes and reserved_device_bytes; r's other DISPATCH
+ * and AUTO fields are left as they are. */
+void magnus_spgemm_section_end(magnus_report *r, const magnus_spgemm_section *s,
+                               magnus_context ctx, magnus_algorithm ran);
 
 #endif

@@ -166,11 +166,6 @@ static magnus_status run_blocks(magnus_device_csr *C, magnus_context ctx,
     }
     for (int i = 0; i < nblocks; i++) magnus_device_csr_destroy(&blocks[i]);
     batch_ms += magnus_now_ms() - t;
-    /* the stack's C and blocks coexist: the peak since the last block's start counts it */
-    if (ctx->memory_peak > rep->run.peak_device_bytes)
-        rep->run.peak_device_bytes = ctx->memory_peak;
-    if (ctx->memory_reserved_peak > rep->run.reserved_device_bytes)
-        rep->run.reserved_device_bytes = ctx->memory_reserved_peak;
     rep->run.nnz_c = *C ? (*C)->nnz : 0;
     rep->gmagnus.batches = nblocks;
     rep->gmagnus.time_batch_ms = batch_ms;

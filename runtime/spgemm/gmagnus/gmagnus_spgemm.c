@@ -122,8 +122,6 @@ static void fill_report(const magnus_gm *g, magnus_spgemm_section *r) {
     r->gmagnus.chat_bytes = g->nheavy > 0 ? (uint64_t)g->chat_nnz * (4 + g->value_bytes) +
                                                 ((uint64_t)g->nheavy + 1) * 8
                                           : 0;
-    r->run.peak_device_bytes = g->ctx->memory_peak;
-    r->run.reserved_device_bytes = g->ctx->memory_reserved_peak;
     r->gmagnus.chat_gap_bytes = g->gap * (4 + g->value_bytes);
 }
 
@@ -263,7 +261,6 @@ magnus_status magnus_gmagnus_spgemm(magnus_device_csr *C, magnus_context ctx,
     g->counted = counted;
     g->variant = magnus_variant_of(A->type);
     g->value_bytes = magnus_value_size(A->type);
-    magnus_context_reset_peak(ctx);
     magnus_status s = magnus_gmagnus_context_params(&g->p, ctx, B->cols, A->type);
     /* the parameters' messages already begin "gMAGNUS parameters: " */
     if (!s) {

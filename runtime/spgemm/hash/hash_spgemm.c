@@ -25,11 +25,10 @@ static void default_config(magnus_hash_config *cfg) {
     cfg->light = MAGNUS_QUEUE_LIGHT;
 }
 
-/* What every hash phase reports first, and the peak counted from here. The hash algorithm
- * writes only the report's RUN section (spgemm_section.h). */
+/* What every hash phase reports first. The hash algorithm writes only the report's RUN
+ * section (spgemm_section.h). */
 static void begin_report(magnus_report_run_section *rep, magnus_context ctx,
                          const struct magnus_device_csr_s *A) {
-    magnus_context_reset_peak(ctx);
     rep->local_mem_bytes = ctx->device.local_mem_bytes;
     rep->rows_total = A->rows;
     magnus_hash_local_capacity(ctx, A->type, &rep->tau, NULL);
@@ -99,8 +98,6 @@ static magnus_status run_hash(magnus_device_csr *C, magnus_context ctx,
     rep->products_total = sym.key_total;
     rep->rows_heavy = sym.items_global > num.items_global ? sym.items_global : num.items_global;
     rep->rows_dense = sym.items_dense > num.items_dense ? sym.items_dense : num.items_dense;
-    rep->peak_device_bytes = ctx->memory_peak;
-    rep->reserved_device_bytes = ctx->memory_reserved_peak;
     if (symbolic_stats) *symbolic_stats = sym;
     if (numeric_stats) *numeric_stats = num;
     *C = dC;
@@ -120,10 +117,10 @@ magnus_status magnus_hash_spgemm_ex(magnus_device_csr *C, magnus_context ctx,
                                     magnus_hash_stats *numeric_stats) {
     /* called alone (tests, tools): its own dispatcher, which copies the section over */
     magnus_spgemm_section sec;
-    memset(&sec, 0, sizeof sec);
+    magnus_spgemm_section_begin(&sec, ctx);
     magnus_status s =
         run_hash(C, ctx, A, B, &sec.run, config, symbolic_stats, numeric_stats, NULL);
-    if (report) magnus_spgemm_section_to_report(report, &sec, MAGNUS_ALGORITHM_HASH);
+    if (report) magnus_spgemm_section_end(report, &sec, ctx, MAGNUS_ALGORITHM_HASH);
     return s;
 }
 
@@ -173,8 +170,6 @@ static magnus_status hash_symbolic(magnus_dbuf *row_ptr, int64_t *nnz, magnus_co
     rep->products_total = sym.key_total;
     rep->rows_heavy = sym.items_global;
     rep->rows_dense = sym.items_dense;
-    rep->peak_device_bytes = ctx->memory_peak;
-    rep->reserved_device_bytes = ctx->memory_reserved_peak;
     *row_ptr = rp;
     *nnz = (int64_t)total;
     return MAGNUS_SUCCESS;
@@ -195,35 +190,25 @@ static magnus_status hash_numeric(magnus_device_csr *C, magnus_context ctx,
     default_config(&cfg);
     magnus_hash_stats num = {0};
     const int64_t m = A->rows;
-    magnus_device_csr dC = into;
-    magnus_status s;
+    magnus_device_csr dC = NULL;
     if (C) *C = NULL;
     begin_report(rep, ctx, A);
 
     double t = magnus_now_ms();
-    if ((!into && ((s = magnus_device_csr_new(&dC, ctx, m, B->cols, A->type)) ||
-                   (s = magnus_device_csr_alloc_entries(dC, nnz)))) ||
-        (s = magnus_dbuf_copy(ctx, cfg.main, &dC->row_ptr, 0, row_ptr, 0,
-                              (size_t)(m + 1) * sizeof(int64_t))))
-        goto fail;
+    magnus_status s = magnus_spgemm_numeric_target(&dC, into, ctx, m, B->cols, A->type, nnz);
+    if (!s)
+        s = magnus_dbuf_copy(ctx, cfg.main, &dC->row_ptr, 0, row_ptr, 0,
+                             (size_t)(m + 1) * sizeof(int64_t));
     rep->time_alloc_ms = magnus_now_ms() - t;
     t = magnus_now_ms();
-    if ((s = magnus_hash_rows_numeric_sync(ctx, &cfg, A, B, NULL, 0, m, &dC->row_ptr,
-                                           &dC->col_idx, &dC->values, &num)) ||
-        (s = magnus_context_finish(ctx)))
-        goto fail;
+    if (!s && !(s = magnus_hash_rows_numeric_sync(ctx, &cfg, A, B, NULL, 0, m, &dC->row_ptr,
+                                                  &dC->col_idx, &dC->values, &num)))
+        s = magnus_context_finish(ctx);
     rep->time_numeric_ms = magnus_now_ms() - t;
-    rep->nnz_c = nnz;
+    rep->nnz_c = s ? 0 : nnz;
     rep->rows_heavy = num.items_global;
     rep->rows_dense = num.items_dense;
-    rep->peak_device_bytes = ctx->memory_peak;
-    rep->reserved_device_bytes = ctx->memory_reserved_peak;
-    if (C) *C = dC;
-    return MAGNUS_SUCCESS;
-fail:
-    magnus_context_finish_after_error(ctx, s);
-    if (!into) magnus_device_csr_destroy(&dC);
-    return s;
+    return magnus_spgemm_numeric_done(C, &dC, into, ctx, s);
 }
 
 const magnus_spgemm_algorithm magnus_spgemm_algorithm_hash = {
