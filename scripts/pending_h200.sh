@@ -1,48 +1,75 @@
 #!/usr/bin/env bash
-# The measurements this repository's open issues still wait for, in one device call (about
-# 6-8 minutes), ON the GPU machine after scripts/gpu_bundle.sh and
-# `scripts/bench_h200.sh --prepare` here:
-#   run(command="bash scripts/pending_h200.sh", carry=["build-gpu", ".carry"], timeout_s=600)
-# What each step must answer:
-#   check    do the CUDA suites of the code since the last GPU run pass (SpMV, the device-side
-#            check, native buffers, plans, the in-place multisplit)?                (issue 15)
-#   spmv     every SpMV format beside each of cuSPARSE's CSR and COO algorithms on issue 15's
-#            inputs: the irregular and regular targets, and AUTO within 10 % of the best
-#            format (its rule changed after the last measurement)                   (issue 15)
-#   python   magnus.spgemm (SciPy) against the CLI's end to end, the CuPy path against
-#            magnus_spgemm_device, on soc-Slashdot0902 (10^8 products)             (issue 16)
-#   ncu      what limits spmv_merge on rmat:22:16 (DRAM and L2 bytes, time)        (issue 15)
-# PENDING_STEPS picks steps (default check,spmv,python,ncu). Output in $OUT (8 files at most
-# come back): summary.txt, check.log, spmv.csv, spmv.log, python.json, ncu.txt, logs.tgz.
+# The measurements the open issues still wait for, ON the GPU machine after scripts/gpu_bundle.sh
+# here (and, for `compare`, the old build in .carry/old35/; for `hsmu`, the peer's binaries in
+# .carry/hsmu/, never committed: bench/results/2026-12-06-h100-ptx/README.md says how they are
+# built). Two device calls, each well inside 600 s:
+#   run(command="PENDING_STEPS=check bash scripts/pending_h200.sh", carry=[build-gpu, .carry/lib,
+#       .carry/opencl, .carry/matrices])
+#   run(command="PENDING_STEPS=compare,hsmu,star,stripes bash scripts/pending_h200.sh",
+#       carry=[build-gpu, .carry/lib, .carry/opencl, .carry/matrices, .carry/old35, .carry/hsmu])
+# What each step must answer (each under `timeout`; none starts with less than 20 s of
+# PENDING_BUDGET_S, default 540, left):
+#   check    do the whole CUDA and NVIDIA-OpenCL suites pass on this GPU, test_fake_opencl's
+#            PTX test included (fixed after its last GPU run)?                  (issue 36, item 4)
+#   compare  did issue 35's refactors (e673ff0, .carry/old35, against this build) move SpGEMM's
+#            time? Old and new alternately, 2 rounds, CUDA, with the knobs e673ff0 lacked
+#            (MAGNUS_DENSE_STRIPES, MAGNUS_DENSE_ROW_ITEMS) off in both      (issue 35)
+#   hsmu     does the peer leave its hub rows unwritten (the corrected check: expected on
+#            star_100000_16_20000_8_s2 f64 1,455,646 unwritten entries in 16 rows, no value
+#            mismatch in the rows it writes), f64 and f32?                     (issue 34, item 1)
+#   star     the star-mixture class in f32 and f64, AUTO beside gMAGNUS, hash and cuSPARSE with
+#            both allocators, every C verified                                 (issue 34, item 1)
+#   stripes  where C is wider than a dense row of 48 KiB (NVIDIA's OpenCL), does the hash
+#            algorithm with S column stripes beat gMAGNUS, and up to which S? AUTO, hash and
+#            gMAGNUS through OpenCL and through CUDA at 48 KiB on R-MAT scales 13-15 (2-7
+#            stripes in f64, 1-4 in f32) with 8 and 16 per row, seed 4 (AUTO's rule was
+#            never tuned on it), f32 and f64                                    (issue 36, item 1)
+# Files in $OUT (default ./pending-out): summary.txt (each step's status), check/, compare/,
+# hsmu.txt and hsmu-logs/, star-TYPE.csv, stripes-TYPE.csv.
 set -u
 # shellcheck source=scripts/gpu_call.sh
 . "$(dirname "$0")/gpu_call.sh"
 gpu_call_start pending summary.txt
-summary=$say_file
-steps=${PENDING_STEPS:-check,spmv,python,ncu}
-if has check; then
-  step check 150 env GPU_CHECK_STEPS=cuda OUT="$out/check" \
-    GPU_CHECK_TESTS='spmv|cli_verify|native|wrap|plan|gmagnus' bash scripts/gpu_check.sh
-  cp "$out/check/summary.txt" "$out/check.log" 2>/dev/null
+steps=${PENDING_STEPS:-check}
+budget=${PENDING_BUDGET_S:-540}
+left() { [ $((budget - SECONDS)) -ge 20 ] || { say "$1: skipped (budget spent)"; return 1; }; }
+limit() { local l=$((budget - SECONDS)); echo $((l < $1 ? l : $1)); }
+say "pending_h200: $(date -u +%FT%TZ) on $(hostname), steps $steps"
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >>"$say_file" 2>&1
+
+if has check && left check; then
+  step check "$(limit 420)" env GPU_CHECK_STEPS=cuda,opencl OUT="$out/check" bash scripts/gpu_check.sh
 fi
-gpu_libs_setup "$root/build-gpu" "$root/.carry" >>"$summary"
-if has spmv; then
-  step spmv 200 env MAGNUS_BACKENDS=cuda "$magnus" bench --op spmv rmat:22:16:1 rmat:24:8:1 \
-    laplace3d:256:256:256 --type f64 --systems cuda:0,cusparse@cuda:0 --runs 20 \
-    --csv "$out/spmv.csv" --json "$out/spmv.json" >"$out/spmv.log" 2>&1
+gpu_libs_setup "$root/build-gpu" "$root/.carry" >>"$say_file"
+if has compare && left compare; then
+  step compare "$(limit 200)" env CMP_OLD=.carry/old35 CMP_ROUNDS=2 CMP_RUNS=5 CMP_BUDGET_S=190 \
+    MAGNUS_DENSE_STRIPES=0 MAGNUS_DENSE_ROW_ITEMS=0 OUT="$out/compare" \
+    bash scripts/compare_builds_h200.sh
 fi
-if has python; then
-  step python 150 env MAGNUS_LIBRARY="$root/build-gpu/runtime/libmagnus.so" \
-    PYTHONPATH="$root/python" python3 bench/python_timing.py \
-    .carry/matrices/soc-Slashdot0902.mtx.gz --cli "$magnus" --runs 10 >"$out/python.json"
+if has hsmu && left hsmu; then
+  step hsmu "$(limit 150)" env HSMU_CHECK=1 HSMU_TIMEOUT=25 HSMU_LOG_DIR="$out/hsmu-logs" \
+    bash .carry/hsmu/run.sh >"$out/hsmu.txt" 2>&1
 fi
-if has ncu; then
-  ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
-  step ncu 150 "$ncu" --clock-control none --kernel-name regex:spmv_merge --launch-count 3 \
-    --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_bytes.sum \
-    env MAGNUS_BACKENDS=cuda "$magnus" spmv rmat:22:16:1 --format csr-balanced --type f64 \
-    --device cuda:0 >"$out/ncu.txt" 2>&1
-fi
-(cd "$out" && tar czf logs.tgz --exclude=logs.tgz check spmv.json 2>/dev/null && rm -rf check spmv.json)
-say "pending_h200: $([ $failed -eq 0 ] && echo 'all steps passed' || echo 'a step FAILED')"
-exit $failed
+stars="star:100000:16:20000:8:2 star:200000:32:40000:8:3 star:400000:32:40000:8:3
+       star:200000:64:20000:4:5 star:100000:8:50000:16:7"
+for type in f32 f64; do
+  has star && left "star $type" || continue
+  # shellcheck disable=SC2086 # $stars is a list
+  step "star $type" "$(limit 90)" env MAGNUS_BACKENDS=cuda "$magnus" bench $stars --type "$type" \
+    --systems auto@cuda:0,gmagnus@cuda:0,hash@cuda:0,cusparse@cuda:0,cusparse-pool@cuda:0 \
+    --runs 5 --time-limit 15 --verify-limit 2e7 --no-bandwidth --csv "$out/star-$type.csv" \
+    >>"$out/star.log" 2>&1
+done
+for type in f64 f32; do
+  has stripes && left "stripes $type" || continue
+  step "stripes $type" "$(limit 90)" "$magnus" bench --rmat-sweep --scales 13-15 \
+    --a-per-row 8,16 --b-per-row 8,16 --seeds 4 --type "$type" \
+    --systems auto@opencl:0,hash@opencl:0,gmagnus@opencl:0 --runs 3 --time-limit 10 \
+    --no-bandwidth --csv "$out/stripes-$type.csv" >>"$out/stripes.log" 2>&1
+  step "stripes $type 48K" "$(limit 60)" env MAGNUS_LOCAL_MEM_BYTES=48K MAGNUS_BACKENDS=cuda \
+    "$magnus" bench --rmat-sweep --scales 13-15 --a-per-row 8,16 --b-per-row 8,16 --seeds 4 \
+    --type "$type" --systems auto@cuda:0,hash@cuda:0,gmagnus@cuda:0 --runs 3 --time-limit 10 \
+    --no-bandwidth --csv "$out/stripes48k-$type.csv" >>"$out/stripes.log" 2>&1
+done
+say "pending_h200: $([ "$failed" -eq 0 ] && echo 'all steps passed' || echo 'a step FAILED') in $SECONDS s"
+exit "$failed"
