@@ -111,6 +111,24 @@ MG_KERNEL void spmv_merge_starts(mg_i64 rows, mg_i64 nnz, mg_i64 per_group, mg_u
         starts[g] = spmv_merge_search(row_ptr, rows, nnz, MG_MIN((mg_i64)g * per_group, rows + nnz));
 }
 
+/* Plan conversion (hot x): counts[c] += the entries of column c (counts zeroed before). */
+MG_KERNEL void spmv_column_counts(mg_i64 nnz, MG_GLOBAL const mg_i32 *col,
+                                  MG_GLOBAL mg_u32 *counts, MG_DYN_LOCAL_PARAM) {
+    for (mg_u64 k = mg_global_id(); k < (mg_u64)nnz; k += mg_num_groups() * mg_local_size())
+        mg_atomic_add_u32(&counts[col[k]], 1u);
+}
+
+/* Plan conversion (hot x): out[k] = -1 - slot_of[c] for an entry of a hot column c (slot_of[c]
+ * >= 0, its place in the group's copy), else c. */
+MG_KERNEL void spmv_hot_columns(mg_i64 nnz, MG_GLOBAL const mg_i32 *col,
+                                MG_GLOBAL const mg_i32 *slot_of, MG_GLOBAL mg_i32 *out,
+                                MG_DYN_LOCAL_PARAM) {
+    for (mg_u64 k = mg_global_id(); k < (mg_u64)nnz; k += mg_num_groups() * mg_local_size()) {
+        const mg_i32 c = col[k], s = slot_of[c];
+        out[k] = s >= 0 ? -1 - s : c;
+    }
+}
+
 /*
  * Inclusive segmented scan over the group of (v, f): an item with f set starts a segment.
  * sv and sf hold 2 * size values (ping-pong: one barrier a step); all items must call it.
@@ -147,8 +165,14 @@ MG_DEVICE mg_u32 spmv_seg_scan(mg_u32 lid, mg_u32 size, mg_val v, mg_i32 f, MG_L
  * row end, or its whole sum when it ends no row) in local memory, in a fixed order; the group's
  * first row r0 and its last row r1 (begun here, ended in a later group) go to part_first /
  * part_last for spmv_combine, seg_last = -1 when the group ends no row (r1 == r0) or r1 ==
- * rows. Local memory: (per_item + 2) * (sizeof(mg_val) + 4) bytes per work item (the
- * staged items, then the scan's two halves).
+ * rows. Local memory: mg_spmv_merge_bytes per work item (the staged items, then the scan's
+ * two halves), then nhot values.
+ *
+ * Hot x (nhot > 0): the plan's nhot most gathered columns, hot_cols[s], are copied into local
+ * memory once per work group, before its segments; their entries come with column -1 - s
+ * (the plan's own column array), so that their gathers read local memory instead of a 32-byte
+ * sector of L2 each (docs/performance.md, "SpMV: x's hot columns in local memory"). With
+ * nhot = 0 every column is A's own and hot_cols is not read.
  */
 MG_KERNEL void spmv_merge(mg_i64 rows, mg_i64 nnz, mg_u32 per_item, mg_u64 ngroups,
                           MG_GLOBAL const mg_i64 *starts, MG_GLOBAL const mg_i64 *row_ptr,
@@ -156,9 +180,14 @@ MG_KERNEL void spmv_merge(mg_i64 rows, mg_i64 nnz, mg_u32 per_item, mg_u64 ngrou
                           MG_GLOBAL const mg_val *x, MG_GLOBAL mg_val *y, mg_u64 alpha_bits,
                           mg_u64 beta_bits, MG_GLOBAL mg_i32 *seg_first,
                           MG_GLOBAL mg_i32 *seg_last, MG_GLOBAL mg_val *part_first,
-                          MG_GLOBAL mg_val *part_last, MG_DYN_LOCAL_PARAM) {
+                          MG_GLOBAL mg_val *part_last, mg_u32 nhot,
+                          MG_GLOBAL const mg_i32 *hot_cols, MG_DYN_LOCAL_PARAM) {
     const mg_u32 lid = mg_local_id(), size = mg_local_size();
     const mg_i64 per_group = (mg_i64)size * per_item;
+    MG_LOCAL mg_val *hot_x =
+        MG_LOCAL_CAST(mg_val, mg_spmv_hot_offset(size, per_item, sizeof(mg_val)));
+    for (mg_u32 i = lid; i < nhot; i += size) hot_x[i] = x[hot_cols[i]];
+    mg_barrier();
     /* the scan's halves lie over the staged products, which the walk has finished with */
     MG_LOCAL mg_val *prod = MG_LOCAL_CAST(mg_val, 0);
     MG_LOCAL mg_i32 *ends = MG_LOCAL_CAST(mg_i32, (mg_u64)per_group * sizeof(mg_val));
@@ -184,7 +213,7 @@ MG_KERNEL void spmv_merge(mg_i64 rows, mg_i64 nnz, mg_u32 per_item, mg_u64 ngrou
             MG_UNROLL
             for (mg_i32 j = 0; j < MG_SPMV_STAGE_LOADS; j++) {
                 const mg_i32 i = b + (mg_i32)lid + j * (mg_i32)size;
-                if (i < nk) prod[i] = v[j] * x[c[j]];
+                if (i < nk) prod[i] = v[j] * (c[j] < 0 ? hot_x[-1 - c[j]] : x[c[j]]);
             }
         }
         for (mg_i32 i = (mg_i32)lid; i < nr; i += (mg_i32)size)

@@ -7,6 +7,8 @@
 #       .carry/opencl, .carry/matrices])
 #   run(command="PENDING_STEPS=compare,hsmu,star,stripes bash scripts/pending_h200.sh",
 #       carry=[build-gpu, .carry/lib, .carry/opencl, .carry/matrices, .carry/old35, .carry/hsmu])
+#   run(command="PENDING_STEPS=spmvhot bash scripts/pending_h200.sh", carry=[build-gpu,
+#       .carry/lib, .carry/opencl, .carry/matrices])
 # What each step must answer (each under `timeout`; none starts with less than 20 s of
 # PENDING_BUDGET_S, default 540, left):
 #   check    do the whole CUDA and NVIDIA-OpenCL suites pass on this GPU, test_fake_opencl's
@@ -24,8 +26,14 @@
 #            gMAGNUS through OpenCL and through CUDA at 48 KiB on R-MAT scales 13-15 (2-7
 #            stripes in f64, 1-4 in f32) with 8 and 16 per row, seed 4 (AUTO's rule was
 #            never tuned on it), f32 and f64                                    (issue 36, item 1)
-# Files in $OUT (default ./pending-out): summary.txt (each step's status), check/, compare/,
-# hsmu.txt and hsmu-logs/, star-TYPE.csv, stripes-TYPE.csv.
+#   spmvhot  does csr-balanced's hot x (MAGNUS_SPMV_HOT_BYTES unset, 32K, 64K, 96K, 160K) cut
+#            its time on the power-law inputs as predicted (docs/performance.md, "SpMV: x's
+#            hot columns in local memory": f64 rmat:22:16:2 0.565 -> 0.44-0.47 ms at 96K), f64
+#            and f32, and what ncu says of L2 bytes and occupancy at each           (issue 32)
+# Files in $OUT (default ./pending-out): summary.txt (each step's status) and one archive a
+# step (at most 8 files come back): check.tgz, compare.tgz (summary.txt), hsmu.tgz (hsmu.txt,
+# logs/), star.tgz (star-TYPE.csv), stripes.tgz (stripes-TYPE.csv, stripes48k-TYPE.csv),
+# spmvhot.tgz (carveout.txt: the sweep, with its CSVs and ncu).
 set -u
 # shellcheck source=scripts/gpu_call.sh
 . "$(dirname "$0")/gpu_call.sh"
@@ -33,43 +41,61 @@ gpu_call_start pending summary.txt
 steps=${PENDING_STEPS:-check}
 budget=${PENDING_BUDGET_S:-540}
 left() { [ $((budget - SECONDS)) -ge 20 ] || { say "$1: skipped (budget spent)"; return 1; }; }
+# At most 8 files come back from $OUT: each step's folder goes back as one archive (unpacked
+# and committed as text here, never as the archive).
+pack() { [ -d "$out/$1" ] && tar czf "$out/$1.tgz" -C "$out" "$1" && rm -rf "${out:?}/$1"; }
 limit() { local l=$((budget - SECONDS)); echo $((l < $1 ? l : $1)); }
 say "pending_h200: $(date -u +%FT%TZ) on $(hostname), steps $steps"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >>"$say_file" 2>&1
 
 if has check && left check; then
   step check "$(limit 420)" env GPU_CHECK_STEPS=cuda,opencl OUT="$out/check" bash scripts/gpu_check.sh
+  pack check
 fi
 gpu_libs_setup "$root/build-gpu" "$root/.carry" >>"$say_file"
 if has compare && left compare; then
   step compare "$(limit 200)" env CMP_OLD=.carry/old35 CMP_ROUNDS=2 CMP_RUNS=5 CMP_BUDGET_S=190 \
     MAGNUS_DENSE_STRIPES=0 MAGNUS_DENSE_ROW_ITEMS=0 OUT="$out/compare" \
     bash scripts/compare_builds_h200.sh
+  pack compare
 fi
 if has hsmu && left hsmu; then
-  step hsmu "$(limit 150)" env HSMU_CHECK=1 HSMU_TIMEOUT=25 HSMU_LOG_DIR="$out/hsmu-logs" \
-    bash .carry/hsmu/run.sh >"$out/hsmu.txt" 2>&1
+  mkdir -p "$out/hsmu"
+  step hsmu "$(limit 150)" env HSMU_CHECK=1 HSMU_TIMEOUT=25 HSMU_LOG_DIR="$out/hsmu/logs" \
+    bash .carry/hsmu/run.sh >"$out/hsmu/hsmu.txt" 2>&1
+  pack hsmu
 fi
 stars="star:100000:16:20000:8:2 star:200000:32:40000:8:3 star:400000:32:40000:8:3
        star:200000:64:20000:4:5 star:100000:8:50000:16:7"
+has star && mkdir -p "$out/star"
 for type in f32 f64; do
   has star && left "star $type" || continue
   # shellcheck disable=SC2086 # $stars is a list
   step "star $type" "$(limit 90)" env MAGNUS_BACKENDS=cuda "$magnus" bench $stars --type "$type" \
     --systems auto@cuda:0,gmagnus@cuda:0,hash@cuda:0,cusparse@cuda:0,cusparse-pool@cuda:0 \
-    --runs 5 --time-limit 15 --verify-limit 2e7 --no-bandwidth --csv "$out/star-$type.csv" \
-    >>"$out/star.log" 2>&1
+    --runs 5 --time-limit 15 --verify-limit 2e7 --no-bandwidth --csv "$out/star/star-$type.csv" \
+    >>"$out/star/star.log" 2>&1
 done
+pack star
+has stripes && mkdir -p "$out/stripes"
 for type in f64 f32; do
   has stripes && left "stripes $type" || continue
   step "stripes $type" "$(limit 90)" "$magnus" bench --rmat-sweep --scales 13-15 \
     --a-per-row 8,16 --b-per-row 8,16 --seeds 4 --type "$type" \
     --systems auto@opencl:0,hash@opencl:0,gmagnus@opencl:0 --runs 3 --time-limit 10 \
-    --no-bandwidth --csv "$out/stripes-$type.csv" >>"$out/stripes.log" 2>&1
+    --no-bandwidth --csv "$out/stripes/stripes-$type.csv" >>"$out/stripes/stripes.log" 2>&1
   step "stripes $type 48K" "$(limit 60)" env MAGNUS_LOCAL_MEM_BYTES=48K MAGNUS_BACKENDS=cuda \
     "$magnus" bench --rmat-sweep --scales 13-15 --a-per-row 8,16 --b-per-row 8,16 --seeds 4 \
     --type "$type" --systems auto@cuda:0,hash@cuda:0,gmagnus@cuda:0 --runs 3 --time-limit 10 \
-    --no-bandwidth --csv "$out/stripes48k-$type.csv" >>"$out/stripes.log" 2>&1
+    --no-bandwidth --csv "$out/stripes/stripes48k-$type.csv" >>"$out/stripes/stripes.log" 2>&1
 done
+pack stripes
+if has spmvhot && left spmvhot; then
+  step spmvhot "$(limit 300)" env SPMV_STEPS=carveout SPMV_CARVEOUT_KNOB=MAGNUS_SPMV_HOT_BYTES \
+    SPMV_CARVEOUTS="unset 32K 64K 96K 160K" SPMV_CARVEOUT_TYPES="f64 f32" SPMV_RUNS=20 \
+    SPMV_CARVEOUT_TIMEOUT_S=40 SPMV_CARVEOUT_NCU_TYPES=f64 OUT="$out/spmvhot" \
+    bash scripts/spmv_h200.sh
+  pack spmvhot
+fi
 say "pending_h200: $([ "$failed" -eq 0 ] && echo 'all steps passed' || echo 'a step FAILED') in $SECONDS s"
 exit "$failed"

@@ -27,7 +27,10 @@
 #             (default rmat:22:16:2 rmat:20:4:2 rmat:21:8:2 rmat:23:8:2) and the social and web
 #             graphs of the irregular step; then, per value, Nsight Compute on csr-balanced's
 #             product on rmat:22:16:2 in each type of SPMV_CARVEOUT_NCU_TYPES (default f64;
-#             empty: none): L1 hit rate, L2 bytes, occupancy, the shared-memory configuration
+#             empty: none): L1 hit rate, L2 bytes, occupancy, the shared-memory configuration.
+#             SPMV_CARVEOUT_KNOB sweeps another knob the same way (MAGNUS_SPMV_HOT_BYTES:
+#             csr-balanced's hot x, values such as "unset 32K 64K 96K"), SPMV_CARVEOUT_SYSTEMS
+#             (default cuda:0) adds systems to each bench (cusparse@cuda:0)
 #   builds    the same SpMV benches through two builds, alternately (A/B of a kernel change in
 #             one call): SPMV_BUILDS (default "old:.carry/old new:build-gpu"; LABEL:DIR, a DIR
 #             holding magnus and libmagnus.so.0.1, or a build with tools/magnus),
@@ -164,14 +167,16 @@ if [[ ,$steps, == *,carveout,* ]]; then
   gpu_find_matrices "$root/.carry/matrices" \
     ${SPMV_GRAPHS:-soc-Slashdot0902 ego-Facebook wiki-Vote PGPgiantcompo polblogs}
   read -ra cin <<<"${SPMV_CARVEOUT_INPUTS:-rmat:22:16:2 rmat:20:4:2 rmat:21:8:2 rmat:23:8:2}"
+  knob=${SPMV_CARVEOUT_KNOB:-MAGNUS_SPMV_CARVEOUT}
   carveout_env() { # VALUE -> the env(1) arguments that set or unset the knob
-    if [ "$1" = unset ]; then echo "-u MAGNUS_SPMV_CARVEOUT"; else echo "MAGNUS_SPMV_CARVEOUT=$1"; fi
+    if [ "$1" = unset ]; then echo "-u $knob"; else echo "$knob=$1"; fi
   }
   for type in ${SPMV_CARVEOUT_TYPES:-f64 f32}; do
     for c in ${SPMV_CARVEOUTS:-unset 0 25 40 100}; do
       # shellcheck disable=SC2046
       env $(carveout_env "$c") MAGNUS_BACKENDS=cuda timeout "${SPMV_CARVEOUT_TIMEOUT_S:-150}" \
-        "$magnus" bench --op spmv "${cin[@]}" "${inputs[@]}" --type "$type" --systems cuda:0 \
+        "$magnus" bench --op spmv "${cin[@]}" "${inputs[@]}" --type "$type" \
+        --systems "${SPMV_CARVEOUT_SYSTEMS:-cuda:0}" \
         --no-bandwidth --runs "${SPMV_RUNS:-20}" --csv "$out/carveout-$type-$c.csv" \
         >"$out/carveout-$type-$c.log" 2>&1 || { echo "carveout $type $c: FAILED"; failed=1; }
       grep -E "csr-balanced" "$out/carveout-$type-$c.log" | sed "s/^/$type carveout=$c /"

@@ -278,6 +278,8 @@ int cmd_spmv(int argc, char **argv) {
             cli_json_int(&j, "ell_width", rep.ell_width);
             cli_json_int(&j, "coo_entries", rep.coo_entries);
             cli_json_int(&j, "groups", rep.groups);
+            cli_json_int(&j, "hot_columns", rep.hot_columns);
+            cli_json_real(&j, "hot_share", rep.hot_share);
         }
         if (check.done) {
             cli_json_object(&j, "verify");
@@ -298,6 +300,9 @@ int cmd_spmv(int argc, char **argv) {
         fprintf(report, "%-10sy = %g*A*x + %g*y\n", "product:", alpha, beta);
         fprintf(report, "%-10sconversion %.3f ms, product %.3f ms, %.3g GB/s of %s floor\n",
                 "time:", rep.conversion_ms, rep.product_ms, gbs, cli_bytes(rep.floor_bytes).s);
+        if (rep.hot_columns > 0)
+            fprintf(report, "%-10s%lld hot columns of x in local memory, %.1f %% of the entries\n",
+                    "hot x:", (long long)rep.hot_columns, 100 * rep.hot_share);
         if (check.done)
             fprintf(report, "%-10s%s (largest relative error %.3g)\n", "verify:",
                     check.passed ? "passed" : "FAILED", check.max_rel_error);

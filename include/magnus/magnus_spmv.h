@@ -76,6 +76,9 @@ typedef struct magnus_spmv_report {
     int64_t ell_width;          /* HYBRID: ELL width; SELL_P: the widest slice */
     int64_t coo_entries;        /* HYBRID: entries in its COO part; COO: nnz */
     int64_t groups;             /* CSR_BALANCED / COO: work-group segments of the split */
+    int64_t hot_columns;        /* CSR_BALANCED: x's columns copied into each work group's
+                                   local memory (MAGNUS_SPMV_HOT_BYTES; 0: none) */
+    double hot_share;           /* ... and the share of A's entries they serve */
 } magnus_spmv_report;
 
 /* A converted matrix for repeated products: made once, used by magnus_spmv_plan_execute.

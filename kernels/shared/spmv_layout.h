@@ -23,4 +23,10 @@ MG_SHARED_FN mg_u64 mg_spmv_merge_bytes(mg_u32 per_item, mg_u64 value_bytes) {
     return (mg_u64)(per_item > 2u ? per_item : 2u) * (value_bytes + 4);
 }
 
+/* spmv_merge's copy of x's hot columns (a plan's "hot x": the columns most entries gather,
+ * MAGNUS_SPMV_HOT_BYTES) lies after the group's staging, at this offset (a multiple of 8). */
+MG_SHARED_FN mg_u64 mg_spmv_hot_offset(mg_u64 group, mg_u32 per_item, mg_u64 value_bytes) {
+    return (group * mg_spmv_merge_bytes(per_item, value_bytes) + 7u) / 8u * 8u;
+}
+
 #endif /* MAGNUS_SHARED_SPMV_LAYOUT_H */

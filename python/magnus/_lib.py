@@ -187,6 +187,8 @@ class SpmvReport(ctypes.Structure):
         ("ell_width", ctypes.c_int64),
         ("coo_entries", ctypes.c_int64),
         ("groups", ctypes.c_int64),
+        ("hot_columns", ctypes.c_int64),
+        ("hot_share", ctypes.c_double),
     ]
 
 

@@ -98,6 +98,8 @@ static void report_plan(magnus_spmv_report *r, const struct magnus_spmv_plan_s *
     r->ell_width = p->format == MAGNUS_SPMV_HYBRID ? p->width
                  : p->format == MAGNUS_SPMV_SELL_P ? p->max_width : 0;
     r->coo_entries = p->format == MAGNUS_SPMV_HYBRID || p->format == MAGNUS_SPMV_COO ? p->coo_nnz : 0;
+    r->hot_columns = p->nhot;
+    r->hot_share = p->nhot ? p->hot_share : 0;
     r->groups = (int64_t)p->ngroups;
 }
 
@@ -224,12 +226,14 @@ static magnus_status product(const struct magnus_spmv_plan_s *p, magnus_dbuf *y,
                                         &A->col_idx, &A->values, x, y, ab, bb, p->lanes);
     case MAGNUS_SPMV_CSR_BALANCED: {
         size_t cap = magnus_prim_max_groups(ctx);
-        const size_t groups = p->ngroups < cap ? p->ngroups : cap;
-        const size_t local = p->group * magnus_spmv_item_bytes(p);
-        s = magnus_k_spmv_merge(ctx, Q, p->variant, groups, p->group, local, A->rows, A->nnz,
-                                p->per_item, p->ngroups, &p->merge_starts, &A->row_ptr,
-                                &A->col_idx, &A->values, x, y, ab, bb, &p->seg_first, &p->seg_last,
-                                &p->part_first, &p->part_last);
+        const size_t groups = p->nhot ? p->hot_groups : p->ngroups < cap ? p->ngroups : cap;
+        /* with hot x, the plan's columns (hot entries -1 - slot); else A's, hot_cols unread */
+        const magnus_dbuf *col = p->nhot ? &p->hot_col_idx : &A->col_idx;
+        const magnus_dbuf *hot = p->nhot ? &p->hot_cols : &A->col_idx;
+        s = magnus_k_spmv_merge(ctx, Q, p->variant, groups, p->group, magnus_spmv_merge_local(p),
+                                A->rows, A->nnz, p->per_item, p->ngroups, &p->merge_starts,
+                                &A->row_ptr, col, &A->values, x, y, ab, bb, &p->seg_first,
+                                &p->seg_last, &p->part_first, &p->part_last, p->nhot, hot);
         if (s) return s;
         return combine(p, y, ab, bb, 0);
     }

@@ -57,6 +57,13 @@ struct magnus_spmv_plan_s {
     magnus_dbuf slice_ptr, s_col, s_val;
     magnus_dbuf seg_first, seg_last, part_first, part_last;
     magnus_dbuf merge_starts; /* CSR_BALANCED: row coordinate of each group's start, ngroups + 1 */
+    /* CSR_BALANCED's hot x (spmv_hot.c; none unless MAGNUS_SPMV_HOT_BYTES asks): nhot columns
+     * copied into each group's local memory, the plan's column array (hot entries -1 - slot),
+     * and how many groups the product launches (each copies them once) */
+    uint32_t nhot;
+    magnus_dbuf hot_cols, hot_col_idx;
+    size_t hot_groups;
+    double hot_share; /* the share of A's entries in the hot columns */
     uint64_t format_bytes;
     double conversion_ms;
 };
@@ -86,5 +93,14 @@ magnus_status magnus_spmv_group_size(size_t *out, magnus_context ctx, magnus_ker
 magnus_status magnus_spmv_carveout_knob(int *local_share);
 /* Local memory per work item of the plan's staged product kernel (spmv_merge, spmv_coo). */
 size_t magnus_spmv_item_bytes(const struct magnus_spmv_plan_s *p);
+/* The plan's buffers come from the context's accounted memory; format_bytes counts them. */
+magnus_status magnus_spmv_plan_alloc(struct magnus_spmv_plan_s *p, size_t bytes, magnus_dbuf *out);
+/* CSR_BALANCED's hot x, after its layout (group, per_item, ngroups) is set: reads
+ * MAGNUS_SPMV_HOT_BYTES (a size; unset or 0: none, the default until measured on the H200)
+ * and, when asked, picks the columns most entries gather (at least two each), as many as
+ * those bytes hold beside the group's staging within the context's launch limit (spmv_hot.c). */
+magnus_status magnus_spmv_build_hot(struct magnus_spmv_plan_s *p);
+/* spmv_merge's local memory for the plan: the staging, and its hot x. */
+size_t magnus_spmv_merge_local(const struct magnus_spmv_plan_s *p);
 
 #endif

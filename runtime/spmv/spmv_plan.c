@@ -87,8 +87,7 @@ static magnus_status staged_layout(struct magnus_spmv_plan_s *p, magnus_kernel_i
     return MAGNUS_SUCCESS;
 }
 
-/* The plan's buffers come from the context's accounted memory; format_bytes counts them. */
-static magnus_status plan_alloc(struct magnus_spmv_plan_s *p, size_t bytes, magnus_dbuf *out) {
+magnus_status magnus_spmv_plan_alloc(struct magnus_spmv_plan_s *p, size_t bytes, magnus_dbuf *out) {
     magnus_status s = magnus_dbuf_alloc(p->ctx, bytes, out);
     if (!s) p->format_bytes += bytes;
     return s;
@@ -155,10 +154,10 @@ static magnus_status hybrid_width(struct magnus_spmv_plan_s *p, int64_t *width) 
 static magnus_status plan_split(struct magnus_spmv_plan_s *p, int64_t entries) {
     p->ngroups = (uint64_t)((entries + p->per_group - 1) / p->per_group);
     magnus_status s;
-    if ((s = plan_alloc(p, p->ngroups * 4, &p->seg_first)) ||
-        (s = plan_alloc(p, p->ngroups * 4, &p->seg_last)) ||
-        (s = plan_alloc(p, p->ngroups * p->value_bytes, &p->part_first)) ||
-        (s = plan_alloc(p, p->ngroups * p->value_bytes, &p->part_last)))
+    if ((s = magnus_spmv_plan_alloc(p, p->ngroups * 4, &p->seg_first)) ||
+        (s = magnus_spmv_plan_alloc(p, p->ngroups * 4, &p->seg_last)) ||
+        (s = magnus_spmv_plan_alloc(p, p->ngroups * p->value_bytes, &p->part_first)) ||
+        (s = magnus_spmv_plan_alloc(p, p->ngroups * p->value_bytes, &p->part_last)))
         return s;
     return MAGNUS_SUCCESS;
 }
@@ -179,14 +178,16 @@ static magnus_status build_merge(struct magnus_spmv_plan_s *p) {
                                                : MAGNUS_SPMV_MERGE_ITEMS_F32;
     if ((s = staged_layout(p, MAGNUS_KERNEL_spmv_merge, "MAGNUS_SPMV_MERGE_ITEMS", items)) ||
         (s = plan_split(p, A->rows + A->nnz)) ||
-        (s = plan_alloc(p, (p->ngroups + 1) * 8, &p->merge_starts)) ||
+        (s = magnus_spmv_plan_alloc(p, (p->ngroups + 1) * 8, &p->merge_starts)) ||
         (s = magnus_spmv_group_size(&g, p->ctx, MAGNUS_VARIANT_F32,
                                     MAGNUS_KERNEL_spmv_merge_starts, 0)))
         return s;
-    return magnus_k_spmv_merge_starts(p->ctx, Q, MAGNUS_VARIANT_F32,
-                                      magnus_spmv_groups(p->ctx, p->ngroups + 1, g), g, 0, A->rows,
-                                      A->nnz, p->per_group, p->ngroups, &A->row_ptr,
-                                      &p->merge_starts);
+    if ((s = magnus_k_spmv_merge_starts(p->ctx, Q, MAGNUS_VARIANT_F32,
+                                        magnus_spmv_groups(p->ctx, p->ngroups + 1, g), g, 0,
+                                        A->rows, A->nnz, p->per_group, p->ngroups, &A->row_ptr,
+                                        &p->merge_starts)))
+        return s;
+    return magnus_spmv_build_hot(p);
 }
 
 static magnus_status build_coo(struct magnus_spmv_plan_s *p) {
@@ -195,7 +196,7 @@ static magnus_status build_coo(struct magnus_spmv_plan_s *p) {
     size_t g = 1;
     magnus_status s;
     if ((s = magnus_spmv_group_size(&g, p->ctx, p->variant, MAGNUS_KERNEL_spmv_coo_rows, 0)) ||
-        (s = plan_alloc(p, (size_t)A->nnz * 4, &p->coo_row)) ||
+        (s = magnus_spmv_plan_alloc(p, (size_t)A->nnz * 4, &p->coo_row)) ||
         (s = magnus_k_spmv_coo_rows(p->ctx, Q, p->variant,
                                     magnus_spmv_groups(p->ctx, (uint64_t)A->rows * g, g), g, 0,
                                     A->rows, &A->row_ptr, &p->coo_row)))
@@ -218,8 +219,8 @@ static magnus_status build_hybrid(struct magnus_spmv_plan_s *p, int64_t width) {
     if (!magnus_mul_size((size_t)width, (size_t)A->rows, &cells))
         return magnus_error(MAGNUS_ERROR_SIZE_OVERFLOW, "SpMV: ELL of %lld x %lld", (long long)A->rows,
                             (long long)width);
-    if ((s = plan_alloc(p, cells * 4, &p->ell_col)) ||
-        (s = plan_alloc(p, cells * p->value_bytes, &p->ell_val)) ||
+    if ((s = magnus_spmv_plan_alloc(p, cells * 4, &p->ell_col)) ||
+        (s = magnus_spmv_plan_alloc(p, cells * p->value_bytes, &p->ell_val)) ||
         (s = magnus_dbuf_alloc(ctx, ((size_t)A->rows + 1) * 8, &count)) ||
         (s = magnus_dbuf_alloc(ctx, ((size_t)A->rows + 1) * 8, &ptr)) ||
         (s = magnus_prim_fill_u64(ctx, Q, &count, (uint64_t)A->rows, 1, 0)) ||
@@ -231,8 +232,8 @@ static magnus_status build_hybrid(struct magnus_spmv_plan_s *p, int64_t width) {
         goto done;
     p->coo_nnz = (int64_t)coo;
     if (coo > 0) {
-        if ((s = plan_alloc(p, coo * 4, &p->coo_row)) || (s = plan_alloc(p, coo * 4, &p->coo_col)) ||
-            (s = plan_alloc(p, coo * p->value_bytes, &p->coo_val)) ||
+        if ((s = magnus_spmv_plan_alloc(p, coo * 4, &p->coo_row)) || (s = magnus_spmv_plan_alloc(p, coo * 4, &p->coo_col)) ||
+            (s = magnus_spmv_plan_alloc(p, coo * p->value_bytes, &p->coo_val)) ||
             (s = magnus_k_spmv_coo_fill(ctx, Q, p->variant,
                                         magnus_spmv_groups(ctx, (uint64_t)A->rows * gf, gf), gf,
                                         0, A->rows, width, &A->row_ptr, &A->col_idx, &A->values, &ptr,
@@ -258,13 +259,13 @@ static magnus_status build_sellp(struct magnus_spmv_plan_s *p) {
     if ((s = magnus_spmv_group_size(&g, ctx, p->variant, MAGNUS_KERNEL_spmv_sellp_widths, 0)) ||
         (s = magnus_spmv_group_size(&gf, ctx, p->variant, MAGNUS_KERNEL_spmv_sellp_fill, 0)) ||
         (s = magnus_dbuf_alloc(ctx, (nslices + 1) * 8, &len)) ||
-        (s = plan_alloc(p, (nslices + 1) * 8, &p->slice_ptr)) ||
+        (s = magnus_spmv_plan_alloc(p, (nslices + 1) * 8, &p->slice_ptr)) ||
         (s = magnus_prim_fill_u64(ctx, Q, &len, nslices, 1, 0)) ||
         (s = magnus_k_spmv_sellp_widths(ctx, Q, p->variant, magnus_spmv_groups(ctx, nslices, g),
                                         g, 0, A->rows, p->slice, p->stride, &A->row_ptr, &len)) ||
         (s = magnus_prim_scan_u64(ctx, Q, &p->slice_ptr, &len, nslices + 1, &total)) ||
-        (s = plan_alloc(p, total * 4, &p->s_col)) ||
-        (s = plan_alloc(p, total * p->value_bytes, &p->s_val)) ||
+        (s = magnus_spmv_plan_alloc(p, total * 4, &p->s_col)) ||
+        (s = magnus_spmv_plan_alloc(p, total * p->value_bytes, &p->s_val)) ||
         (s = magnus_k_spmv_sellp_fill(ctx, Q, p->variant,
                                       magnus_spmv_groups(ctx, (uint64_t)A->rows, gf), gf, 0,
                                       A->rows, p->slice, &A->row_ptr, &A->col_idx, &A->values,
@@ -342,6 +343,6 @@ void magnus_spmv_plan_release(struct magnus_spmv_plan_s *p) {
     magnus_dbuf *bufs[] = {&p->coo_row,   &p->coo_col,   &p->coo_val,    &p->ell_col,
                            &p->ell_val,   &p->slice_ptr, &p->s_col,      &p->s_val,
                            &p->seg_first, &p->seg_last,  &p->part_first, &p->part_last,
-                           &p->merge_starts};
+                           &p->merge_starts, &p->hot_cols,  &p->hot_col_idx};
     for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) magnus_dbuf_free(p->ctx, bufs[i]);
 }
