@@ -59,19 +59,14 @@ MG_KERNEL void hash_chunks_symbolic_global(MG_GLOBAL const mg_i64 *seg_ptr,
     mg_u32 lane = mg_local_id(), lanes = mg_local_size();
     mg_i64 item = (mg_i64)mg_group_id();
     mg_u32 c = bins[bins_offset + item];
-    mg_u64 size = (mg_u64)tables[2 * (table_index + item) + 1];
-    MG_GLOBAL mg_u32 *keys = table_keys + tables[2 * (table_index + item)];
-
-    mg_hash_clear_keys_global(keys, size, lane, lanes);
-    if (lane == 0) found[0] = 0;
-    mg_barrier();
+    const mg_hash_symbolic_global_table t =
+        mg_hash_symbolic_global_begin(tables, table_index + item, table_keys, found, lane, lanes);
     const mg_i64 e_end = seg_ptr[c + 1];
     mg_u32 mine = 0;
     for (mg_i64 e = seg_ptr[c] + lane; e < e_end; e += lanes)
-        mine += mg_hash_insert_global(keys, size - 1u, (mg_u32)seg_col[e]);
-    if (mine != 0) mg_atomic_add_u32(&found[0], mine);
-    mg_barrier();
-    if (lane == 0) counts[c] = (mg_i64)found[0];
+        mine += mg_hash_insert_global(t.keys, t.size - 1u, (mg_u32)seg_col[e]);
+    const mg_i64 n = mg_hash_symbolic_global_count(found, mine);
+    if (lane == 0) counts[c] = n;
 }
 
 MG_KERNEL void

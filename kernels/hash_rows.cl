@@ -136,19 +136,14 @@ MG_KERNEL void hash_rows_symbolic_global(
     mg_u32 lane = mg_local_id(), lanes = mg_local_size();
     mg_i64 item = (mg_i64)mg_group_id();
     mg_u32 row = bins[bins_offset + item];
-    mg_u64 size = (mg_u64)tables[2 * (table_index + item) + 1];
-    MG_GLOBAL mg_u32 *keys = table_keys + tables[2 * (table_index + item)];
-
-    mg_hash_clear_keys_global(keys, size, lane, lanes);
-    if (lane == 0) found[0] = 0;
-    mg_barrier();
+    const mg_hash_symbolic_global_table t =
+        mg_hash_symbolic_global_begin(tables, table_index + item, table_keys, found, lane, lanes);
     const mg_i64 a_begin = A_rp[row], a_end = A_rp[row + 1];
     const mg_u32 mine =
-        mg_hash_insert_row_global(keys, size - 1u, A_col, B_rp, B_col, a_begin, a_end,
+        mg_hash_insert_row_global(t.keys, t.size - 1u, A_col, B_rp, B_col, a_begin, a_end,
                                   hash_row_team(team, lanes, a_end - a_begin), lane, lanes);
-    if (mine != 0) mg_atomic_add_u32(&found[0], mine);
-    mg_barrier();
-    if (lane == 0) row_counts[row] = (mg_i64)found[0];
+    const mg_i64 n = mg_hash_symbolic_global_count(found, mine);
+    if (lane == 0) row_counts[row] = n;
 }
 
 MG_KERNEL void hash_rows_numeric_local(MG_GLOBAL const mg_i64 *A_rp, MG_GLOBAL const mg_i32 *A_col,

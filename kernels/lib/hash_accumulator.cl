@@ -339,6 +339,33 @@ MG_DEVICE mg_hash_symbolic_table mg_hash_symbolic_local_begin(MG_LOCAL mg_u64 *d
     return t;
 }
 
+/* The group's symbolic global table (tables[2*at], tables[2*at+1]: its offset in table_keys
+ * and its size), cleared, and found[0] zeroed; every work item calls it; ends with a barrier.
+ * The count of its distinct keys: mg_hash_symbolic_global_count after the inserts. */
+typedef struct {
+    MG_GLOBAL mg_u32 *keys;
+    mg_u64 size;
+} mg_hash_symbolic_global_table;
+
+MG_DEVICE mg_hash_symbolic_global_table mg_hash_symbolic_global_begin(
+    MG_GLOBAL const mg_i64 *tables, mg_i64 at, MG_GLOBAL mg_u32 *table_keys,
+    MG_LOCAL mg_u32 *found, mg_u32 lane, mg_u32 lanes) {
+    mg_hash_symbolic_global_table t;
+    t.size = (mg_u64)tables[2 * at + 1];
+    t.keys = table_keys + tables[2 * at];
+    mg_hash_clear_keys_global(t.keys, t.size, lane, lanes);
+    if (lane == 0) found[0] = 0;
+    mg_barrier();
+    return t;
+}
+
+/* After the inserts (mine: this work item's new keys): the group's count, in every item. */
+MG_DEVICE mg_i64 mg_hash_symbolic_global_count(MG_LOCAL mg_u32 *found, mg_u32 mine) {
+    if (mine != 0) mg_atomic_add_u32(&found[0], mine);
+    mg_barrier();
+    return (mg_i64)found[0];
+}
+
 typedef struct {
     MG_LOCAL mg_u32 *keys;
     MG_LOCAL mg_val *vals;
