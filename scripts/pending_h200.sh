@@ -2,12 +2,14 @@
 # The measurements the open issues still wait for, ON the GPU machine after scripts/gpu_bundle.sh
 # here (and, for `compare`, the old build in .carry/old35/; for `hsmu`, the peer's binaries in
 # .carry/hsmu/, never committed: bench/results/2026-12-06-h100-ptx/README.md says how they are
-# built). Two device calls, each well inside 600 s:
+# built). In order of what closes most (the session's 30 device minutes hold about three calls
+# of 400-540 s): check (issue 36's item 4), compare (issue 35), spmvhot (issue 32), hsmu and
+# star (issue 34), stripes (issue 36's AUTO), rmatb4 (issue 34, item 2). For example:
 #   run(command="PENDING_STEPS=check bash scripts/pending_h200.sh", carry=[build-gpu, .carry/lib,
 #       .carry/opencl, .carry/matrices])
-#   run(command="PENDING_STEPS=compare,hsmu,star,stripes bash scripts/pending_h200.sh",
+#   run(command="PENDING_STEPS=compare,hsmu,star bash scripts/pending_h200.sh",
 #       carry=[build-gpu, .carry/lib, .carry/opencl, .carry/matrices, .carry/old35, .carry/hsmu])
-#   run(command="PENDING_STEPS=spmvhot bash scripts/pending_h200.sh", carry=[build-gpu,
+#   run(command="PENDING_STEPS=spmvhot,stripes bash scripts/pending_h200.sh", carry=[build-gpu,
 #       .carry/lib, .carry/opencl, .carry/matrices])
 # What each step must answer (each under `timeout`; none starts with less than 20 s of
 # PENDING_BUDGET_S, default 540, left):
@@ -26,14 +28,17 @@
 #            gMAGNUS through OpenCL and through CUDA at 48 KiB on R-MAT scales 13-15 (2-7
 #            stripes in f64, 1-4 in f32) with 8 and 16 per row, seed 4 (AUTO's rule was
 #            never tuned on it), f32 and f64                                    (issue 36, item 1)
+#   rmatb4   where does R-MAT with a sparse B (4 per row) stand against cuSPARSE (both
+#            allocators) with this build (last measured 2026-12-02, before dense rows: 1.44-2.03x):
+#            scales 15-19, A 4-32 per row, seed 5 (never used), every C verified    (issue 34, item 2)
 #   spmvhot  does csr-balanced's hot x (MAGNUS_SPMV_HOT_BYTES unset, 32K, 64K, 96K, 160K) cut
 #            its time on the power-law inputs as predicted (docs/performance.md, "SpMV: x's
-#            hot columns in local memory": f64 rmat:22:16:2 0.565 -> 0.44-0.47 ms at 96K), f64
+#            hot columns in local memory": f64 rmat:22:16:2 0.565 -> 0.44-0.48 ms at 32K-96K), f64
 #            and f32, and what ncu says of L2 bytes and occupancy at each           (issue 32)
 # Files in $OUT (default ./pending-out): summary.txt (each step's status) and one archive a
 # step (at most 8 files come back): check.tgz, compare.tgz (summary.txt), hsmu.tgz (hsmu.txt,
 # logs/), star.tgz (star-TYPE.csv), stripes.tgz (stripes-TYPE.csv, stripes48k-TYPE.csv),
-# spmvhot.tgz (carveout.txt: the sweep, with its CSVs and ncu).
+# spmvhot.tgz (carveout.txt: the sweep, with its CSVs and ncu), rmatb4.tgz.
 set -u
 # shellcheck source=scripts/gpu_call.sh
 . "$(dirname "$0")/gpu_call.sh"
@@ -90,6 +95,14 @@ for type in f64 f32; do
     --no-bandwidth --csv "$out/stripes/stripes48k-$type.csv" >>"$out/stripes/stripes.log" 2>&1
 done
 pack stripes
+if has rmatb4 && left rmatb4; then
+  mkdir -p "$out/rmatb4"
+  step rmatb4 "$(limit 240)" env MAGNUS_BACKENDS=cuda "$magnus" bench --rmat-sweep --scales 15-19 \
+    --a-per-row 4,8,16,32 --b-per-row 4 --seeds 5 \
+    --systems cuda:0,cusparse@cuda:0,cusparse-pool@cuda:0 --runs 5 --max-products 2e9 \
+    --time-limit 220 --verify-limit 2e7 --csv "$out/rmatb4/rmatb4.csv" >"$out/rmatb4/rmatb4.log" 2>&1
+  pack rmatb4
+fi
 if has spmvhot && left spmvhot; then
   step spmvhot "$(limit 300)" env SPMV_STEPS=carveout SPMV_CARVEOUT_KNOB=MAGNUS_SPMV_HOT_BYTES \
     SPMV_CARVEOUTS="unset 32K 64K 96K 160K" SPMV_CARVEOUT_TYPES="f64 f32" SPMV_RUNS=20 \
