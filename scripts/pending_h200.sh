@@ -4,12 +4,12 @@
 # .carry/hsmu/, never committed: bench/results/2026-12-06-h100-ptx/README.md says how they are
 # built). In order of what closes most (the session's 30 device minutes hold about three calls
 # of 400-540 s): check (issue 36's item 4), compare (issue 35), spmvhot (issue 32), hsmu and
-# star (issue 34), stripes (issue 36's AUTO), rmatb4 (issue 34, item 2). For example:
+# star (issue 34), stripes and trace (issue 36's item 1), rmatb4 (issue 34, item 2). For example:
 #   run(command="PENDING_STEPS=check bash scripts/pending_h200.sh", carry=[build-gpu, .carry/lib,
 #       .carry/opencl, .carry/matrices])
 #   run(command="PENDING_STEPS=compare,hsmu,star bash scripts/pending_h200.sh",
 #       carry=[build-gpu, .carry/lib, .carry/opencl, .carry/matrices, .carry/old35, .carry/hsmu])
-#   run(command="PENDING_STEPS=spmvhot,stripes bash scripts/pending_h200.sh", carry=[build-gpu,
+#   run(command="PENDING_STEPS=spmvhot,stripes,trace bash scripts/pending_h200.sh", carry=[build-gpu,
 #       .carry/lib, .carry/opencl, .carry/matrices])
 # What each step must answer (each under `timeout`; none starts with less than 20 s of
 # PENDING_BUDGET_S, default 540, left):
@@ -28,6 +28,12 @@
 #            gMAGNUS through OpenCL and through CUDA at 48 KiB on R-MAT scales 13-15 (2-7
 #            stripes in f64, 1-4 in f32) with 8 and 16 per row, seed 4 (AUTO's rule was
 #            never tuned on it), f32 and f64                                    (issue 36, item 1)
+#   trace    where OpenCL's symbolic phase loses 1.2-2.1x to CUDA's at equal parameters (issue
+#            36): host and device traces (MAGNUS_TRACE, scripts/trace_summary.py) of the last of
+#            3 multiplies of bcsstk13, ca-CondMat and EX5 (hash on both) through CUDA at 48 KiB
+#            and through OpenCL: if the device idles between launches and host reads, the cost
+#            is per launch (the hypothesis, about 20 launches and 2 reads); if the kernels
+#            themselves run longer, it is the code NVIDIA's OpenCL compiler made (issue 36, item 1)
 #   rmatb4   where does R-MAT with a sparse B (4 per row) stand against cuSPARSE (both
 #            allocators) with this build (last measured 2026-12-02, before dense rows: 1.44-2.03x):
 #            scales 15-19, A 4-32 per row, seed 5 (never used), every C verified    (issue 34, item 2)
@@ -38,7 +44,7 @@
 # Files in $OUT (default ./pending-out): summary.txt (each step's status) and one archive a
 # step (at most 8 files come back): check.tgz, compare.tgz (summary.txt), hsmu.tgz (hsmu.txt,
 # logs/), star.tgz (star-TYPE.csv), stripes.tgz (stripes-TYPE.csv, stripes48k-TYPE.csv),
-# spmvhot.tgz (carveout.txt: the sweep, with its CSVs and ncu), rmatb4.tgz.
+# spmvhot.tgz (carveout.txt: the sweep, with its CSVs and ncu), trace.tgz (sum-*.txt), rmatb4.tgz.
 set -u
 # shellcheck source=scripts/gpu_call.sh
 . "$(dirname "$0")/gpu_call.sh"
@@ -95,6 +101,23 @@ for type in f64 f32; do
     --no-bandwidth --csv "$out/stripes/stripes48k-$type.csv" >>"$out/stripes/stripes.log" 2>&1
 done
 pack stripes
+if has trace && left trace; then
+  mkdir -p "$out/trace"
+  for m in bcsstk13 ca-CondMat EX5; do
+    f=$(ls "$root/.carry/matrices/$m".mtx* 2>/dev/null | head -1)
+    [ -n "$f" ] || { say "trace: $m missing"; continue; }
+    for d in cuda opencl; do
+      lm=; [ "$d" = cuda ] && lm=48K
+      step "trace $m $d" 60 env ${lm:+MAGNUS_LOCAL_MEM_BYTES=$lm} \
+        MAGNUS_TRACE="$out/trace/trace-$m-$d.txt" MAGNUS_TRACE_DEVICE=1 "$magnus" bench "$f" \
+        --runs 3 --verify-limit 0 --no-bandwidth --systems "hash@$d:0" \
+        >"$out/trace/bench-$m-$d.log" 2>&1
+      python3 scripts/trace_summary.py "$out/trace/trace-$m-$d.txt" --last 1 --top 10 \
+        >"$out/trace/sum-$m-$d.txt" 2>&1
+    done
+  done
+  pack trace
+fi
 if has rmatb4 && left rmatb4; then
   mkdir -p "$out/rmatb4"
   step rmatb4 "$(limit 240)" env MAGNUS_BACKENDS=cuda "$magnus" bench --rmat-sweep --scales 15-19 \
