@@ -186,8 +186,10 @@ MG_KERNEL void spmv_merge(mg_i64 rows, mg_i64 nnz, mg_u32 per_item, mg_u64 ngrou
     const mg_i64 per_group = (mg_i64)size * per_item;
     MG_LOCAL mg_val *hot_x =
         MG_LOCAL_CAST(mg_val, mg_spmv_hot_offset(size, per_item, sizeof(mg_val)));
-    for (mg_u32 i = lid; i < nhot; i += size) hot_x[i] = x[hot_cols[i]];
-    mg_barrier();
+    if (nhot > 0) { /* the same for the whole group: the barrier is reached by all or none */
+        for (mg_u32 i = lid; i < nhot; i += size) hot_x[i] = x[hot_cols[i]];
+        mg_barrier();
+    }
     /* the scan's halves lie over the staged products, which the walk has finished with */
     MG_LOCAL mg_val *prod = MG_LOCAL_CAST(mg_val, 0);
     MG_LOCAL mg_i32 *ends = MG_LOCAL_CAST(mg_i32, (mg_u64)per_group * sizeof(mg_val));
