@@ -414,6 +414,22 @@ static magnus_status check_inputs(const magnus_csr_s *A, const magnus_csr_s *B) 
     return magnus_csr_validate_operands(A, B, "CPU reference: ");
 }
 
+/* The job's threads and workspaces (with magnitudes when asked), then its symbolic phase:
+ * job->row_nnz[i + 1] = the entries of row i. On failure nothing is held and the message
+ * begins with `prefix`. */
+static magnus_status reference_symbolic(reference_job *job, reference_workspace *ws, int *nws,
+                                        int *nthreads, bool magnitude, const char *prefix) {
+    *nthreads = reference_setup(job, *nthreads);
+    magnus_status s = reference_alloc(job, ws, nws, *nthreads, magnitude);
+    if (s) {
+        reference_release(job, ws, *nws);
+        magnus_error_prefix("%s", prefix);
+        return s;
+    }
+    run_phase(job, ws, *nthreads, PHASE_SYMBOLIC);
+    return MAGNUS_SUCCESS;
+}
+
 magnus_status magnus_reference_spgemm_threads(magnus_csr *C, magnus_csr *magnitude,
                                               const magnus_csr_s *A, const magnus_csr_s *B,
                                               int nthreads) {
@@ -425,16 +441,11 @@ magnus_status magnus_reference_spgemm_threads(magnus_csr *C, magnus_csr *magnitu
     if (s) return s;
 
     reference_job job = {.A = A, .B = B};
-    nthreads = reference_setup(&job, nthreads);
     reference_workspace ws[REFERENCE_MAX_THREADS];
     int nws = 0;
     magnus_csr Cout = NULL, Mout = NULL;
-    if ((s = reference_alloc(&job, ws, &nws, nthreads, magnitude != NULL))) {
-        magnus_error_prefix("CPU reference: ");
-        goto fail;
-    }
-
-    run_phase(&job, ws, nthreads, PHASE_SYMBOLIC);
+    if ((s = reference_symbolic(&job, ws, &nws, &nthreads, magnitude != NULL, "CPU reference: ")))
+        return s;
     for (int64_t i = 0; i < A->rows; i++) {
         if (!magnus_add_i64(job.row_nnz[i + 1], job.row_nnz[i], &job.row_nnz[i + 1])) {
             s = magnus_error(MAGNUS_ERROR_SIZE_OVERFLOW,
@@ -472,15 +483,9 @@ magnus_status magnus_reference_count(int64_t *nnz, const magnus_csr_s *A, const 
     magnus_status s = check_inputs(A, B);
     if (s) return s;
     reference_job job = {.A = A, .B = B};
-    nthreads = reference_setup(&job, nthreads);
     reference_workspace ws[REFERENCE_MAX_THREADS];
     int nws = 0;
-    if ((s = reference_alloc(&job, ws, &nws, nthreads, false))) {
-        reference_release(&job, ws, nws);
-        magnus_error_prefix("nnz(A·B): ");
-        return s;
-    }
-    run_phase(&job, ws, nthreads, PHASE_SYMBOLIC);
+    if ((s = reference_symbolic(&job, ws, &nws, &nthreads, false, "nnz(A·B): "))) return s;
     for (int64_t i = 0; i < A->rows; i++) *nnz += job.row_nnz[i + 1]; /* < 2^62: no overflow */
     reference_release(&job, ws, nws);
     return MAGNUS_SUCCESS;
