@@ -278,6 +278,9 @@ int cmd_spmv(int argc, char **argv) {
             cli_json_int(&j, "ell_width", rep.ell_width);
             cli_json_int(&j, "coo_entries", rep.coo_entries);
             cli_json_int(&j, "groups", rep.groups);
+            cli_json_string(&j, "format_reason", rep.format_reason);
+            cli_json_int(&j, "long_rows", rep.long_rows);
+            cli_json_int(&j, "long_row_threshold", rep.long_row_threshold);
             cli_json_int(&j, "hot_columns", rep.hot_columns);
             cli_json_real(&j, "hot_share", rep.hot_share);
         }
@@ -295,8 +298,12 @@ int cmd_spmv(int argc, char **argv) {
                          cli_is_generator_spec(args.at[0]) ? "generated" : "read", seconds_a);
         fprintf(report, "%-10s%s:%d %s\n", "device:", magnus_backend_name(dev.backend), dev.index,
                 dev.name);
-        fprintf(report, "%-10s%s%s\n", "format:", magnus_spmv_format_name(rep.format),
-                opt.format == MAGNUS_SPMV_AUTO ? " (auto)" : "");
+        fprintf(report, "%-10s%s\n", "format:", magnus_spmv_format_name(rep.format));
+        fprintf(report, "%-10s%s", "why:", rep.format_reason ? rep.format_reason : "");
+        if (rep.long_rows > 0)
+            fprintf(report, "; %lld rows of more than %lld entries", (long long)rep.long_rows,
+                    (long long)rep.long_row_threshold);
+        fputc('\n', report);
         fprintf(report, "%-10sy = %g*A*x + %g*y\n", "product:", alpha, beta);
         fprintf(report, "%-10sconversion %.3f ms, product %.3f ms, %.3g GB/s of %s floor\n",
                 "time:", rep.conversion_ms, rep.product_ms, gbs, cli_bytes(rep.floor_bytes).s);

@@ -79,6 +79,11 @@ typedef struct magnus_spmv_report {
     int64_t hot_columns;        /* CSR_BALANCED: x's columns copied into each work group's
                                    local memory (MAGNUS_SPMV_HOT_BYTES; 0: none) */
     double hot_share;           /* ... and the share of A's entries they serve */
+    const char *format_reason;  /* why that format ran (static text: "requested by the
+                                   options", or AUTO's rule and statistics) */
+    int64_t long_rows;          /* AUTO: rows longer than long_row_threshold, which made the
+                                   choice csr-balanced (0 when AUTO did not count them) */
+    int64_t long_row_threshold; /* AUTO: max(64, 8 x the mean row length) */
 } magnus_spmv_report;
 
 /* A converted matrix for repeated products: made once, used by magnus_spmv_plan_execute.

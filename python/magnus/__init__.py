@@ -436,6 +436,7 @@ class Context(_Closing):
             return ys
         d = {name: getattr(rep, name) for name, _ in L.SpmvReport._fields_}
         d["format"] = L.lib().magnus_spmv_format_name(rep.format).decode()
+        d["format_reason"] = rep.format_reason.decode() if rep.format_reason else None
         return ys, d
 
     def plan(self, A, B, *, dtype=None, alpha=1.0):

@@ -189,6 +189,9 @@ class SpmvReport(ctypes.Structure):
         ("groups", ctypes.c_int64),
         ("hot_columns", ctypes.c_int64),
         ("hot_share", ctypes.c_double),
+        ("format_reason", ctypes.c_char_p),
+        ("long_rows", ctypes.c_int64),
+        ("long_row_threshold", ctypes.c_int64),
     ]
 
 

@@ -98,6 +98,9 @@ static void report_plan(magnus_spmv_report *r, const struct magnus_spmv_plan_s *
     r->ell_width = p->format == MAGNUS_SPMV_HYBRID ? p->width
                  : p->format == MAGNUS_SPMV_SELL_P ? p->max_width : 0;
     r->coo_entries = p->format == MAGNUS_SPMV_HYBRID || p->format == MAGNUS_SPMV_COO ? p->coo_nnz : 0;
+    r->format_reason = p->format_reason;
+    r->long_rows = p->long_rows;
+    r->long_row_threshold = p->long_row_threshold;
     r->hot_columns = p->nhot;
     r->hot_share = p->nhot ? p->hot_share : 0;
     r->groups = (int64_t)p->ngroups;

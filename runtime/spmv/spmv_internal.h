@@ -66,6 +66,9 @@ struct magnus_spmv_plan_s {
     double hot_share; /* the share of A's entries in the hot columns */
     uint64_t format_bytes;
     double conversion_ms;
+    const char *format_reason;  /* why the format (static text; the report's) */
+    int64_t long_rows;          /* AUTO: rows longer than long_row_threshold (0: not counted) */
+    int64_t long_row_threshold;
 };
 
 magnus_status magnus_device_vector_check(const struct magnus_device_vector_s *v, magnus_context ctx,

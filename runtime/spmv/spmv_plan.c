@@ -112,7 +112,16 @@ static magnus_status choose_format(struct magnus_spmv_plan_s *p, magnus_spmv_for
     /* counted on the device (row pointers are non-negative: the same bits as uint64) */
     magnus_status s = magnus_prim_long_segments(p->ctx, Q, &A->row_ptr, (uint64_t)A->rows,
                                                 (uint64_t)threshold, &longer);
+    p->long_rows = (int64_t)longer.count;
+    p->long_row_threshold = threshold;
     *out = longer.count ? MAGNUS_SPMV_CSR_BALANCED : p->reused ? MAGNUS_SPMV_HYBRID : MAGNUS_SPMV_CSR;
+    p->format_reason =
+        longer.count ? "auto: rows longer than max(64, 8 x the mean) would hold a group of lanes "
+                       "far longer than the rest: the balanced split (csr-balanced)"
+        : p->reused  ? "auto: no row longer than max(64, 8 x the mean), a plan for many "
+                       "products: the ELL part reads the regular rows at copy speed (hybrid)"
+                     : "auto: no row longer than max(64, 8 x the mean), one product: no "
+                       "conversion (csr)";
     return s;
 }
 
@@ -297,7 +306,9 @@ magnus_status magnus_spmv_plan_build(struct magnus_spmv_plan_s *p, const magnus_
     if (!s) s = magnus_timer_start(ctx, Q, &t);
     if (s) return s;
     magnus_spmv_format f = opt->format;
+    p->format_reason = "requested by the options";
     if (f == MAGNUS_SPMV_AUTO) {
+        p->format_reason = "auto: A has no entries (csr)";
         if (A->nnz == 0) f = MAGNUS_SPMV_CSR;
         else if ((s = choose_format(p, &f))) goto fail;
     }

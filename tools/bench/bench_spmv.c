@@ -128,6 +128,8 @@ static void run_format(spmv_row *r, magnus_context ctx, const spmv_input *in,
         r->conversion_ms = rep.conversion_ms;
         r->format_bytes = rep.format_bytes;
         r->ran = magnus_spmv_format_name(rep.format);
+        r->why = rep.format_reason ? rep.format_reason : "";
+        r->hot_columns = rep.hot_columns;
         s = magnus_spmv_plan_execute(plan, dy, 1, dx, 0, &rep); /* warm-up */
     }
     for (int i = 0; i < in->runs && !s; i++) {

@@ -25,6 +25,8 @@ typedef struct spmv_row {
     /* magnus rows: the fastest verified cuSPARSE variant of the input (label "" when none) */
     char baseline[48];
     double baseline_ms, speedup;
+    const char *why;     /* magnus: why the format ran (the report's static text); else "" */
+    int64_t hot_columns; /* magnus: csr-balanced's hot x (the report's) */
     char error_text[BENCH_TEXT]; /* why the row failed or was skipped */
 } spmv_row;
 

@@ -52,7 +52,7 @@ bool bench_spmv_files_open(bench_spmv_files *f, const char *csv_path, const char
         fprintf(f->csv.file, "input,system,format,ran,preprocess,status,rows,cols,nnz,"
                              "conversion_ms,median_ms,min_ms,gb_per_s,copy_fraction,floor_bytes,"
                              "format_bytes,max_rel_error,verified,baseline,baseline_ms,speedup,"
-                             "error\n");
+                             "hot_columns,why,error\n");
         if (!cli_outfile_flush(&f->csv)) return files_open_failed(f, &f->csv);
     }
     if (json_path) {
@@ -108,6 +108,16 @@ static void csv_number(FILE *f, double v, const char *fmt) {
     fputc(',', f);
 }
 
+/* A text field, quoted (a quote doubled). */
+static void csv_quoted(FILE *f, const char *text) {
+    fputc('"', f);
+    for (const char *p = text; *p; p++) {
+        if (*p == '"') fputc('"', f);
+        fputc(*p, f);
+    }
+    fputc('"', f);
+}
+
 static void row_csv(FILE *f, const spmv_row *r) {
     const bool ok = r->outcome == BENCH_OUTCOME_OK;
     fprintf(f, "%s,%s,%s,%s,%s,%s,%lld,%lld,%lld,", r->input, r->system, r->format, r->ran,
@@ -124,12 +134,11 @@ static void row_csv(FILE *f, const spmv_row *r) {
     fprintf(f, "%s,%s,", verified_name(r), r->baseline);
     csv_number(f, r->baseline[0] ? r->baseline_ms : NAN, "%.6g");
     csv_number(f, r->speedup, "%.4g");
-    fputc('"', f);
-    for (const char *p = r->error_text; *p; p++) {
-        if (*p == '"') fputc('"', f); /* CSV doubles a quote */
-        fputc(*p, f);
-    }
-    fputs("\"\n", f);
+    fprintf(f, "%lld,", (long long)r->hot_columns);
+    csv_quoted(f, r->why ? r->why : "");
+    fputc(',', f);
+    csv_quoted(f, r->error_text);
+    fputc('\n', f);
 }
 
 static void json_number(FILE *f, const char *name, double v, const char *fmt) {
@@ -161,6 +170,9 @@ static void row_json(FILE *f, const spmv_row *r, bool first) {
     else fputs("null", f);
     json_number(f, "baseline_ms", r->baseline[0] ? r->baseline_ms : NAN, "%.6g");
     json_number(f, "speedup", r->speedup, "%.6g");
+    fprintf(f, ", \"hot_columns\": %lld, \"why\": ", (long long)r->hot_columns);
+    if (r->why && r->why[0]) cli_json_write_string(f, r->why);
+    else fputs("null", f);
     fprintf(f, ", \"error\": ");
     if (r->error_text[0]) cli_json_write_string(f, r->error_text);
     else fprintf(f, "null");

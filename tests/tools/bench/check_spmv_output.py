@@ -9,7 +9,8 @@
                        [--expect-baseline INPUT=LABEL]...
 
 A LABEL is a magnus format ("csr") or a cuSPARSE variant ("COO ALG1", "COO ALG1+preprocess").
-Checks: the CSV header is the README's "### SpMV columns" table, in order; every cuSPARSE
+Checks: the CSV header is the README's "### SpMV columns" table, in order; magnus's `why`
+says "requested by the options" or AUTO's rule naming the format that ran; every cuSPARSE
 system has N rows (--variants) per input, one per variant; every row of an input has the same
 floor_bytes; ok rows have a positive median >= min, skipped and failed rows verified=n/a and a
 reason; every magnus row's baseline is the fastest verified cuSPARSE row of its input (on its
@@ -105,6 +106,14 @@ def main():
                     fail(f"{where}: median {r['median_ms']} / min {r['min_ms']} not 0 < min <= median")
                 if r["verified"] not in ("yes", "no"):
                     fail(f"{where}: ok row with verified={r['verified']}")
+                if r["format"] == "cusparse":
+                    if r["why"] or r["hot_columns"] != "0":
+                        fail(f"{where}: a cuSPARSE row with why/hot_columns")
+                elif r["format"] != "auto" and r["why"] != "requested by the options":
+                    fail(f"{where}: why {r['why']!r} for a requested format")
+                elif r["format"] == "auto" and not (r["why"].startswith("auto:")
+                                                    and r["ran"] in r["why"]):
+                    fail(f"{where}: AUTO ran {r['ran']} but says {r['why']!r}")
             elif r["status"] in ("skipped", "failed"):
                 if r["verified"] != "n/a" or not r["error"]:
                     fail(f"{where}: {r['status']} row needs verified=n/a and a reason")
@@ -193,6 +202,8 @@ def main():
             if (med is None) != (r["median_ms"] == "") or (med is not None and not
                                                            close(med, float(r["median_ms"]))):
                 fail(f"JSON row {j['input']} {j['format']}: median {med} vs {r['median_ms']}")
+            if (j["why"] or "") != r["why"] or str(j["hot_columns"]) != r["hot_columns"]:
+                fail(f"JSON row {j['input']} {j['format']}: why/hot_columns differ from the CSV's")
 
 
 if __name__ == "__main__":

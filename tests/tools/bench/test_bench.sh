@@ -137,7 +137,7 @@ if [ "$mode" = fake ]; then
     --expect-baseline "$r=COO ALG1+preprocess" -- $r
   for alg in "CSR ALG_DEFAULT" "CSR ALG1" "CSR ALG2" "COO ALG1" "COO ALG2"; do
     for pre in no yes; do
-      grep -q "^$r,cusparse@cuda:0,cusparse,$alg,$pre,ok,.*,yes,,,,\"\"\$" "$out-spmv-all.csv" ||
+      grep -q "^$r,cusparse@cuda:0,cusparse,$alg,$pre,ok,.*,yes,,,,0,\"\",\"\"\$" "$out-spmv-all.csv" ||
         { cat "$out-spmv-all.csv"; echo "test_bench: no verified cuSPARSE row for $alg (preprocess $pre)"; exit 1; }
     done
   done
@@ -163,7 +163,7 @@ if [ "$mode" = fake ]; then
     --expect-conversion "$l,SELL ALG1+preprocess=0.02" --expect-conversion "$l,SELL ALG1=0" \
     --expect-baseline "$l=COO ALG1" --expect-baseline "empty-col=COO ALG1" \
     -- $l "$work/empty-col.mtx"
-  grep -q "^$l,cusparse@cuda:0,cusparse,COO ALG2,no,ok,.*,no,,,,\"y holds NaN" "$out-spmv-reset.csv" ||
+  grep -q "^$l,cusparse@cuda:0,cusparse,COO ALG2,no,ok,.*,no,,,,0,\"\",\"y holds NaN" "$out-spmv-reset.csv" ||
     { cat "$out-spmv-reset.csv"; echo "test_bench: COO ALG2's unwritten y was not caught"; exit 1; }
   # a cuSPARSE without cusparseGetStream, cusparseCreateSlicedEll and cusparseSpMV_preprocess
   if [ -n "$old" ]; then

@@ -40,13 +40,17 @@ for type in f32 f64; do
         holds "$fmt $type times" 'd["product_ms"] > 0 and d["floor_bytes"] > 0'
         if [ "$fmt" != auto ]; then
             same "$fmt $type format" "$(json format)" "\"$fmt\""
+            holds "$fmt $type reason" 'd["format_reason"] == "requested by the options"'
         else
             holds "auto picks a CSR format" 'd["format"] in ("csr", "csr-balanced")'
+            holds "auto says why, with its count" \
+                'd["format_reason"].startswith("auto:") and d["format"] in d["format_reason"] and (d["format"] != "csr-balanced" or d["long_rows"] > 0)'
         fi
     done
 done
 expect 0 "$magnus" spmv laplace2d:30:20 --format hybrid --verify
 contains out "format:   hybrid"
+contains out "why:      requested by the options"
 contains out "verify:   passed"
 
 # ---- files: x and y in, y out, against Python -----------------------------------------------
