@@ -104,12 +104,24 @@ static size_t resident_groups(const struct magnus_spmv_plan_s *p) {
     return (size_t)(groups ? groups : 1);
 }
 
+/* The plan's hot x given up (its buffers freed, out of format_bytes). */
+static void free_hot(struct magnus_spmv_plan_s *p) {
+    p->format_bytes -= p->hot_cols.bytes + p->hot_col_idx.bytes;
+    magnus_dbuf_free(p->ctx, &p->hot_cols);
+    magnus_dbuf_free(p->ctx, &p->hot_col_idx);
+    p->nhot = 0;
+    p->hot_share = 0;
+}
+
 magnus_status magnus_spmv_build_hot(struct magnus_spmv_plan_s *p) {
     magnus_context ctx = p->ctx;
     const struct magnus_device_csr_s *A = p->A;
     uint64_t want = 0;
     magnus_status s = hot_capacity(p, &want);
-    if (s || want == 0 || A->nnz == 0) return s;
+    /* the counts cost 8 bytes a column on the host and 4 on the device: not for an A far
+     * wider than its entries (then few columns recur anyway) */
+    if (s || want == 0 || A->nnz == 0 || (uint64_t)A->cols > 2 * (uint64_t)A->nnz + (1u << 20))
+        return s;
     const size_t cols = (size_t)A->cols;
     magnus_dbuf counts = {0}, slots = {0};
     uint32_t *h_counts = magnus_host_malloc(cols * sizeof *h_counts);
@@ -149,6 +161,13 @@ magnus_status magnus_spmv_build_hot(struct magnus_spmv_plan_s *p) {
     s = magnus_queue_finish(ctx, Q); /* the host arrays and the slots go now */
 done:
     if (s) p->nhot = 0;
+    if (s == MAGNUS_ERROR_OUT_OF_HOST_MEMORY || s == MAGNUS_ERROR_OUT_OF_DEVICE_MEMORY) {
+        /* an optional copy: without room for its counts the plan goes on without it */
+        magnus_context_finish_after_error(ctx, s);
+        magnus_error_clear();
+        free_hot(p);
+        s = MAGNUS_SUCCESS;
+    }
     magnus_dbuf_free_deferred(ctx, &counts);
     magnus_dbuf_free_deferred(ctx, &slots);
     magnus_host_free(h_counts);

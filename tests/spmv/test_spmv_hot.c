@@ -155,3 +155,25 @@ Test(spmv_hot, bad_size_refused) {
     cr_assert(strstr(magnus_last_error(), "MAGNUS_SPMV_HOT_BYTES"), "%s", magnus_last_error());
     magnus_csr_free(&A);
 }
+
+/* Without host memory for the counts, the plan goes on without hot x: the same y, no error. */
+Test(spmv_hot, no_room_for_the_counts) {
+    int64_t *counts = malloc(COLS * sizeof *counts);
+    cr_assert_not_null(counts);
+    magnus_csr A = ranked(MAGNUS_FLOAT32, counts);
+    float x[COLS], y0[ROWS], y1[ROWS];
+    for (int i = 0; i < COLS; i++) x[i] = 0.5f + (float)(i % 4);
+    magnus_spmv_report r0, r1;
+    product(y0, &r0, NULL, A, x);
+    magnus_host_alloc_limit(COLS * sizeof(uint32_t) - 1); /* the counts' host copy fails */
+    product(y1, &r1, "1K", A, x);
+    magnus_host_alloc_limit(0);
+    cr_assert_eq(r1.hot_columns, 0, "%lld hot columns without room for the counts",
+                 (long long)r1.hot_columns);
+    cr_assert_str_empty(magnus_last_error());
+    cr_assert(memcmp(y0, y1, sizeof y0) == 0, "y differs");
+    cr_assert_eq(r1.format_bytes, r0.format_bytes, "the dropped copy still counts %llu bytes",
+                 (unsigned long long)(r1.format_bytes - r0.format_bytes));
+    free(counts);
+    magnus_csr_free(&A);
+}
