@@ -25,9 +25,11 @@
 #            both allocators, every C verified                                 (issue 34, item 1)
 #   stripes  where C is wider than a dense row of 48 KiB (NVIDIA's OpenCL), does the hash
 #            algorithm with S column stripes beat gMAGNUS, and up to which S? AUTO, hash and
-#            gMAGNUS through OpenCL and through CUDA at 48 KiB on R-MAT scales 13-15 (2-7
-#            stripes in f64, 1-4 in f32) with 8 and 16 per row, seed 4 (AUTO's rule was
-#            never tuned on it), f32 and f64                                    (issue 36, item 1)
+#            gMAGNUS through OpenCL on R-MAT scales 13-15 (2-7 stripes in f64, 1-4 in f32)
+#            with 8 and 16 per row, seed 4 (AUTO's rule was never tuned on it), and the shared
+#            matrices of 4e6 products or more, f64 and f32; then AUTO again with
+#            MAGNUS_AUTO_STRIPES=3 (hash outright up to 3 stripes) on the same inputs
+#                                                                               (issue 36, item 1)
 #   trace    where OpenCL's symbolic phase loses 1.2-2.1x to CUDA's at equal parameters (issue
 #            36): host and device traces (MAGNUS_TRACE, scripts/trace_summary.py) of the last of
 #            3 multiplies of bcsstk13, ca-CondMat and EX5 (hash on both) through CUDA at 48 KiB
@@ -43,7 +45,7 @@
 #            and f32, and what ncu says of L2 bytes and occupancy at each           (issue 32)
 # Files in $OUT (default ./pending-out): summary.txt (each step's status) and one archive a
 # step (at most 8 files come back): check.tgz, compare.tgz (summary.txt), hsmu.tgz (hsmu.txt,
-# logs/), star.tgz (star-TYPE.csv), stripes.tgz (stripes-TYPE.csv, stripes48k-TYPE.csv),
+# logs/), star.tgz (star-TYPE.csv), stripes.tgz (base-TYPE.csv, auto3-TYPE.csv),
 # spmvhot.tgz (carveout.txt: the sweep, with its CSVs and ncu), trace.tgz (sum-*.txt), rmatb4.tgz.
 set -u
 # shellcheck source=scripts/gpu_call.sh
@@ -91,14 +93,16 @@ pack star
 has stripes && mkdir -p "$out/stripes"
 for type in f64 f32; do
   has stripes && left "stripes $type" || continue
-  step "stripes $type" "$(limit 90)" "$magnus" bench --rmat-sweep --scales 13-15 \
-    --a-per-row 8,16 --b-per-row 8,16 --seeds 4 --type "$type" \
-    --systems auto@opencl:0,hash@opencl:0,gmagnus@opencl:0 --runs 3 --time-limit 10 \
-    --no-bandwidth --csv "$out/stripes/stripes-$type.csv" >>"$out/stripes/stripes.log" 2>&1
-  step "stripes $type 48K" "$(limit 60)" env MAGNUS_LOCAL_MEM_BYTES=48K MAGNUS_BACKENDS=cuda \
-    "$magnus" bench --rmat-sweep --scales 13-15 --a-per-row 8,16 --b-per-row 8,16 --seeds 4 \
-    --type "$type" --systems auto@cuda:0,hash@cuda:0,gmagnus@cuda:0 --runs 3 --time-limit 10 \
-    --no-bandwidth --csv "$out/stripes/stripes48k-$type.csv" >>"$out/stripes/stripes.log" 2>&1
+  # the same inputs twice: AUTO, hash and gMAGNUS as built, then AUTO with the stripes rule
+  for run in base:0 auto3:3; do
+    step "stripes $type ${run%%:*}" "$(limit 120)" env MAGNUS_AUTO_STRIPES="${run#*:}" \
+      "$magnus" bench --rmat-sweep --scales 13-15 --a-per-row 8,16 --b-per-row 8,16 --seeds 4 \
+      --matrices "$root/.carry/matrices" --min-products 4e6 --type "$type" \
+      --systems "$([ "${run%%:*}" = base ] && echo auto@opencl:0,hash@opencl:0,gmagnus@opencl:0 ||
+                   echo auto@opencl:0)" \
+      --runs 3 --time-limit 100 --no-bandwidth --csv "$out/stripes/${run%%:*}-$type.csv" \
+      >>"$out/stripes/stripes.log" 2>&1
+  done
 done
 pack stripes
 if has trace && left trace; then

@@ -51,8 +51,8 @@
       "... and carry about this fraction of the products (estimated from " \
       "MAGNUS_AUTO_OVERFLOW_SAMPLES rows)") \
     X(INT, auto_dense_rows, PRODUCT, ALWAYS, AUTO, \
-      "AUTO: 1 when C's columns fit a dense row (dense_row_columns), which made the choice " \
-      "hash whatever the shares") \
+      "AUTO: 1 when C's columns fit a dense row (dense_row_columns; or MAGNUS_AUTO_STRIPES " \
+      "column stripes of one), which made the choice hash whatever the shares") \
     X(F64, time_choice_ms, PRODUCT, AUTO, AUTO, \
       "AUTO: the statistics of the choice (in time_total_ms)") \
     X(F64, time_kernel_load_ms, PRODUCT, ALWAYS, DISPATCH, \

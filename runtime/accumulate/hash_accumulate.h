@@ -110,6 +110,10 @@ int64_t magnus_hash_dense_row_columns(const magnus_context_s *ctx, magnus_value_
  * MAGNUS_DENSE_STRIPES, else 0 (no dense rows for this C). */
 int64_t magnus_hash_dense_row_stripes(const magnus_context_s *ctx, magnus_value_type type,
                                       int64_t cols);
+/* Whether C, `cols` wide, fits few enough column stripes of a dense row that AUTO runs the
+ * hash algorithm outright: one stripe, or at most MAGNUS_AUTO_STRIPES (default 0: one). */
+bool magnus_hash_dense_rows_decide(const magnus_context_s *ctx, magnus_value_type type,
+                                   int64_t cols);
 /* The local bytes a dense row's group may take (for the report): the dense rows' knob where
  * any C takes dense rows (magnus_hash_dense_row_columns > 0), else 0. */
 uint64_t magnus_hash_dense_rows_local_bytes(const magnus_context_s *ctx, magnus_value_type type);

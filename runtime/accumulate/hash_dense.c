@@ -15,6 +15,13 @@ int64_t magnus_hash_dense_row_stripes(const magnus_context_s *ctx, magnus_value_
     return ctx ? magnus_dense_row_stripes(ctx, type, cols, magnus_hash_group_cap(ctx)) : 0;
 }
 
+bool magnus_hash_dense_rows_decide(const magnus_context_s *ctx, magnus_value_type type,
+                                   int64_t cols) {
+    const int64_t stripes = magnus_hash_dense_row_stripes(ctx, type, cols);
+    return stripes == 1 ||
+           (stripes > 1 && stripes <= (int64_t)magnus_dense_rows_knobs_of(ctx)->auto_stripes);
+}
+
 uint64_t magnus_hash_dense_rows_local_bytes(const magnus_context_s *ctx, magnus_value_type type) {
     return magnus_hash_dense_row_columns(ctx, type) > 0
                ? magnus_dense_rows_knobs_of(ctx)->dense_rows_local_bytes

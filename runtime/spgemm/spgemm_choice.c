@@ -27,7 +27,8 @@
  *                  replace the hash algorithm's global tables, which they beat on every input
  *                  that ran hash on the H200, but lost to gMAGNUS where the shares chose it
  *                  (ca-HepPh, email-Enron, soc-Slashdot0902: docs/performance.md, "Dense rows
- *                  in column stripes").
+ *                  in column stripes"). MAGNUS_AUTO_STRIPES (default 0, an experiment) makes
+ *                  C's fitting that many stripes choose hash outright too.
  *   rule           otherwise, hash when the long rows' share of the products plus
  *                  MAGNUS_AUTO_OVERFLOW_WEIGHT (2) times the overflow rows' share is less than
  *                  MAGNUS_AUTO_HASH_MAX_LONG_SHARE, gMAGNUS otherwise. The weight: an
@@ -74,7 +75,8 @@ magnus_status magnus_spgemm_choose(magnus_algorithm *out, magnus_row_products *c
     memset(counted, 0, sizeof *counted);
     rep->dense_row_columns = magnus_hash_dense_row_columns(ctx, A->type);
     rep->dense_rows_local_bytes = magnus_hash_dense_rows_local_bytes(ctx, A->type);
-    if (rep->dense_row_columns > 0 && B->cols <= rep->dense_row_columns) {
+    const bool fits = rep->dense_row_columns > 0 && B->cols <= rep->dense_row_columns;
+    if (fits || magnus_hash_dense_rows_decide(ctx, A->type, B->cols)) {
         /* the long and overflow rows become dense rows, in local memory: nothing for the
          * hash algorithm to fill in global tables, nothing for gMAGNUS to expand. Decided
          * from C's width alone: no statistics to count (they cost 0.08-0.12 ms, as much as
@@ -84,8 +86,10 @@ magnus_status magnus_spgemm_choose(magnus_algorithm *out, magnus_row_products *c
         rep->auto_long_row_products = 0;
         rep->auto_numeric_row_nnz = 0;
         rep->algorithm_reason =
-            "auto: C's columns fit a dense row in local memory, which takes the rows past the "
-            "hash tables (hash)";
+            fits ? "auto: C's columns fit a dense row in local memory, which takes the rows "
+                   "past the hash tables (hash)"
+                 : "auto: C's columns fit MAGNUS_AUTO_STRIPES column stripes of a dense row, "
+                   "which take the rows past the hash tables (hash)";
         rep->time_choice_ms = magnus_now_ms() - t;
         return MAGNUS_SUCCESS;
     }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dense_rows_knobs.h"
 #include "device_test_util.h"
 #include "hash_private.h"
 #include "reference_test_util.h"
@@ -259,8 +260,11 @@ magnus_report check_auto_overflow(magnus_context ctx, const magnus_csr_s *A,
     const int64_t D = magnus_hash_dense_row_columns(ctx, A->type);
     cr_assert_eq(rep.dense_row_columns, D, "%s: dense rows up to %lld columns, expected %lld",
                  label, (long long)rep.dense_row_columns, (long long)D);
-    /* (column stripes of a dense row, MAGNUS_DENSE_STRIPES, leave the choice to the shares) */
-    const bool fits = D > 0 && B->cols <= D;
+    /* (column stripes of a dense row, MAGNUS_DENSE_STRIPES, leave the choice to the shares,
+     * unless C fits MAGNUS_AUTO_STRIPES of them) */
+    const int64_t stripes = magnus_hash_dense_row_stripes(ctx, A->type, B->cols);
+    const bool fits = (D > 0 && B->cols <= D) ||
+                      (stripes > 1 && stripes <= magnus_dense_rows_knobs_of(ctx)->auto_stripes);
     cr_assert_eq(rep.auto_dense_rows, fits, "%s: %lld columns, dense rows up to %lld", label,
                  (long long)B->cols, (long long)D);
     if (fits) {

@@ -207,6 +207,20 @@ Test(spgemm_auto, dense_rows_either_side_of_the_width) {
                          "stripes", label, stripes);
             cr_assert_eq(rep.auto_dense_rows, 0, "%s, one column wider", label);
         }
+        /* MAGNUS_AUTO_STRIPES 2 (C fits two stripes): hash outright, saying so; 1: the shares */
+        for (uint32_t auto_stripes = 1; auto_stripes <= 2; auto_stripes++) {
+            magnus_dense_rows_knobs_edit(ctx)->auto_stripes = auto_stripes;
+            rep = check_auto(ctx, P.A, P.B, NULL, "C one column wider, AUTO by stripes");
+            const bool by_stripes = auto_stripes == 2;
+            cr_assert_eq(rep.algorithm,
+                         by_stripes ? MAGNUS_ALGORITHM_HASH : MAGNUS_ALGORITHM_GMAGNUS,
+                         "%s, one column wider, MAGNUS_AUTO_STRIPES=%u", label, auto_stripes);
+            cr_assert_eq(rep.auto_dense_rows, by_stripes, "%s, MAGNUS_AUTO_STRIPES=%u", label,
+                         auto_stripes);
+            cr_assert_eq(strstr(rep.algorithm_reason, "MAGNUS_AUTO_STRIPES") != NULL, by_stripes,
+                         "%s: %s", label, rep.algorithm_reason);
+        }
+        magnus_dense_rows_knobs_edit(ctx)->auto_stripes = 0;
         magnus_dense_rows_knobs_edit(ctx)->dense_row_stripes = MAGNUS_DENSE_STRIPES_DEFAULT;
         free(products);
         pair_free(&P);

@@ -21,6 +21,9 @@ typedef struct magnus_dense_rows_knobs {
     uint32_t dense_row_items;        /* the dense rows' launch puts at least this many items
                                         on each compute unit (MAGNUS_DENSE_ROW_ITEMS; 0: the
                                         local memory's fit alone) */
+    uint32_t auto_stripes;           /* AUTO runs the hash algorithm outright when C fits this
+                                        many column stripes of a dense row (MAGNUS_AUTO_STRIPES;
+                                        0: only when it fits one) */
 } magnus_dense_rows_knobs;
 _Static_assert(sizeof(magnus_dense_rows_knobs) <= MAGNUS_KNOB_BYTES,
                "the dense rows' knobs must fit the context's slot");
@@ -66,6 +69,14 @@ static inline magnus_dense_rows_knobs *magnus_dense_rows_knobs_edit(struct magnu
  * items a unit. Groups that do not fit at once run when others end. 0: the local fit alone
  * (docs/performance.md, "Dense rows in column stripes"). */
 #define MAGNUS_DENSE_ROW_ITEMS_DEFAULT 2048u
+/* MAGNUS_AUTO_STRIPES (0 .. MAGNUS_DENSE_STRIPES_MAX; default 0): MAGNUS_ALGORITHM_AUTO runs
+ * the hash algorithm whatever its shares when C fits at most this many column stripes of a
+ * dense row (and MAGNUS_DENSE_STRIPES allows that many), as it does when C fits one. An
+ * experiment for local-memory-poor devices (NVIDIA's OpenCL, 48 KiB): there, on an H100, hash
+ * with 2-3 stripes beat the gMAGNUS the shares chose on 5 of 6 real inputs (up to 1.58x) and
+ * lost on one (ca-HepPh f32, 0.72x); 4 stripes lost on CUDA (soc-Slashdot0902 f64, 1.24x). 0,
+ * the default, keeps the rule as measured until a held-out sweep says otherwise
+ * (docs/performance.md, "AUTO and the stripes"). */
 #define MAGNUS_DENSE_ROW_ITEMS_MAX 65536u
 
 #endif
