@@ -13,7 +13,8 @@ For each input it prints a Markdown table: the reference system's times in ms, e
 system's time over the reference's per phase (upload, setup, outer product, histogram,
 multisplit, symbolic, numeric, download, total; below 1 is faster), the algorithm each ran
 and why (the report's algorithm_reason), its local-memory budget and tau, and what differs
-from the reference's choices. Then the geometric mean of each system's total ratio over the
+from the reference's choices (algorithm, local memory, tau, multisplit levels, the column
+stripes of its dense rows). Then the geometric mean of each system's total ratio over the
 inputs both completed. The reference is --reference (a system id, with its label if any),
 else the first system of the first file.
 
@@ -107,7 +108,8 @@ def differences(r, ref):
     if alg != ref_alg:
         out.append(f"algorithm {alg} vs {ref_alg} (why: the column before)")
     for column, what, show in (("local_mem_bytes", "local memory", kib), ("tau", "tau", integer),
-                               ("levels", "levels", integer)):
+                               ("levels", "levels", integer),
+                               ("dense_stripes", "dense-row stripes", integer)):
         if number(r.get(column)) != number(ref.get(column)):
             out.append(f"{what} {show(r.get(column))} vs {show(ref.get(column))}")
     if r.get("device_name") != ref.get("device_name"):

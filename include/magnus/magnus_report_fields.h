@@ -152,7 +152,10 @@
       "local memory per work group the dense rows may take (dense_row_columns comes from " \
       "it): the device's whole local memory unless a budget was set (the options' " \
       "local_mem_bytes or MAGNUS_LOCAL_MEM_BYTES), then local_mem_bytes; 0 without dense " \
-      "rows")
+      "rows") \
+    X(I64, dense_stripes, MAX, ALWAYS, RUN, \
+      "the most column stripes a dense row was done in (1: C fit one dense row; more: C was " \
+      "wider, MAGNUS_DENSE_STRIPES; 0: no dense rows ran)")
 /* clang-format on */
 
 /* Each kind's C type, declarator suffix and number of elements. */

@@ -129,6 +129,7 @@ class Report(ctypes.Structure):
         ("batches", ctypes.c_int64),
         ("time_batch_ms", ctypes.c_double),
         ("dense_rows_local_bytes", ctypes.c_uint64),
+        ("dense_stripes", ctypes.c_int64),
     ]
 
 

@@ -266,6 +266,8 @@ Test(hash_dense, stripes_take_rows_of_a_wider_c) {
         cr_assert_eq(sym.dense_stripes, S, "stripes %lld, expected %lld",
                      (long long)sym.dense_stripes, (long long)S);
         cr_assert_eq(num.dense_stripes, S);
+        cr_assert_eq(rep.dense_stripes, S, "the report's stripes %lld, expected %lld",
+                     (long long)rep.dense_stripes, (long long)S);
         check_product(ctx, d.A, d.B, "dense rows in stripes, public");
         /* more stripes than the knob allows: global tables, the same product */
         magnus_dense_rows_knobs_edit(ctx)->dense_row_stripes = (uint32_t)S - 1;
@@ -273,6 +275,7 @@ Test(hash_dense, stripes_take_rows_of_a_wider_c) {
         magnus_hash_stats sym1 = {0}, num1 = {0};
         hash_run_with_stats(ctx, d.A, d.B, NULL, &sym1, &num1, &rep);
         cr_assert_eq(sym1.items_dense + num1.items_dense, 0);
+        cr_assert_eq(rep.dense_stripes, 0, "stripes reported with none run");
         cr_assert_eq(sym1.items_global, d.long_rows);
         magnus_dense_rows_knobs_edit(ctx)->dense_row_stripes = 8;
         dense_case_free(&d);

@@ -52,6 +52,7 @@
     X(chunks_hash, chunks_hash, VALUE, ALWAYS) \
     X(rows_heavy, rows_heavy, VALUE, ALWAYS) \
     X(rows_dense, rows_dense, VALUE, ALWAYS) \
+    X(dense_stripes, dense_stripes, VALUE, ALWAYS) \
     X(products_heavy, products_heavy, VALUE, ALWAYS) \
     X(chat_bytes, chat_bytes, VALUE, ALWAYS) \
     X(batches, batches, VALUE, GMAGNUS) \

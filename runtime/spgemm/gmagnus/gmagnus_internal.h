@@ -61,6 +61,7 @@ typedef struct magnus_gm {
     const char *heavy_row_rule; /* why that threshold (static text) */
     int64_t light_rows_global;  /* light rows in global hash tables (symbolic + numeric) */
     int64_t light_rows_dense;   /* light rows accumulated as dense rows (the larger phase) */
+    int64_t light_dense_stripes; /* the most column stripes one of them took */
     int64_t products_total, products_heavy;
     /* C-hat and the double buffer of the multisplit levels */
     magnus_dbuf chat_ptr;      /* u64 nheavy+1 */

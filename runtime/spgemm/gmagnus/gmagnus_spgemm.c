@@ -100,6 +100,7 @@ static void fill_report(const magnus_gm *g, magnus_spgemm_section *r) {
     r->gmagnus.heavy_row_rule = g->heavy_row_rule;
     r->gmagnus.light_rows_global = g->light_rows_global;
     r->run.rows_dense = g->light_rows_dense;
+    r->run.dense_stripes = g->light_dense_stripes;
     r->run.dense_row_columns = magnus_hash_dense_row_columns(g->ctx, g->A->type);
     r->run.dense_rows_local_bytes = magnus_hash_dense_rows_local_bytes(g->ctx, g->A->type);
     r->gmagnus.chunks_required = p->chunks_required;
@@ -131,6 +132,7 @@ static void fill_report(const magnus_gm *g, magnus_spgemm_section *r) {
 static magnus_status check_rows_local(magnus_gm *g, const magnus_hash_stats *st) {
     g->light_rows_global += st->items_global;
     if (st->items_dense > g->light_rows_dense) g->light_rows_dense = st->items_dense;
+    if (st->dense_stripes > g->light_dense_stripes) g->light_dense_stripes = st->dense_stripes;
     if (g->heavy_row_products <= g->p.tau && st->items_global != 0)
         return magnus_error(MAGNUS_ERROR_INTERNAL,
                             "gMAGNUS: %lld light rows went to a global-memory hash table",

@@ -98,6 +98,8 @@ static magnus_status run_hash(magnus_device_csr *C, magnus_context ctx,
     rep->products_total = sym.key_total;
     rep->rows_heavy = sym.items_global > num.items_global ? sym.items_global : num.items_global;
     rep->rows_dense = sym.items_dense > num.items_dense ? sym.items_dense : num.items_dense;
+    rep->dense_stripes =
+        sym.dense_stripes > num.dense_stripes ? sym.dense_stripes : num.dense_stripes;
     if (symbolic_stats) *symbolic_stats = sym;
     if (numeric_stats) *numeric_stats = num;
     *C = dC;
@@ -170,6 +172,7 @@ static magnus_status hash_symbolic(magnus_dbuf *row_ptr, int64_t *nnz, magnus_co
     rep->products_total = sym.key_total;
     rep->rows_heavy = sym.items_global;
     rep->rows_dense = sym.items_dense;
+    rep->dense_stripes = sym.dense_stripes;
     *row_ptr = rp;
     *nnz = (int64_t)total;
     return MAGNUS_SUCCESS;
@@ -208,6 +211,7 @@ static magnus_status hash_numeric(magnus_device_csr *C, magnus_context ctx,
     rep->nnz_c = s ? 0 : nnz;
     rep->rows_heavy = num.items_global;
     rep->rows_dense = num.items_dense;
+    rep->dense_stripes = num.dense_stripes;
     return magnus_spgemm_numeric_done(C, &dC, into, ctx, s);
 }
 
