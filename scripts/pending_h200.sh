@@ -5,7 +5,7 @@
 # built). In order of what closes most (the session's 30 device minutes hold about three calls
 # of 400-540 s): check (issue 36's item 4), compare (issue 35), spmvhot (issue 32), hsmu and
 # star (issue 34), stripes and trace (issue 36's item 1), rmatb4 (issue 34, item 2). For example:
-#   run(command="PENDING_STEPS=check bash scripts/pending_h200.sh", carry=[build-gpu, .carry/lib,
+#   run(command="PENDING_STEPS=check,sanitize bash scripts/pending_h200.sh", carry=[build-gpu, .carry/lib,
 #       .carry/opencl, .carry/matrices])
 #   run(command="PENDING_STEPS=compare,hsmu,star bash scripts/pending_h200.sh",
 #       carry=[build-gpu, .carry/lib, .carry/opencl, .carry/matrices, .carry/old35, .carry/hsmu])
@@ -15,6 +15,10 @@
 # PENDING_BUDGET_S, default 540, left):
 #   check    do the whole CUDA and NVIDIA-OpenCL suites pass on this GPU, test_fake_opencl's
 #            PTX test included (fixed after its last GPU run)?                  (issue 36, item 4)
+#   sanitize compute-sanitizer (memcheck, racecheck, synccheck) on the kernels changed since
+#            the last GPU run: csr-balanced with hot x (spmv_merge, spmv_column_counts,
+#            spmv_hot_columns; MAGNUS_SPMV_HOT_BYTES=64K) and the hash algorithm's global
+#            tables (the symbolic global table's folded set-up)          (issues 32, 35, 36)
 #   compare  did issue 35's refactors (e673ff0, .carry/old35, against this build) move SpGEMM's
 #            time? Old and new alternately, 2 rounds, CUDA, with the knobs e673ff0 lacked
 #            (MAGNUS_DENSE_STRIPES, MAGNUS_DENSE_ROW_ITEMS) off in both      (issue 35)
@@ -44,7 +48,7 @@
 #            hot columns in local memory": f64 rmat:22:16:2 0.565 -> 0.44-0.48 ms at 32K-96K), f64
 #            and f32, and what ncu says of L2 bytes and occupancy at each           (issue 32)
 # Files in $OUT (default ./pending-out): summary.txt (each step's status) and one archive a
-# step (at most 8 files come back): check.tgz, compare.tgz (summary.txt), hsmu.tgz (hsmu.txt,
+# step (at most 8 files come back): check.tgz, sanitize.tgz, compare.tgz (summary.txt), hsmu.tgz (hsmu.txt,
 # logs/), star.tgz (star-TYPE.csv), stripes.tgz (base-TYPE.csv, auto3-TYPE.csv),
 # spmvhot.tgz (carveout.txt: the sweep, with its CSVs and ncu), trace.tgz (sum-*.txt), rmatb4.tgz.
 set -u
@@ -66,6 +70,14 @@ if has check && left check; then
   pack check
 fi
 gpu_libs_setup "$root/build-gpu" "$root/.carry" >>"$say_file"
+if has sanitize && left sanitize; then
+  mkdir -p "$out/sanitize"
+  step "sanitize spmv" "$(limit 60)" env SPMV_STEPS=sanitize SPMV_FORMATS=csr-balanced \
+    SPMV_TESTS=spmv MAGNUS_SPMV_HOT_BYTES=64K OUT="$out/sanitize/spmv" bash scripts/spmv_h200.sh
+  step "sanitize hash" "$(limit 60)" env SANITIZE_CASES='^(hash-global|hash-wide)$' \
+    OUT="$out/sanitize/hash" bash scripts/sanitize_h200.sh
+  pack sanitize
+fi
 if has compare && left compare; then
   step compare "$(limit 200)" env CMP_OLD=.carry/old35 CMP_ROUNDS=2 CMP_RUNS=5 CMP_BUDGET_S=190 \
     MAGNUS_DENSE_STRIPES=0 MAGNUS_DENSE_ROW_ITEMS=0 OUT="$out/compare" \
