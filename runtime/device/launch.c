@@ -88,8 +88,8 @@ magnus_status magnus_launch(magnus_context ctx, magnus_queue_id q, magnus_kernel
         return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
                             "magnus_launch(%s): work group of %zu items (device maximum %llu)",
                             name, group_size, (unsigned long long)ctx->device.max_work_group_size);
-    /* The budget sizes the algorithms; only the hash accumulator's wide bins and dense rows
-     * go past it, never past the device (launch_local_limit). */
+    /* The budget sizes the algorithms; only the hash accumulator's wide bins and dense rows,
+     * and SpMV's hot x where asked, go past it, never past the device (launch_local_limit). */
     const uint64_t local_limit = ctx->launch_local_limit;
     if (local_bytes > local_limit)
         return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
