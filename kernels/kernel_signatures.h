@@ -200,8 +200,6 @@ MG_KERNEL_SIG(spmv_csr_vector, (I64, rows), (BUF_I64, row_ptr), (BUF_I32, col), 
               (BUF_VAL, x), (BUF_VAL, y), (U64, alpha_bits), (U64, beta_bits), (U32, lanes))
 MG_KERNEL_SIG(spmv_merge_starts, (I64, rows), (I64, nnz), (I64, per_group), (U64, ngroups),
               (BUF_I64, row_ptr), (BUF_I64, starts))
-MG_KERNEL_SIG(spmv_column_counts, (I64, nnz), (BUF_I32, col), (BUF_U32, counts))
-MG_KERNEL_SIG(spmv_hot_columns, (I64, nnz), (BUF_I32, col), (BUF_I32, slot_of), (BUF_I32, out))
 MG_KERNEL_SIG(spmv_merge, (I64, rows), (I64, nnz), (U32, per_item), (U64, ngroups),
               (BUF_I64, starts), (BUF_I64, row_ptr), (BUF_I32, col), (BUF_VAL, val),
               (BUF_VAL, x), (BUF_VAL, y), (U64, alpha_bits), (U64, beta_bits),

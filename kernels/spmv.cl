@@ -111,24 +111,6 @@ MG_KERNEL void spmv_merge_starts(mg_i64 rows, mg_i64 nnz, mg_i64 per_group, mg_u
         starts[g] = spmv_merge_search(row_ptr, rows, nnz, MG_MIN((mg_i64)g * per_group, rows + nnz));
 }
 
-/* Plan conversion (hot x): counts[c] += the entries of column c (counts zeroed before). */
-MG_KERNEL void spmv_column_counts(mg_i64 nnz, MG_GLOBAL const mg_i32 *col,
-                                  MG_GLOBAL mg_u32 *counts, MG_DYN_LOCAL_PARAM) {
-    for (mg_u64 k = mg_global_id(); k < (mg_u64)nnz; k += mg_num_groups() * mg_local_size())
-        mg_atomic_add_u32(&counts[col[k]], 1u);
-}
-
-/* Plan conversion (hot x): out[k] = -1 - slot_of[c] for an entry of a hot column c (slot_of[c]
- * >= 0, its place in the group's copy), else c. */
-MG_KERNEL void spmv_hot_columns(mg_i64 nnz, MG_GLOBAL const mg_i32 *col,
-                                MG_GLOBAL const mg_i32 *slot_of, MG_GLOBAL mg_i32 *out,
-                                MG_DYN_LOCAL_PARAM) {
-    for (mg_u64 k = mg_global_id(); k < (mg_u64)nnz; k += mg_num_groups() * mg_local_size()) {
-        const mg_i32 c = col[k], s = slot_of[c];
-        out[k] = s >= 0 ? -1 - s : c;
-    }
-}
-
 /*
  * Inclusive segmented scan over the group of (v, f): an item with f set starts a segment.
  * sv and sf hold 2 * size values (ping-pong: one barrier a step); all items must call it.

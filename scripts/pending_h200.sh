@@ -16,8 +16,8 @@
 #   check    do the whole CUDA and NVIDIA-OpenCL suites pass on this GPU, test_fake_opencl's
 #            PTX test included (fixed after its last GPU run)?                  (issue 36, item 4)
 #   sanitize compute-sanitizer (memcheck, racecheck, synccheck) on the kernels changed since
-#            the last GPU run: csr-balanced with hot x (spmv_merge, spmv_column_counts,
-#            spmv_hot_columns; MAGNUS_SPMV_HOT_BYTES=64K) and the hash algorithm's global
+#            the last GPU run: csr-balanced with hot x (spmv_merge and its conversion's
+#            histogram and gather; MAGNUS_SPMV_HOT_BYTES=64K) and the hash algorithm's global
 #            tables (the symbolic global table's folded set-up)          (issues 32, 35, 36)
 #   compare  did issue 35's refactors (e673ff0, .carry/old35, against this build) move SpGEMM's
 #            time? Old and new alternately, 2 rounds, CUDA, with the knobs e673ff0 lacked

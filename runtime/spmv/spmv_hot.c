@@ -6,10 +6,11 @@
  * once per work group into local memory and gives their entries the column -1 - slot in a
  * column array of its own; spmv_merge then reads those from local memory.
  *
- * The choice: the columns' entry counts on the device (spmv_column_counts), read back; on
- * the host the nhot largest (a radix select, ties by column order), each gathered by at least
- * two entries; their slots uploaded and the column array rewritten on the device
- * (spmv_hot_columns). A conversion of a few passes over A's columns, paid once per plan.
+ * The choice: the columns' entry counts on the device (the histogram primitive), read back;
+ * on the host the nhot largest (a radix select, ties by column order), each gathered by at
+ * least two entries, and a map of every column to its new one (-1 - slot, or itself); the
+ * column array rewritten on the device through that map (the gather primitive). A
+ * conversion of a few passes over A's columns, paid once per plan.
  */
 #include <string.h>
 
@@ -40,10 +41,10 @@ static uint32_t kth_largest(const uint32_t *v, size_t n, uint64_t k) {
     return prefix;
 }
 
-/* slot_of[c] = the slot of a hot column (0 .. *nhot-1), -1 otherwise; hot[slot] = c. The
+/* map[c] = -1 - slot for a hot column (slot 0 .. *nhot-1), c otherwise; hot[slot] = c. The
  * columns of counts above the want-th largest count t (and at least 2) are all hot; those
  * of count t fill the rest in column order. *covered: their entries. */
-static void choose_hot(int32_t *slot_of, int32_t *hot, uint32_t *nhot, uint64_t *covered,
+static void choose_hot(int32_t *map, int32_t *hot, uint32_t *nhot, uint64_t *covered,
                        const uint32_t *counts, size_t cols, uint64_t want) {
     uint32_t t = kth_largest(counts, cols, want < cols ? want : cols);
     if (t < 2) t = 2;
@@ -53,7 +54,7 @@ static void choose_hot(int32_t *slot_of, int32_t *hot, uint32_t *nhot, uint64_t 
     for (size_t c = 0; c < cols; c++) {
         const bool take = counts[c] > t || (counts[c] == t && ties > 0);
         if (counts[c] == t && take) ties--;
-        slot_of[c] = take ? (int32_t)n : -1;
+        map[c] = take ? -1 - (int32_t)n : (int32_t)c;
         if (take) {
             hot[n++] = (int32_t)c;
             sum += counts[c];
@@ -123,42 +124,35 @@ magnus_status magnus_spmv_build_hot(struct magnus_spmv_plan_s *p) {
     if (s || want == 0 || A->nnz == 0 || (uint64_t)A->cols > 2 * (uint64_t)A->nnz + (1u << 20))
         return s;
     const size_t cols = (size_t)A->cols;
-    magnus_dbuf counts = {0}, slots = {0};
+    magnus_dbuf counts = {0}, map = {0};
     uint32_t *h_counts = magnus_host_malloc(cols * sizeof *h_counts);
-    int32_t *h_slots = magnus_host_malloc(cols * sizeof *h_slots);
+    int32_t *h_map = magnus_host_malloc(cols * sizeof *h_map);
     int32_t *h_hot = magnus_host_malloc((size_t)want * sizeof *h_hot);
-    size_t g = 1;
-    if (!h_counts || !h_slots || !h_hot) {
+    if (!h_counts || !h_map || !h_hot) {
         s = magnus_error(MAGNUS_ERROR_OUT_OF_HOST_MEMORY,
                          "SpMV: the hot columns' counts of %zu columns", cols);
         goto done;
     }
-    if ((s = magnus_spmv_group_size(&g, ctx, MAGNUS_VARIANT_F32,
-                                    MAGNUS_KERNEL_spmv_column_counts, 0)) ||
-        (s = magnus_dbuf_alloc(ctx, cols * 4, &counts)) ||
-        (s = magnus_prim_fill_u32(ctx, Q, &counts, 0, (uint64_t)cols, 0)) ||
-        (s = magnus_k_spmv_column_counts(ctx, Q, MAGNUS_VARIANT_F32,
-                                         magnus_spmv_groups(ctx, (uint64_t)A->nnz, g), g, 0,
-                                         A->nnz, &A->col_idx, &counts)) ||
+    /* A's columns are non-negative int32: the same bits as the primitives' uint32 keys */
+    if ((s = magnus_dbuf_alloc(ctx, cols * 4, &counts)) ||
+        (s = magnus_prim_histogram_u32(ctx, Q, &counts, (uint32_t)cols, &A->col_idx,
+                                       (uint64_t)A->nnz)) ||
         (s = magnus_dbuf_read(ctx, Q, h_counts, &counts, 0, cols * 4)))
         goto done;
     uint64_t covered = 0;
-    choose_hot(h_slots, h_hot, &p->nhot, &covered, h_counts, cols, want);
+    choose_hot(h_map, h_hot, &p->nhot, &covered, h_counts, cols, want);
     p->hot_share = (double)covered / (double)A->nnz;
     if (p->nhot == 0) goto done; /* no column recurs: nothing to keep */
-    if ((s = magnus_spmv_group_size(&g, ctx, MAGNUS_VARIANT_F32, MAGNUS_KERNEL_spmv_hot_columns,
-                                    0)) ||
-        (s = magnus_dbuf_alloc(ctx, cols * 4, &slots)) ||
-        (s = magnus_dbuf_write(ctx, Q, &slots, 0, h_slots, cols * 4)) ||
+    if ((s = magnus_dbuf_alloc(ctx, cols * 4, &map)) ||
+        (s = magnus_dbuf_write(ctx, Q, &map, 0, h_map, cols * 4)) ||
         (s = magnus_spmv_plan_alloc(p, (size_t)p->nhot * 4, &p->hot_cols)) ||
         (s = magnus_dbuf_write(ctx, Q, &p->hot_cols, 0, h_hot, (size_t)p->nhot * 4)) ||
         (s = magnus_spmv_plan_alloc(p, (size_t)A->nnz * 4, &p->hot_col_idx)) ||
-        (s = magnus_k_spmv_hot_columns(ctx, Q, MAGNUS_VARIANT_F32,
-                                       magnus_spmv_groups(ctx, (uint64_t)A->nnz, g), g, 0,
-                                       A->nnz, &A->col_idx, &slots, &p->hot_col_idx)))
+        (s = magnus_prim_gather_u32(ctx, Q, &p->hot_col_idx, &map, (uint64_t)cols, &A->col_idx,
+                                    (uint64_t)A->nnz)))
         goto done;
     p->hot_groups = resident_groups(p);
-    s = magnus_queue_finish(ctx, Q); /* the host arrays and the slots go now */
+    s = magnus_queue_finish(ctx, Q); /* the host arrays and the map go now */
 done:
     if (s) p->nhot = 0;
     if (s == MAGNUS_ERROR_OUT_OF_HOST_MEMORY || s == MAGNUS_ERROR_OUT_OF_DEVICE_MEMORY) {
@@ -169,9 +163,9 @@ done:
         s = MAGNUS_SUCCESS;
     }
     magnus_dbuf_free_deferred(ctx, &counts);
-    magnus_dbuf_free_deferred(ctx, &slots);
+    magnus_dbuf_free_deferred(ctx, &map);
     magnus_host_free(h_counts);
-    magnus_host_free(h_slots);
+    magnus_host_free(h_map);
     magnus_host_free(h_hot);
     return s;
 }
