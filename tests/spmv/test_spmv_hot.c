@@ -80,32 +80,36 @@ static void the_most_frequent(magnus_value_type t) {
     product(y0, &r0, NULL, A, x);
     cr_assert_eq(r0.hot_columns, 0, "hot columns without the knob: %lld",
                  (long long)r0.hot_columns);
-    /* room for 5 values: columns 0..4, the five most frequent */
-    char value[32];
-    snprintf(value, sizeof value, "%zu", 5 * vb);
-    product(y1, &r1, value, A, x);
-    cr_assert_eq(r1.hot_columns, 5, "MAGNUS_SPMV_HOT_BYTES=%s: %lld hot columns", value,
-                 (long long)r1.hot_columns);
-    int64_t served = 0;
-    for (int j = 0; j < 5; j++) served += counts[j];
-    const double share = (double)served / (double)A->nnz;
-    cr_assert_float_eq(r1.hot_share, share, 1e-12, "hot share %.6f, want %.6f", r1.hot_share,
-                       share);
-    cr_assert(memcmp(y0, y1, ROWS * vb) == 0, "y differs with hot x (%s)",
-              t == MAGNUS_FLOAT64 ? "f64" : "f32");
-    /* room for every column: only those of two or more entries are kept */
+    /* room for every column: only those of two or more entries are kept, as many as the
+     * device's launch limit and compute units allow (most: this device's capacity here) */
     product(y1, &r1, "1G", A, x);
-    int64_t recurring = 0;
-    served = 0;
+    int64_t recurring = 0, served = 0;
     for (int j = 0; j < COLS; j++)
         if (counts[j] >= 2) {
             recurring++;
             served += counts[j];
         }
-    cr_assert_leq(r1.hot_columns, recurring);
-    if (r1.hot_columns == recurring) /* the launch limit may hold fewer */
+    const int64_t most = r1.hot_columns;
+    cr_assert_leq(most, recurring);
+    if (most == recurring)
         cr_assert_float_eq(r1.hot_share, (double)served / (double)A->nnz, 1e-12);
     cr_assert(memcmp(y0, y1, ROWS * vb) == 0, "y differs with every column hot");
+    /* room for 5 values: columns 0..4, the five most frequent (fewer where the device holds
+     * fewer) */
+    const int64_t want = most < 5 ? most : 5;
+    if (want < 5) cr_log_warn("this device holds %lld hot columns here", (long long)most);
+    char value[32];
+    snprintf(value, sizeof value, "%zu", 5 * vb);
+    product(y1, &r1, value, A, x);
+    cr_assert_eq(r1.hot_columns, want, "MAGNUS_SPMV_HOT_BYTES=%s: %lld hot columns, want %lld",
+                 value, (long long)r1.hot_columns, (long long)want);
+    served = 0;
+    for (int j = 0; j < want; j++) served += counts[j];
+    const double share = want ? (double)served / (double)A->nnz : 0;
+    cr_assert_float_eq(r1.hot_share, share, 1e-12, "hot share %.6f, want %.6f", r1.hot_share,
+                       share);
+    cr_assert(memcmp(y0, y1, ROWS * vb) == 0, "y differs with hot x (%s)",
+              t == MAGNUS_FLOAT64 ? "f64" : "f32");
     free(x);
     free(y0);
     free(y1);
