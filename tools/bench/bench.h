@@ -405,6 +405,9 @@ bool bench_output_failure(const bench_output *out, char *why, size_t n);
 /* Closes the CSV file and frees the rows; false, with the reason in why, when any write of
  * either file failed. */
 bool bench_output_close(bench_output *out, char *why, size_t n);
+/* A CSV text field in quotes, a quote in it doubled (the SpMV CSV quotes every text field;
+ * the SpGEMM one only those that need it). */
+void bench_csv_quoted(FILE *out, const char *text);
 /* Column names in order (for --list-columns and the README). */
 void bench_print_columns(FILE *out);
 

@@ -211,17 +211,18 @@ static void csv_separator(sink *k) {
     if (k->column++) fputc(',', k->out);
 }
 
-static void csv_write_text(FILE *out, const char *v) {
-    if (!strpbrk(v, ",\"\r\n")) {
-        fputs(v, out);
-        return;
-    }
+void bench_csv_quoted(FILE *out, const char *text) {
     fputc('"', out);
-    for (const char *p = v; *p; p++) {
+    for (const char *p = text; *p; p++) {
         if (*p == '"') fputc('"', out);
         fputc(*p, out);
     }
     fputc('"', out);
+}
+
+static void csv_write_text(FILE *out, const char *v) {
+    if (strpbrk(v, ",\"\r\n")) bench_csv_quoted(out, v);
+    else fputs(v, out);
 }
 
 static void csv_header_text(sink *k, const char *name, const char *value) {

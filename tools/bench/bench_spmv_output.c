@@ -108,16 +108,6 @@ static void csv_number(FILE *f, double v, const char *fmt) {
     fputc(',', f);
 }
 
-/* A text field, quoted (a quote doubled). */
-static void csv_quoted(FILE *f, const char *text) {
-    fputc('"', f);
-    for (const char *p = text; *p; p++) {
-        if (*p == '"') fputc('"', f);
-        fputc(*p, f);
-    }
-    fputc('"', f);
-}
-
 static void row_csv(FILE *f, const spmv_row *r) {
     const bool ok = r->outcome == BENCH_OUTCOME_OK;
     fprintf(f, "%s,%s,%s,%s,%s,%s,%lld,%lld,%lld,", r->input, r->system, r->format, r->ran,
@@ -135,9 +125,9 @@ static void row_csv(FILE *f, const spmv_row *r) {
     csv_number(f, r->baseline[0] ? r->baseline_ms : NAN, "%.6g");
     csv_number(f, r->speedup, "%.4g");
     fprintf(f, "%lld,", (long long)r->hot_columns);
-    csv_quoted(f, r->why ? r->why : "");
+    bench_csv_quoted(f, r->why ? r->why : "");
     fputc(',', f);
-    csv_quoted(f, r->error_text);
+    bench_csv_quoted(f, r->error_text);
     fputc('\n', f);
 }
 
