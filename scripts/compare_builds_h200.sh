@@ -77,7 +77,13 @@ for path in sorted(glob.glob(os.path.join(out, "*-*.csv"))):
     for row in csv.DictReader(open(path)):
         if row.get("status") != "ok":
             continue
-        key = row["input"] + " " + row["system"]
+        # gMAGNUS's system was "magnus@DEV" before issue 35 gave it one name ("gmagnus@DEV"):
+        # rows are matched by input, algorithm and device, not by the system's spelling.
+        system = row["system"]
+        algo, _, dev = system.rpartition("@")
+        if algo in ("magnus", "gmagnus"):
+            system = "gmagnus@" + dev
+        key = row["input"] + " " + system
         rows.setdefault(key, {"old": [], "new": [], "verified": set()})
         rows[key][which].append(float(row["time_median_ms"]))
         rows[key]["verified"].add(row.get("verified", ""))

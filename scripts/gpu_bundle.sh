@@ -114,7 +114,7 @@ for exe in "$build"/tests/*; do
 done
 if [ ${#exes[@]} -gt 0 ]; then
   tar -C "$build" -cf - "${exes[@]}" | xz -9 -T1 >"$build/test-executables.tar.xz"
-  (cd "$build" && rm -f "${exes[@]}")
+  (cd "$build" && rm -f "${exes[@]}" tests/.unpacked)
 fi
 # nor the intermediate kernel files (they are embedded in the library)
 rm -rf "${build:?}/generated"

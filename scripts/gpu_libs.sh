@@ -40,11 +40,17 @@ have_lib() {
 
 gpu_libs_setup() {
   local build=$1 carry=$2 use_carried_opencl=0 nv_ocl="" pocl_icd cand
-  # the test executables travel packed (scripts/gpu_bundle.sh): unpacked once per machine
-  if [ -e "$build/test-executables.tar.xz" ] && [ ! -e "$build/tests/.unpacked" ]; then
-    xz -dc "$build/test-executables.tar.xz" | tar -C "$build" -xf - &&
-      touch "$build/tests/.unpacked" &&
-      "${GPU_LIBS_SAY:-echo}" "gpu_libs: test executables unpacked into $build/tests"
+  # the test executables travel packed (scripts/gpu_bundle.sh): unpacked once per archive. The
+  # marker holds the archive's checksum, not just its presence: a marker left by a dry run here
+  # once travelled beside a rebuilt bundle without its executables, and every test failed (127).
+  local sum
+  if [ -e "$build/test-executables.tar.xz" ]; then
+    sum=$(cksum <"$build/test-executables.tar.xz")
+    if [ "$(cat "$build/tests/.unpacked" 2>/dev/null)" != "$sum" ]; then
+      xz -dc "$build/test-executables.tar.xz" | tar -C "$build" -xf - &&
+        echo "$sum" >"$build/tests/.unpacked" &&
+        "${GPU_LIBS_SAY:-echo}" "gpu_libs: test executables unpacked into $build/tests"
+    fi
   fi
   have_lib libOpenCL.so.1 || use_carried_opencl=1
   for cand in /usr/local/nvidia/lib64/libnvidia-opencl.so.1 \

@@ -96,22 +96,27 @@ has star && mkdir -p "$out/star"
 for type in f32 f64; do
   has star && left "star $type" || continue
   # shellcheck disable=SC2086 # $stars is a list
-  step "star $type" "$(limit 90)" env MAGNUS_BACKENDS=cuda "$magnus" bench $stars --type "$type" \
+  # the host's checks of C take most of the time: 15 s held 2-3 of the 5 inputs
+  step "star $type" "$(limit $((${STAR_TIME_LIMIT_S:-70} + 10)))" env MAGNUS_BACKENDS=cuda "$magnus" \
+    bench $stars --type "$type" \
     --systems auto@cuda:0,gmagnus@cuda:0,hash@cuda:0,cusparse@cuda:0,cusparse-pool@cuda:0 \
-    --runs 5 --time-limit 15 --verify-limit 2e7 --no-bandwidth --csv "$out/star/star-$type.csv" \
+    --runs 5 --time-limit "${STAR_TIME_LIMIT_S:-70}" --verify-limit 2e7 --no-bandwidth \
+    --csv "$out/star/star-$type.csv" \
     >>"$out/star/star.log" 2>&1
 done
 pack star
 has stripes && mkdir -p "$out/stripes"
+# STRIPES_DEVICE=cuda:0 STRIPES_SCALES=15-17: the same question where a dense row holds 227 KiB
+# (2-5 stripes in f64, 1-3 in f32 at those scales), before the rule's default may change there
+sd=${STRIPES_DEVICE:-opencl:0} stripes_scales=${STRIPES_SCALES:-13-15}
 for type in f64 f32; do
   has stripes && left "stripes $type" || continue
   # the same inputs twice: AUTO, hash and gMAGNUS as built, then AUTO with the stripes rule
   for run in base:0 auto3:3; do
     step "stripes $type ${run%%:*}" "$(limit 120)" env MAGNUS_AUTO_STRIPES="${run#*:}" \
-      "$magnus" bench --rmat-sweep --scales 13-15 --a-per-row 8,16 --b-per-row 8,16 --seeds 4 \
-      --matrices "$root/.carry/matrices" --min-products 4e6 --type "$type" \
-      --systems "$([ "${run%%:*}" = base ] && echo auto@opencl:0,hash@opencl:0,gmagnus@opencl:0 ||
-                   echo auto@opencl:0)" \
+      "$magnus" bench --rmat-sweep --scales "$stripes_scales" --a-per-row 8,16 --b-per-row 8,16 \
+      --seeds 4 --matrices "$root/.carry/matrices" --min-products 4e6 --type "$type" \
+      --systems "$([ "${run%%:*}" = base ] && echo "auto@$sd,hash@$sd,gmagnus@$sd" || echo "auto@$sd")" \
       --runs 3 --time-limit 100 --no-bandwidth --csv "$out/stripes/${run%%:*}-$type.csv" \
       >>"$out/stripes/stripes.log" 2>&1
   done
@@ -136,7 +141,7 @@ if has trace && left trace; then
 fi
 if has rmatb4 && left rmatb4; then
   mkdir -p "$out/rmatb4"
-  step rmatb4 "$(limit 240)" env MAGNUS_BACKENDS=cuda "$magnus" bench --rmat-sweep --scales 15-19 \
+  step rmatb4 "$(limit 240)" env MAGNUS_BACKENDS=cuda "$magnus" bench --rmat-sweep --scales "${RMATB4_SCALES:-15-19}" \
     --a-per-row 4,8,16,32 --b-per-row 4 --seeds 5 \
     --systems cuda:0,cusparse@cuda:0,cusparse-pool@cuda:0 --runs 5 --max-products 2e9 \
     --time-limit 220 --verify-limit 2e7 --csv "$out/rmatb4/rmatb4.csv" >"$out/rmatb4/rmatb4.log" 2>&1
