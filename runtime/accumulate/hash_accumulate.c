@@ -43,12 +43,15 @@ static uint32_t hash_team(const struct magnus_device_csr_s *B) {
     return (uint32_t)(team > 32 ? 32 : team);
 }
 
-/* What a phase over rows and one over chunks both start from: the configuration (the main
- * queue's default without one), the kernels of the value type, and the items. */
-static void hash_phase_init(hash_phase *ph, magnus_context ctx, const magnus_hash_config *cfg,
-                            magnus_value_type type, hash_source source, const magnus_dbuf *ids,
-                            int64_t ids_offset, int64_t count) {
+/* What a phase over rows and one over chunks both start from: its name in messages, the
+ * configuration (the main queue's default without one), the kernels of the value type, and
+ * the items. */
+static void hash_phase_init(hash_phase *ph, const char *what, magnus_context ctx,
+                            const magnus_hash_config *cfg, magnus_value_type type,
+                            hash_source source, const magnus_dbuf *ids, int64_t ids_offset,
+                            int64_t count) {
     memset(ph, 0, sizeof *ph);
+    ph->what = what;
     ph->ctx = ctx;
     if (cfg)
         ph->cfg = *cfg;
@@ -62,11 +65,11 @@ static void hash_phase_init(hash_phase *ph, magnus_context ctx, const magnus_has
     ph->count = count;
 }
 
-static void hash_phase_rows(hash_phase *ph, magnus_context ctx, const magnus_hash_config *cfg,
-                            const struct magnus_device_csr_s *A,
+static void hash_phase_rows(hash_phase *ph, const char *what, magnus_context ctx,
+                            const magnus_hash_config *cfg, const struct magnus_device_csr_s *A,
                             const struct magnus_device_csr_s *B, const magnus_dbuf *ids,
                             int64_t ids_offset, int64_t count) {
-    hash_phase_init(ph, ctx, cfg, A->type, HASH_SOURCE_ROWS, ids, ids_offset, count);
+    hash_phase_init(ph, what, ctx, cfg, A->type, HASH_SOURCE_ROWS, ids, ids_offset, count);
     ph->A = A;
     ph->B = B;
     ph->team = hash_team(B);
@@ -149,8 +152,7 @@ magnus_status magnus_hash_rows_symbolic_sync(magnus_context ctx, const magnus_ha
         (s = hash_check_rows(A, B, what)) || (s = hash_check_dbuf(row_counts, what, "row counts")))
         return s;
     hash_phase ph;
-    hash_phase_rows(&ph, ctx, cfg, A, B, ids, ids_offset, count);
-    ph.what = what;
+    hash_phase_rows(&ph, what, ctx, cfg, A, B, ids, ids_offset, count);
     ph.keys = row_counts;
     ph.key_cap = B->cols;
     ph.row_counts = row_counts;
@@ -171,8 +173,7 @@ magnus_status magnus_hash_rows_numeric_sync(magnus_context ctx, const magnus_has
         (s = hash_check_dbuf(C_col, what, "C.col")) || (s = hash_check_dbuf(C_val, what, "C.val")))
         return s;
     hash_phase ph;
-    hash_phase_rows(&ph, ctx, cfg, A, B, ids, ids_offset, count);
-    ph.what = what;
+    hash_phase_rows(&ph, what, ctx, cfg, A, B, ids, ids_offset, count);
     ph.numeric = 1;
     ph.keys = C_row_ptr;
     ph.key_is_ptr = 1;
@@ -199,10 +200,10 @@ static magnus_status hash_check_segments(const magnus_hash_segments *seg, int nu
     return MAGNUS_SUCCESS;
 }
 
-static void hash_phase_chunks(hash_phase *ph, magnus_context ctx, const magnus_hash_config *cfg,
-                              const magnus_hash_segments *seg, const magnus_dbuf *ids,
-                              int64_t ids_offset, int64_t count) {
-    hash_phase_init(ph, ctx, cfg, seg->type, HASH_SOURCE_CHUNKS, ids, ids_offset, count);
+static void hash_phase_chunks(hash_phase *ph, const char *what, magnus_context ctx,
+                              const magnus_hash_config *cfg, const magnus_hash_segments *seg,
+                              const magnus_dbuf *ids, int64_t ids_offset, int64_t count) {
+    hash_phase_init(ph, what, ctx, cfg, seg->type, HASH_SOURCE_CHUNKS, ids, ids_offset, count);
     ph->seg = seg;
 }
 
@@ -217,8 +218,7 @@ magnus_status magnus_hash_chunks_symbolic_sync(magnus_context ctx, const magnus_
         (s = hash_check_segments(seg, 0, what)) || (s = hash_check_dbuf(counts, what, "counts")))
         return s;
     hash_phase ph;
-    hash_phase_chunks(&ph, ctx, cfg, seg, ids, ids_offset, count);
-    ph.what = what;
+    hash_phase_chunks(&ph, what, ctx, cfg, seg, ids, ids_offset, count);
     ph.keys = seg->ptr;
     ph.key_is_ptr = 1;
     ph.key_cap = seg->col_range;
@@ -246,8 +246,7 @@ magnus_status magnus_hash_chunks_numeric_sync(magnus_context ctx, const magnus_h
         return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT, "%s: shift period %lld", what,
                             (long long)out->shift_period);
     hash_phase ph;
-    hash_phase_chunks(&ph, ctx, cfg, seg, ids, ids_offset, count);
-    ph.what = what;
+    hash_phase_chunks(&ph, what, ctx, cfg, seg, ids, ids_offset, count);
     ph.numeric = 1;
     ph.keys = out->nnz ? out->nnz : out->offset;
     ph.key_is_ptr = out->nnz ? 0 : 1;

@@ -138,19 +138,28 @@ static magnus_status hash_run(magnus_device_csr *C, magnus_context ctx,
 
 /* ---- the plan's phases (runtime/spgemm/spgemm_plan.c) ------------------------------------ */
 
+/* Each phase of a plan starts as a multiply does: the default queues, the report's first
+ * fields. */
+static magnus_report_run_section *plan_phase_begin(magnus_hash_config *cfg,
+                                                   magnus_spgemm_section *section,
+                                                   magnus_context ctx,
+                                                   const struct magnus_device_csr_s *A) {
+    default_config(cfg);
+    begin_report(&section->run, ctx, A);
+    return &section->run;
+}
+
 static magnus_status hash_symbolic(magnus_dbuf *row_ptr, int64_t *nnz, magnus_context ctx,
                                    const struct magnus_device_csr_s *A,
                                    const struct magnus_device_csr_s *B,
                                    magnus_spgemm_section *section) {
-    magnus_report_run_section *rep = &section->run;
     magnus_hash_config cfg;
-    default_config(&cfg);
+    magnus_report_run_section *rep = plan_phase_begin(&cfg, section, ctx, A);
     magnus_hash_stats sym = {0};
     const int64_t m = A->rows;
     magnus_dbuf rp = {0};
     magnus_status s;
     *nnz = 0;
-    begin_report(rep, ctx, A);
 
     double t = magnus_now_ms();
     const int64_t zero = 0;
@@ -188,14 +197,12 @@ static magnus_status hash_numeric(magnus_device_csr *C, magnus_context ctx,
                                   const magnus_dbuf *row_ptr, int64_t nnz,
                                   struct magnus_device_csr_s *into,
                                   magnus_spgemm_section *section) {
-    magnus_report_run_section *rep = &section->run;
     magnus_hash_config cfg;
-    default_config(&cfg);
+    magnus_report_run_section *rep = plan_phase_begin(&cfg, section, ctx, A);
     magnus_hash_stats num = {0};
     const int64_t m = A->rows;
     magnus_device_csr dC = NULL;
     if (C) *C = NULL;
-    begin_report(rep, ctx, A);
 
     double t = magnus_now_ms();
     magnus_status s = magnus_spgemm_numeric_target(&dC, into, ctx, m, B->cols, A->type, nnz);

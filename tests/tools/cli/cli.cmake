@@ -25,40 +25,26 @@
 if(TARGET magnus_cli)
   find_program(MAGNUS_BASH bash REQUIRED)
   find_program(MAGNUS_PYTHON3 python3 REQUIRED)
-  add_test(NAME cli
-    COMMAND ${MAGNUS_BASH} ${CMAKE_CURRENT_LIST_DIR}/test_cli.sh $<TARGET_FILE:magnus_cli>
-            ${MAGNUS_SHARED_MATRICES} ${CMAKE_CURRENT_BINARY_DIR}/cli-work)
-  set_tests_properties(cli PROPERTIES TIMEOUT 300 LABELS cli)
-
-  add_test(NAME cli_errors
-    COMMAND ${MAGNUS_BASH} ${CMAKE_CURRENT_LIST_DIR}/test_cli_errors.sh $<TARGET_FILE:magnus_cli>
-            ${CMAKE_CURRENT_BINARY_DIR}/cli-errors-work)
-  set_tests_properties(cli_errors PROPERTIES TIMEOUT 300 LABELS cli)
-
-  add_test(NAME cli_io
-    COMMAND ${MAGNUS_BASH} ${CMAKE_CURRENT_LIST_DIR}/test_cli_io.sh $<TARGET_FILE:magnus_cli>
-            ${MAGNUS_SHARED_MATRICES} ${CMAKE_CURRENT_BINARY_DIR}/cli-io-work)
-  set_tests_properties(cli_io PROPERTIES TIMEOUT 300 LABELS cli)
-
-  add_test(NAME cli_output
-    COMMAND ${MAGNUS_BASH} ${CMAKE_CURRENT_LIST_DIR}/test_cli_output.sh $<TARGET_FILE:magnus_cli>
-            ${CMAKE_CURRENT_BINARY_DIR}/cli-output-work)
-  set_tests_properties(cli_output PROPERTIES TIMEOUT 300 LABELS cli)
-
-  add_test(NAME cli_first_use
-    COMMAND ${MAGNUS_BASH} ${CMAKE_CURRENT_LIST_DIR}/test_cli_first_use.sh
-            $<TARGET_FILE:magnus_cli> ${CMAKE_CURRENT_BINARY_DIR}/cli-first-use-work)
-  set_tests_properties(cli_first_use PROPERTIES TIMEOUT 600 LABELS cli SKIP_RETURN_CODE 77)
-
-  add_test(NAME cli_device
-    COMMAND ${MAGNUS_BASH} ${CMAKE_CURRENT_LIST_DIR}/test_cli_device.sh
-            $<TARGET_FILE:magnus_cli> ${CMAKE_CURRENT_BINARY_DIR}/cli-device-work)
-  set_tests_properties(cli_device PROPERTIES TIMEOUT 600 LABELS "cli;opencl" SKIP_RETURN_CODE 77)
-
-  add_test(NAME cli_spmv
-    COMMAND ${MAGNUS_BASH} ${CMAKE_CURRENT_LIST_DIR}/test_cli_spmv.sh
-            $<TARGET_FILE:magnus_cli> ${CMAKE_CURRENT_BINARY_DIR}/cli-spmv-work)
-  set_tests_properties(cli_spmv PROPERTIES TIMEOUT 600 LABELS "cli;spmv" SKIP_RETURN_CODE 77)
+  # One script test: bash SCRIPT TOOL [BEFORE_WORK...] WORK_DIR, its work folder named after
+  # the test (cli_io -> cli-io-work); SKIP: exit status 77 means skipped (no device).
+  function(magnus_cli_script_test name script timeout labels)
+    cmake_parse_arguments(T "SKIP" "" "BEFORE_WORK" ${ARGN})
+    string(REPLACE "_" "-" work ${name})
+    add_test(NAME ${name}
+      COMMAND ${MAGNUS_BASH} ${CMAKE_CURRENT_LIST_DIR}/${script} $<TARGET_FILE:magnus_cli>
+              ${T_BEFORE_WORK} ${CMAKE_CURRENT_BINARY_DIR}/${work}-work)
+    set_tests_properties(${name} PROPERTIES TIMEOUT ${timeout} LABELS "${labels}")
+    if(T_SKIP)
+      set_tests_properties(${name} PROPERTIES SKIP_RETURN_CODE 77)
+    endif()
+  endfunction()
+  magnus_cli_script_test(cli test_cli.sh 300 cli BEFORE_WORK ${MAGNUS_SHARED_MATRICES})
+  magnus_cli_script_test(cli_errors test_cli_errors.sh 300 cli)
+  magnus_cli_script_test(cli_io test_cli_io.sh 300 cli BEFORE_WORK ${MAGNUS_SHARED_MATRICES})
+  magnus_cli_script_test(cli_output test_cli_output.sh 300 cli)
+  magnus_cli_script_test(cli_first_use test_cli_first_use.sh 600 cli SKIP)
+  magnus_cli_script_test(cli_device test_cli_device.sh 600 "cli;opencl" SKIP)
+  magnus_cli_script_test(cli_spmv test_cli_spmv.sh 600 "cli;spmv" SKIP)
 
   # `magnus params --describe`: the shipped Data Center GPU Max file with no device, malformed
   # files; then (on the Level Zero test driver's PVC-like device) the same parameters as it.
