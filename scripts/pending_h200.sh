@@ -2,15 +2,15 @@
 # The measurements the open issues still wait for, ON the GPU machine after scripts/gpu_bundle.sh
 # here (and, for `compare`, the old build in .carry/old35/; for `hsmu`, the peer's binaries in
 # .carry/hsmu/, never committed: bench/results/2026-12-06-h100-ptx/README.md says how they are
-# built). In order of what closes most (the session's 30 device minutes hold about three calls
-# of 400-540 s): check (issue 36's item 4), compare (issue 35), spmvhot (issue 32), hsmu and
-# star (issue 34), stripes and trace (issue 36's item 1), rmatb4 (issue 34, item 2). For example:
+# built). Every step ran once on 2026-12-06 (H100, bench/results/2026-12-06-h100-pending/);
+# what is left for the next session's 30 device minutes: spmvhot with its ncu part (issue 32),
+# rmatb4 past scale 18 (issue 34, item 2), and `compare` again after a change that may move
+# SpGEMM's time (issue 35). For example:
 #   run(command="PENDING_STEPS=check,sanitize bash scripts/pending_h200.sh", carry=[build-gpu, .carry/lib,
 #       .carry/opencl, .carry/matrices])
-#   run(command="PENDING_STEPS=compare,hsmu,star bash scripts/pending_h200.sh",
-#       carry=[build-gpu, .carry/lib, .carry/opencl, .carry/matrices, .carry/old35, .carry/hsmu])
-#   run(command="PENDING_STEPS=spmvhot,stripes,trace bash scripts/pending_h200.sh", carry=[build-gpu,
-#       .carry/lib, .carry/opencl, .carry/matrices])
+#   run(command="RMATB4_SCALES=18-19 PENDING_STEPS=spmvhot,rmatb4 bash
+#       scripts/pending_h200.sh", carry=[build-gpu, .carry/lib, .carry/opencl, .carry/matrices])
+#   (compare: + .carry/old35; hsmu: + .carry/hsmu)
 # What each step must answer (each under `timeout`; none starts with less than 20 s of
 # PENDING_BUDGET_S, default 540, left):
 #   check    do the whole CUDA and NVIDIA-OpenCL suites pass on this GPU, test_fake_opencl's
@@ -41,12 +41,14 @@
 #            is per launch (the hypothesis, about 20 launches and 2 reads); if the kernels
 #            themselves run longer, it is the code NVIDIA's OpenCL compiler made (issue 36, item 1)
 #   rmatb4   where does R-MAT with a sparse B (4 per row) stand against cuSPARSE (both
-#            allocators) with this build (last measured 2026-12-02, before dense rows: 1.44-2.03x):
-#            scales 15-19, A 4-32 per row, seed 5 (never used), every C verified    (issue 34, item 2)
-#   spmvhot  does csr-balanced's hot x (MAGNUS_SPMV_HOT_BYTES unset, 32K, 64K, 96K, 160K) cut
-#            its time on the power-law inputs as predicted (docs/performance.md, "SpMV: x's
-#            hot columns in local memory": f64 rmat:22:16:2 0.565 -> 0.44-0.48 ms at 32K-96K), f64
-#            and f32, and what ncu says of L2 bytes and occupancy at each           (issue 32)
+#            allocators): scales RMATB4_SCALES (default 15-19), A 4-32 per row, seed 5, every C
+#            verified; 2026-12-06 (H100) reached s18 a4 in 145 s: 1.34-2.29x, the numeric phase
+#            39-58 % of the time (docs/performance.md)                     (issue 34, item 2)
+#   spmvhot  what ncu says of csr-balanced's hot x (MAGNUS_SPMV_HOT_BYTES unset, 32K, 64K;
+#            SPMVHOT_SIZES to change): L2 bytes and active warps at each. The times of the
+#            2026-12-06 H100 call refuted the prediction (f64 rmat:22:16:2 0.654 ms off, 0.655 at
+#            32K, 1.009 at 64K) and its 300 s ended before ncu; docs/performance.md, "SpMV: x's
+#            hot columns in local memory", names the two readings ncu tells apart  (issue 32)
 # Files in $OUT (default ./pending-out): summary.txt (each step's status) and one archive a
 # step (at most 8 files come back): check.tgz, sanitize.tgz, compare.tgz (summary.txt), hsmu.tgz (hsmu.txt,
 # logs/), star.tgz (star-TYPE.csv), stripes.tgz (base-TYPE.csv, auto3-TYPE.csv),
@@ -149,7 +151,7 @@ if has rmatb4 && left rmatb4; then
 fi
 if has spmvhot && left spmvhot; then
   step spmvhot "$(limit 300)" env SPMV_STEPS=carveout SPMV_CARVEOUT_KNOB=MAGNUS_SPMV_HOT_BYTES \
-    SPMV_CARVEOUTS="unset 32K 64K 96K 160K" SPMV_CARVEOUT_TYPES="f64 f32" SPMV_RUNS=20 \
+    SPMV_CARVEOUTS="${SPMVHOT_SIZES:-unset 32K 64K}" SPMV_CARVEOUT_TYPES="f64 f32" SPMV_RUNS=20 \
     SPMV_CARVEOUT_TIMEOUT_S=40 SPMV_CARVEOUT_NCU_TYPES=f64 OUT="$out/spmvhot" \
     bash scripts/spmv_h200.sh
   pack spmvhot
