@@ -88,6 +88,15 @@ check "every test skipped" 1 "NO GPU TESTED by step cuda on cuda:0: all 1 device
 check "no test matches the filter" 1 "NO GPU TESTED by step cuda on cuda:0: no device test ran" \
   "$both" GPU_CHECK_TESTS=no_such_test GPU_CHECK_STEPS=cuda
 check "an unknown step" 2 "unknown step 'cdua'" "$both" GPU_CHECK_STEPS=cdua
+# The test executables travel packed (gpu_bundle.sh). A marker of an earlier unpacking that came
+# along with a new archive must not keep them packed (every test then failed with rc 127).
+if command -v xz >/dev/null; then
+  tar -C "$repo/build-gpu" -cf - tests/fake_test | xz >"$repo/build-gpu/test-executables.tar.xz"
+  rm "$repo/build-gpu/tests/fake_test"
+  : >"$repo/build-gpu/tests/.unpacked"
+  check "packed tests, a stale marker" 0 "gpu_libs: test executables unpacked" "$both"
+  check "packed tests, unpacked before" 0 "gpu_check: all steps passed" "$both"
+fi
 rm -rf "$repo/.carry"
 check "no .carry" 2 "build-gpu/ or .carry/ missing" "$both"
 
