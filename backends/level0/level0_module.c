@@ -11,10 +11,8 @@
 #include "level0_internal.h"
 
 #ifdef MAGNUS_HAVE_SPIRV
-extern const unsigned char magnus_spirv_f32[];
-extern const size_t magnus_spirv_f32_size;
-extern const unsigned char magnus_spirv_f64[];
-extern const size_t magnus_spirv_f64_size;
+MAGNUS_EMBEDDED_BLOB(magnus_spirv_f32);
+MAGNUS_EMBEDDED_BLOB(magnus_spirv_f64);
 #endif
 
 /* Stateless addressing, so a buffer may exceed 4 GiB (Intel's IGC option; see

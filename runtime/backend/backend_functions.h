@@ -82,4 +82,10 @@
     .event_synchronize = prefix##_event_synchronize,                                              \
     .event_elapsed_ms = prefix##_event_elapsed_ms, .event_destroy = prefix##_event_destroy
 
+/* A kernel binary or source the build embeds (cmake/MagnusEmbed.cmake): SYMBOL holds its bytes
+ * (NUL-terminated), SYMBOL_size their count without the terminator. */
+#define MAGNUS_EMBEDDED_BLOB(symbol)                                                              \
+    extern const unsigned char symbol[];                                                          \
+    extern const size_t symbol##_size
+
 #endif

@@ -231,13 +231,24 @@ Test(spmv_f32, parameters) {
     magnus_csr_free(&A);
 }
 
-/* A plan converts once: repeated products report no conversion and give the right values. */
+/* A on the device, for the tests that need both (the upload must succeed). */
+static magnus_device_csr upload(magnus_context ctx, const magnus_csr_s *A) {
+    magnus_device_csr dA = NULL;
+    ASSERT_OK(magnus_device_csr_upload(&dA, ctx, A));
+    return dA;
+}
+
+/* What upload() and build() gave, freed. */
+static void free_both(magnus_device_csr *dA, magnus_csr *A) {
+    ASSERT_OK(magnus_device_csr_free(dA));
+    magnus_csr_free(A);
+}
+
 /* AUTO's rule (docs/algorithm.md §9), on both sides of its threshold: a matrix with rows far
  * above the mean gets the balanced split, plan or not; regular rows get HYBRID in a plan
  * (repeated products) and CSR in a one-shot product (no conversion to pay off). */
 static magnus_spmv_format auto_choice(magnus_context ctx, magnus_csr_s *A, bool plan) {
-    magnus_device_csr dA = NULL;
-    ASSERT_OK(magnus_device_csr_upload(&dA, ctx, A));
+    magnus_device_csr dA = upload(ctx, A);
     magnus_spmv_report rep;
     if (plan) {
         magnus_spmv_plan p = NULL;
@@ -266,11 +277,11 @@ Test(spmv_f64, auto_rule) {
     magnus_csr_free(&skewed);
 }
 
+/* A plan converts once: repeated products report no conversion and give the right values. */
 Test(spmv_f32, plan_reuse) {
     magnus_context ctx = magnus_test_context();
     magnus_csr A = magnus_test_rmat(10, 8, SEED, MAGNUS_FLOAT32);
-    magnus_device_csr dA;
-    ASSERT_OK(magnus_device_csr_upload(&dA, ctx, A));
+    magnus_device_csr dA = upload(ctx, A);
     float *x = malloc((size_t)A->cols * 4), *y = malloc((size_t)A->rows * 4);
     for (int f = MAGNUS_SPMV_CSR; f <= MAGNUS_SPMV_SELL_P; f++) {
         magnus_spmv_options o;
@@ -306,15 +317,13 @@ Test(spmv_f32, plan_reuse) {
     }
     free(x);
     free(y);
-    ASSERT_OK(magnus_device_csr_free(&dA));
-    magnus_csr_free(&A);
+    free_both(&dA, &A);
 }
 
 Test(spmv_errors, bad_input) {
     magnus_context ctx = magnus_test_context();
     magnus_csr A = build(300, 2000, len_wide, MAGNUS_FLOAT32, SEED);
-    magnus_device_csr dA;
-    ASSERT_OK(magnus_device_csr_upload(&dA, ctx, A));
+    magnus_device_csr dA = upload(ctx, A);
     const uint64_t in_use = ctx->memory_in_use;
     magnus_device_vector x, y, x64 = NULL, short_x;
     ASSERT_OK(magnus_device_vector_zeros(&x, ctx, MAGNUS_FLOAT32, 2000));
@@ -374,8 +383,7 @@ Test(spmv_errors, bad_input) {
     ASSERT_OK(magnus_device_vector_free(&y));
     ASSERT_OK(magnus_device_vector_free(&x64));
     cr_assert_eq(ctx->memory_in_use, in_use, "the failed calls left device memory allocated");
-    ASSERT_OK(magnus_device_csr_free(&dA));
-    magnus_csr_free(&A);
+    free_both(&dA, &A);
 }
 
 /* A call that succeeds leaves magnus_last_error() empty, even right after a failing call;
@@ -383,8 +391,7 @@ Test(spmv_errors, bad_input) {
 Test(spmv_errors, success_leaves_no_message) {
     magnus_context ctx = magnus_test_context();
     magnus_csr A = build(300, 2000, len_wide, MAGNUS_FLOAT32, SEED);
-    magnus_device_csr dA;
-    ASSERT_OK(magnus_device_csr_upload(&dA, ctx, A));
+    magnus_device_csr dA = upload(ctx, A);
     float hx[2000], hy[300];
     for (int j = 0; j < 2000; j++) hx[j] = 1;
 #define STALE() cr_assert_neq(magnus_csr_validate(NULL), MAGNUS_SUCCESS)
@@ -414,8 +421,7 @@ Test(spmv_errors, success_leaves_no_message) {
     cr_expect_str_not_empty(magnus_last_error(), "a _free cleared the message");
     ASSERT_OK(magnus_device_vector_free(&x));
     ASSERT_OK(magnus_device_vector_free(&y));
-    ASSERT_OK(magnus_device_csr_free(&dA));
-    magnus_csr_free(&A);
+    free_both(&dA, &A);
 }
 
 /* Host allocations failing one after the other (the n-th and every later one): every call
