@@ -55,6 +55,12 @@ static magnus_context make_context(const magnus_device_info *dev) {
     return ctx;
 }
 
+/* A context on the fake driver's device. */
+static magnus_context fake_context(void) {
+    magnus_device_info dev = fake_device();
+    return make_context(&dev);
+}
+
 static void free_context(magnus_context *ctx) {
     cr_assert_eq(magnus_context_free(ctx), MAGNUS_SUCCESS, "%s", magnus_last_error());
     cr_assert_eq(fake_live_objects(), 0, "%ld Level Zero objects outlive the context",
@@ -69,8 +75,7 @@ static void fill_bytes(unsigned char *p, size_t n, unsigned seed) {
 /* ---- memory -------------------------------------------------------------------------------- */
 
 Test(level0_runtime, write_read_at_offsets_round_trips) {
-    magnus_device_info dev = fake_device();
-    magnus_context ctx = make_context(&dev);
+    magnus_context ctx = fake_context();
     const size_t n = (1u << 20) + 3;
     unsigned char *in = malloc(n), *out = malloc(n);
     cr_assert(in && out);
@@ -93,8 +98,7 @@ Test(level0_runtime, write_read_at_offsets_round_trips) {
 }
 
 Test(level0_runtime, fills_and_copies_match_a_host_model) {
-    magnus_device_info dev = fake_device();
-    magnus_context ctx = make_context(&dev);
+    magnus_context ctx = fake_context();
     enum { N = 4096 };
     unsigned char model_a[N], model_b[N], got[N];
     fill_bytes(model_a, N, 2);
@@ -183,8 +187,7 @@ Test(level0_runtime, timer_converts_ticks_and_survives_counter_wrap) {
     setenv("FAKE_ZE_TIMER_NS", "2", 1);
     setenv("FAKE_ZE_TIMESTAMP_BITS", "10", 1);
     setenv("FAKE_ZE_CLOCK_START", "1000", 1);
-    magnus_device_info dev = fake_device();
-    magnus_context ctx = make_context(&dev);
+    magnus_context ctx = fake_context();
     magnus_dbuf a, b;
     cr_assert_eq(magnus_dbuf_alloc(ctx, 1000, &a), MAGNUS_SUCCESS);
     cr_assert_eq(magnus_dbuf_alloc(ctx, 1000, &b), MAGNUS_SUCCESS);
@@ -204,8 +207,7 @@ Test(level0_runtime, timer_converts_ticks_and_survives_counter_wrap) {
 /* Cross-queue dependencies destroy their event at once; the backend must keep it until both
  * queues are past it, and then really destroy it (no growth over many dependencies). */
 Test(level0_runtime, queue_dependencies_release_their_events) {
-    magnus_device_info dev = fake_device();
-    magnus_context ctx = make_context(&dev);
+    magnus_context ctx = fake_context();
     magnus_dbuf buf;
     uint32_t value = 0;
     cr_assert_eq(magnus_dbuf_alloc(ctx, 4096, &buf), MAGNUS_SUCCESS);
@@ -230,8 +232,7 @@ Test(level0_runtime, queue_dependencies_release_their_events) {
 
 /* Freeing a buffer that queued work still reads must wait for that work (zeMemFree does not). */
 Test(level0_runtime, freeing_a_buffer_in_use_waits_for_the_queues) {
-    magnus_device_info dev = fake_device();
-    magnus_context ctx = make_context(&dev);
+    magnus_context ctx = fake_context();
     enum { N = 8192 };
     unsigned char in[N], out[N];
     fill_bytes(in, N, 5);
@@ -262,8 +263,7 @@ static void skip_without_spirv(magnus_status s, magnus_context *ctx, magnus_dbuf
 /* A module the driver refuses to build: the error carries the driver's build log. */
 Test(level0_runtime, module_build_failure_carries_the_build_log) {
     setenv("FAKE_ZE_FAIL_AT", "build", 1);
-    magnus_device_info dev = fake_device();
-    magnus_context ctx = make_context(&dev);
+    magnus_context ctx = fake_context();
     magnus_dbuf buf;
     cr_assert_eq(magnus_dbuf_alloc(ctx, 64, &buf), MAGNUS_SUCCESS);
     magnus_status s = magnus_k_prim_fill_u32(ctx, MAGNUS_QUEUE_MAIN, MAGNUS_VARIANT_F32, 1, 64, 0,
@@ -281,8 +281,7 @@ Test(level0_runtime, module_build_failure_carries_the_build_log) {
 /* The SPIR-V really runs: prim_fill_u32 (p[offset + i] = value for i < n) writes exactly its
  * range on two queues, after a fill the host model also knows. */
 Test(level0_runtime, kernels_run_through_level_zero) {
-    magnus_device_info dev = fake_device();
-    magnus_context ctx = make_context(&dev);
+    magnus_context ctx = fake_context();
     enum { N = 5000 };
     uint32_t model[N], got[N];
     magnus_dbuf buf;
@@ -313,8 +312,7 @@ Test(level0_runtime, kernels_run_through_level_zero) {
  * hash_bin_count declares 2432 bytes of local arrays (kernels/hash_binning.cl). */
 Test(level0_runtime, launches_beyond_local_memory_are_refused) {
     setenv("FAKE_ZE_LOCAL_MEM", "4096", 1);
-    magnus_device_info dev = fake_device();
-    magnus_context ctx = make_context(&dev);
+    magnus_context ctx = fake_context();
     magnus_dbuf buf;
     cr_assert_eq(magnus_dbuf_alloc(ctx, 4096, &buf), MAGNUS_SUCCESS);
     const uint32_t zero = 0;
