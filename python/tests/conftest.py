@@ -60,3 +60,18 @@ def expect_product(C, expected, dtype):
     scale = abs(expected).max() if expected.nnz else 1.0
     assert (diff.max() if diff.nnz else 0.0) <= rtol * max(scale, 1e-300) * 10
     assert C.nnz == expected.nnz
+
+
+EMPTY_SHAPES = [(0, 5, 7), (5, 0, 7), (5, 7, 0), (0, 0, 0)]
+
+
+def expect_empty_product(multiply, csr, shape):
+    """A product with a zero dimension (SHAPE is m, k, n) through MULTIPLY(A, B), A and B made
+    empty by the constructor CSR: an m x n result with no entries, in A's value type. Returns
+    it for the caller's own checks."""
+    m, k, n = shape
+    A, B = csr((m, k), dtype=np.float32), csr((k, n), dtype=np.float32)
+    C = multiply(A, B)
+    assert C.shape == (m, n) and C.nnz == 0 and C.dtype == np.float32
+    return C
+

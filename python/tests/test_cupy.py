@@ -11,7 +11,7 @@ import pytest
 import scipy.sparse as sp
 
 import magnus
-from conftest import expect_product, rand
+from conftest import EMPTY_SHAPES, expect_empty_product, expect_product, rand
 
 cupy = pytest.importorskip("cupy", reason="CuPy is not installed")
 csp = pytest.importorskip("cupyx.scipy.sparse", reason="cupyx.scipy.sparse is not available")
@@ -85,12 +85,9 @@ def test_result_is_magnus_memory(cuda_ctx):
     assert C.has_canonical_format
 
 
-@pytest.mark.parametrize("shape", [(0, 5, 7), (5, 0, 7), (5, 7, 0), (0, 0, 0)])
+@pytest.mark.parametrize("shape", EMPTY_SHAPES)
 def test_empty_shapes(cuda_ctx, shape):
-    m, k, n = shape
-    A, B = csp.csr_matrix((m, k), dtype=np.float32), csp.csr_matrix((k, n), dtype=np.float32)
-    C = cuda_ctx.spgemm(A, B)
-    assert C.shape == (m, n) and C.nnz == 0 and C.dtype == np.float32
+    C = expect_empty_product(cuda_ctx.spgemm, csp.csr_matrix, shape)
     assert int(C.indptr.sum()) == 0
 
 

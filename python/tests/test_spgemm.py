@@ -5,7 +5,7 @@ import pytest
 import scipy.sparse as sp
 
 import magnus
-from conftest import expect_product, rand
+from conftest import EMPTY_SHAPES, expect_empty_product, expect_product, rand
 
 DTYPES = [np.float32, np.float64]
 
@@ -34,12 +34,9 @@ def test_shared_operand(ctx, dtype):
     expect_product(ctx.spgemm(A, A), A @ A, dtype)
 
 
-@pytest.mark.parametrize("shape", [(0, 5, 7), (5, 0, 7), (5, 7, 0), (0, 0, 0)])
+@pytest.mark.parametrize("shape", EMPTY_SHAPES)
 def test_empty_shapes(ctx, shape):
-    m, k, n = shape
-    A, B = sp.csr_array((m, k), dtype=np.float32), sp.csr_array((k, n), dtype=np.float32)
-    C = ctx.spgemm(A, B)
-    assert C.shape == (m, n) and C.nnz == 0 and C.dtype == np.float32
+    expect_empty_product(ctx.spgemm, sp.csr_array, shape)
 
 
 def test_no_entries(ctx):
