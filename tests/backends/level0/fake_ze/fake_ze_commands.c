@@ -19,11 +19,17 @@ static bool list_ok(ze_command_list_handle_t list) {
     return list && list->magic == FAKE_ZE_MAGIC_LIST;
 }
 
+/* Both creators check the handles, then the pointers (DESC: the descriptor given), then what
+ * the descriptor asks for (QUEUE_OK: a queue the fake has), and make the list. */
 static ze_result_t list_create(ze_context_handle_t context, ze_device_handle_t device,
-                               bool immediate, bool synchronous, ze_command_list_handle_t *out) {
+                               const void *desc, bool queue_ok, bool immediate, bool synchronous,
+                               ze_command_list_handle_t *out) {
+    if (!fake_ze_context_ok(context) || !fake_ze_device_ok(device))
+        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    if (!desc || !out) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+    if (!queue_ok) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
     ze_command_list_handle_t list = calloc(1, sizeof *list);
     if (!list) return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-    (void)device;
     list->magic = FAKE_ZE_MAGIC_LIST;
     list->context = context;
     list->immediate = immediate;
@@ -38,22 +44,16 @@ ze_result_t ZE_APICALL fake_zeCommandListCreateImmediate(ze_context_handle_t con
                                                          ze_device_handle_t device,
                                                          const ze_command_queue_desc_t *desc,
                                                          ze_command_list_handle_t *out) {
-    if (!fake_ze_context_ok(context) || !fake_ze_device_ok(device))
-        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-    if (!desc || !out) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-    if (desc->ordinal != 0 || desc->index != 0) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-    return list_create(context, device, true, desc->mode == ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS, out);
+    return list_create(context, device, desc, desc && desc->ordinal == 0 && desc->index == 0,
+                       true, desc && desc->mode == ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS, out);
 }
 
 ze_result_t ZE_APICALL fake_zeCommandListCreate(ze_context_handle_t context,
                                                 ze_device_handle_t device,
                                                 const ze_command_list_desc_t *desc,
                                                 ze_command_list_handle_t *out) {
-    if (!fake_ze_context_ok(context) || !fake_ze_device_ok(device))
-        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-    if (!desc || !out) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-    if (desc->commandQueueGroupOrdinal != 0) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-    return list_create(context, device, false, false, out);
+    return list_create(context, device, desc, desc && desc->commandQueueGroupOrdinal == 0, false,
+                       false, out);
 }
 
 static void free_commands(fake_ze_stream *stream) {
