@@ -13,6 +13,8 @@ typedef struct magnus_accumulate_knobs {
     bool hash_wide_bins; /* hash bins past the budget, up to the device's local memory, for
                             items the budget cannot hold (MAGNUS_HASH_WIDE_BINS=1 on a device
                             with more) */
+    uint32_t hash_merge_groups; /* a launch of local bins takes in the smaller bins below it
+                                   while it stays within this many work groups (0: never) */
 } magnus_accumulate_knobs;
 _Static_assert(sizeof(magnus_accumulate_knobs) <= MAGNUS_KNOB_BYTES,
                "the accumulator's knobs must fit the context's slot");
@@ -32,7 +34,10 @@ static inline magnus_accumulate_knobs *magnus_accumulate_knobs_edit(struct magnu
 /* What the reader parses, validated (MAGNUS_ERROR_INVALID_ARGUMENT naming the variable for a
  * value out of range): MAGNUS_HASH_WIDE_BINS (1: bins past the budget up to the device's local
  * memory, for items the budget cannot hold; 0 or unset: none, such items take global tables or
- * dense rows; measured mixed, docs/performance.md "The method per row"). The dense rows' own
- * knobs are theirs (dense/dense_rows_knobs.h). */
+ * dense rows; measured mixed, docs/performance.md "The method per row"),
+ * MAGNUS_HASH_MERGE_GROUPS (the work groups up to which a launch of local bins takes in the
+ * smaller bins below it, 1 to 2^31 - 1; 0: every non-empty bin its own launch; unset: the
+ * device's compute units; docs/performance.md "Fewer launches for the smallest bins"). The
+ * dense rows' own knobs are theirs (dense/dense_rows_knobs.h). */
 
 #endif

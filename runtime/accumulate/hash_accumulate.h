@@ -68,6 +68,8 @@ typedef struct magnus_hash_stats {
     int64_t key_total;            /* sum of the uncapped keys: products (symbolic), nnz
                                      (numeric) */
     int64_t launches;             /* kernels launched, binning included */
+    int64_t bins_merged;          /* non-empty local bins run in a larger bin's launch
+                                     (MAGNUS_HASH_MERGE_GROUPS, hash_launch.c) */
 } magnus_hash_stats;
 
 /* Queues and knobs of one call. */

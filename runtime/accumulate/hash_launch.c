@@ -3,6 +3,7 @@
  * needs, over rows or chunks, symbolic or numeric, with local or global tables, through its
  * typed wrapper (runtime/device/kernels.h); and the launches of the local-table bins.
  */
+#include "accumulate_knobs.h"
 #include "hash_private.h"
 #include "kernels.h"
 
@@ -80,19 +81,40 @@ magnus_status magnus_hash_launch_bin(const hash_phase *ph, const hash_launch *l,
 
 /* ---- local bins --------------------------------------------------------------------------- */
 
-/* Local bins, largest first; the largest non-empty one joins the global work on heavy. */
+/* Local bins, largest first; the largest non-empty one joins the global work on heavy.
+ *
+ * A launch costs the host 9-10 us through CUDA and 25-31 us through NVIDIA's OpenCL (the H100's
+ * launch traces, docs/performance.md), and a phase's smallest bins are often a few work groups
+ * each, too few to fill the device. So, walking down from a bin, the smaller non-empty bins
+ * below it join its launch while the launch stays within the accumulator's merge limit (the
+ * device's compute units unless MAGNUS_HASH_MERGE_GROUPS says otherwise; 0: every bin its
+ * own launch): their items fit the larger bin's tables (bins are upper bounds on keys), and
+ * binning lays adjacent bins' ids side by side, so the launch takes one range of them. */
 magnus_status magnus_hash_run_local(const hash_phase *ph, const hash_plan *plan,
                                     const hash_work *w, const uint32_t *sizes,
                                     const int64_t *offsets, magnus_hash_stats *st) {
+    const uint64_t merge_limit = magnus_accumulate_knobs_of(ph->ctx)->hash_merge_groups;
     magnus_status s;
-    int last = plan->nbins - 1;
     int first = 1;
-    for (int b = last - 1; b >= 1; b--) {
-        if (sizes[b] == 0) continue;
+    int b = plan->nbins - 2;
+    while (b >= 1) {
+        if (sizes[b] == 0) {
+            b--;
+            continue;
+        }
         const hash_bin *bin = &plan->bin[b];
+        int64_t begin = offsets[b], count = sizes[b];
+        int below = b - 1;
+        for (; below >= 1 && merge_limit > 0; below--) {
+            const int64_t joined = count + sizes[below];
+            if ((uint64_t)((joined + bin->per_group - 1) / bin->per_group) > merge_limit) break;
+            if (sizes[below] > 0) st->bins_merged++;
+            begin = offsets[below];
+            count = joined;
+        }
         hash_launch l = {.bins = &w->bins,
-                         .bins_offset = offsets[b],
-                         .count = sizes[b],
+                         .bins_offset = begin,
+                         .count = count,
                          .table_size = bin->table,
                          .lanes = bin->lanes,
                          .sort_net = (uint32_t)pow2_ceil((uint64_t)bin->max_key)};
@@ -104,6 +126,7 @@ magnus_status magnus_hash_run_local(const hash_phase *ph, const hash_plan *plan,
             return s;
         st->launches++;
         first = 0;
+        b = below;
     }
     return MAGNUS_SUCCESS;
 }

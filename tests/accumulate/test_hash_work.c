@@ -406,3 +406,39 @@ Test(hash_work, wide_chunks) {
     free(hcol);
     free(hval);
 }
+
+/* MAGNUS_HASH_MERGE_GROUPS, read at context creation: unset, one work group a compute unit of
+ * the probed device; 0 (never merge) and a number as given; anything else refused, naming the
+ * variable. */
+Test(hash_work, merge_knob_read_at_context_creation) {
+    magnus_device_info dev;
+    magnus_context ctx = NULL;
+    ASSERT_OK(magnus_device_select(&dev));
+    unsetenv("MAGNUS_HASH_MERGE_GROUPS");
+    ASSERT_OK(magnus_context_create(&ctx, &dev, NULL));
+    const uint32_t units = ctx->device.compute_units > 0 ? (uint32_t)ctx->device.compute_units : 1;
+    cr_assert_eq(magnus_accumulate_knobs_of(ctx)->hash_merge_groups, units);
+    ASSERT_OK(magnus_context_free(&ctx));
+    const struct {
+        const char *value;
+        uint32_t want;
+    } good[] = {{"0", 0}, {"7", 7}, {"2147483647", 2147483647u}};
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        setenv("MAGNUS_HASH_MERGE_GROUPS", good[i].value, 1);
+        ASSERT_OK(magnus_context_create(&ctx, &dev, NULL));
+        cr_assert_eq(magnus_accumulate_knobs_of(ctx)->hash_merge_groups, good[i].want, "%s",
+                     good[i].value);
+        ASSERT_OK(magnus_context_free(&ctx));
+    }
+    const char *bad[] = {"abc", "-1", "2147483648", "12x"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        setenv("MAGNUS_HASH_MERGE_GROUPS", bad[i], 1);
+        magnus_status s = magnus_context_create(&ctx, &dev, NULL);
+        cr_assert_eq(s, MAGNUS_ERROR_INVALID_ARGUMENT, "MAGNUS_HASH_MERGE_GROUPS=%s: %s", bad[i],
+                     magnus_status_string(s));
+        cr_assert_null(ctx);
+        cr_assert(strstr(magnus_last_error(), "MAGNUS_HASH_MERGE_GROUPS") != NULL, "%s",
+                  magnus_last_error());
+    }
+    unsetenv("MAGNUS_HASH_MERGE_GROUPS");
+}

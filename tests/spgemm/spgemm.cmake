@@ -10,6 +10,11 @@ magnus_add_device_test(spgemm_hash
                                ${_spgemm_dir}/test_spgemm_hash_errors.c
                                ${_spgemm_dir}/test_spgemm_hash_accumulate.c
                        LABELS spgemm hash TIMEOUT 600)
+# Every local bin of a phase in the launch of the largest where it can be
+# (MAGNUS_HASH_MERGE_GROUPS past any launch): the whole suite with each bin's items in a larger
+# bin's tables.
+magnus_add_device_variant(spgemm_hash merged ENV MAGNUS_HASH_MERGE_GROUPS=2147483647
+                          LABELS spgemm hash TIMEOUT 600 BACKENDS opencl level0_fake cuda)
 # C = alpha·A·B and the reusable plan (symbolic once, numeric many).
 magnus_add_device_test(spgemm_plan SOURCES ${_spgemm_dir}/test_spgemm_plan.c
                        LABELS spgemm plan TIMEOUT 300)

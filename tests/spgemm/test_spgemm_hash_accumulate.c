@@ -267,3 +267,36 @@ Test(hash_accumulate, products_of_short_and_long_rows) {
     free(got);
     free(want);
 }
+
+/* A tail of nearly empty bins shares one launch (hash_launch.c, MAGNUS_HASH_MERGE_GROUPS): an
+ * R-MAT square, whose rows spread over many local bins with the largest nearly empty, first
+ * with the merge off, then with every launch free to take in the bins below it. Each bin
+ * merged is one launch fewer, in both phases, and C stays the reference's. The context's knob
+ * (otherwise the device's compute units) is set here and restored. */
+Test(hash_accumulate, tail_bins_share_a_launch) {
+    magnus_context ctx = magnus_test_context();
+    uint32_t *merge = &magnus_accumulate_knobs_edit(ctx)->hash_merge_groups;
+    const uint32_t saved = *merge;
+    magnus_csr A = magnus_test_rmat(11, 8, 93, MAGNUS_FLOAT32);
+    magnus_hash_stats sym[2], num[2];
+    magnus_report rep;
+    for (int on = 0; on < 2; on++) {
+        memset(&sym[on], 0, sizeof sym[on]);
+        memset(&num[on], 0, sizeof num[on]);
+        *merge = on ? INT32_MAX : 0;
+        hash_run_with_stats(ctx, A, A, NULL, &sym[on], &num[on], &rep);
+    }
+    *merge = saved;
+    cr_assert_eq(sym[0].bins_merged + num[0].bins_merged, 0, "merged with the knob at 0");
+    cr_assert_gt(sym[1].bins_merged, 0, "no symbolic bin merged");
+    cr_assert_gt(num[1].bins_merged, 0, "no numeric bin merged");
+    cr_assert_eq(sym[1].launches + sym[1].bins_merged, sym[0].launches,
+                 "symbolic: %lld launches with %lld bins merged, %lld without",
+                 (long long)sym[1].launches, (long long)sym[1].bins_merged,
+                 (long long)sym[0].launches);
+    cr_assert_eq(num[1].launches + num[1].bins_merged, num[0].launches,
+                 "numeric: %lld launches with %lld bins merged, %lld without",
+                 (long long)num[1].launches, (long long)num[1].bins_merged,
+                 (long long)num[0].launches);
+    magnus_csr_free(&A);
+}

@@ -22,6 +22,11 @@ magnus_add_device_variant(spgemm_gmagnus all_dense ARGS --filter "gmagnus*/*"
 magnus_add_device_variant(spgemm_gmagnus in_place ARGS --filter "gmagnus*/*"
                           ENV MAGNUS_CHAT_GAP=4 MAGNUS_CHAT_GAP_MIN_BYTES=0 LABELS gmagnus
                           TIMEOUT 900 BACKENDS opencl level0_fake cuda)
+# The light chunks' local bins merged into the largest launch wherever they can be
+# (MAGNUS_HASH_MERGE_GROUPS past any launch).
+magnus_add_device_variant(spgemm_gmagnus merged ARGS --filter "gmagnus*/*"
+                          ENV MAGNUS_HASH_MERGE_GROUPS=2147483647 LABELS gmagnus TIMEOUT 900
+                          BACKENDS opencl level0_fake cuda)
 # A 1 KiB budget per work group (MAGNUS_LOCAL_MEM_BYTES) on the PVC-like test device: every
 # multiply that uses the default budget sends rows down the heavy path and through the
 # multisplit (the R-MAT pairs: 8 chunks per heavy row in float32, 16 in float64); the level
