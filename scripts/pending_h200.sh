@@ -3,7 +3,8 @@
 # here (and, for `compare`, the old build in .carry/old35/; for `hsmu`, the peer's binaries in
 # .carry/hsmu/, never committed: bench/results/2026-12-06-h100-ptx/README.md says how they are
 # built). Every step ran once on 2026-12-06 (H100, bench/results/2026-12-06-h100-pending/);
-# what is left for the next session's 30 device minutes: spmvhot with its ncu part (issue 32),
+# what is left for the next session's 30 device minutes: check and sanitize (the hash
+# accumulator's merged bins, issue 36), trace (their launches), spmvhot with its ncu part (issue 32),
 # rmatb4 past scale 18 (issue 34, item 2), and `compare` again after a change that may move
 # SpGEMM's time (issue 35). For example:
 #   run(command="PENDING_STEPS=check,sanitize bash scripts/pending_h200.sh", carry=[build-gpu, .carry/lib,
@@ -34,7 +35,10 @@
 #            matrices of 4e6 products or more, f64 and f32; then AUTO again with
 #            MAGNUS_AUTO_STRIPES=3 (hash outright up to 3 stripes) on the same inputs
 #                                                                               (issue 36, item 1)
-#   trace    where OpenCL's symbolic phase loses 1.2-2.1x to CUDA's at equal parameters (issue
+#   trace    (again with MAGNUS_HASH_MERGE_GROUPS=0 beside the default: does merging the
+#            smallest bins cut the launches and the time as docs/performance.md, "Fewer launches
+#            for the smallest bins", predicts?)
+#            where OpenCL's symbolic phase loses 1.2-2.1x to CUDA's at equal parameters (issue
 #            36): host and device traces (MAGNUS_TRACE, scripts/trace_summary.py) of the last of
 #            3 multiplies of bcsstk13, ca-CondMat and EX5 (hash on both) through CUDA at 48 KiB
 #            and through OpenCL: if the device idles between launches and host reads, the cost
@@ -131,12 +135,17 @@ if has trace && left trace; then
     [ -n "$f" ] || { say "trace: $m missing"; continue; }
     for d in cuda opencl; do
       lm=; [ "$d" = cuda ] && lm=48K
-      step "trace $m $d" 60 env ${lm:+MAGNUS_LOCAL_MEM_BYTES=$lm} \
-        MAGNUS_TRACE="$out/trace/trace-$m-$d.txt" MAGNUS_TRACE_DEVICE=1 "$magnus" bench "$f" \
-        --runs 3 --verify-limit 0 --no-bandwidth --systems "hash@$d:0" \
-        >"$out/trace/bench-$m-$d.log" 2>&1
-      python3 scripts/trace_summary.py "$out/trace/trace-$m-$d.txt" --last 1 --top 10 \
-        >"$out/trace/sum-$m-$d.txt" 2>&1
+      # merge: MAGNUS_HASH_MERGE_GROUPS unset (the default) or 0 (one launch a bin, as before)
+      for merge in unset 0; do
+        t=$m-$d; [ "$merge" = 0 ] && t=$m-$d-merge0
+        step "trace $t" 60 env ${lm:+MAGNUS_LOCAL_MEM_BYTES=$lm} \
+          $([ "$merge" = 0 ] && echo MAGNUS_HASH_MERGE_GROUPS=0) \
+          MAGNUS_TRACE="$out/trace/trace-$t.txt" MAGNUS_TRACE_DEVICE=1 "$magnus" bench "$f" \
+          --runs 3 --verify-limit 0 --no-bandwidth --systems "hash@$d:0" \
+          >"$out/trace/bench-$t.log" 2>&1
+        python3 scripts/trace_summary.py "$out/trace/trace-$t.txt" --last 1 --top 10 \
+          >"$out/trace/sum-$t.txt" 2>&1
+      done
     done
   done
   pack trace
