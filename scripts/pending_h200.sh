@@ -35,7 +35,7 @@
 #            matrices of 4e6 products or more, f64 and f32; then AUTO again with
 #            MAGNUS_AUTO_STRIPES=3 (hash outright up to 3 stripes) on the same inputs
 #                                                                               (issue 36, item 1)
-#   trace    (again with MAGNUS_HASH_MERGE_GROUPS=0 beside the default: does merging the
+#   trace    (with MAGNUS_HASH_MERGE_GROUPS=132, the compute units, beside 0: does merging the
 #            smallest bins cut the launches and the time as docs/performance.md, "Fewer launches
 #            for the smallest bins", predicts?)
 #            where OpenCL's symbolic phase loses 1.2-2.1x to CUDA's at equal parameters (issue
@@ -135,11 +135,10 @@ if has trace && left trace; then
     [ -n "$f" ] || { say "trace: $m missing"; continue; }
     for d in cuda opencl; do
       lm=; [ "$d" = cuda ] && lm=48K
-      # merge: MAGNUS_HASH_MERGE_GROUPS unset (the default) or 0 (one launch a bin, as before)
-      for merge in unset 0; do
-        t=$m-$d; [ "$merge" = 0 ] && t=$m-$d-merge0
-        step "trace $t" 60 env ${lm:+MAGNUS_LOCAL_MEM_BYTES=$lm} \
-          $([ "$merge" = 0 ] && echo MAGNUS_HASH_MERGE_GROUPS=0) \
+      # MAGNUS_HASH_MERGE_GROUPS at 0 (one launch a bin, the default) and at the compute units
+      for merge in 0 132; do
+        t=$m-$d-merge$merge
+        step "trace $t" 60 env ${lm:+MAGNUS_LOCAL_MEM_BYTES=$lm} MAGNUS_HASH_MERGE_GROUPS=$merge \
           MAGNUS_TRACE="$out/trace/trace-$t.txt" MAGNUS_TRACE_DEVICE=1 "$magnus" bench "$f" \
           --runs 3 --verify-limit 0 --no-bandwidth --systems "hash@$d:0" \
           >"$out/trace/bench-$t.log" 2>&1

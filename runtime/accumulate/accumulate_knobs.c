@@ -11,8 +11,9 @@ static magnus_status read_knobs(void *slot, uint64_t *launch_local,
                                 const magnus_context_options *opt) {
     (void)opt;
     uint64_t wide = 0;
-    /* unset: a launch up to one group a compute unit (it cannot fill the device alone) */
-    uint64_t merge = c->device.compute_units > 0 ? (uint64_t)c->device.compute_units : 1;
+    /* unset: 0, one launch a bin, until the merge is measured (docs/performance.md, "Fewer
+     * launches for the smallest bins"); its intended value is the device's compute units */
+    uint64_t merge = 0;
     magnus_status s;
     if ((s = magnus_env_uint("MAGNUS_HASH_WIDE_BINS", 1, 1, true, &wide)) ||
         (s = magnus_env_uint("MAGNUS_HASH_MERGE_GROUPS", 1, INT32_MAX, true, &merge)))

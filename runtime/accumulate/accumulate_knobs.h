@@ -36,8 +36,9 @@ static inline magnus_accumulate_knobs *magnus_accumulate_knobs_edit(struct magnu
  * memory, for items the budget cannot hold; 0 or unset: none, such items take global tables or
  * dense rows; measured mixed, docs/performance.md "The method per row"),
  * MAGNUS_HASH_MERGE_GROUPS (the work groups up to which a launch of local bins takes in the
- * smaller bins below it, 1 to 2^31 - 1; 0: every non-empty bin its own launch; unset: the
- * device's compute units; docs/performance.md "Fewer launches for the smallest bins"). The
+ * smaller bins below it, 1 to 2^31 - 1, meant to be the device's compute units; 0 or unset:
+ * every non-empty bin its own launch, until measured: docs/performance.md "Fewer launches for
+ * the smallest bins"). The
  * dense rows' own knobs are theirs (dense/dense_rows_knobs.h). */
 
 #endif

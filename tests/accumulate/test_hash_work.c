@@ -407,17 +407,15 @@ Test(hash_work, wide_chunks) {
     free(hval);
 }
 
-/* MAGNUS_HASH_MERGE_GROUPS, read at context creation: unset, one work group a compute unit of
- * the probed device; 0 (never merge) and a number as given; anything else refused, naming the
- * variable. */
+/* MAGNUS_HASH_MERGE_GROUPS, read at context creation: unset, 0 (never merge, the default until
+ * measured); 0 and a number as given; anything else refused, naming the variable. */
 Test(hash_work, merge_knob_read_at_context_creation) {
     magnus_device_info dev;
     magnus_context ctx = NULL;
     ASSERT_OK(magnus_device_select(&dev));
     unsetenv("MAGNUS_HASH_MERGE_GROUPS");
     ASSERT_OK(magnus_context_create(&ctx, &dev, NULL));
-    const uint32_t units = ctx->device.compute_units > 0 ? (uint32_t)ctx->device.compute_units : 1;
-    cr_assert_eq(magnus_accumulate_knobs_of(ctx)->hash_merge_groups, units);
+    cr_assert_eq(magnus_accumulate_knobs_of(ctx)->hash_merge_groups, 0);
     ASSERT_OK(magnus_context_free(&ctx));
     const struct {
         const char *value;

@@ -272,7 +272,7 @@ Test(hash_accumulate, products_of_short_and_long_rows) {
  * R-MAT square, whose rows spread over many local bins with the largest nearly empty, first
  * with the merge off, then with every launch free to take in the bins below it. Each bin
  * merged is one launch fewer, in both phases, and C stays the reference's. The context's knob
- * (otherwise the device's compute units) is set here and restored. */
+ * is set here and restored. */
 Test(hash_accumulate, tail_bins_share_a_launch) {
     magnus_context ctx = magnus_test_context();
     uint32_t *merge = &magnus_accumulate_knobs_edit(ctx)->hash_merge_groups;
