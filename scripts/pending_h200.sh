@@ -18,8 +18,9 @@
 #            PTX test included (fixed after its last GPU run)?                  (issue 36, item 4)
 #   sanitize compute-sanitizer (memcheck, racecheck, synccheck) on the kernels changed since
 #            the last GPU run: csr-balanced with hot x (spmv_merge and its conversion's
-#            histogram and gather; MAGNUS_SPMV_HOT_BYTES=64K) and the hash algorithm's global
-#            tables (the symbolic global table's folded set-up)          (issues 32, 35, 36)
+#            histogram and gather; MAGNUS_SPMV_HOT_BYTES=64K), the hash algorithm's global
+#            tables (the symbolic global table's folded set-up) and every local bin merged into
+#            the largest launch (MAGNUS_HASH_MERGE_GROUPS, hash and gMAGNUS)   (issues 32, 35, 36)
 #   compare  did issue 35's refactors (e673ff0, .carry/old35, against this build) move SpGEMM's
 #            time? Old and new alternately, 2 rounds, CUDA, with the knobs e673ff0 lacked
 #            (MAGNUS_DENSE_STRIPES, MAGNUS_DENSE_ROW_ITEMS) off in both      (issue 35)
@@ -80,7 +81,7 @@ if has sanitize && left sanitize; then
   mkdir -p "$out/sanitize"
   step "sanitize spmv" "$(limit 60)" env SPMV_STEPS=sanitize SPMV_FORMATS=csr-balanced \
     SPMV_TESTS=spmv MAGNUS_SPMV_HOT_BYTES=64K OUT="$out/sanitize/spmv" bash scripts/spmv_h200.sh
-  step "sanitize hash" "$(limit 60)" env SANITIZE_CASES='^(hash-global|hash-wide)$' \
+  step "sanitize hash" "$(limit 120)" env SANITIZE_CASES='^(hash-global|hash-wide|hash-merged|gmagnus-merged)$' \
     OUT="$out/sanitize/hash" bash scripts/sanitize_h200.sh
   pack sanitize
 fi

@@ -46,6 +46,9 @@ for tool in memcheck racecheck synccheck; do
   run_case hash-global "$tool" MAGNUS_BACKENDS=cuda -- rmat:12:8:1 rmat:12:8:2 --algorithm hash --local-mem 4096
   run_case long-light-rows "$tool" MAGNUS_BACKENDS=cuda MAGNUS_HEAVY_ROW_PRODUCTS=12288 MAGNUS_HASH_WIDE_BINS=1 -- rmat:14:8:1 rmat:14:8:2 --algorithm gmagnus
   run_case hash-wide "$tool" MAGNUS_BACKENDS=cuda MAGNUS_HASH_WIDE_BINS=1 -- rmat:14:8:1 rmat:14:8:2 --algorithm hash
+  # every local bin merged into the largest launch: items in larger tables than their own
+  run_case hash-merged "$tool" MAGNUS_BACKENDS=cuda MAGNUS_HASH_MERGE_GROUPS=2147483647 -- rmat:12:8:1 rmat:12:8:2 --algorithm hash
+  run_case gmagnus-merged "$tool" MAGNUS_BACKENDS=cuda MAGNUS_HASH_MERGE_GROUPS=2147483647 -- rmat:14:8:1 rmat:14:8:2 --algorithm gmagnus
   run_case light-rows-global "$tool" MAGNUS_BACKENDS=cuda MAGNUS_HEAVY_ROW_PRODUCTS=12288 MAGNUS_HASH_WIDE_BINS=0 -- rmat:14:8:1 rmat:14:8:2 --algorithm gmagnus
   # dense rows (rows past the hash tables over C's whole width in local memory): rows of
   # several tiles of 1024 A entries, f32 and f64, and the same through AUTO
