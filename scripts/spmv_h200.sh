@@ -37,7 +37,8 @@
 #             SPMV_BUILD_ROUNDS (2) rounds, SPMV_BUILD_TYPES (f64 f32), on the carveout step's
 #             inputs, CUDA alone, every format; builds.txt: per input, type and format, each
 #             build's median of the rounds' medians and their ratio to the first build's
-# SPMV_FORMATS and SPMV_TESTS narrow the sanitized formats and test executables.
+# SPMV_FORMATS and SPMV_TESTS narrow the sanitized formats and test executables,
+# SPMV_TEST_FILTER the tests within them (Criterion's --filter, e.g. 'spmv_hot/*').
 # Output in $OUT: sanitize.log, spmv.csv, spmv.json, spmv.log, irregular-TYPE.csv/.log,
 # kernels.txt, ncu.txt, carveout.txt (+ carveout-TYPE-VALUE.csv/.log, ncu-carveout-*.csv).
 # Exit 1 if a step failed.
@@ -98,7 +99,8 @@ if [[ ,$steps, == *,sanitize,* ]]; then
     done
   done
   for t in ${SPMV_TESTS-spmv spgemm_plan device_csr_wrap}; do
-    sanitize "test-$t" memcheck "$root/build-gpu/tests/$t" --jobs 1
+    sanitize "test-$t" memcheck "$root/build-gpu/tests/$t" --jobs 1 \
+      ${SPMV_TEST_FILTER:+--filter "$SPMV_TEST_FILTER"}
   done
 fi
 
