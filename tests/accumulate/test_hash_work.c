@@ -161,6 +161,22 @@ static void check_product(magnus_context ctx, const magnus_csr_s *A, const magnu
     magnus_csr_free(&C);
 }
 
+/* Each value of VARIABLE in BAD fails a context's creation with MAGNUS_ERROR_INVALID_ARGUMENT,
+ * no context made, the message naming the variable; the variable is unset after. */
+static void expect_variable_refused(const magnus_device_info *dev, const char *variable,
+                                    const char *const *bad, size_t count) {
+    for (size_t i = 0; i < count; i++) {
+        magnus_context ctx = NULL;
+        setenv(variable, bad[i], 1);
+        magnus_status s = magnus_context_create(&ctx, dev, NULL);
+        cr_assert_eq(s, MAGNUS_ERROR_INVALID_ARGUMENT, "%s=%s: %s", variable, bad[i],
+                     magnus_status_string(s));
+        cr_assert_null(ctx);
+        cr_assert(strstr(magnus_last_error(), variable) != NULL, "%s", magnus_last_error());
+    }
+    unsetenv(variable);
+}
+
 /* A context reads MAGNUS_HASH_GROUP_MAX once, at creation, unless its option is set; a bad
  * value (variable or option) fails the creation. A symbolic key of 200 has a 512-slot table:
  * 64 work items by default, 32 with the knob. */
@@ -213,16 +229,7 @@ Test(hash_work, group_knob_read_at_context_creation) {
     while (limit <= dev.max_work_group_size) limit *= 2;
     snprintf(above, sizeof above, "%llu", (unsigned long long)limit);
     const char *bad[] = {"1000", "4", above, "abc", "256x", "-256"};
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        setenv("MAGNUS_HASH_GROUP_MAX", bad[i], 1);
-        magnus_status s = magnus_context_create(&ctx, &dev, NULL);
-        cr_assert_eq(s, MAGNUS_ERROR_INVALID_ARGUMENT, "MAGNUS_HASH_GROUP_MAX=%s: %s", bad[i],
-                     magnus_status_string(s));
-        cr_assert_null(ctx);
-        cr_assert(strstr(magnus_last_error(), "MAGNUS_HASH_GROUP_MAX") != NULL, "%s",
-                  magnus_last_error());
-    }
-    unsetenv("MAGNUS_HASH_GROUP_MAX");
+    expect_variable_refused(&dev, "MAGNUS_HASH_GROUP_MAX", bad, sizeof bad / sizeof bad[0]);
     const uint64_t bad_options[] = {1000, 4, limit};
     for (size_t i = 0; i < sizeof bad_options / sizeof bad_options[0]; i++) {
         opt.hash_group_max = bad_options[i];
@@ -429,14 +436,5 @@ Test(hash_work, merge_knob_read_at_context_creation) {
         ASSERT_OK(magnus_context_free(&ctx));
     }
     const char *bad[] = {"abc", "-1", "2147483648", "12x"};
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        setenv("MAGNUS_HASH_MERGE_GROUPS", bad[i], 1);
-        magnus_status s = magnus_context_create(&ctx, &dev, NULL);
-        cr_assert_eq(s, MAGNUS_ERROR_INVALID_ARGUMENT, "MAGNUS_HASH_MERGE_GROUPS=%s: %s", bad[i],
-                     magnus_status_string(s));
-        cr_assert_null(ctx);
-        cr_assert(strstr(magnus_last_error(), "MAGNUS_HASH_MERGE_GROUPS") != NULL, "%s",
-                  magnus_last_error());
-    }
-    unsetenv("MAGNUS_HASH_MERGE_GROUPS");
+    expect_variable_refused(&dev, "MAGNUS_HASH_MERGE_GROUPS", bad, sizeof bad / sizeof bad[0]);
 }
