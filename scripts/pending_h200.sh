@@ -9,7 +9,7 @@
 # SpGEMM's time (issue 35). For example:
 #   run(command="PENDING_STEPS=check,sanitize bash scripts/pending_h200.sh", carry=[build-gpu, .carry/lib,
 #       .carry/opencl, .carry/matrices])
-#   run(command="RMATB4_SCALES=18-19 PENDING_STEPS=spmvhot,rmatb4 bash
+#   run(command="RMATB4_SCALES=18-19 PENDING_STEPS=spmvhot,rmatb4,rmatb4dense bash
 #       scripts/pending_h200.sh", carry=[build-gpu, .carry/lib, .carry/opencl, .carry/matrices])
 #   (compare: + .carry/old35; hsmu: + .carry/hsmu)
 # What each step must answer (each under `timeout`; none starts with less than 20 s of
@@ -49,6 +49,11 @@
 #            allocators): scales RMATB4_SCALES (default 15-19), A 4-32 per row, seed 5, every C
 #            verified; 2026-12-06 (H100) reached s18 a4 in 145 s: 1.34-2.29x, the numeric phase
 #            39-58 % of the time (docs/performance.md)                     (issue 34, item 2)
+#   rmatb4dense  does the numeric phase of R-MAT with a sparse B (39-58 % of its time, most of
+#            it light chunks hashed one by one) shrink when more of those chunks go to the dense
+#            accumulator: MAGNUS_DENSE_MIN_ELEMENTS default (512 at 48 KiB f32), 256, 128 on
+#            scales 17-18, A 4 and 8, B 4, seed 6 (held out), gMAGNUS and cuSPARSE with the pool,
+#            the phase columns beside the times                            (issue 34, item 2)
 #   spmvhot  what ncu says of csr-balanced's hot x (MAGNUS_SPMV_HOT_BYTES unset, 32K, 64K;
 #            SPMVHOT_SIZES to change): L2 bytes and active warps at each. The times of the
 #            2026-12-06 H100 call refuted the prediction (f64 rmat:22:16:2 0.654 ms off, 0.655 at
@@ -57,7 +62,8 @@
 # Files in $OUT (default ./pending-out): summary.txt (each step's status) and one archive a
 # step (at most 8 files come back): check.tgz, sanitize.tgz, compare.tgz (summary.txt), hsmu.tgz (hsmu.txt,
 # logs/), star.tgz (star-TYPE.csv), stripes.tgz (base-TYPE.csv, auto3-TYPE.csv),
-# spmvhot.tgz (carveout.txt: the sweep, with its CSVs and ncu), trace.tgz (sum-*.txt), rmatb4.tgz.
+# spmvhot.tgz (carveout.txt: the sweep, with its CSVs and ncu), trace.tgz (sum-*.txt), rmatb4.tgz,
+# rmatb4dense.tgz (dense-VALUE.csv).
 set -u
 # shellcheck source=scripts/gpu_call.sh
 . "$(dirname "$0")/gpu_call.sh"
@@ -157,6 +163,18 @@ if has rmatb4 && left rmatb4; then
     --systems cuda:0,cusparse@cuda:0,cusparse-pool@cuda:0 --runs 5 --max-products 2e9 \
     --time-limit 220 --verify-limit 2e7 --csv "$out/rmatb4/rmatb4.csv" >"$out/rmatb4/rmatb4.log" 2>&1
   pack rmatb4
+fi
+if has rmatb4dense && left rmatb4dense; then
+  mkdir -p "$out/rmatb4dense"
+  for dme in default 256 128; do
+    left "rmatb4dense $dme" || break
+    step "rmatb4dense $dme" "$(limit 100)" env MAGNUS_BACKENDS=cuda \
+      $([ "$dme" != default ] && echo "MAGNUS_DENSE_MIN_ELEMENTS=$dme") "$magnus" bench \
+      --rmat-sweep --scales 17-18 --a-per-row 4,8 --b-per-row 4 --seeds 6 \
+      --systems gmagnus@cuda:0,cusparse-pool@cuda:0 --runs 5 --time-limit 90 --verify-limit 2e7 \
+      --csv "$out/rmatb4dense/dense-$dme.csv" >"$out/rmatb4dense/dense-$dme.log" 2>&1
+  done
+  pack rmatb4dense
 fi
 if has spmvhot && left spmvhot; then
   step spmvhot "$(limit 300)" env SPMV_STEPS=carveout SPMV_CARVEOUT_KNOB=MAGNUS_SPMV_HOT_BYTES \
