@@ -38,7 +38,6 @@ static inline magnus_accumulate_knobs *magnus_accumulate_knobs_edit(struct magnu
  * MAGNUS_HASH_MERGE_GROUPS (the work groups up to which a launch of local bins takes in the
  * smaller bins below it, 1 to 2^31 - 1, meant to be the device's compute units; 0 or unset:
  * every non-empty bin its own launch, until measured: docs/performance.md "Fewer launches for
- * the smallest bins"). The
- * dense rows' own knobs are theirs (dense/dense_rows_knobs.h). */
+ * the smallest bins"). The dense rows' own knobs are theirs (dense/dense_rows_knobs.h). */
 
 #endif

@@ -88,8 +88,9 @@ magnus_status magnus_hash_launch_bin(const hash_phase *ph, const hash_launch *l,
  * each, too few to fill the device. So, walking down from a bin, the smaller non-empty bins
  * below it join its launch while the launch stays within the accumulator's merge limit
  * (MAGNUS_HASH_MERGE_GROUPS, meant to be the device's compute units; 0, the default until
- * measured: every bin its own launch): their items fit the larger bin's tables (bins are upper bounds on keys), and
- * binning lays adjacent bins' ids side by side, so the launch takes one range of them. */
+ * measured: every bin its own launch). Their items fit the larger bin's tables (bins are
+ * upper bounds on keys), and binning lays adjacent bins' ids side by side, so the launch
+ * takes one range of them. */
 magnus_status magnus_hash_run_local(const hash_phase *ph, const hash_plan *plan,
                                     const hash_work *w, const uint32_t *sizes,
                                     const int64_t *offsets, magnus_hash_stats *st) {

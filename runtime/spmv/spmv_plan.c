@@ -241,7 +241,8 @@ static magnus_status build_hybrid(struct magnus_spmv_plan_s *p, int64_t width) {
         goto done;
     p->coo_nnz = (int64_t)coo;
     if (coo > 0) {
-        if ((s = magnus_spmv_plan_alloc(p, coo * 4, &p->coo_row)) || (s = magnus_spmv_plan_alloc(p, coo * 4, &p->coo_col)) ||
+        if ((s = magnus_spmv_plan_alloc(p, coo * 4, &p->coo_row)) ||
+            (s = magnus_spmv_plan_alloc(p, coo * 4, &p->coo_col)) ||
             (s = magnus_spmv_plan_alloc(p, coo * p->value_bytes, &p->coo_val)) ||
             (s = magnus_k_spmv_coo_fill(ctx, Q, p->variant,
                                         magnus_spmv_groups(ctx, (uint64_t)A->rows * gf, gf), gf,
