@@ -99,7 +99,7 @@ size_t magnus_spmv_item_bytes(const struct magnus_spmv_plan_s *p);
 /* The plan's buffers come from the context's accounted memory; format_bytes counts them. */
 magnus_status magnus_spmv_plan_alloc(struct magnus_spmv_plan_s *p, size_t bytes, magnus_dbuf *out);
 /* CSR_BALANCED's hot x, after its layout (group, per_item, ngroups) is set: reads
- * MAGNUS_SPMV_HOT_BYTES (a size; unset or 0: none, the default until measured on the H200)
+ * MAGNUS_SPMV_HOT_BYTES (a size; unset or 0: none, the default: slower past 32K on the H100)
  * and, when asked, picks the columns most entries gather (at least two each), as many as
  * those bytes hold beside the group's staging within the context's launch limit (spmv_hot.c). */
 magnus_status magnus_spmv_build_hot(struct magnus_spmv_plan_s *p);
