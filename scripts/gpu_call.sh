@@ -7,7 +7,8 @@
 #   say TEXT...  prints TEXT and appends it to say_file (when set).
 #   has STEP     STEP is one of steps, the comma-separated list the script set.
 #   step NAME LIMIT COMMAND...  COMMAND under `timeout LIMIT`; says "NAME: ok (T s)" or
-#                "NAME: FAILED (exit N, T s)" and then sets failed=1.
+#                "NAME: FAILED (exit N, T s)" and then sets failed=1. While it runs, step_pid is
+#                its timeout's process (for a trap that must stop it).
 # shellcheck shell=bash
 # shellcheck disable=SC2034,SC2154 # magnus, failed and say_file are for the caller; steps is its
 
@@ -32,8 +33,14 @@ say() { echo "$*" | tee -a "${say_file:-/dev/null}"; }
 has() { [[ ",$steps," == *",$1,"* ]]; }
 
 step() {
-  local name=$1 limit=$2 start=$SECONDS
+  local name=$1 limit=$2 start=$SECONDS rc=0
   shift 2
-  if timeout "$limit" "$@"; then say "$name: ok ($((SECONDS - start)) s)"
-  else say "$name: FAILED (exit $?, $((SECONDS - start)) s)"; failed=1; fi
+  # in the background and waited for, so that a caller's trap on TERM (the device tool's limit)
+  # runs at once, not after the step; step_pid lets that trap stop it
+  timeout "$limit" "$@" &
+  step_pid=$!
+  wait "$step_pid" || rc=$?
+  step_pid=
+  if [ "$rc" -eq 0 ]; then say "$name: ok ($((SECONDS - start)) s)"
+  else say "$name: FAILED (exit $rc, $((SECONDS - start)) s)"; failed=1; fi
 }

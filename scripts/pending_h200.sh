@@ -2,18 +2,21 @@
 # The measurements the open issues still wait for, ON the GPU machine after scripts/gpu_bundle.sh
 # here (and, for `compare`, the old build in .carry/old35/; for `hsmu`, the peer's binaries in
 # .carry/hsmu/, never committed: bench/results/2026-12-06-h100-ptx/README.md says how they are
-# built). Every step ran once on 2026-12-06 (H100, bench/results/2026-12-06-h100-pending/);
-# what is left for the next session's 30 device minutes: check and sanitize (the hash
-# accumulator's merged bins, issue 36), trace (their launches), spmvhot with its ncu part (issue 32),
-# rmatb4 past scale 18 (issue 34, item 2), and `compare` again after a change that may move
-# SpGEMM's time (issue 35). For example:
-#   run(command="PENDING_STEPS=check,sanitize bash scripts/pending_h200.sh", carry=[build-gpu, .carry/lib,
-#       .carry/opencl, .carry/matrices])
-#   run(command="RMATB4_SCALES=18-19 PENDING_STEPS=spmvhot,rmatb4,rmatb4dense bash
-#       scripts/pending_h200.sh", carry=[build-gpu, .carry/lib, .carry/opencl, .carry/matrices])
+# built). Every step ran on 2026-12-06 (H100, bench/results/2026-12-06-h100-pending/ and
+# -fifth/); what is left for the next session's 30 device minutes: spmvbuilds with the
+# branch spmv-merge-bounds (issue 32: its bundle in build-gpu/, main's library and tool in
+# .carry/base/), then spmvhot's ncu of it; rmatb4 at scale 19 and 20 and the dense threshold on
+# other classes (issue 34, item 2). For example:
+#   run(command="PENDING_BUDGET_S=300 SPMVHOT_BENCH=0 SPMVHOT_SIZES=unset
+#       PENDING_STEPS=spmvbuilds,spmvhot bash scripts/pending_h200.sh", carry=[build-gpu,
+#       .carry/lib, .carry/opencl, .carry/matrices, .carry/base])
+#   run(command="RMATB4_SCALES=19-20 PENDING_STEPS=rmatb4 bash scripts/pending_h200.sh",
+#       carry=[build-gpu, .carry/lib, .carry/opencl, .carry/matrices])
 #   (compare: + .carry/old35; hsmu: + .carry/hsmu)
 # What each step must answer (each under `timeout`; none starts with less than 20 s of
-# PENDING_BUDGET_S, default 540, left):
+# PENDING_BUDGET_S, default 540, left). Set PENDING_BUDGET_S at least 40 s below the call's
+# limit: the tool's limit_s is the smaller of timeout_s and the session's device time left, and
+# the machine's start counts against the latter:
 #   check    do the whole CUDA and NVIDIA-OpenCL suites pass on this GPU, test_fake_opencl's
 #            PTX test included (fixed after its last GPU run)?                  (issue 36, item 4)
 #   sanitize compute-sanitizer (memcheck, racecheck, synccheck) on the kernels changed since
@@ -54,6 +57,15 @@
 #            accumulator: MAGNUS_DENSE_MIN_ELEMENTS default (512 at 48 KiB f32), 256, 128 on
 #            scales 17-18, A 4 and 8, B 4, seed 6 (held out), gMAGNUS and cuSPARSE with the pool,
 #            the phase columns beside the times                            (issue 34, item 2)
+#   merge    MAGNUS_HASH_MERGE_GROUPS at 0 and 132 (MERGE_ORDER, e.g. "0 132 132 0"; MERGE_RUNS;
+#            MERGE_RMAT=1 adds R-MAT s15-16): AUTO through CUDA and OpenCL on the shared
+#            matrices, f64 and f32: does merging the smallest bins hold on every input?  (issue 36)
+#   dense    MAGNUS_DENSE_MIN_ELEMENTS at 128 (DENSE_ORDER) beside the default on the shared
+#            matrices and R-MAT s15-17 with B 8 and 16 per row, seed 6, gMAGNUS and AUTO through
+#            CUDA: does the threshold that helps a sparse B (rmatb4dense) hurt elsewhere? (issue 34)
+#   spmvbuilds  SpMV (every format, CUDA) through this build and an older one in .carry/base
+#            (copied from build-gpu before the change), alternately, SPMVBUILDS_ROUNDS rounds:
+#            did a kernel change move the times?                                 (issue 32)
 #   spmvhot  what ncu says of csr-balanced's hot x (MAGNUS_SPMV_HOT_BYTES unset, 32K, 64K;
 #            SPMVHOT_SIZES to change): L2 bytes and active warps at each. The times of the
 #            2026-12-06 H100 call refuted the prediction (f64 rmat:22:16:2 0.654 ms off, 0.655 at
@@ -75,6 +87,17 @@ left() { [ $((budget - SECONDS)) -ge 20 ] || { say "$1: skipped (budget spent)";
 # and committed as text here, never as the archive).
 pack() { [ -d "$out/$1" ] && tar czf "$out/$1.tgz" -C "$out" "$1" && rm -rf "${out:?}/$1"; }
 limit() { local l=$((budget - SECONDS)); echo $((l < $1 ? l : $1)); }
+# Stopped from outside (the device tool's limit, when PENDING_BUDGET_S was set past it): the
+# running step is stopped and every step's folder packed, so what they wrote still comes back
+# within the 8 files (2026-12-06: a call stopped mid-step returned 8 of its 20 loose files).
+# shellcheck disable=SC2317 # reached through the trap below
+on_term() {
+  [ -n "${step_pid:-}" ] && kill "$step_pid" 2>/dev/null
+  say "pending_h200: stopped by a signal after $SECONDS s; packing what the steps wrote"
+  for d in "$out"/*/; do [ -d "$d" ] && pack "$(basename "$d")"; done
+  exit 124
+}
+trap on_term TERM INT
 say "pending_h200: $(date -u +%FT%TZ) on $(hostname), steps $steps"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >>"$say_file" 2>&1
 
@@ -156,6 +179,28 @@ if has trace && left trace; then
   done
   pack trace
 fi
+if has merge && left merge; then
+  mkdir -p "$out/merge"
+  # the knob at 0 (one launch a bin) and at the compute units, through both APIs, AUTO as users
+  # run it, on every shared matrix and R-MAT s15-16 (8 per row, held-out seed 4). MERGE_ORDER
+  # repeats values (e.g. "0 132 132 0"): the i-th run of a value writes TYPE-API-VALUE-i.csv,
+  # so an order effect (the GPU's clocks) cancels in the pairs.
+  for type in ${MERGE_TYPES:-f64 f32}; do
+    for d in cuda opencl; do
+      i=0
+      for m in ${MERGE_ORDER:-0 132}; do
+        i=$((i + 1))
+        left "merge $type $d $m $i" || break 3
+        step "merge $type $d $m $i" "$(limit 75)" env MAGNUS_HASH_MERGE_GROUPS="$m" "$magnus" bench \
+          ${MERGE_RMAT:+--rmat-sweep --scales 15-16 --a-per-row 8 --b-per-row 8 --seeds 4} \
+          --matrices "$root/.carry/matrices" --type "$type" --systems "auto@$d:0" \
+          --runs "${MERGE_RUNS:-5}" --time-limit 65 --verify-limit 2e7 --no-bandwidth \
+          --csv "$out/merge/$type-$d-$m-$i.csv" >>"$out/merge/merge.log" 2>&1
+      done
+    done
+  done
+  pack merge
+fi
 if has rmatb4 && left rmatb4; then
   mkdir -p "$out/rmatb4"
   step rmatb4 "$(limit 240)" env MAGNUS_BACKENDS=cuda "$magnus" bench --rmat-sweep --scales "${RMATB4_SCALES:-15-19}" \
@@ -176,8 +221,32 @@ if has rmatb4dense && left rmatb4dense; then
   done
   pack rmatb4dense
 fi
+if has dense && left dense; then
+  mkdir -p "$out/dense"
+  # the dense threshold off the class it was measured on: shared matrices and the R-MAT sweep
+  # (B 8 and 16 per row), gMAGNUS and AUTO, the values in DENSE_ORDER (pairs cancel drift)
+  i=0
+  for dme in ${DENSE_ORDER:-default 128 128 default}; do
+    i=$((i + 1))
+    left "dense $dme $i" || break
+    step "dense $dme $i" "$(limit 120)" env MAGNUS_BACKENDS=cuda \
+      $([ "$dme" != default ] && echo "MAGNUS_DENSE_MIN_ELEMENTS=$dme") "$magnus" bench \
+      --rmat-sweep --scales 15-17 --a-per-row 4,8,16 --b-per-row 8,16 --seeds 6 \
+      --matrices "$root/.carry/matrices" --systems gmagnus@cuda:0,auto@cuda:0 --runs 5 \
+      --time-limit 110 --verify-limit 2e7 --no-bandwidth --csv "$out/dense/dense-$dme-$i.csv" \
+      >>"$out/dense/dense.log" 2>&1
+  done
+  pack dense
+fi
+if has spmvbuilds && left spmvbuilds; then
+  # SpMV through this build and the one in .carry/base (SPMVBUILDS_BASE), alternately
+  step spmvbuilds "$(limit 240)" env SPMV_STEPS=builds \
+    SPMV_BUILDS="base:${SPMVBUILDS_BASE:-.carry/base} new:build-gpu" \
+    SPMV_BUILD_ROUNDS="${SPMVBUILDS_ROUNDS:-2}" OUT="$out/spmvbuilds" bash scripts/spmv_h200.sh
+  pack spmvbuilds
+fi
 if has spmvhot && left spmvhot; then
-  step spmvhot "$(limit 300)" env SPMV_STEPS=carveout SPMV_CARVEOUT_KNOB=MAGNUS_SPMV_HOT_BYTES \
+  step spmvhot "$(limit 300)" env SPMV_CARVEOUT_BENCH="${SPMVHOT_BENCH:-1}" SPMV_STEPS=carveout SPMV_CARVEOUT_KNOB=MAGNUS_SPMV_HOT_BYTES \
     SPMV_CARVEOUTS="${SPMVHOT_SIZES:-unset 32K 64K}" SPMV_CARVEOUT_TYPES="f64 f32" SPMV_RUNS=20 \
     SPMV_CARVEOUT_TIMEOUT_S=40 SPMV_CARVEOUT_NCU_TYPES=f64 OUT="$out/spmvhot" \
     bash scripts/spmv_h200.sh

@@ -173,7 +173,8 @@ if [[ ,$steps, == *,carveout,* ]]; then
   carveout_env() { # VALUE -> the env(1) arguments that set or unset the knob
     if [ "$1" = unset ]; then echo "-u $knob"; else echo "$knob=$1"; fi
   }
-  for type in ${SPMV_CARVEOUT_TYPES:-f64 f32}; do
+  # SPMV_CARVEOUT_BENCH=0: Nsight Compute alone, the times being known
+  [ "${SPMV_CARVEOUT_BENCH:-1}" = 0 ] || for type in ${SPMV_CARVEOUT_TYPES:-f64 f32}; do
     for c in ${SPMV_CARVEOUTS:-unset 0 25 40 100}; do
       # shellcheck disable=SC2046
       env $(carveout_env "$c") MAGNUS_BACKENDS=cuda timeout "${SPMV_CARVEOUT_TIMEOUT_S:-150}" \
@@ -184,11 +185,12 @@ if [[ ,$steps, == *,carveout,* ]]; then
       grep -E "csr-balanced" "$out/carveout-$type-$c.log" | sed "s/^/$type carveout=$c /"
     done
   done | tee "$out/carveout.txt"
+  # the product's own spmv_merge: magnus spmv's first launch is its 1x1 warm-up product
   for type in ${SPMV_CARVEOUT_NCU_TYPES-f64}; do
     for c in ${SPMV_CARVEOUTS:-unset 0 25 40 100}; do
       # shellcheck disable=SC2046
       env $(carveout_env "$c") MAGNUS_BACKENDS=cuda timeout 120 "$ncu" "${ncu_prof[@]}" \
-        --kernel-name regex:spmv_merge --launch-count 1 \
+        --kernel-name spmv_merge --launch-skip 1 --launch-count 1 \
         "$magnus" spmv rmat:22:16:2 --format csr-balanced --type "$type" --device cuda:0 \
         >"$out/ncu-carveout-$type-$c.csv" 2>"$out/ncu-carveout-$type-$c.err" ||
         { echo "ncu carveout $type $c: FAILED"; failed=1; }

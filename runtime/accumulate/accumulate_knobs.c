@@ -11,9 +11,10 @@ static magnus_status read_knobs(void *slot, uint64_t *launch_local,
                                 const magnus_context_options *opt) {
     (void)opt;
     uint64_t wide = 0;
-    /* unset: 0, one launch a bin, until the merge is measured (docs/performance.md, "Fewer
-     * launches for the smallest bins"); its intended value is the device's compute units */
-    uint64_t merge = 0;
+    /* unset: the device's compute units, so a merged launch stays within one wave of work
+     * groups (measured on the H100: docs/performance.md, "Fewer launches for the smallest
+     * bins"); 0: every bin its own launch */
+    uint64_t merge = c->device.compute_units > 0 ? (uint64_t)c->device.compute_units : 1;
     magnus_status s;
     if ((s = magnus_env_uint("MAGNUS_HASH_WIDE_BINS", 1, 1, true, &wide)) ||
         (s = magnus_env_uint("MAGNUS_HASH_MERGE_GROUPS", 1, INT32_MAX, true, &merge)))

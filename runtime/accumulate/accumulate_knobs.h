@@ -14,7 +14,8 @@ typedef struct magnus_accumulate_knobs {
                             items the budget cannot hold (MAGNUS_HASH_WIDE_BINS=1 on a device
                             with more) */
     uint32_t hash_merge_groups; /* a launch of local bins takes in the smaller bins below it
-                                   while it stays within this many work groups (0: never) */
+                                   while it stays within this many work groups (0: never;
+                                   unset: the device's compute units) */
 } magnus_accumulate_knobs;
 _Static_assert(sizeof(magnus_accumulate_knobs) <= MAGNUS_KNOB_BYTES,
                "the accumulator's knobs must fit the context's slot");
@@ -36,8 +37,8 @@ static inline magnus_accumulate_knobs *magnus_accumulate_knobs_edit(struct magnu
  * memory, for items the budget cannot hold; 0 or unset: none, such items take global tables or
  * dense rows; measured mixed, docs/performance.md "The method per row"),
  * MAGNUS_HASH_MERGE_GROUPS (the work groups up to which a launch of local bins takes in the
- * smaller bins below it, 1 to 2^31 - 1, meant to be the device's compute units; 0 or unset:
- * every non-empty bin its own launch, until measured: docs/performance.md "Fewer launches for
- * the smallest bins"). The dense rows' own knobs are theirs (dense/dense_rows_knobs.h). */
+ * smaller bins below it, 1 to 2^31 - 1; unset: the device's compute units, measured in
+ * docs/performance.md "Fewer launches for the smallest bins"; 0: every non-empty bin its own
+ * launch). The dense rows' own knobs are theirs (dense/dense_rows_knobs.h). */
 
 #endif

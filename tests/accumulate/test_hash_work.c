@@ -414,15 +414,17 @@ Test(hash_work, wide_chunks) {
     free(hval);
 }
 
-/* MAGNUS_HASH_MERGE_GROUPS, read at context creation: unset, 0 (never merge, the default until
- * measured); 0 and a number as given; anything else refused, naming the variable. */
+/* MAGNUS_HASH_MERGE_GROUPS, read at context creation: unset, the probed device's compute units
+ * (one wave of work groups); 0 (never merge) and a number as given; anything else refused,
+ * naming the variable. */
 Test(hash_work, merge_knob_read_at_context_creation) {
     magnus_device_info dev;
     magnus_context ctx = NULL;
     ASSERT_OK(magnus_device_select(&dev));
     unsetenv("MAGNUS_HASH_MERGE_GROUPS");
     ASSERT_OK(magnus_context_create(&ctx, &dev, NULL));
-    cr_assert_eq(magnus_accumulate_knobs_of(ctx)->hash_merge_groups, 0);
+    cr_assert_gt(dev.compute_units, 0);
+    cr_assert_eq(magnus_accumulate_knobs_of(ctx)->hash_merge_groups, (uint32_t)dev.compute_units);
     ASSERT_OK(magnus_context_free(&ctx));
     const struct {
         const char *value;
