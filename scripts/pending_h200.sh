@@ -39,9 +39,8 @@
 #            matrices of 4e6 products or more, f64 and f32; then AUTO again with
 #            MAGNUS_AUTO_STRIPES=3 (hash outright up to 3 stripes) on the same inputs
 #                                                                               (issue 36, item 1)
-#   trace    (with MAGNUS_HASH_MERGE_GROUPS=132, the compute units, beside 0: does merging the
-#            smallest bins cut the launches and the time as docs/performance.md, "Fewer launches
-#            for the smallest bins", predicts?)
+#   trace    (the launches' own host cost: each input with the device's events and without,
+#            since those events are a marker and a flush each through OpenCL)
 #            where OpenCL's symbolic phase loses 1.2-2.1x to CUDA's at equal parameters (issue
 #            36): host and device traces (MAGNUS_TRACE, scripts/trace_summary.py) of the last of
 #            3 multiplies of bcsstk13, ca-CondMat and EX5 (hash on both) through CUDA at 48 KiB
@@ -165,11 +164,13 @@ if has trace && left trace; then
     [ -n "$f" ] || { say "trace: $m missing"; continue; }
     for d in cuda opencl; do
       lm=; [ "$d" = cuda ] && lm=48K
-      # MAGNUS_HASH_MERGE_GROUPS at 0 (one launch a bin, the default) and at the compute units
-      for merge in 0 132; do
-        t=$m-$d-merge$merge
-        step "trace $t" 60 env ${lm:+MAGNUS_LOCAL_MEM_BYTES=$lm} MAGNUS_HASH_MERGE_GROUPS=$merge \
-          MAGNUS_TRACE="$out/trace/trace-$t.txt" MAGNUS_TRACE_DEVICE=1 "$magnus" bench "$f" \
+      # with the device's events (its timeline; two event records a launch, through OpenCL a
+      # marker and a flush each, which cost the host and the device) and without (the
+      # launches' own host time)
+      for dev in 1 0; do
+        t=$m-$d-$([ "$dev" = 1 ] && echo device || echo host)
+        step "trace $t" 60 env ${lm:+MAGNUS_LOCAL_MEM_BYTES=$lm} \
+          MAGNUS_TRACE="$out/trace/trace-$t.txt" MAGNUS_TRACE_DEVICE=$dev "$magnus" bench "$f" \
           --runs 3 --verify-limit 0 --no-bandwidth --systems "hash@$d:0" \
           >"$out/trace/bench-$t.log" 2>&1
         python3 scripts/trace_summary.py "$out/trace/trace-$t.txt" --last 1 --top 10 \

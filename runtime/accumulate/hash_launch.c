@@ -83,9 +83,9 @@ magnus_status magnus_hash_launch_bin(const hash_phase *ph, const hash_launch *l,
 
 /* Local bins, largest first; the largest non-empty one joins the global work on heavy.
  *
- * A launch costs the host 9-10 us through CUDA and 25-31 us through NVIDIA's OpenCL (the H100's
- * launch traces, docs/performance.md), and a phase's smallest bins are often a few work groups
- * each, too few to fill the device. So, walking down from a bin, the smaller non-empty bins
+ * Each launch costs the host time and the device a gap (more through NVIDIA's OpenCL than
+ * through CUDA: the H100's launch traces, docs/performance.md), and a phase's smallest bins are
+ * often a few work groups each, too few to fill the device. So, walking down from a bin, the smaller non-empty bins
  * below it join its launch while the launch stays within the accumulator's merge limit
  * (MAGNUS_HASH_MERGE_GROUPS; unset: the device's compute units, one wave of groups; 0: every
  * bin its own launch). Their items fit the larger bin's tables (bins are
