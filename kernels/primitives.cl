@@ -45,8 +45,10 @@ PRIM_GROUP_SCAN(mg_u64, u64)
  *
  * prim_scan_reduce_SUF: sums[t] = sum of tile t.
  * prim_scan_tiles_SUF:  out[i] = carry(t) + exclusive prefix of i within its tile, where
- *   carry(t) = carries[t] when use_carries, else 0 (only valid with one tile). The group that
- *   owns the last tile writes carry + tile total, the grand total, to total[0].
+ *   carry(t) = carries[t] when use_carries is 1; 0 when it is 0 (only valid with one tile);
+ *   when it is 2 (one work group, launched alone), the running total of the tiles before t,
+ *   which the group carries from tile to tile (a short scan in one launch instead of three).
+ *   The group that owns the last tile writes carry + tile total, the grand total, to total[0].
  *   in and out may be the same buffer: a tile is fully read before it is written.
  */
 #define PRIM_SCAN_KERNELS(TIN, TOUT, SUF, GSUF)                                                  \
@@ -81,6 +83,7 @@ PRIM_GROUP_SCAN(mg_u64, u64)
         mg_u64 tile = (mg_u64)gs * MG_PRIM_ITEMS;                                                \
         MG_LOCAL TOUT *buf = MG_LOCAL_CAST(TOUT, 0);                                             \
         MG_LOCAL TOUT *part = MG_LOCAL_CAST(TOUT, mg_prim_tiles_part_at(gs, sizeof(TOUT)));      \
+        TOUT carried = 0; /* use_carries 2: the tiles before t, the same in every work item */   \
         for (mg_u64 t = mg_group_id(); t < ntiles; t += mg_num_groups()) {                       \
             mg_u64 base = t * tile;                                                              \
             for (mg_u32 k = 0; k < MG_PRIM_ITEMS; k++) {                                         \
@@ -90,8 +93,10 @@ PRIM_GROUP_SCAN(mg_u64, u64)
             mg_barrier();                                                                        \
             TOUT mine = 0;                                                                       \
             for (mg_u32 k = 0; k < MG_PRIM_ITEMS; k++) mine += buf[lid * MG_PRIM_ITEMS + k];     \
-            TOUT carry = use_carries ? carries[t] : (TOUT)0;                                     \
+            TOUT carry = use_carries == 1 ? carries[t] : use_carries == 2 ? carried : (TOUT)0;   \
             TOUT run = carry + prim_group_scan_##GSUF(part, mine);                               \
+            /* part[gs - 1]: the tile's total, until the barriers before the next tile's scan */ \
+            carried = carry + part[gs - 1];                                                      \
             for (mg_u32 k = 0; k < MG_PRIM_ITEMS; k++) {                                         \
                 TOUT x = buf[lid * MG_PRIM_ITEMS + k];                                           \
                 buf[lid * MG_PRIM_ITEMS + k] = run;                                              \

@@ -20,10 +20,10 @@
 #   check    do the whole CUDA and NVIDIA-OpenCL suites pass on this GPU, test_fake_opencl's
 #            PTX test included (fixed after its last GPU run)?                  (issue 36, item 4)
 #   sanitize compute-sanitizer (memcheck, racecheck, synccheck) on the kernels changed since
-#            the last GPU run: csr-balanced with hot x (spmv_merge and its conversion's
-#            histogram and gather; MAGNUS_SPMV_HOT_BYTES=64K), the hash algorithm's global
-#            tables (the symbolic global table's folded set-up) and every local bin merged into
-#            the largest launch (MAGNUS_HASH_MERGE_GROUPS, hash and gMAGNUS)   (issues 32, 35, 36)
+#            the last GPU run: csr-balanced (spmv_merge, with hot x at 64K), the scans in one
+#            work group walking their tiles (MAGNUS_SCAN_ONE_GROUP_TILES past any scan) and every
+#            local bin merged (PENDING_SANITIZE_CASES: a regex of sanitize_h200.sh's cases)
+#                                                                           (issues 32, 36)
 #   compare  did issue 35's refactors (e673ff0, .carry/old35, against this build) move SpGEMM's
 #            time? Old and new alternately, 2 rounds, CUDA, with the knobs e673ff0 lacked
 #            (MAGNUS_DENSE_STRIPES, MAGNUS_DENSE_ROW_ITEMS) off in both      (issue 35)
@@ -56,9 +56,10 @@
 #            accumulator: MAGNUS_DENSE_MIN_ELEMENTS default (512 at 48 KiB f32), 256, 128 on
 #            scales 17-18, A 4 and 8, B 4, seed 6 (held out), gMAGNUS and cuSPARSE with the pool,
 #            the phase columns beside the times                            (issue 34, item 2)
-#   merge    MAGNUS_HASH_MERGE_GROUPS at 0 and 132 (MERGE_ORDER, e.g. "0 132 132 0"; MERGE_RUNS;
-#            MERGE_RMAT=1 adds R-MAT s15-16): AUTO through CUDA and OpenCL on the shared
-#            matrices, f64 and f32: does merging the smallest bins hold on every input?  (issue 36)
+#   knob     one knob's values side by side (KNOB, default MAGNUS_SCAN_ONE_GROUP_TILES;
+#            KNOB_ORDER, default "0 8 8 0"; KNOB_RUNS; KNOB_RMAT=1 adds R-MAT s15-16): AUTO
+#            through CUDA and OpenCL on the shared matrices, f64 and f32, median of 20. Ran as
+#            `merge` for MAGNUS_HASH_MERGE_GROUPS (0 and 132) on 2026-12-06   (issue 36)
 #   dense    MAGNUS_DENSE_MIN_ELEMENTS at 128 (DENSE_ORDER) beside the default on the shared
 #            matrices and R-MAT s15-17 with B 8 and 16 per row, seed 6, gMAGNUS and AUTO through
 #            CUDA: does the threshold that helps a sparse B (rmatb4dense) hurt elsewhere? (issue 34)
@@ -109,7 +110,7 @@ if has sanitize && left sanitize; then
   mkdir -p "$out/sanitize"
   step "sanitize spmv" "$(limit 60)" env SPMV_STEPS=sanitize SPMV_FORMATS=csr-balanced \
     SPMV_TESTS=spmv SPMV_TEST_FILTER='spmv_hot/*' MAGNUS_SPMV_HOT_BYTES=64K OUT="$out/sanitize/spmv" bash scripts/spmv_h200.sh
-  step "sanitize hash" "$(limit 120)" env SANITIZE_CASES='^(hash-global|hash-wide|hash-merged|gmagnus-merged)$' \
+  step "sanitize hash" "$(limit 120)" env SANITIZE_CASES="${PENDING_SANITIZE_CASES:-^(scan-one-group|hash-merged)\$}" \
     OUT="$out/sanitize/hash" bash scripts/sanitize_h200.sh
   pack sanitize
 fi
@@ -180,47 +181,28 @@ if has trace && left trace; then
   done
   pack trace
 fi
-if has merge && left merge; then
-  mkdir -p "$out/merge"
-  # the knob at 0 (one launch a bin) and at the compute units, through both APIs, AUTO as users
-  # run it, on every shared matrix and R-MAT s15-16 (8 per row, held-out seed 4). MERGE_ORDER
-  # repeats values (e.g. "0 132 132 0"): the i-th run of a value writes TYPE-API-VALUE-i.csv,
-  # so an order effect (the GPU's clocks) cancels in the pairs.
-  for type in ${MERGE_TYPES:-f64 f32}; do
+if has knob && left knob; then
+  mkdir -p "$out/knob"
+  # one knob's values (KNOB, KNOB_ORDER: e.g. "0 8 8 0", each value twice in mirrored order,
+  # so the GPU's drift cancels in the pairs; the i-th run writes TYPE-API-VALUE-i.csv) through
+  # both APIs, AUTO as users run it, on every shared matrix (KNOB_RMAT=1 adds R-MAT s15-16,
+  # 8 per row, held-out seed 4)
+  knob=${KNOB:-MAGNUS_SCAN_ONE_GROUP_TILES}
+  for type in ${KNOB_TYPES:-f64 f32}; do
     for d in cuda opencl; do
       i=0
-      for m in ${MERGE_ORDER:-0 132}; do
+      for v in ${KNOB_ORDER:-0 8 8 0}; do
         i=$((i + 1))
-        left "merge $type $d $m $i" || break 3
-        step "merge $type $d $m $i" "$(limit 75)" env MAGNUS_HASH_MERGE_GROUPS="$m" "$magnus" bench \
-          ${MERGE_RMAT:+--rmat-sweep --scales 15-16 --a-per-row 8 --b-per-row 8 --seeds 4} \
+        left "knob $type $d $v $i" || break 3
+        step "knob $knob=$v $type $d $i" "$(limit 75)" env "$knob=$v" "$magnus" bench \
+          ${KNOB_RMAT:+--rmat-sweep --scales 15-16 --a-per-row 8 --b-per-row 8 --seeds 4} \
           --matrices "$root/.carry/matrices" --type "$type" --systems "auto@$d:0" \
-          --runs "${MERGE_RUNS:-5}" --time-limit 65 --verify-limit 2e7 --no-bandwidth \
-          --csv "$out/merge/$type-$d-$m-$i.csv" >>"$out/merge/merge.log" 2>&1
+          --runs "${KNOB_RUNS:-20}" --time-limit 65 --verify-limit 2e7 --no-bandwidth \
+          --csv "$out/knob/$type-$d-$v-$i.csv" >>"$out/knob/knob.log" 2>&1
       done
     done
   done
-  pack merge
-fi
-if has rmatb4 && left rmatb4; then
-  mkdir -p "$out/rmatb4"
-  step rmatb4 "$(limit 240)" env MAGNUS_BACKENDS=cuda "$magnus" bench --rmat-sweep --scales "${RMATB4_SCALES:-15-19}" \
-    --a-per-row 4,8,16,32 --b-per-row 4 --seeds 5 \
-    --systems cuda:0,cusparse@cuda:0,cusparse-pool@cuda:0 --runs 5 --max-products 2e9 \
-    --time-limit 220 --verify-limit 2e7 --csv "$out/rmatb4/rmatb4.csv" >"$out/rmatb4/rmatb4.log" 2>&1
-  pack rmatb4
-fi
-if has rmatb4dense && left rmatb4dense; then
-  mkdir -p "$out/rmatb4dense"
-  for dme in default 256 128; do
-    left "rmatb4dense $dme" || break
-    step "rmatb4dense $dme" "$(limit 100)" env MAGNUS_BACKENDS=cuda \
-      $([ "$dme" != default ] && echo "MAGNUS_DENSE_MIN_ELEMENTS=$dme") "$magnus" bench \
-      --rmat-sweep --scales 17-18 --a-per-row 4,8 --b-per-row 4 --seeds 6 \
-      --systems gmagnus@cuda:0,cusparse-pool@cuda:0 --runs 5 --time-limit 90 --verify-limit 2e7 \
-      --csv "$out/rmatb4dense/dense-$dme.csv" >"$out/rmatb4dense/dense-$dme.log" 2>&1
-  done
-  pack rmatb4dense
+  pack knob
 fi
 if has dense && left dense; then
   mkdir -p "$out/dense"

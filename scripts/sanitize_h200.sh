@@ -49,6 +49,8 @@ for tool in memcheck racecheck synccheck; do
   # every local bin merged into the largest launch: items in larger tables than their own
   run_case hash-merged "$tool" MAGNUS_BACKENDS=cuda MAGNUS_HASH_MERGE_GROUPS=2147483647 -- rmat:12:8:1 rmat:12:8:2 --algorithm hash
   run_case gmagnus-merged "$tool" MAGNUS_BACKENDS=cuda MAGNUS_HASH_MERGE_GROUPS=2147483647 -- rmat:14:8:1 rmat:14:8:2 --algorithm gmagnus
+  # every scan in one work group walking its tiles (prim_scan_tiles' carried total)
+  run_case scan-one-group "$tool" MAGNUS_BACKENDS=cuda MAGNUS_SCAN_ONE_GROUP_TILES=65536 -- rmat:14:8:1 rmat:14:8:2 --algorithm hash
   run_case light-rows-global "$tool" MAGNUS_BACKENDS=cuda MAGNUS_HEAVY_ROW_PRODUCTS=12288 MAGNUS_HASH_WIDE_BINS=0 -- rmat:14:8:1 rmat:14:8:2 --algorithm gmagnus
   # dense rows (rows past the hash tables over C's whole width in local memory): rows of
   # several tiles of 1024 A entries, f32 and f64, and the same through AUTO

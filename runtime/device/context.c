@@ -125,7 +125,8 @@ magnus_status magnus_context_create(magnus_context *ctx, const magnus_device_inf
     uint32_t preload_kernels, urgent_light;
     if ((s = magnus_context_settings(c, &info, opt)) ||
         (s = magnus_knob_preload(&preload_kernels, ops->preload_kernels)) ||
-        (s = magnus_knob_urgent_light(&urgent_light))) {
+        (s = magnus_knob_urgent_light(&urgent_light)) ||
+        (s = magnus_knob_scan_one_group(&c->scan_one_group_tiles))) {
         magnus_host_free(c);
         return s;
     }

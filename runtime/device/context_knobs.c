@@ -1,6 +1,6 @@
 /*
  * The tuning knobs of a context that are no one algorithm's (hash_group_max, the queues, the
- * kernels' preload) and the parsers the others' readers share: the option when nonzero, else
+ * kernels' preload, the primitives' short scans) and the parsers the others' readers share: the option when nonzero, else
  * the environment variable, validated. magnus_context_create reads them once, so a multiply
  * does not look at the environment. The hash accumulator's knobs (wide bins) are in
  * runtime/accumulate/accumulate_knobs.c, the dense rows' in
@@ -78,6 +78,13 @@ magnus_status magnus_knob_urgent_light(uint32_t *urgent) {
     uint64_t v = 1;
     magnus_status s = magnus_env_uint("MAGNUS_URGENT_LIGHT", 1, 1, true, &v);
     *urgent = (uint32_t)v;
+    return s;
+}
+
+magnus_status magnus_knob_scan_one_group(uint32_t *tiles) {
+    uint64_t v = 0;
+    magnus_status s = magnus_env_uint("MAGNUS_SCAN_ONE_GROUP_TILES", 1, 65536, true, &v);
+    *tiles = (uint32_t)v;
     return s;
 }
 

@@ -129,6 +129,8 @@ struct magnus_context_s {
     uint32_t hash_group_max;          /* most work items per hash table; 0: the backend's
                                          default (runtime/accumulate/hash_private.h) */
     uint32_t preload_kernels;         /* 1: every kernel loaded at creation (magnus_knob_preload) */
+    uint32_t scan_one_group_tiles;    /* a scan of at most this many tiles runs in one work group,
+                                         one launch (magnus_knob_scan_one_group) */
     double kernel_load_ms;            /* host time spent loading modules and kernels so far */
     /* Each algorithm's knobs (and the hash accumulator's), read once with the others by its
      * magnus_knob_reader and held here without the context knowing their layout (the
@@ -244,6 +246,11 @@ magnus_status magnus_knob_preload(uint32_t *preload, bool backend_default);
  * read the host waits for, start between the blocks of a heavy grid queued before them
  * instead of after its last block (docs/performance.md, "The light queue first"). */
 magnus_status magnus_knob_urgent_light(uint32_t *urgent);
+/* MAGNUS_SCAN_ONE_GROUP_TILES (0 to 65536; 0 or unset: one tile, the default until measured):
+ * the most tiles a device scan runs in one work group that walks them in order, one launch
+ * instead of three (reduce, scan of the sums, tiles), for short scans where the launches cost
+ * more than the walk (docs/performance.md, "Short scans in one launch"). */
+magnus_status magnus_knob_scan_one_group(uint32_t *tiles);
 /* Looks up (loads, on first use) every kernel of `variant`'s module into ctx's cache. */
 magnus_status magnus_context_preload(magnus_context ctx, magnus_kernel_variant variant);
 

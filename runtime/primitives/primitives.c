@@ -82,9 +82,11 @@ static const scan_kind scan_u32_u64 = {magnus_k_prim_scan_reduce_u32_u64,
                                        magnus_k_prim_scan_tiles_u32_u64, 4, 8, &scan_u64};
 
 /*
- * One level: with one tile, scan it directly; else reduce tiles into sums, scan the sums
- * (recursively, in place), and scan the tiles with the scanned sums as carries. The last
- * tile's group writes the grand total to total_buf either way.
+ * One level: with one tile, scan it directly; with at most the context's
+ * scan_one_group_tiles, one work group walks them in order, carrying the running total (one
+ * launch); else reduce tiles into sums, scan the sums (recursively, in place), and scan the
+ * tiles with the scanned sums as carries. The last tile's group writes the grand total to
+ * total_buf either way.
  */
 static magnus_status scan_level(magnus_context ctx, magnus_queue_id q, const scan_kind *k,
                                 magnus_dbuf *out, const magnus_dbuf *in, uint64_t n,
@@ -96,9 +98,11 @@ static magnus_status scan_level(magnus_context ctx, magnus_queue_id q, const sca
     uint64_t ntiles = magnus_prim_tiles(n, gs);
     size_t groups = groups_for(ctx, ntiles);
     size_t tiles_local = (size_t)mg_prim_tiles_bytes(gs, k->out_size);
-    if (ntiles == 1) /* no carries: total_buf stands in for them, unread */
-        return k->tiles(ctx, q, PRIM_VARIANT, 1, gs, tiles_local, in, out, n, total_buf, 0,
-                        total_buf, ntiles);
+    /* one tile, or few enough for one group to walk: one launch (total_buf stands in for the
+     * carries, unread) */
+    if (ntiles == 1 || ntiles <= ctx->scan_one_group_tiles)
+        return k->tiles(ctx, q, PRIM_VARIANT, 1, gs, tiles_local, in, out, n, total_buf,
+                        ntiles == 1 ? 0 : 2, total_buf, ntiles);
     magnus_dbuf sums;
     if ((s = magnus_dbuf_alloc(ctx, (size_t)ntiles * k->out_size, &sums))) return s;
     s = k->reduce(ctx, q, PRIM_VARIANT, groups, gs, (size_t)mg_prim_reduce_bytes(gs, k->out_size),

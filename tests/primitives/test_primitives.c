@@ -7,7 +7,9 @@
  * names the seed, the size and the first wrong element.
  */
 #include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "device_test_main.h" /* main(); test_primitives_more.c is the other source */
 #include "primitives_test_util.h"
@@ -113,6 +115,92 @@ Test(scan, small_local_budget_many_levels) {
     check_scan(ctx, SCAN_U64, 1000003, 0, SEED + 5);
     check_scan(ctx, SCAN_U32_U64, 100003, 0, SEED + 6);
     ASSERT_OK(magnus_context_free(&ctx));
+}
+
+/* The prim_scan_* launches a context's trace (closed) recorded. */
+static int scan_launches_traced(const char *path) {
+    FILE *f = fopen(path, "r");
+    cr_assert_not_null(f, "no trace at %s", path);
+    char line[512], kind[16], what[128];
+    int count = 0;
+    while (fgets(line, sizeof line, f)) {
+        double start, dur;
+        unsigned long long groups;
+        what[0] = 0;
+        if (sscanf(line, "trace %lf %lf %15s %llu %127s", &start, &dur, kind, &groups, what) == 5 &&
+            strcmp(kind, "launch") == 0 && strncmp(what, "prim_scan_", 10) == 0)
+            count++;
+    }
+    fclose(f);
+    return count;
+}
+
+/* MAGNUS_SCAN_ONE_GROUP_TILES=8: a scan of 2 to 8 tiles is one launch of one work group that
+ * walks its tiles in order, carrying the running total (each flavour, in place and not, exact
+ * against the host); 9 tiles take the three launches (reduce, the sums' one tile, tiles)
+ * again. The trace counts the launches, so a scan that ignored the knob fails here. */
+Test(scan, one_group_walks_few_tiles) {
+    magnus_context base = magnus_test_context();
+    char path[] = "/tmp/magnus_scan_trace_XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0, "mkstemp");
+    close(fd);
+    setenv("MAGNUS_TRACE", path, 1);
+    setenv("MAGNUS_SCAN_ONE_GROUP_TILES", "8", 1);
+    magnus_context ctx = NULL;
+    magnus_status s = magnus_context_create(&ctx, &base->device, NULL);
+    unsetenv("MAGNUS_TRACE");
+    unsetenv("MAGNUS_SCAN_ONE_GROUP_TILES");
+    ASSERT_OK(s);
+    cr_assert_eq(ctx->scan_one_group_tiles, 8);
+    int want = 0;
+    const scan_flavour flavours[] = {SCAN_U32, SCAN_U64, SCAN_U32_U64};
+    for (size_t f = 0; f < 3; f++) {
+        const size_t out_size = flavours[f] == SCAN_U32 ? 4 : 8;
+        const uint64_t tile =
+            magnus_prim_group_size(ctx, (size_t)mg_prim_tiles_bytes(1, out_size)) * MG_PRIM_ITEMS;
+        const uint64_t n[] = {tile + 1, 3 * tile - 7, 8 * tile, 8 * tile + 1};
+        for (size_t i = 0; i < 4; i++) {
+            /* in place only where the input and output elements are the same size */
+            const int in_place = (i & 1) && flavours[f] != SCAN_U32_U64;
+            check_scan(ctx, flavours[f], n[i], in_place, SEED + 7 + i);
+            want += i < 3 ? 1 : 3;
+        }
+    }
+    ASSERT_OK(magnus_context_free(&ctx)); /* closes (and flushes) the trace */
+    const int got = scan_launches_traced(path);
+    unlink(path);
+    cr_assert_eq(got, want, "%d scan launches, expected %d", got, want);
+}
+
+/* MAGNUS_SCAN_ONE_GROUP_TILES: unset or 0, one tile (the default); up to 65536 as given;
+ * anything else refused, naming the variable. */
+Test(scan, one_group_knob_read_at_context_creation) {
+    magnus_context base = magnus_test_context();
+    const struct {
+        const char *value;
+        magnus_status status;
+        uint32_t want;
+    } cases[] = {{NULL, MAGNUS_SUCCESS, 0},      {"0", MAGNUS_SUCCESS, 0},
+                 {"65536", MAGNUS_SUCCESS, 65536}, {"65537", MAGNUS_ERROR_INVALID_ARGUMENT, 0},
+                 {"-1", MAGNUS_ERROR_INVALID_ARGUMENT, 0}, {"8x", MAGNUS_ERROR_INVALID_ARGUMENT, 0}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        if (cases[i].value) setenv("MAGNUS_SCAN_ONE_GROUP_TILES", cases[i].value, 1);
+        else unsetenv("MAGNUS_SCAN_ONE_GROUP_TILES");
+        magnus_context ctx = NULL;
+        magnus_status s = magnus_context_create(&ctx, &base->device, NULL);
+        unsetenv("MAGNUS_SCAN_ONE_GROUP_TILES");
+        cr_assert_eq(s, cases[i].status, "%s: %s", cases[i].value ? cases[i].value : "unset",
+                     magnus_last_error());
+        if (s) {
+            cr_assert_not_null(strstr(magnus_last_error(), "MAGNUS_SCAN_ONE_GROUP_TILES"), "%s",
+                               magnus_last_error());
+            cr_assert_null(ctx);
+            continue;
+        }
+        cr_assert_eq(ctx->scan_one_group_tiles, cases[i].want, "%s", cases[i].value);
+        ASSERT_OK(magnus_context_free(&ctx));
+    }
 }
 
 /* The CSR idiom: row counts plus a trailing 0, scanned in place, give the row pointers. */

@@ -15,6 +15,10 @@ magnus_add_device_test(spgemm_hash
 # bin's tables.
 magnus_add_device_variant(spgemm_hash merged ENV MAGNUS_HASH_MERGE_GROUPS=2147483647
                           LABELS spgemm hash TIMEOUT 600 BACKENDS opencl level0_fake cuda)
+# Every device scan in one work group that walks its tiles (MAGNUS_SCAN_ONE_GROUP_TILES past
+# any scan here): the row offsets of C and the bins' offsets through the one-launch path.
+magnus_add_device_variant(spgemm_hash scan_one_group ENV MAGNUS_SCAN_ONE_GROUP_TILES=65536
+                          LABELS spgemm hash TIMEOUT 600 BACKENDS opencl cuda)
 # C = alpha·A·B and the reusable plan (symbolic once, numeric many).
 magnus_add_device_test(spgemm_plan SOURCES ${_spgemm_dir}/test_spgemm_plan.c
                        LABELS spgemm plan TIMEOUT 300)
