@@ -159,6 +159,37 @@ magnus_status magnus_hash_rows_symbolic_sync(magnus_context ctx, const magnus_ha
     return magnus_hash_run_phase_sync(&ph, stats);
 }
 
+/* The numeric phase's checks and set-up, but for C's column and value buffers. */
+static magnus_status rows_numeric_phase(hash_phase *ph, magnus_context ctx,
+                                        const magnus_hash_config *cfg,
+                                        const struct magnus_device_csr_s *A,
+                                        const struct magnus_device_csr_s *B,
+                                        const magnus_dbuf *ids, int64_t ids_offset, int64_t count,
+                                        const magnus_dbuf *C_row_ptr) {
+    const char *what = "hash numeric (rows)";
+    magnus_status s;
+    if ((s = hash_check_items(ctx, ids, ids_offset, count, what)) ||
+        (s = hash_check_rows(A, B, what)) || (s = hash_check_dbuf(C_row_ptr, what, "C.row_ptr")))
+        return s;
+    hash_phase_rows(ph, what, ctx, cfg, A, B, ids, ids_offset, count);
+    ph->numeric = 1;
+    ph->keys = C_row_ptr;
+    ph->key_is_ptr = 1;
+    ph->C_rp = C_row_ptr;
+    return MAGNUS_SUCCESS;
+}
+
+static magnus_status rows_numeric_outputs(hash_phase *ph, magnus_dbuf *C_col,
+                                          magnus_dbuf *C_val) {
+    magnus_status s;
+    if ((s = hash_check_dbuf(C_col, ph->what, "C.col")) ||
+        (s = hash_check_dbuf(C_val, ph->what, "C.val")))
+        return s;
+    ph->C_col = C_col;
+    ph->C_val = C_val;
+    return MAGNUS_SUCCESS;
+}
+
 magnus_status magnus_hash_rows_numeric_sync(magnus_context ctx, const magnus_hash_config *cfg,
                                             const struct magnus_device_csr_s *A,
                                             const struct magnus_device_csr_s *B,
@@ -166,21 +197,66 @@ magnus_status magnus_hash_rows_numeric_sync(magnus_context ctx, const magnus_has
                                             int64_t count, const magnus_dbuf *C_row_ptr,
                                             magnus_dbuf *C_col, magnus_dbuf *C_val,
                                             magnus_hash_stats *stats) {
-    const char *what = "hash numeric (rows)";
-    magnus_status s;
-    if ((s = hash_check_items(ctx, ids, ids_offset, count, what)) ||
-        (s = hash_check_rows(A, B, what)) || (s = hash_check_dbuf(C_row_ptr, what, "C.row_ptr")) ||
-        (s = hash_check_dbuf(C_col, what, "C.col")) || (s = hash_check_dbuf(C_val, what, "C.val")))
-        return s;
     hash_phase ph;
-    hash_phase_rows(&ph, what, ctx, cfg, A, B, ids, ids_offset, count);
-    ph.numeric = 1;
-    ph.keys = C_row_ptr;
-    ph.key_is_ptr = 1;
-    ph.C_rp = C_row_ptr;
-    ph.C_col = C_col;
-    ph.C_val = C_val;
+    magnus_status s;
+    if ((s = rows_numeric_phase(&ph, ctx, cfg, A, B, ids, ids_offset, count, C_row_ptr)) ||
+        (s = rows_numeric_outputs(&ph, C_col, C_val)))
+        return s;
     return magnus_hash_run_phase_sync(&ph, stats);
+}
+
+struct magnus_hash_rows_numeric_s {
+    hash_phase ph;
+    hash_binned b;
+    magnus_hash_stats *stats; /* the caller's, or own */
+    magnus_hash_stats own;
+};
+
+magnus_status magnus_hash_rows_numeric_bin(magnus_hash_rows_numeric *out, int64_t *nnz,
+                                           magnus_context ctx, const magnus_hash_config *cfg,
+                                           const struct magnus_device_csr_s *A,
+                                           const struct magnus_device_csr_s *B,
+                                           const magnus_dbuf *ids, int64_t ids_offset,
+                                           int64_t count, const magnus_dbuf *C_row_ptr,
+                                           magnus_hash_stats *stats) {
+    if (!out || !nnz)
+        return magnus_error(MAGNUS_ERROR_NULL_POINTER, "magnus_hash_rows_numeric_bin: NULL");
+    *out = NULL;
+    *nnz = 0;
+    struct magnus_hash_rows_numeric_s *job = magnus_host_calloc(1, sizeof *job);
+    if (!job) return magnus_error(MAGNUS_ERROR_OUT_OF_HOST_MEMORY, "magnus_hash_rows_numeric_bin");
+    job->stats = stats ? stats : &job->own;
+    const int64_t keys_before = job->stats->key_total;
+    magnus_status s = rows_numeric_phase(&job->ph, ctx, cfg, A, B, ids, ids_offset, count,
+                                         C_row_ptr);
+    if (!s) s = magnus_hash_phase_bin(&job->ph, &job->b, job->stats);
+    if (s) {
+        magnus_host_free(job);
+        return s;
+    }
+    *nnz = job->stats->key_total - keys_before; /* the rows' keys are their nnz */
+    *out = job;
+    return MAGNUS_SUCCESS;
+}
+
+magnus_status magnus_hash_rows_numeric_launch(magnus_hash_rows_numeric *job, magnus_dbuf *C_col,
+                                              magnus_dbuf *C_val) {
+    if (!job || !*job)
+        return magnus_error(MAGNUS_ERROR_NULL_POINTER, "magnus_hash_rows_numeric_launch: NULL");
+    struct magnus_hash_rows_numeric_s *j = *job;
+    magnus_status s = rows_numeric_outputs(&j->ph, C_col, C_val);
+    if (s) magnus_hash_binned_free(j->ph.ctx, &j->b);
+    else s = magnus_hash_phase_launch(&j->ph, &j->b, j->stats);
+    magnus_host_free(j);
+    *job = NULL;
+    return s;
+}
+
+void magnus_hash_rows_numeric_free(magnus_hash_rows_numeric *job) {
+    if (!job || !*job) return;
+    magnus_hash_binned_free((*job)->ph.ctx, &(*job)->b);
+    magnus_host_free(*job);
+    *job = NULL;
 }
 
 static magnus_status hash_check_segments(const magnus_hash_segments *seg, int numeric,

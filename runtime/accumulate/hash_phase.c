@@ -32,10 +32,17 @@ static magnus_status phase_group_cap(const hash_phase *ph, uint32_t *cap) {
     return MAGNUS_SUCCESS;
 }
 
-magnus_status magnus_hash_run_phase_sync(const hash_phase *ph, magnus_hash_stats *stats) {
+/* After an error: the queues drained (their own error, if any, is secondary), the bins
+ * freed. */
+static magnus_status phase_failed(const hash_phase *ph, hash_binned *b, magnus_status s) {
+    magnus_context_finish_after_error(ph->ctx, s);
+    magnus_hash_binned_free(ph->ctx, b);
+    return s;
+}
+
+magnus_status magnus_hash_phase_bin(const hash_phase *ph, hash_binned *b, magnus_hash_stats *st) {
     magnus_context ctx = ph->ctx;
-    magnus_hash_stats local_stats = {0};
-    magnus_hash_stats *st = stats ? stats : &local_stats;
+    memset(b, 0, sizeof *b);
     st->items += ph->count;
     if (ph->count == 0) return MAGNUS_SUCCESS;
     if (ph->count > (int64_t)UINT32_MAX)
@@ -46,46 +53,59 @@ magnus_status magnus_hash_run_phase_sync(const hash_phase *ph, magnus_hash_stats
                             "%s: the hash kernels need work groups of %d items (device: %llu)",
                             ph->what, HASH_BIN_GROUP,
                             (unsigned long long)ctx->device.max_work_group_size);
-
-    magnus_status s = MAGNUS_SUCCESS;
-    hash_plan plan;
     uint32_t cap;
-    if ((s = phase_group_cap(ph, &cap))) return s;
-    magnus_hash_plan_build(&plan, ctx, ph->numeric, ph->value_bytes, cap);
-    if (ph->empty_items_need_work) plan.bin[0].max_key = -1;
-    const bool dense = magnus_hash_dense_rows_apply(ph);
-    if (dense) magnus_hash_dense_rows_cut(&plan, ph);
-    hash_work w;
-    memset(&w, 0, sizeof w);
-    uint32_t sizes[HASH_MAX_BINS];
-    int64_t offsets[HASH_MAX_BINS + 1];
-    s = magnus_hash_bin_items(ph, &plan, &w, sizes, offsets, st);
-    if (s) goto done;
-    int last = plan.nbins - 1;
-    if (sizes[last] > 0 &&
-        (s = dense ? magnus_hash_run_dense_rows(ph, &w, offsets[last], sizes[last], st)
-                 : magnus_hash_run_global(ph, &w, offsets[last], sizes[last], st)))
-        goto done;
-    if (ph->cfg.heavy != ph->cfg.main && (s = magnus_queue_depend(ctx, ph->cfg.heavy, ph->cfg.main)))
-        goto done;
-    if (ph->cfg.light != ph->cfg.main && ph->cfg.light != ph->cfg.heavy &&
-        (s = magnus_queue_depend(ctx, ph->cfg.light, ph->cfg.main)))
-        goto done;
+    magnus_status s = phase_group_cap(ph, &cap);
+    if (s) return s;
+    magnus_hash_plan_build(&b->plan, ctx, ph->numeric, ph->value_bytes, cap);
+    if (ph->empty_items_need_work) b->plan.bin[0].max_key = -1;
+    b->dense = magnus_hash_dense_rows_apply(ph);
+    if (b->dense) magnus_hash_dense_rows_cut(&b->plan, ph);
+    if ((s = magnus_hash_bin_items(ph, &b->plan, &b->w, b->sizes, b->offsets, st)))
+        return phase_failed(ph, b, s);
+    b->binned = true;
+    return MAGNUS_SUCCESS;
+}
 
+magnus_status magnus_hash_phase_launch(const hash_phase *ph, hash_binned *b,
+                                       magnus_hash_stats *st) {
+    if (!b->binned) return MAGNUS_SUCCESS; /* no items */
+    magnus_context ctx = ph->ctx;
+    magnus_status s;
+    const int last = b->plan.nbins - 1;
+    if (b->sizes[last] > 0 &&
+        (s = b->dense ? magnus_hash_run_dense_rows(ph, &b->w, b->offsets[last], b->sizes[last], st)
+                      : magnus_hash_run_global(ph, &b->w, b->offsets[last], b->sizes[last], st)))
+        return phase_failed(ph, b, s);
+    if ((ph->cfg.heavy != ph->cfg.main &&
+         (s = magnus_queue_depend(ctx, ph->cfg.heavy, ph->cfg.main))) ||
+        (ph->cfg.light != ph->cfg.main && ph->cfg.light != ph->cfg.heavy &&
+         (s = magnus_queue_depend(ctx, ph->cfg.light, ph->cfg.main))))
+        return phase_failed(ph, b, s);
     /* local bins, largest first; the largest non-empty one joins the global work on heavy */
-    if ((s = magnus_hash_run_local(ph, &plan, &w, sizes, offsets, st))) goto done;
-    if (ph->cfg.heavy != ph->cfg.main && (s = magnus_queue_depend(ctx, ph->cfg.main, ph->cfg.heavy)))
-        goto done;
-    if (ph->cfg.light != ph->cfg.main && (s = magnus_queue_depend(ctx, ph->cfg.main, ph->cfg.light)))
-        goto done;
-done:
-    /* On success the bins' kernels stay queued: the work buffers may be freed now, since a
-     * freed buffer is reused only after every queue has been waited for (device_pool.c) or
-     * is released by the backend after the queued work (backend.h), and whoever reads the
-     * outputs orders itself after cfg->main (the same queue, or magnus_queue_depend). Not
-     * waiting here keeps the device busy while the host queues the next step. After an error
-     * the queues are drained (their own error, if any, is secondary). */
-    if (s != MAGNUS_SUCCESS) magnus_context_finish_after_error(ctx, s);
-    magnus_hash_work_free(ctx, &w);
-    return s;
+    if ((s = magnus_hash_run_local(ph, &b->plan, &b->w, b->sizes, b->offsets, st)) ||
+        (ph->cfg.heavy != ph->cfg.main &&
+         (s = magnus_queue_depend(ctx, ph->cfg.main, ph->cfg.heavy))) ||
+        (ph->cfg.light != ph->cfg.main &&
+         (s = magnus_queue_depend(ctx, ph->cfg.main, ph->cfg.light))))
+        return phase_failed(ph, b, s);
+    /* The bins' kernels stay queued: the work buffers may be freed now, since a freed buffer
+     * is reused only after every queue has been waited for (device_pool.c) or is released by
+     * the backend after the queued work (backend.h), and whoever reads the outputs orders
+     * itself after cfg->main (the same queue, or magnus_queue_depend). Not waiting here keeps
+     * the device busy while the host queues the next step. */
+    magnus_hash_binned_free(ctx, b);
+    return MAGNUS_SUCCESS;
+}
+
+void magnus_hash_binned_free(magnus_context ctx, hash_binned *b) {
+    magnus_hash_work_free(ctx, &b->w);
+    b->binned = false;
+}
+
+magnus_status magnus_hash_run_phase_sync(const hash_phase *ph, magnus_hash_stats *stats) {
+    magnus_hash_stats local_stats = {0};
+    magnus_hash_stats *st = stats ? stats : &local_stats;
+    hash_binned b;
+    magnus_status s = magnus_hash_phase_bin(ph, &b, st);
+    return s ? s : magnus_hash_phase_launch(ph, &b, st);
 }

@@ -194,8 +194,28 @@ void magnus_hash_dense_rows_cut(hash_plan *p, const hash_phase *ph);
 magnus_status magnus_hash_run_dense_rows(const hash_phase *ph, hash_work *w, int64_t bins_offset,
                                          int64_t count, magnus_hash_stats *st);
 
-/* hash_phase.c: one phase, from binning to its outputs; waits for the main queue (after an
- * error, for every queue) before it frees its buffers and returns. */
+/* A phase's binned items between its two steps (hash_phase.c). */
+typedef struct hash_binned {
+    hash_plan plan;
+    hash_work w;
+    uint32_t sizes[HASH_MAX_BINS];
+    int64_t offsets[HASH_MAX_BINS + 1];
+    bool dense;  /* the global bin is taken by dense rows */
+    bool binned; /* the items are binned and w holds them (false: none, or freed) */
+} hash_binned;
+
+/* hash_phase.c: a phase in two steps. _bin plans the bins, counts and fills them and reads
+ * their sizes (the phase's one host wait, which also gives st->key_total, the sum of the
+ * items' keys: nnz(C) in a numeric phase over every row); _launch launches the global bin (or
+ * dense rows) and every local bin and frees the bins, leaving the kernels queued. After an
+ * error either step drains the queues and frees the bins; _free frees them for a caller that
+ * stops between the steps. */
+magnus_status magnus_hash_phase_bin(const hash_phase *ph, hash_binned *b, magnus_hash_stats *st);
+magnus_status magnus_hash_phase_launch(const hash_phase *ph, hash_binned *b,
+                                       magnus_hash_stats *st);
+void magnus_hash_binned_free(magnus_context ctx, hash_binned *b);
+/* hash_phase.c: one phase, from binning to its outputs (_bin then _launch); waits for the main
+ * queue (after an error, for every queue) before it frees its buffers and returns. */
 magnus_status magnus_hash_run_phase_sync(const hash_phase *ph, magnus_hash_stats *stats);
 
 #endif

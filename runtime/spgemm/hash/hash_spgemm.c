@@ -50,6 +50,7 @@ static magnus_status run_hash(magnus_device_csr *C, magnus_context ctx,
     }
     magnus_hash_stats sym = {0}, num = {0};
     magnus_device_csr dC = NULL;
+    magnus_hash_rows_numeric numeric = NULL;
     const int64_t m = A->rows;
     magnus_status s;
 
@@ -74,27 +75,31 @@ static magnus_status run_hash(magnus_device_csr *C, magnus_context ctx,
         goto fail;
     rep->time_setup_ms = magnus_now_ms() - t;
 
-    /* symbolic: distinct columns per row, then row pointers */
+    /* symbolic: distinct columns per row, then row pointers. The scan's total is not read
+     * back: the numeric phase's binning, queued behind it, reads its bin sizes anyway, and
+     * with them nnz(C) (the sum of the rows' keys), so one host wait serves both (its time
+     * counts here, with the wait) */
     t = magnus_now_ms();
-    uint64_t nnz = 0;
+    int64_t nnz = 0;
     if ((s = magnus_hash_rows_symbolic_sync(ctx, &cfg, A, B, NULL, 0, m, &dC->row_ptr, &sym)) ||
         (s = magnus_prim_scan_u64(ctx, cfg.main, &dC->row_ptr, &dC->row_ptr, (uint64_t)m + 1,
-                                  &nnz)))
+                                  NULL)) ||
+        (s = magnus_hash_rows_numeric_bin(&numeric, &nnz, ctx, &cfg, A, B, NULL, 0, m,
+                                          &dC->row_ptr, &num)))
         goto fail;
     rep->time_symbolic_ms = magnus_now_ms() - t;
 
     t = magnus_now_ms();
-    if ((s = magnus_device_csr_alloc_entries(dC, (int64_t)nnz))) goto fail;
+    if ((s = magnus_device_csr_alloc_entries(dC, nnz))) goto fail;
     rep->time_alloc_ms = magnus_now_ms() - t;
 
     t = magnus_now_ms();
-    if ((s = magnus_hash_rows_numeric_sync(ctx, &cfg, A, B, NULL, 0, m, &dC->row_ptr, &dC->col_idx,
-                                           &dC->values, &num)) ||
+    if ((s = magnus_hash_rows_numeric_launch(&numeric, &dC->col_idx, &dC->values)) ||
         (s = magnus_context_finish(ctx)))
         goto fail;
     rep->time_numeric_ms = magnus_now_ms() - t;
 
-    rep->nnz_c = (int64_t)nnz;
+    rep->nnz_c = nnz;
     rep->products_total = sym.key_total;
     rep->rows_heavy = sym.items_global > num.items_global ? sym.items_global : num.items_global;
     rep->rows_dense = sym.items_dense > num.items_dense ? sym.items_dense : num.items_dense;
@@ -107,6 +112,7 @@ static magnus_status run_hash(magnus_device_csr *C, magnus_context ctx,
 fail:
     /* queued work may still use C's buffers: drain, keeping the first error's message */
     magnus_context_finish_after_error(ctx, s);
+    magnus_hash_rows_numeric_free(&numeric);
     magnus_device_csr_destroy(&dC);
     return s;
 }
