@@ -15,7 +15,8 @@
 # build's runs (noise) and new/old.
 # Overrides: CMP_OLD (.carry/old), CMP_NEW (build-gpu), CMP_ROUNDS (2), CMP_RUNS (5),
 # CMP_DEVICE (the bench's --systems: cuda:0; "cuda:0,opencl:0" adds NVIDIA's OpenCL, which
-# gpu_libs.sh makes the only OpenCL device), CMP_FILES, CMP_SCALES (16-18), CMP_BUDGET_S (300),
+# gpu_libs.sh makes the only OpenCL device), CMP_FILES (names, blank- or comma-separated),
+# CMP_SCALES (16-18), CMP_BUDGET_S (300),
 # CMP_MATRICES, CMP_FIRST (old: each round runs the old build first; new: the new one first, to
 # tell a difference of the builds from one of the order).
 set -u
@@ -27,6 +28,7 @@ rounds=${CMP_ROUNDS:-2}
 runs=${CMP_RUNS:-5}
 device=${CMP_DEVICE:-cuda:0}
 files=${CMP_FILES:-soc-Slashdot0902 email-Enron vsp_befref_fxm_2_4_air02}
+files=${files//,/ } # blanks or commas between the names
 scales=${CMP_SCALES:-16-18}
 budget=${CMP_BUDGET_S:-300}
 matrices=${CMP_MATRICES:-$root/.carry/matrices}

@@ -24,9 +24,11 @@
 #            work group walking their tiles (MAGNUS_SCAN_ONE_GROUP_TILES past any scan) and every
 #            local bin merged (PENDING_SANITIZE_CASES: a regex of sanitize_h200.sh's cases)
 #                                                                           (issues 32, 36)
-#   compare  did issue 35's refactors (e673ff0, .carry/old35, against this build) move SpGEMM's
-#            time? Old and new alternately, 2 rounds, CUDA, with the knobs e673ff0 lacked
-#            (MAGNUS_DENSE_STRIPES, MAGNUS_DENSE_ROW_ITEMS) off in both      (issue 35)
+#   compare  did a change move SpGEMM's time? This build against an older one (COMPARE_OLD,
+#            default .carry/base: the library and tool of the commit before), alternately, 2
+#            rounds; gMAGNUS through CUDA at scale, or with COMPARE_SMALL=1 the hash algorithm
+#            on small shared matrices through CUDA and OpenCL (the host waits and launches the
+#            fifth session removed, docs/performance.md)                     (issues 35, 36)
 #   hsmu     does the peer leave its hub rows unwritten (the corrected check: expected on
 #            star_100000_16_20000_8_s2 f64 1,455,646 unwritten entries in 16 rows, no value
 #            mismatch in the rows it writes), f64 and f32?                     (issue 34, item 1)
@@ -115,9 +117,14 @@ if has sanitize && left sanitize; then
   pack sanitize
 fi
 if has compare && left compare; then
-  step compare "$(limit 200)" env CMP_OLD=.carry/old35 CMP_ROUNDS=2 CMP_RUNS=5 CMP_BUDGET_S=190 \
-    MAGNUS_DENSE_STRIPES=0 MAGNUS_DENSE_ROW_ITEMS=0 OUT="$out/compare" \
-    bash scripts/compare_builds_h200.sh
+  # the older build in .carry/base (COMPARE_OLD); COMPARE_SMALL=1: the hash algorithm on the
+  # small shared matrices through both APIs (host waits and launches), not gMAGNUS at scale
+  small=${COMPARE_SMALL:-0}
+  step compare "$(limit 200)" env CMP_OLD="${COMPARE_OLD:-.carry/base}" CMP_ROUNDS=2 \
+    CMP_RUNS="$([ "$small" = 1 ] && echo 20 || echo 5)" CMP_BUDGET_S=190 \
+    $([ "$small" = 1 ] && echo "CMP_DEVICE=hash@cuda:0,hash@opencl:0 CMP_SCALES=12-13" \
+      "CMP_FILES=bcsstk13,rajat19,add32,fe_4elt2,p2p-Gnutella05,ca-CondMat,EX5,wiki-Vote") \
+    OUT="$out/compare" bash scripts/compare_builds_h200.sh
   pack compare
 fi
 if has hsmu && left hsmu; then
