@@ -51,16 +51,20 @@ static magnus_status run_hash(magnus_device_csr *C, magnus_context ctx,
     magnus_hash_stats sym = {0}, num = {0};
     magnus_device_csr dC = NULL;
     magnus_hash_rows_numeric numeric = NULL;
+    magnus_timer setup_timer = {NULL, NULL};
     const int64_t m = A->rows;
     magnus_status s;
 
     *C = NULL;
     begin_report(rep, ctx, A);
 
-    /* setup: products per row in C.row_ptr[0..m-1]; C.row_ptr[m] = 0 for the scan */
-    double t = magnus_now_ms();
+    /* setup: products per row in C.row_ptr[0..m-1]; C.row_ptr[m] = 0 for the scan. Timed on
+     * the device, not by a host wait of its own: the symbolic phase's first read waits for it
+     * anyway, so the symbolic time below is the host's span less the setup's */
     const int64_t zero = 0;
-    if ((s = magnus_device_csr_new(&dC, ctx, m, B->cols, A->type))) goto fail;
+    if ((s = magnus_device_csr_new(&dC, ctx, m, B->cols, A->type)) ||
+        (s = magnus_timer_start(ctx, cfg.main, &setup_timer)))
+        goto fail;
     if (counted) { /* AUTO's statistics counted them already (the same layout) */
         if ((s = magnus_dbuf_copy(ctx, cfg.main, &dC->row_ptr, 0, &counted->products, 0,
                                   ((size_t)m + 1) * sizeof(int64_t))))
@@ -71,15 +75,13 @@ static magnus_status run_hash(magnus_device_csr *C, magnus_context ctx,
                                               &sym))) {
         goto fail;
     }
-    if ((s = magnus_queue_finish(ctx, cfg.main))) /* so the setup time is the setup's */
-        goto fail;
-    rep->time_setup_ms = magnus_now_ms() - t;
+    if ((s = magnus_timer_stop(ctx, cfg.main, &setup_timer))) goto fail;
 
     /* symbolic: distinct columns per row, then row pointers. The scan's total is not read
      * back: the numeric phase's binning, queued behind it, reads its bin sizes anyway, and
      * with them nnz(C) (the sum of the rows' keys), so one host wait serves both (its time
      * counts here, with the wait) */
-    t = magnus_now_ms();
+    double t = magnus_now_ms();
     int64_t nnz = 0;
     if ((s = magnus_hash_rows_symbolic_sync(ctx, &cfg, A, B, NULL, 0, m, &dC->row_ptr, &sym)) ||
         (s = magnus_prim_scan_u64(ctx, cfg.main, &dC->row_ptr, &dC->row_ptr, (uint64_t)m + 1,
@@ -87,7 +89,7 @@ static magnus_status run_hash(magnus_device_csr *C, magnus_context ctx,
         (s = magnus_hash_rows_numeric_bin(&numeric, &nnz, ctx, &cfg, A, B, NULL, 0, m,
                                           &dC->row_ptr, &num)))
         goto fail;
-    rep->time_symbolic_ms = magnus_now_ms() - t;
+    const double symbolic_span_ms = magnus_now_ms() - t;
 
     t = magnus_now_ms();
     if ((s = magnus_device_csr_alloc_entries(dC, nnz))) goto fail;
@@ -98,6 +100,9 @@ static magnus_status run_hash(magnus_device_csr *C, magnus_context ctx,
         (s = magnus_context_finish(ctx)))
         goto fail;
     rep->time_numeric_ms = magnus_now_ms() - t;
+    if ((s = magnus_timer_elapsed_ms(ctx, &setup_timer, &rep->time_setup_ms))) goto fail;
+    rep->time_symbolic_ms =
+        symbolic_span_ms > rep->time_setup_ms ? symbolic_span_ms - rep->time_setup_ms : 0;
 
     rep->nnz_c = nnz;
     rep->products_total = sym.key_total;
@@ -113,6 +118,7 @@ fail:
     /* queued work may still use C's buffers: drain, keeping the first error's message */
     magnus_context_finish_after_error(ctx, s);
     magnus_hash_rows_numeric_free(&numeric);
+    magnus_timer_discard(ctx, &setup_timer);
     magnus_device_csr_destroy(&dC);
     return s;
 }
