@@ -85,10 +85,11 @@ magnus_status magnus_hash_launch_bin(const hash_phase *ph, const hash_launch *l,
  *
  * Each launch costs the host time and the device a gap (more through NVIDIA's OpenCL than
  * through CUDA: the H100's launch traces, docs/performance.md), and a phase's smallest bins are
- * often a few work groups each, too few to fill the device. So, walking down from a bin, the smaller non-empty bins
- * below it join its launch while the launch stays within the accumulator's merge limit
- * (MAGNUS_HASH_MERGE_GROUPS; unset: the device's compute units, one wave of groups; 0: every
- * bin its own launch). Their items fit the larger bin's tables (bins are
+ * often a few work groups each, too few to fill the device. So, walking down from a bin, the
+ * smaller non-empty bins below it join its launch while the launch stays within the
+ * accumulator's merge limit (MAGNUS_HASH_MERGE_GROUPS; unset: the device's compute units, one
+ * wave of groups; 0: every bin its own launch; measured on the H100: docs/performance.md,
+ * "Fewer launches for the smallest bins"). Their items fit the larger bin's tables (bins are
  * upper bounds on keys), and binning lays adjacent bins' ids side by side, so the launch
  * takes one range of them. */
 magnus_status magnus_hash_run_local(const hash_phase *ph, const hash_plan *plan,
