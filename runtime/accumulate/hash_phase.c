@@ -76,10 +76,7 @@ magnus_status magnus_hash_phase_launch(const hash_phase *ph, hash_binned *b,
         (s = b->dense ? magnus_hash_run_dense_rows(ph, &b->w, b->offsets[last], b->sizes[last], st)
                       : magnus_hash_run_global(ph, &b->w, b->offsets[last], b->sizes[last], st)))
         return phase_failed(ph, b, s);
-    if ((ph->cfg.heavy != ph->cfg.main &&
-         (s = magnus_queue_depend(ctx, ph->cfg.heavy, ph->cfg.main))) ||
-        (ph->cfg.light != ph->cfg.main && ph->cfg.light != ph->cfg.heavy &&
-         (s = magnus_queue_depend(ctx, ph->cfg.light, ph->cfg.main))))
+    if ((s = magnus_queue_fork(ctx, ph->cfg.main, ph->cfg.heavy, ph->cfg.light)))
         return phase_failed(ph, b, s);
     /* local bins, largest first; the largest non-empty one joins the global work on heavy */
     if ((s = magnus_hash_run_local(ph, &b->plan, &b->w, b->sizes, b->offsets, st)) ||

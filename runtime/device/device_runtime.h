@@ -396,6 +396,11 @@ magnus_status magnus_context_finish_after_error(magnus_context ctx, magnus_statu
 /* Makes queue `waiter` wait for everything submitted so far to queue `signaller`. */
 magnus_status magnus_queue_depend(magnus_context ctx, magnus_queue_id waiter,
                                   magnus_queue_id signaller);
+/* Makes queues a and b both wait for everything submitted so far to `signaller`, through one
+ * recorded event (through OpenCL an event is a marker and a flush: one, not two). A waiter
+ * that is the signaller, or the same as the other, waits once or not at all. */
+magnus_status magnus_queue_fork(magnus_context ctx, magnus_queue_id signaller, magnus_queue_id a,
+                                magnus_queue_id b);
 
 /* Host-side timing of device work: a recorded point in a queue. */
 typedef struct magnus_timer {

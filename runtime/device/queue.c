@@ -60,6 +60,23 @@ magnus_status magnus_queue_depend(magnus_context ctx, magnus_queue_id waiter,
     return s;
 }
 
+magnus_status magnus_queue_fork(magnus_context ctx, magnus_queue_id signaller, magnus_queue_id a,
+                                magnus_queue_id b) {
+    magnus_status s;
+    if ((s = magnus_queue_check(ctx, signaller, "magnus_queue_fork")) ||
+        (s = magnus_queue_check(ctx, a, "magnus_queue_fork")) ||
+        (s = magnus_queue_check(ctx, b, "magnus_queue_fork")))
+        return s;
+    const bool wait_a = a != signaller, wait_b = b != signaller && b != a;
+    if (!wait_a && !wait_b) return MAGNUS_SUCCESS; /* queues are in order */
+    magnus_bevent *event;
+    if ((s = ctx->ops->event_record(ctx->queues[signaller], &event))) return s;
+    if (wait_a) s = ctx->ops->queue_wait_event(ctx->queues[a], event);
+    if (!s && wait_b) s = ctx->ops->queue_wait_event(ctx->queues[b], event);
+    ctx->ops->event_destroy(event);
+    return s;
+}
+
 magnus_status magnus_timer_start(magnus_context ctx, magnus_queue_id q, magnus_timer *t) {
     magnus_status s = magnus_queue_check(ctx, q, "magnus_timer_start");
     if (s) return s;

@@ -164,6 +164,31 @@ Test(queues, depend_and_timer) {
     magnus_dbuf_free(ctx, &b);
 }
 
+/* magnus_queue_fork: two queues wait for MAIN's work through one event; both read what it
+ * wrote. A waiter that is the signaller, or both waiters the same queue, are fine; a queue out
+ * of range is refused. */
+Test(queues, fork_two_waiters_one_event) {
+    magnus_context ctx = magnus_test_context();
+    enum { N = 1 << 18 };
+    magnus_dbuf b;
+    ASSERT_OK(magnus_dbuf_alloc(ctx, (size_t)N * 8, &b));
+    ASSERT_OK(magnus_prim_fill_u64(ctx, MAGNUS_QUEUE_MAIN, &b, 0, N, 5));
+    ASSERT_OK(magnus_prim_scan_u64(ctx, MAGNUS_QUEUE_MAIN, &b, &b, N, NULL));
+    ASSERT_OK(magnus_queue_fork(ctx, MAGNUS_QUEUE_MAIN, MAGNUS_QUEUE_HEAVY, MAGNUS_QUEUE_LIGHT));
+    uint64_t last[2] = {0, 0};
+    ASSERT_OK(magnus_dbuf_read(ctx, MAGNUS_QUEUE_HEAVY, &last[0], &b, (size_t)(N - 1) * 8, 8));
+    ASSERT_OK(magnus_dbuf_read(ctx, MAGNUS_QUEUE_LIGHT, &last[1], &b, (size_t)(N - 1) * 8, 8));
+    cr_assert_eq(last[0], 5ull * (N - 1));
+    cr_assert_eq(last[1], 5ull * (N - 1));
+    ASSERT_OK(magnus_queue_fork(ctx, MAGNUS_QUEUE_MAIN, MAGNUS_QUEUE_MAIN, MAGNUS_QUEUE_LIGHT));
+    ASSERT_OK(magnus_queue_fork(ctx, MAGNUS_QUEUE_MAIN, MAGNUS_QUEUE_HEAVY, MAGNUS_QUEUE_HEAVY));
+    ASSERT_OK(magnus_queue_fork(ctx, MAGNUS_QUEUE_MAIN, MAGNUS_QUEUE_MAIN, MAGNUS_QUEUE_MAIN));
+    cr_assert_eq(magnus_queue_fork(ctx, MAGNUS_QUEUE_MAIN, MAGNUS_QUEUE_COUNT, MAGNUS_QUEUE_LIGHT),
+                 MAGNUS_ERROR_INVALID_ARGUMENT);
+    ASSERT_OK(magnus_context_finish(ctx));
+    magnus_dbuf_free(ctx, &b);
+}
+
 /* ---- beyond 2^31 elements (MAGNUS_TEST_LARGE=1; about 16 GiB of device memory) ----------- */
 
 /* Checks v[i] == i * step at the ends and around the 2^31 and 2^32 element boundaries. */

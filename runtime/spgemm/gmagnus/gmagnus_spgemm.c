@@ -146,8 +146,7 @@ static magnus_status check_rows_local(magnus_gm *g, const magnus_hash_stats *st)
 static magnus_status symbolic(magnus_gm *g, const magnus_hash_config *light,
                               magnus_spgemm_section *r) {
     magnus_status s;
-    if ((s = magnus_queue_depend(g->ctx, MAGNUS_QUEUE_HEAVY, MAGNUS_QUEUE_MAIN)) ||
-        (s = magnus_queue_depend(g->ctx, MAGNUS_QUEUE_LIGHT, MAGNUS_QUEUE_MAIN)))
+    if ((s = magnus_queue_fork(g->ctx, MAGNUS_QUEUE_MAIN, MAGNUS_QUEUE_HEAVY, MAGNUS_QUEUE_LIGHT)))
         return s;
     if (g->nheavy > 0 && (s = magnus_gm_outer_product(g))) return s;
     double t = magnus_now_ms();
@@ -179,8 +178,8 @@ static magnus_status symbolic(magnus_gm *g, const magnus_hash_config *light,
 /* Numeric: C's entries, row by row in column order. */
 static magnus_status numeric(magnus_gm *g, const magnus_hash_config *light) {
     magnus_status s;
-    if ((s = magnus_queue_depend(g->ctx, MAGNUS_QUEUE_HEAVY, MAGNUS_QUEUE_MAIN)) ||
-        (s = magnus_queue_depend(g->ctx, MAGNUS_QUEUE_LIGHT, MAGNUS_QUEUE_MAIN)) ||
+    if ((s = magnus_queue_fork(g->ctx, MAGNUS_QUEUE_MAIN, MAGNUS_QUEUE_HEAVY,
+                               MAGNUS_QUEUE_LIGHT)) ||
         (s = magnus_gm_chunks_numeric_dense(g)))
         return s;
     magnus_hash_stats stats;
