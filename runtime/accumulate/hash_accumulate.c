@@ -216,9 +216,7 @@ magnus_status magnus_hash_rows_numeric_bin(magnus_hash_rows_numeric *out, int64_
                                            magnus_context ctx, const magnus_hash_config *cfg,
                                            const struct magnus_device_csr_s *A,
                                            const struct magnus_device_csr_s *B,
-                                           const magnus_dbuf *ids, int64_t ids_offset,
-                                           int64_t count, const magnus_dbuf *C_row_ptr,
-                                           magnus_hash_stats *stats) {
+                                           const magnus_dbuf *C_row_ptr, magnus_hash_stats *stats) {
     if (!out || !nnz)
         return magnus_error(MAGNUS_ERROR_NULL_POINTER, "magnus_hash_rows_numeric_bin: NULL");
     *out = NULL;
@@ -227,8 +225,8 @@ magnus_status magnus_hash_rows_numeric_bin(magnus_hash_rows_numeric *out, int64_
     if (!job) return magnus_error(MAGNUS_ERROR_OUT_OF_HOST_MEMORY, "magnus_hash_rows_numeric_bin");
     job->stats = stats ? stats : &job->own;
     const int64_t keys_before = job->stats->key_total;
-    magnus_status s = rows_numeric_phase(&job->ph, ctx, cfg, A, B, ids, ids_offset, count,
-                                         C_row_ptr);
+    magnus_status s = hash_check_rows(A, B, "magnus_hash_rows_numeric_bin");
+    if (!s) s = rows_numeric_phase(&job->ph, ctx, cfg, A, B, NULL, 0, A->rows, C_row_ptr);
     if (!s) s = magnus_hash_phase_bin(&job->ph, &job->b, job->stats);
     if (s) {
         magnus_host_free(job);

@@ -189,22 +189,20 @@ magnus_status magnus_hash_rows_numeric_sync(magnus_context ctx, const magnus_has
                                             magnus_hash_stats *stats);
 
 /*
- * The same numeric phase in two steps, for a caller that allocates C between them and needs
- * nnz(C) to do so: _bin counts and fills the rows' bins and reads their sizes (the phase's
- * host wait), and *nnz gets the sum of the listed rows' nnz from that same read (the bins'
- * key sum), so no read of C_row_ptr's total is needed. *job holds the bins until
- * _launch(job, C_col, C_val) queues every bin as magnus_hash_rows_numeric_sync does and frees
- * them (*job NULL after it, on success or error); _free(job) frees them unlaunched. After an
- * error, either step has drained the queues. stats (NULL: none) must outlive *job.
+ * The same numeric phase over every row of A in two steps, for a caller that allocates C
+ * between them and needs nnz(C) to do so: _bin counts and fills the rows' bins and reads their
+ * sizes (the phase's host wait), and *nnz gets nnz(C) from that same read (the bins' key
+ * sum), so no read of C_row_ptr's total is needed. *job holds the bins until _launch(job,
+ * C_col, C_val) queues every bin as magnus_hash_rows_numeric_sync does and frees them (*job
+ * NULL after it, on success or error); _free(job) frees them unlaunched. After an error, either
+ * step has drained the queues. stats (NULL: none) must outlive *job.
  */
 typedef struct magnus_hash_rows_numeric_s *magnus_hash_rows_numeric;
 magnus_status magnus_hash_rows_numeric_bin(magnus_hash_rows_numeric *job, int64_t *nnz,
                                            magnus_context ctx, const magnus_hash_config *cfg,
                                            const struct magnus_device_csr_s *A,
                                            const struct magnus_device_csr_s *B,
-                                           const magnus_dbuf *ids, int64_t ids_offset,
-                                           int64_t count, const magnus_dbuf *C_row_ptr,
-                                           magnus_hash_stats *stats);
+                                           const magnus_dbuf *C_row_ptr, magnus_hash_stats *stats);
 magnus_status magnus_hash_rows_numeric_launch(magnus_hash_rows_numeric *job, magnus_dbuf *C_col,
                                               magnus_dbuf *C_val);
 void magnus_hash_rows_numeric_free(magnus_hash_rows_numeric *job);

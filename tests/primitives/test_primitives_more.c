@@ -141,6 +141,21 @@ Test(gather, u32_u64_values) {
 
 /* ---- queues ----------------------------------------------------------------------------- */
 
+/* b = 0, step, 2·step, ... (n entries: a fill, then its exclusive scan), queued on q. */
+static void queue_ramp(magnus_context ctx, magnus_queue_id q, magnus_dbuf *b, uint64_t n,
+                       uint64_t step) {
+    ASSERT_OK(magnus_prim_fill_u64(ctx, q, b, 0, n, step));
+    ASSERT_OK(magnus_prim_scan_u64(ctx, q, b, b, n, NULL));
+}
+
+/* Read through queue q, b's last entry is the ramp's: (n - 1)·step. */
+static void expect_ramp_end(magnus_context ctx, magnus_queue_id q, const magnus_dbuf *b,
+                            uint64_t n, uint64_t step) {
+    uint64_t last = 0;
+    ASSERT_OK(magnus_dbuf_read(ctx, q, &last, b, (size_t)(n - 1) * 8, 8));
+    cr_assert_eq(last, step * (n - 1), "read through queue %d", (int)q);
+}
+
 /* Work on HEAVY, then LIGHT reads it after magnus_queue_depend; timers around it. */
 Test(queues, depend_and_timer) {
     magnus_context ctx = magnus_test_context();
@@ -149,13 +164,10 @@ Test(queues, depend_and_timer) {
     ASSERT_OK(magnus_dbuf_alloc(ctx, (size_t)N * 8, &b));
     magnus_timer t;
     ASSERT_OK(magnus_timer_start(ctx, MAGNUS_QUEUE_HEAVY, &t));
-    ASSERT_OK(magnus_prim_fill_u64(ctx, MAGNUS_QUEUE_HEAVY, &b, 0, N, 3));
-    ASSERT_OK(magnus_prim_scan_u64(ctx, MAGNUS_QUEUE_HEAVY, &b, &b, N, NULL));
+    queue_ramp(ctx, MAGNUS_QUEUE_HEAVY, &b, N, 3);
     ASSERT_OK(magnus_timer_stop(ctx, MAGNUS_QUEUE_HEAVY, &t));
     ASSERT_OK(magnus_queue_depend(ctx, MAGNUS_QUEUE_LIGHT, MAGNUS_QUEUE_HEAVY));
-    uint64_t last;
-    ASSERT_OK(magnus_dbuf_read(ctx, MAGNUS_QUEUE_LIGHT, &last, &b, (size_t)(N - 1) * 8, 8));
-    cr_assert_eq(last, 3ull * (N - 1));
+    expect_ramp_end(ctx, MAGNUS_QUEUE_LIGHT, &b, N, 3);
     double ms = -1;
     ASSERT_OK(magnus_timer_elapsed_ms(ctx, &t, &ms));
     cr_assert_geq(ms, 0.0);
@@ -172,14 +184,10 @@ Test(queues, fork_two_waiters_one_event) {
     enum { N = 1 << 18 };
     magnus_dbuf b;
     ASSERT_OK(magnus_dbuf_alloc(ctx, (size_t)N * 8, &b));
-    ASSERT_OK(magnus_prim_fill_u64(ctx, MAGNUS_QUEUE_MAIN, &b, 0, N, 5));
-    ASSERT_OK(magnus_prim_scan_u64(ctx, MAGNUS_QUEUE_MAIN, &b, &b, N, NULL));
+    queue_ramp(ctx, MAGNUS_QUEUE_MAIN, &b, N, 5);
     ASSERT_OK(magnus_queue_fork(ctx, MAGNUS_QUEUE_MAIN, MAGNUS_QUEUE_HEAVY, MAGNUS_QUEUE_LIGHT));
-    uint64_t last[2] = {0, 0};
-    ASSERT_OK(magnus_dbuf_read(ctx, MAGNUS_QUEUE_HEAVY, &last[0], &b, (size_t)(N - 1) * 8, 8));
-    ASSERT_OK(magnus_dbuf_read(ctx, MAGNUS_QUEUE_LIGHT, &last[1], &b, (size_t)(N - 1) * 8, 8));
-    cr_assert_eq(last[0], 5ull * (N - 1));
-    cr_assert_eq(last[1], 5ull * (N - 1));
+    expect_ramp_end(ctx, MAGNUS_QUEUE_HEAVY, &b, N, 5);
+    expect_ramp_end(ctx, MAGNUS_QUEUE_LIGHT, &b, N, 5);
     ASSERT_OK(magnus_queue_fork(ctx, MAGNUS_QUEUE_MAIN, MAGNUS_QUEUE_MAIN, MAGNUS_QUEUE_LIGHT));
     ASSERT_OK(magnus_queue_fork(ctx, MAGNUS_QUEUE_MAIN, MAGNUS_QUEUE_HEAVY, MAGNUS_QUEUE_HEAVY));
     ASSERT_OK(magnus_queue_fork(ctx, MAGNUS_QUEUE_MAIN, MAGNUS_QUEUE_MAIN, MAGNUS_QUEUE_MAIN));

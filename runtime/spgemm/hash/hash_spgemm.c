@@ -86,8 +86,7 @@ static magnus_status run_hash(magnus_device_csr *C, magnus_context ctx,
     if ((s = magnus_hash_rows_symbolic_sync(ctx, &cfg, A, B, NULL, 0, m, &dC->row_ptr, &sym)) ||
         (s = magnus_prim_scan_u64(ctx, cfg.main, &dC->row_ptr, &dC->row_ptr, (uint64_t)m + 1,
                                   NULL)) ||
-        (s = magnus_hash_rows_numeric_bin(&numeric, &nnz, ctx, &cfg, A, B, NULL, 0, m,
-                                          &dC->row_ptr, &num)))
+        (s = magnus_hash_rows_numeric_bin(&numeric, &nnz, ctx, &cfg, A, B, &dC->row_ptr, &num)))
         goto fail;
     const double symbolic_span_ms = magnus_now_ms() - t;
 
