@@ -1,18 +1,19 @@
 #!/usr/bin/env bash
 # The measurements the open issues still wait for, ON the GPU machine after scripts/gpu_bundle.sh
-# here (and, for `compare`, the old build in .carry/old35/; for `hsmu`, the peer's binaries in
-# .carry/hsmu/, never committed: bench/results/2026-12-06-h100-ptx/README.md says how they are
-# built). Every step ran on 2026-12-06 (H100, bench/results/2026-12-06-h100-pending/ and
-# -fifth/); what is left for the next session's 30 device minutes: spmvbuilds with the
-# branch spmv-merge-bounds (issue 32: its bundle in build-gpu/, main's library and tool in
-# .carry/base/), then spmvhot's ncu of it; rmatb4 at scale 19 and 20 and the dense threshold on
-# other classes (issue 34, item 2). For example:
-#   run(command="PENDING_BUDGET_S=300 SPMVHOT_BENCH=0 SPMVHOT_SIZES=unset
-#       PENDING_STEPS=spmvbuilds,spmvhot bash scripts/pending_h200.sh", carry=[build-gpu,
-#       .carry/lib, .carry/opencl, .carry/matrices, .carry/base])
-#   run(command="RMATB4_SCALES=19-20 PENDING_STEPS=rmatb4 bash scripts/pending_h200.sh",
-#       carry=[build-gpu, .carry/lib, .carry/opencl, .carry/matrices])
-#   (compare: + .carry/old35; hsmu: + .carry/hsmu)
+# here (and, for `compare`, an older build in .carry/base/ or .carry/prewait/; for `hsmu`, the
+# peer's binaries in .carry/hsmu/, never committed: bench/results/2026-12-06-h100-ptx/README.md
+# says how they are built). Every step ran on 2026-12-06 (H100, bench/results/2026-12-06-h100-pending/ and
+# -fifth/). Left for the next session's 30 device minutes (the fifth session's note lists the
+# calls): check and sanitize on the branch spmv-merge-bounds' bundle (main plus spmv_merge's
+# launch bounds); spmvbuilds and spmvhot (the bounds against .carry/base, issue 32); compare
+# with COMPARE_SMALL=1 COMPARE_OLD=.carry/prewait (the hash multiply's removed host waits,
+# issue 36); knob (MAGNUS_SCAN_ONE_GROUP_TILES 0/8), trace (launch costs without device
+# events) and dense (issues 36, 34); rmatb4 at scales 19-20. For example:
+#   run(command="PENDING_BUDGET_S=420 SPMVHOT_BENCH=0 SPMVHOT_SIZES=unset COMPARE_SMALL=1
+#       COMPARE_OLD=.carry/prewait PENDING_STEPS=spmvbuilds,spmvhot,compare bash
+#       scripts/pending_h200.sh", carry=[build-gpu, .carry/lib, .carry/opencl, .carry/matrices,
+#       .carry/base, .carry/prewait])
+#   (hsmu: + .carry/hsmu)
 # What each step must answer (each under `timeout`; none starts with less than 20 s of
 # PENDING_BUDGET_S, default 540, left). Set PENDING_BUDGET_S at least 40 s below the call's
 # limit: the tool's limit_s is the smaller of timeout_s and the session's device time left, and
