@@ -225,8 +225,9 @@ magnus_status magnus_hash_rows_numeric_bin(magnus_hash_rows_numeric *out, int64_
     if (!job) return magnus_error(MAGNUS_ERROR_OUT_OF_HOST_MEMORY, "magnus_hash_rows_numeric_bin");
     job->stats = stats ? stats : &job->own;
     const int64_t keys_before = job->stats->key_total;
-    magnus_status s = hash_check_rows(A, B, "magnus_hash_rows_numeric_bin");
-    if (!s) s = rows_numeric_phase(&job->ph, ctx, cfg, A, B, NULL, 0, A->rows, C_row_ptr);
+    /* A checked there, before any use of its rows */
+    magnus_status s =
+        rows_numeric_phase(&job->ph, ctx, cfg, A, B, NULL, 0, A ? A->rows : 0, C_row_ptr);
     if (!s) s = magnus_hash_phase_bin(&job->ph, &job->b, job->stats);
     if (s) {
         magnus_host_free(job);

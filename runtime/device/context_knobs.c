@@ -1,10 +1,10 @@
 /*
  * The tuning knobs of a context that are no one algorithm's (hash_group_max, the queues, the
  * kernels' preload, the primitives' short scans) and the parsers the others' readers share:
- * the option when nonzero, else the environment variable, validated. magnus_context_create reads them once, so a multiply
- * does not look at the environment. The hash accumulator's knobs (wide bins) are in
- * runtime/accumulate/accumulate_knobs.c, the dense rows' in
- * runtime/accumulate/dense/dense_rows_knobs.c, gMAGNUS's in
+ * the option when nonzero, else the environment variable, validated. magnus_context_create
+ * reads them once, so a multiply does not look at the environment. The hash accumulator's
+ * knobs (wide bins, merged bins) are in runtime/accumulate/accumulate_knobs.c, the dense rows'
+ * in runtime/accumulate/dense/dense_rows_knobs.c, gMAGNUS's in
  * runtime/spgemm/gmagnus/gmagnus_knobs.c.
  */
 #include <errno.h>

@@ -46,35 +46,33 @@ magnus_status magnus_context_finish_after_error(magnus_context ctx, magnus_statu
     return magnus_error(s, "%s", saved);
 }
 
-magnus_status magnus_queue_depend(magnus_context ctx, magnus_queue_id waiter,
-                                  magnus_queue_id signaller) {
+/* Queues a and b wait for what `signaller` has so far, through one recorded event; a waiter
+ * that is the signaller (queues are in order) or repeats the other waits not at all. `what`
+ * names the caller in errors. */
+static magnus_status queues_wait_for(magnus_context ctx, magnus_queue_id signaller,
+                                     magnus_queue_id a, magnus_queue_id b, const char *what) {
     magnus_status s;
-    if ((s = magnus_queue_check(ctx, waiter, "magnus_queue_depend")) ||
-        (s = magnus_queue_check(ctx, signaller, "magnus_queue_depend")))
-        return s;
-    if (waiter == signaller) return MAGNUS_SUCCESS; /* queues are in order */
-    magnus_bevent *event;
-    if ((s = ctx->ops->event_record(ctx->queues[signaller], &event))) return s;
-    s = ctx->ops->queue_wait_event(ctx->queues[waiter], event);
-    ctx->ops->event_destroy(event);
-    return s;
-}
-
-magnus_status magnus_queue_fork(magnus_context ctx, magnus_queue_id signaller, magnus_queue_id a,
-                                magnus_queue_id b) {
-    magnus_status s;
-    if ((s = magnus_queue_check(ctx, signaller, "magnus_queue_fork")) ||
-        (s = magnus_queue_check(ctx, a, "magnus_queue_fork")) ||
-        (s = magnus_queue_check(ctx, b, "magnus_queue_fork")))
+    if ((s = magnus_queue_check(ctx, a, what)) || (s = magnus_queue_check(ctx, b, what)) ||
+        (s = magnus_queue_check(ctx, signaller, what)))
         return s;
     const bool wait_a = a != signaller, wait_b = b != signaller && b != a;
-    if (!wait_a && !wait_b) return MAGNUS_SUCCESS; /* queues are in order */
+    if (!wait_a && !wait_b) return MAGNUS_SUCCESS;
     magnus_bevent *event;
     if ((s = ctx->ops->event_record(ctx->queues[signaller], &event))) return s;
     if (wait_a) s = ctx->ops->queue_wait_event(ctx->queues[a], event);
     if (!s && wait_b) s = ctx->ops->queue_wait_event(ctx->queues[b], event);
     ctx->ops->event_destroy(event);
     return s;
+}
+
+magnus_status magnus_queue_depend(magnus_context ctx, magnus_queue_id waiter,
+                                  magnus_queue_id signaller) {
+    return queues_wait_for(ctx, signaller, waiter, waiter, "magnus_queue_depend");
+}
+
+magnus_status magnus_queue_fork(magnus_context ctx, magnus_queue_id signaller, magnus_queue_id a,
+                                magnus_queue_id b) {
+    return queues_wait_for(ctx, signaller, a, b, "magnus_queue_fork");
 }
 
 magnus_status magnus_timer_start(magnus_context ctx, magnus_queue_id q, magnus_timer *t) {
