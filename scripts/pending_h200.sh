@@ -68,7 +68,8 @@
 #            CUDA: does the threshold that helps a sparse B (rmatb4dense) hurt elsewhere? (issue 34)
 #   spmvbuilds  SpMV (every format, CUDA) through this build and an older one in .carry/base
 #            (copied from build-gpu before the change), alternately, SPMVBUILDS_ROUNDS rounds:
-#            did a kernel change move the times?                                 (issue 32)
+#            did a kernel change move the times? SPMVBUILDS_LIST ("LABEL:DIR ...") names more
+#            than two builds, e.g. "base:.carry/base bounds:.carry/bounds new:build-gpu" (issue 32)
 #   spmvhot  what ncu says of csr-balanced's hot x (MAGNUS_SPMV_HOT_BYTES unset, 32K, 64K;
 #            SPMVHOT_SIZES to change): L2 bytes and active warps at each. The times of the
 #            2026-12-06 H100 call refuted the prediction (f64 rmat:22:16:2 0.654 ms off, 0.655 at
@@ -231,8 +232,8 @@ if has dense && left dense; then
 fi
 if has spmvbuilds && left spmvbuilds; then
   # SpMV through this build and the one in .carry/base (SPMVBUILDS_BASE), alternately
-  step spmvbuilds "$(limit 240)" env SPMV_STEPS=builds \
-    SPMV_BUILDS="base:${SPMVBUILDS_BASE:-.carry/base} new:build-gpu" \
+  step spmvbuilds "$(limit "${SPMVBUILDS_LIMIT_S:-240}")" env SPMV_STEPS=builds \
+    SPMV_BUILDS="${SPMVBUILDS_LIST:-base:${SPMVBUILDS_BASE:-.carry/base} new:build-gpu}" \
     SPMV_BUILD_ROUNDS="${SPMVBUILDS_ROUNDS:-2}" OUT="$out/spmvbuilds" bash scripts/spmv_h200.sh
   pack spmvbuilds
 fi
