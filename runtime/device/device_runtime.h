@@ -246,10 +246,11 @@ magnus_status magnus_knob_preload(uint32_t *preload, bool backend_default);
  * read the host waits for, start between the blocks of a heavy grid queued before them
  * instead of after its last block (docs/performance.md, "The light queue first"). */
 magnus_status magnus_knob_urgent_light(uint32_t *urgent);
-/* MAGNUS_SCAN_ONE_GROUP_TILES (0 to 65536; 0 or unset: one tile, the default until measured):
- * the most tiles a device scan runs in one work group that walks them in order, one launch
- * instead of three (reduce, scan of the sums, tiles), for short scans where the launches cost
- * more than the walk (docs/performance.md, "Short scans in one launch"). */
+/* MAGNUS_SCAN_ONE_GROUP_TILES (0 to 65536; 0 or unset: one tile, the default): the most tiles
+ * a device scan runs in one work group that walks them in order, one launch instead of three
+ * (reduce, scan of the sums, tiles), for short scans where the launches cost more than the
+ * walk. Off because 8 measured slower through NVIDIA's OpenCL and no faster through CUDA on
+ * the H100 (docs/performance.md, "Short scans in one launch"). */
 magnus_status magnus_knob_scan_one_group(uint32_t *tiles);
 /* Looks up (loads, on first use) every kernel of `variant`'s module into ctx's cache. */
 magnus_status magnus_context_preload(magnus_context ctx, magnus_kernel_variant variant);
