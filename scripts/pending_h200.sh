@@ -2,18 +2,20 @@
 # The measurements the open issues still wait for, ON the GPU machine after scripts/gpu_bundle.sh
 # here (and, for `compare`, an older build in .carry/base/ or .carry/prewait/; for `hsmu`, the
 # peer's binaries in .carry/hsmu/, never committed: bench/results/2026-12-06-h100-ptx/README.md
-# says how they are built). Every step ran on 2026-12-06 (H100, bench/results/2026-12-06-h100-pending/ and
-# -fifth/). Left for the next session's 30 device minutes (the fifth session's note lists the
-# calls): check and sanitize on the branch spmv-merge-bounds' bundle (main plus spmv_merge's
-# launch bounds); spmvbuilds and spmvhot (the bounds against .carry/base, issue 32); compare
-# with COMPARE_SMALL=1 COMPARE_OLD=.carry/prewait (the hash multiply's removed host waits,
-# issue 36); knob (MAGNUS_SCAN_ONE_GROUP_TILES 0/8), trace (launch costs without device
-# events) and dense (issues 36, 34); rmatb4 at scales 19-20. For example:
-#   run(command="PENDING_BUDGET_S=420 SPMVHOT_BENCH=0 SPMVHOT_SIZES=unset COMPARE_SMALL=1
-#       COMPARE_OLD=.carry/prewait PENDING_STEPS=spmvbuilds,spmvhot,compare bash
-#       scripts/pending_h200.sh", carry=[build-gpu, .carry/lib, .carry/opencl, .carry/matrices,
-#       .carry/base, .carry/prewait])
-#   (hsmu: + .carry/hsmu)
+# says how they are built). Every step ran on 2026-12-06 on an H100
+# (bench/results/2026-12-06-h100-pending/, -fifth/, -sixth/); the sixth session measured what the
+# fifth built. Left for the next session's 30 device minutes, on an H200 where one is lent:
+#   1. PENDING_STEPS=check,sanitize (issue 36, item 4 on the card it names; 420 s on the H100);
+#   2. PENDING_STEPS=hsmu,star (+ .carry/hsmu): whether the peer leaves its hub rows unwritten,
+#      and the star-mixture class in both types (issue 34, item 1);
+#   3. RMATB4_SCALES=19-20 PENDING_STEPS=rmatb4, and DENSE_TYPE=f64 DENSE_SCALES=15-16
+#      PENDING_STEPS=dense (the threshold in f64; issue 34, item 2).
+# For example:
+#   run(command="PENDING_BUDGET_S=460 PENDING_STEPS=check,sanitize bash scripts/pending_h200.sh",
+#       carry=[build-gpu, .carry/lib, .carry/opencl, .carry/matrices])
+# The tool refuses a working tree over 64 MiB with the repository's .git counted: the four
+# carries above are about 34 MB; add at most two older builds (3.4 MB each) and run `git gc`
+# first (loose objects took 18 MiB on 2026-12-06).
 # What each step must answer (each under `timeout`; none starts with less than 20 s of
 # PENDING_BUDGET_S, default 540, left). Set PENDING_BUDGET_S at least 40 s below the call's
 # limit: the tool's limit_s is the smaller of timeout_s and the session's device time left, and
@@ -223,7 +225,8 @@ if has dense && left dense; then
     left "dense $dme $i" || break
     step "dense $dme $i" "$(limit 120)" env MAGNUS_BACKENDS=cuda \
       $([ "$dme" != default ] && echo "MAGNUS_DENSE_MIN_ELEMENTS=$dme") "$magnus" bench \
-      --rmat-sweep --scales 15-17 --a-per-row 4,8,16 --b-per-row 8,16 --seeds 6 \
+      --rmat-sweep --scales "${DENSE_SCALES:-15-17}" --a-per-row 4,8,16 --b-per-row 8,16 --seeds 6 \
+      $([ -n "${DENSE_TYPE:-}" ] && echo "--type $DENSE_TYPE") \
       --matrices "$root/.carry/matrices" --systems gmagnus@cuda:0,auto@cuda:0 --runs 5 \
       --time-limit 110 --verify-limit 2e7 --no-bandwidth --csv "$out/dense/dense-$dme-$i.csv" \
       >>"$out/dense/dense.log" 2>&1
