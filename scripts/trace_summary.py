@@ -4,7 +4,8 @@
     MAGNUS_TRACE=trace.txt magnus bench ... ; python3 scripts/trace_summary.py trace.txt [--last N]
 
 For each multiply (from one "mark multiply" to its "mark end"): wall time, then per kind of
-event (alloc, free, wait, read, write, launch) the count and the host milliseconds, and the
+event (alloc, free, wait, read, write, fill, copy, order, timer, launch) the count and the host
+milliseconds, the host time in no event (its own work and untraced API calls), and the
 device idle time the host exposes: from the end of each wait (a finish, or a read, which
 waits for its queue) to the next launch or copy that gives the device work again. The
 largest single events follow.
@@ -92,7 +93,7 @@ def summarize(m, top):
         if k not in ("wait", "read"):
             continue
         end = s + d
-        nxt = next((e for e in ev[i + 1:] if e[2] in ("launch", "write")), None)
+        nxt = next((e for e in ev[i + 1:] if e[2] in ("launch", "write", "fill", "copy")), None)
         if nxt is None:
             continue
         gap = max(0.0, nxt[0] - end)
@@ -101,6 +102,9 @@ def summarize(m, top):
     print("%s: wall %.3f ms" % (m["what"], m.get("wall", 0.0)))
     for k in sorted(by):
         print("  %-7s %5d events %9.3f ms" % (k, by[k][0], by[k][1]))
+    # what the host did between events: its own work and any API call the trace does not name
+    print("  host time in no event: %.3f ms" % max(0.0, m.get("wall", 0.0) -
+                                                 sum(v[1] for k, v in by.items() if k != "mark")))
     print("  host time from a wait to the next launch (device idle at most): %.3f ms" % idle)
     for gap, what in sorted(idle_list, reverse=True)[:top]:
         print("    %8.3f ms  %s" % (gap, what))

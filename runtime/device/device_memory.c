@@ -172,7 +172,10 @@ magnus_status magnus_dbuf_copy(magnus_context ctx, magnus_queue_id q, magnus_dbu
     if ((s = check_range(ctx, q, dst, dst_offset, bytes, "magnus_dbuf_copy (destination)")) ||
         (s = check_range(ctx, q, src, src_offset, bytes, "magnus_dbuf_copy (source)")) || bytes == 0)
         return s;
-    return ctx->ops->mem_copy(ctx->queues[q], dst->mem, dst_offset, src->mem, src_offset, bytes);
+    const double t = MAGNUS_TRACE_START(ctx);
+    s = ctx->ops->mem_copy(ctx->queues[q], dst->mem, dst_offset, src->mem, src_offset, bytes);
+    magnus_trace_event(ctx, "copy", "", t, bytes);
+    return s;
 }
 
 magnus_status magnus_dbuf_fill(magnus_context ctx, magnus_queue_id q, magnus_dbuf *dst,
@@ -187,5 +190,8 @@ magnus_status magnus_dbuf_fill(magnus_context ctx, magnus_queue_id q, magnus_dbu
                             "magnus_dbuf_fill: pattern of %zu bytes over [%zu, +%zu)", pattern_bytes,
                             offset, bytes);
     if (bytes == 0) return MAGNUS_SUCCESS;
-    return ctx->ops->mem_fill(ctx->queues[q], dst->mem, offset, pattern, pattern_bytes, bytes);
+    const double t = MAGNUS_TRACE_START(ctx);
+    s = ctx->ops->mem_fill(ctx->queues[q], dst->mem, offset, pattern, pattern_bytes, bytes);
+    magnus_trace_event(ctx, "fill", "", t, bytes);
+    return s;
 }

@@ -48,7 +48,8 @@ magnus_status magnus_context_finish_after_error(magnus_context ctx, magnus_statu
 
 /* Queues a and b wait for what `signaller` has so far, through one recorded event; a waiter
  * that is the signaller (queues are in order) or repeats the other waits not at all. `what`
- * names the caller in errors. */
+ * names the caller in errors; the trace's "order" line gives the host's time for the event
+ * and the waits (through OpenCL a marker, a flush and a barrier per waiter). */
 static magnus_status queues_wait_for(magnus_context ctx, magnus_queue_id signaller,
                                      magnus_queue_id a, magnus_queue_id b, const char *what) {
     magnus_status s;
@@ -58,10 +59,13 @@ static magnus_status queues_wait_for(magnus_context ctx, magnus_queue_id signall
     const bool wait_a = a != signaller, wait_b = b != signaller && b != a;
     if (!wait_a && !wait_b) return MAGNUS_SUCCESS;
     magnus_bevent *event;
+    const double t = MAGNUS_TRACE_START(ctx);
     if ((s = ctx->ops->event_record(ctx->queues[signaller], &event))) return s;
     if (wait_a) s = ctx->ops->queue_wait_event(ctx->queues[a], event);
     if (!s && wait_b) s = ctx->ops->queue_wait_event(ctx->queues[b], event);
     ctx->ops->event_destroy(event);
+    magnus_trace_event(ctx, "order", strrchr(what, '_') + 1, t, /* "fork", "depend" */
+                       (uint64_t)wait_a + (uint64_t)wait_b);
     return s;
 }
 
@@ -80,7 +84,10 @@ magnus_status magnus_timer_start(magnus_context ctx, magnus_queue_id q, magnus_t
     if (s) return s;
     if (!t) return magnus_error(MAGNUS_ERROR_NULL_POINTER, "magnus_timer_start: timer is NULL");
     t->start = t->end = NULL;
-    return ctx->ops->event_record(ctx->queues[q], &t->start);
+    const double at = MAGNUS_TRACE_START(ctx);
+    s = ctx->ops->event_record(ctx->queues[q], &t->start);
+    magnus_trace_event(ctx, "timer", "start", at, 0);
+    return s;
 }
 
 magnus_status magnus_timer_stop(magnus_context ctx, magnus_queue_id q, magnus_timer *t) {
@@ -90,7 +97,10 @@ magnus_status magnus_timer_stop(magnus_context ctx, magnus_queue_id q, magnus_ti
         return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT, "magnus_timer_stop: timer not started");
     if (t->end) ctx->ops->event_destroy(t->end);
     t->end = NULL;
-    return ctx->ops->event_record(ctx->queues[q], &t->end);
+    const double at = MAGNUS_TRACE_START(ctx);
+    s = ctx->ops->event_record(ctx->queues[q], &t->end);
+    magnus_trace_event(ctx, "timer", "stop", at, 0);
+    return s;
 }
 
 void magnus_timer_discard(magnus_context ctx, magnus_timer *t) {

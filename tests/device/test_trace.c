@@ -4,7 +4,8 @@
  * order, with the same kernel name and group count and device times that do not run
  * backwards; without it there are none. And the light queue's urgency knob
  * (MAGNUS_URGENT_LIGHT): a value other than 0 or 1 is refused by name, and both values give
- * the same product. Skipped without a device.
+ * the same product. The host's other device calls (timer events, queue ordering, fills) have
+ * lines of their own. Skipped without a device.
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -28,6 +29,7 @@ typedef struct parsed_trace {
     int nlaunch, ndevice;
     launch_line launch[MAX_LAUNCHES], device[MAX_LAUNCHES];
     int backwards; /* dtrace lines whose end precedes their start, or negative times */
+    int ntimer_start, ntimer_stop, norder, nfill; /* host calls between the launches */
 } parsed_trace;
 
 static magnus_csr test_matrix(void) {
@@ -96,6 +98,15 @@ static void parse(const char *path, parsed_trace *t) {
                 t->launch[t->nlaunch].groups = n;
             }
             t->nlaunch++;
+        } else if (inside && strcmp(kind, "timer") == 0) {
+            if (strcmp(what, "start") == 0) t->ntimer_start++;
+            else if (strcmp(what, "stop") == 0) t->ntimer_stop++;
+        } else if (inside && strcmp(kind, "order") == 0) {
+            cr_assert(strcmp(what, "fork") == 0 || strcmp(what, "depend") == 0, "order: %s", line);
+            cr_assert(n == 1 || n == 2, "order with %llu waiting queues: %s", n, line);
+            t->norder++;
+        } else if (inside && strcmp(kind, "fill") == 0) {
+            t->nfill++;
         }
     }
     fclose(f);
@@ -144,6 +155,19 @@ Test(trace, no_device_times_unless_asked) {
     cr_assert_eq(t.multiplies, 1);
     cr_assert_gt(t.nlaunch, 5);
     cr_assert_eq(t.ndevice, 0, "dtrace lines without MAGNUS_TRACE_DEVICE=1");
+}
+
+/* The host's calls between launches are named too (the device timers' events, the queues'
+ * ordering, the fills), so that a trace accounts for the host's time between launches. */
+Test(trace, host_calls_between_launches) {
+    static parsed_trace t;
+    trace_one_multiply("0", &t);
+    cr_assert_eq(t.multiplies, 1);
+    cr_assert_gt(t.ntimer_start, 0, "no device timer traced");
+    cr_assert_eq(t.ntimer_start, t.ntimer_stop, "%d timer starts, %d stops", t.ntimer_start,
+                 t.ntimer_stop);
+    cr_assert_gt(t.norder, 0, "no queue ordering traced");
+    cr_assert_gt(t.nfill, 0, "no device fill traced");
 }
 
 Test(trace, urgent_light_knob) {
