@@ -81,7 +81,7 @@ magnus_status magnus_hash_launch_bin(const hash_phase *ph, const hash_launch *l,
 
 /* ---- local bins --------------------------------------------------------------------------- */
 
-/* Local bins, largest first; the largest non-empty one joins the global work on heavy.
+/* Local bins, largest first.
  *
  * Each launch costs the host time and the device a gap (more through NVIDIA's OpenCL than
  * through CUDA: the H100's launch traces, docs/performance.md), and a phase's smallest bins are
@@ -92,28 +92,54 @@ magnus_status magnus_hash_launch_bin(const hash_phase *ph, const hash_launch *l,
  * "Fewer launches for the smallest bins"). Their items fit the larger bin's tables (bins are
  * upper bounds on keys), and binning lays adjacent bins' ids side by side, so the launch
  * takes one range of them. */
+
+/* The next launch at or below bin *b (walking down; *b is left below it): false when no
+ * non-empty local bin is left. *joined counts the non-empty bins merged into it. */
+static bool next_local_launch(const hash_plan *plan, const uint32_t *sizes,
+                              const int64_t *offsets, uint64_t merge_limit, int *b, int *top,
+                              int64_t *begin, int64_t *count, unsigned *joined) {
+    while (*b >= 1 && sizes[*b] == 0) (*b)--;
+    if (*b < 1) return false;
+    const hash_bin *bin = &plan->bin[*b];
+    *top = *b;
+    *begin = offsets[*b];
+    *count = sizes[*b];
+    *joined = 0;
+    int below = *b - 1;
+    for (; below >= 1 && merge_limit > 0; below--) {
+        const int64_t sum = *count + sizes[below];
+        if ((uint64_t)((sum + bin->per_group - 1) / bin->per_group) > merge_limit) break;
+        if (sizes[below] > 0) (*joined)++;
+        *begin = offsets[below];
+        *count = sum;
+    }
+    *b = below;
+    return true;
+}
+
+int magnus_hash_local_launches(const hash_phase *ph, const hash_plan *plan,
+                               const uint32_t *sizes, const int64_t *offsets) {
+    const uint64_t merge_limit = magnus_accumulate_knobs_of(ph->ctx)->hash_merge_groups;
+    int n = 0, b = plan->nbins - 2, top;
+    int64_t begin, count;
+    unsigned joined;
+    while (next_local_launch(plan, sizes, offsets, merge_limit, &b, &top, &begin, &count, &joined))
+        n++;
+    return n;
+}
+
 magnus_status magnus_hash_run_local(const hash_phase *ph, const hash_plan *plan,
                                     const hash_work *w, const uint32_t *sizes,
-                                    const int64_t *offsets, magnus_hash_stats *st) {
+                                    const int64_t *offsets, magnus_queue_id first_queue,
+                                    magnus_queue_id other_queue, magnus_hash_stats *st) {
     const uint64_t merge_limit = magnus_accumulate_knobs_of(ph->ctx)->hash_merge_groups;
     magnus_status s;
-    int first = 1;
-    int b = plan->nbins - 2;
-    while (b >= 1) {
-        if (sizes[b] == 0) {
-            b--;
-            continue;
-        }
-        const hash_bin *bin = &plan->bin[b];
-        int64_t begin = offsets[b], count = sizes[b];
-        int below = b - 1;
-        for (; below >= 1 && merge_limit > 0; below--) {
-            const int64_t joined = count + sizes[below];
-            if ((uint64_t)((joined + bin->per_group - 1) / bin->per_group) > merge_limit) break;
-            if (sizes[below] > 0) st->bins_merged++;
-            begin = offsets[below];
-            count = joined;
-        }
+    int first = 1, b = plan->nbins - 2, top;
+    int64_t begin, count;
+    unsigned joined;
+    while (next_local_launch(plan, sizes, offsets, merge_limit, &b, &top, &begin, &count, &joined)) {
+        const hash_bin *bin = &plan->bin[top];
+        st->bins_merged += joined;
         hash_launch l = {.bins = &w->bins,
                          .bins_offset = begin,
                          .count = count,
@@ -122,13 +148,12 @@ magnus_status magnus_hash_run_local(const hash_phase *ph, const hash_plan *plan,
                          .sort_net = (uint32_t)pow2_ceil((uint64_t)bin->max_key)};
         uint64_t local_bytes = magnus_hash_bin_local_bytes(bin, ph->numeric, ph->value_bytes);
         size_t groups = (size_t)((l.count + bin->per_group - 1) / bin->per_group);
-        if ((s = magnus_hash_launch_bin(ph, &l, first ? ph->cfg.heavy : ph->cfg.light, groups,
+        if ((s = magnus_hash_launch_bin(ph, &l, first ? first_queue : other_queue, groups,
                                         (size_t)bin->lanes * bin->per_group,
                                         (size_t)local_bytes)))
             return s;
         st->launches++;
         first = 0;
-        b = below;
     }
     return MAGNUS_SUCCESS;
 }

@@ -76,14 +76,21 @@ magnus_status magnus_hash_phase_launch(const hash_phase *ph, hash_binned *b,
         (s = b->dense ? magnus_hash_run_dense_rows(ph, &b->w, b->offsets[last], b->sizes[last], st)
                       : magnus_hash_run_global(ph, &b->w, b->offsets[last], b->sizes[last], st)))
         return phase_failed(ph, b, s);
-    if ((s = magnus_queue_fork(ctx, ph->cfg.main, ph->cfg.heavy, ph->cfg.light)))
-        return phase_failed(ph, b, s);
-    /* local bins, largest first; the largest non-empty one joins the global work on heavy */
-    if ((s = magnus_hash_run_local(ph, &b->plan, &b->w, b->sizes, b->offsets, st)) ||
-        (ph->cfg.heavy != ph->cfg.main &&
-         (s = magnus_queue_depend(ctx, ph->cfg.main, ph->cfg.heavy))) ||
-        (ph->cfg.light != ph->cfg.main &&
-         (s = magnus_queue_depend(ctx, ph->cfg.main, ph->cfg.light))))
+    /* A phase of one local launch and no global work has nothing to run side by side, so it
+     * runs on the main queue without the ordering (through OpenCL three markers, three flushes
+     * and four barriers: docs/performance.md, "One queue for a phase of one launch"). Else the
+     * local bins go largest first, the largest non-empty one joining the global work on
+     * heavy, the others on light. */
+    const bool alone = b->sizes[last] == 0 &&
+                       magnus_hash_local_launches(ph, &b->plan, b->sizes, b->offsets) <= 1;
+    const magnus_queue_id first = alone ? ph->cfg.main : ph->cfg.heavy,
+                          others = alone ? ph->cfg.main : ph->cfg.light;
+    if ((!alone && (s = magnus_queue_fork(ctx, ph->cfg.main, ph->cfg.heavy, ph->cfg.light))) ||
+        (s = magnus_hash_run_local(ph, &b->plan, &b->w, b->sizes, b->offsets, first, others,
+                                   st)) ||
+        (first != ph->cfg.main && (s = magnus_queue_depend(ctx, ph->cfg.main, first))) ||
+        (others != ph->cfg.main && others != first &&
+         (s = magnus_queue_depend(ctx, ph->cfg.main, others))))
         return phase_failed(ph, b, s);
     /* The bins' kernels stay queued: the work buffers may be freed now, since a freed buffer
      * is reused only after every queue has been waited for (device_pool.c) or is released by

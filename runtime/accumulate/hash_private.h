@@ -163,11 +163,17 @@ uint64_t magnus_hash_global_slots(int numeric, int64_t key);
 magnus_status magnus_hash_launch_bin(const hash_phase *ph, const hash_launch *l,
                                      magnus_queue_id q, size_t groups, size_t group_size,
                                      size_t local_bytes);
-/* hash_launch.c: one launch per non-empty local bin, largest first; the largest joins the
- * global work on the heavy queue, the others go to the light queue. Does not wait. */
+/* hash_launch.c: the launches magnus_hash_run_local makes for these bin sizes (smaller bins
+ * merged into larger ones up to the merge limit). */
+int magnus_hash_local_launches(const hash_phase *ph, const hash_plan *plan,
+                               const uint32_t *sizes, const int64_t *offsets);
+/* hash_launch.c: one launch per non-empty local bin, largest first, with the smaller bins
+ * merged into it as magnus_hash_local_launches counts; the first launch on first_queue, the
+ * others on other_queue. Does not wait. */
 magnus_status magnus_hash_run_local(const hash_phase *ph, const hash_plan *plan,
                                     const hash_work *w, const uint32_t *sizes,
-                                    const int64_t *offsets, magnus_hash_stats *st);
+                                    const int64_t *offsets, magnus_queue_id first_queue,
+                                    magnus_queue_id other_queue, magnus_hash_stats *st);
 
 /* hash_binning.c: frees every buffer of w (queued work may still use them: device_pool.c). */
 void magnus_hash_work_free(magnus_context ctx, hash_work *w);

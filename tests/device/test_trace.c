@@ -42,10 +42,10 @@ static magnus_csr test_matrix(void) {
     return A;
 }
 
-/* One gMAGNUS multiply A·A in a context created while the variables are set; the trace
- * lands in `path`. */
-static void traced_multiply(const char *path, const char *device_trace, magnus_csr A,
-                            magnus_csr *C) {
+/* One multiply A·A by `algorithm` in a context created while the variables are set; the
+ * trace lands in `path`. */
+static void traced_multiply_by(const char *path, const char *device_trace, magnus_csr A,
+                               magnus_csr *C, magnus_algorithm algorithm) {
     magnus_device_info d = need_device();
     setenv("MAGNUS_TRACE", path, 1);
     setenv("MAGNUS_TRACE_DEVICE", device_trace, 1);
@@ -54,9 +54,14 @@ static void traced_multiply(const char *path, const char *device_trace, magnus_c
     unsetenv("MAGNUS_TRACE_DEVICE");
     magnus_spgemm_options opt;
     ASSERT_OK(magnus_spgemm_options_init(&opt));
-    opt.algorithm = MAGNUS_ALGORITHM_MAGNUS;
+    opt.algorithm = algorithm;
     ASSERT_OK(magnus_spgemm(C, ctx, A, A, &opt, NULL));
     ASSERT_OK(magnus_context_free(&ctx)); /* closes (and flushes) the trace */
+}
+
+static void traced_multiply(const char *path, const char *device_trace, magnus_csr A,
+                            magnus_csr *C) {
+    traced_multiply_by(path, device_trace, A, C, MAGNUS_ALGORITHM_MAGNUS);
 }
 
 /* The launches between the multiply's mark and its end, and the dtrace lines after it. */
@@ -168,6 +173,36 @@ Test(trace, host_calls_between_launches) {
                  t.ntimer_stop);
     cr_assert_gt(t.norder, 0, "no queue ordering traced");
     cr_assert_gt(t.nfill, 0, "no device fill traced");
+}
+
+/* The hash algorithm's phases of a single launch (a band: every row in one bin) run on the
+ * main queue with no ordering between queues; with every bin its own launch
+ * (MAGNUS_HASH_MERGE_GROUPS=0), R-MAT's phases of several launches order their queues. */
+static void hash_trace(magnus_csr A, const char *merge_groups, parsed_trace *t) {
+    char path[64];
+    temp_path(path, sizeof path);
+    magnus_csr C = NULL;
+    setenv("MAGNUS_HASH_MERGE_GROUPS", merge_groups, 1);
+    traced_multiply_by(path, "0", A, &C, MAGNUS_ALGORITHM_HASH);
+    unsetenv("MAGNUS_HASH_MERGE_GROUPS");
+    parse(path, t);
+    unlink(path);
+    magnus_csr_free(&C);
+}
+
+Test(trace, one_launch_phases_order_no_queues) {
+    static parsed_trace t;
+    magnus_csr band = NULL, rmat = test_matrix();
+    ASSERT_OK(magnus_gen_banded(&band, 3000, 1, 1, 7, MAGNUS_FLOAT64));
+    hash_trace(band, "0", &t);
+    cr_assert_eq(t.multiplies, 1);
+    cr_assert_gt(t.nlaunch, 2, "only %d launches traced", t.nlaunch);
+    cr_assert_eq(t.norder, 0, "%d queue orderings for phases of one launch each", t.norder);
+    hash_trace(rmat, "0", &t);
+    cr_assert_eq(t.multiplies, 1);
+    cr_assert_gt(t.norder, 0, "R-MAT with unmerged bins ordered no queues");
+    magnus_csr_free(&band);
+    magnus_csr_free(&rmat);
 }
 
 Test(trace, urgent_light_knob) {
