@@ -76,20 +76,25 @@ magnus_status magnus_hash_phase_launch(const hash_phase *ph, hash_binned *b,
         (s = b->dense ? magnus_hash_run_dense_rows(ph, &b->w, b->offsets[last], b->sizes[last], st)
                       : magnus_hash_run_global(ph, &b->w, b->offsets[last], b->sizes[last], st)))
         return phase_failed(ph, b, s);
-    /* A phase of one local launch and no global work has nothing to run side by side, so it
-     * runs on the main queue without the ordering (through OpenCL three markers, three flushes
-     * and four barriers: docs/performance.md, "One queue for a phase of one launch"). Else the
-     * local bins go largest first, the largest non-empty one joining the global work on
-     * heavy, the others on light. */
-    const bool alone = b->sizes[last] == 0 &&
-                       magnus_hash_local_launches(ph, &b->plan, b->sizes, b->offsets) <= 1;
+    /* Only the queues given work are ordered (through OpenCL each recorded event is a marker
+     * and a flush, each wait a barrier: docs/performance.md, "One queue for a phase of one
+     * launch"). A phase of one local launch and no global work has nothing to run side by
+     * side: it runs on the main queue, unordered. Else the largest local launch joins the
+     * global work on heavy (which the global work ordered after main already), the others go
+     * to light, and main waits for those that got work. */
+    const bool global = b->sizes[last] > 0;
+    const int launches = magnus_hash_local_launches(ph, &b->plan, b->sizes, b->offsets);
+    const bool alone = !global && launches <= 1;
     const magnus_queue_id first = alone ? ph->cfg.main : ph->cfg.heavy,
                           others = alone ? ph->cfg.main : ph->cfg.light;
-    if ((!alone && (s = magnus_queue_fork(ctx, ph->cfg.main, ph->cfg.heavy, ph->cfg.light))) ||
+    const bool order_first = !alone && !global, order_others = !alone && launches >= 2;
+    if (((order_first || order_others) &&
+         (s = magnus_queue_fork(ctx, ph->cfg.main, order_first ? first : others,
+                                order_others ? others : first))) ||
         (s = magnus_hash_run_local(ph, &b->plan, &b->w, b->sizes, b->offsets, first, others,
                                    st)) ||
         (first != ph->cfg.main && (s = magnus_queue_depend(ctx, ph->cfg.main, first))) ||
-        (others != ph->cfg.main && others != first &&
+        (order_others && others != ph->cfg.main && others != first &&
          (s = magnus_queue_depend(ctx, ph->cfg.main, others))))
         return phase_failed(ph, b, s);
     /* The bins' kernels stay queued: the work buffers may be freed now, since a freed buffer
