@@ -93,25 +93,30 @@ magnus_status magnus_hash_launch_bin(const hash_phase *ph, const hash_launch *l,
  * upper bounds on keys), and binning lays adjacent bins' ids side by side, so the launch
  * takes one range of them. */
 
+/* One launch of local bins: bin `top`'s tables for the ids [begin, begin + count), which
+ * hold `joined` smaller non-empty bins merged into it. */
+typedef struct local_launch {
+    int top;
+    int64_t begin, count;
+    unsigned joined;
+} local_launch;
+
 /* The next launch at or below bin *b (walking down; *b is left below it): false when no
- * non-empty local bin is left. *joined counts the non-empty bins merged into it. */
+ * non-empty local bin is left. */
 static bool next_local_launch(const hash_plan *plan, const uint32_t *sizes,
-                              const int64_t *offsets, uint64_t merge_limit, int *b, int *top,
-                              int64_t *begin, int64_t *count, unsigned *joined) {
+                              const int64_t *offsets, uint64_t merge_limit, int *b,
+                              local_launch *out) {
     while (*b >= 1 && sizes[*b] == 0) (*b)--;
     if (*b < 1) return false;
     const hash_bin *bin = &plan->bin[*b];
-    *top = *b;
-    *begin = offsets[*b];
-    *count = sizes[*b];
-    *joined = 0;
+    *out = (local_launch){.top = *b, .begin = offsets[*b], .count = sizes[*b], .joined = 0};
     int below = *b - 1;
     for (; below >= 1 && merge_limit > 0; below--) {
-        const int64_t sum = *count + sizes[below];
+        const int64_t sum = out->count + sizes[below];
         if ((uint64_t)((sum + bin->per_group - 1) / bin->per_group) > merge_limit) break;
-        if (sizes[below] > 0) (*joined)++;
-        *begin = offsets[below];
-        *count = sum;
+        if (sizes[below] > 0) out->joined++;
+        out->begin = offsets[below];
+        out->count = sum;
     }
     *b = below;
     return true;
@@ -120,11 +125,9 @@ static bool next_local_launch(const hash_plan *plan, const uint32_t *sizes,
 int magnus_hash_local_launches(const hash_phase *ph, const hash_plan *plan,
                                const uint32_t *sizes, const int64_t *offsets) {
     const uint64_t merge_limit = magnus_accumulate_knobs_of(ph->ctx)->hash_merge_groups;
-    int n = 0, b = plan->nbins - 2, top;
-    int64_t begin, count;
-    unsigned joined;
-    while (next_local_launch(plan, sizes, offsets, merge_limit, &b, &top, &begin, &count, &joined))
-        n++;
+    int n = 0, b = plan->nbins - 2;
+    local_launch next;
+    while (next_local_launch(plan, sizes, offsets, merge_limit, &b, &next)) n++;
     return n;
 }
 
@@ -134,15 +137,14 @@ magnus_status magnus_hash_run_local(const hash_phase *ph, const hash_plan *plan,
                                     magnus_queue_id other_queue, magnus_hash_stats *st) {
     const uint64_t merge_limit = magnus_accumulate_knobs_of(ph->ctx)->hash_merge_groups;
     magnus_status s;
-    int first = 1, b = plan->nbins - 2, top;
-    int64_t begin, count;
-    unsigned joined;
-    while (next_local_launch(plan, sizes, offsets, merge_limit, &b, &top, &begin, &count, &joined)) {
-        const hash_bin *bin = &plan->bin[top];
-        st->bins_merged += joined;
+    int first = 1, b = plan->nbins - 2;
+    local_launch next;
+    while (next_local_launch(plan, sizes, offsets, merge_limit, &b, &next)) {
+        const hash_bin *bin = &plan->bin[next.top];
+        st->bins_merged += next.joined;
         hash_launch l = {.bins = &w->bins,
-                         .bins_offset = begin,
-                         .count = count,
+                         .bins_offset = next.begin,
+                         .count = next.count,
                          .table_size = bin->table,
                          .lanes = bin->lanes,
                          .sort_net = (uint32_t)pow2_ceil((uint64_t)bin->max_key)};
