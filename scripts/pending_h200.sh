@@ -6,9 +6,12 @@
 # (bench/results/2026-12-06-h100-pending/, -fifth/, -sixth/); the sixth session measured what the
 # fifth built. Left for the next session's 30 device minutes, on an H200 where one is lent:
 #   1. PENDING_STEPS=check,sanitize (issue 36, item 4 on the card it names; 420 s on the H100);
-#   2. PENDING_STEPS=hsmu,star (+ .carry/hsmu): whether the peer leaves its hub rows unwritten,
+#   2. COMPARE_SMALL=1 COMPARE_OLD=.carry/prev PENDING_STEPS=compare,trace (+ .carry/prev, the
+#      library and tool of ae0bd92, before the hash phases ordered only the queues they use):
+#      the prediction "One queue for a phase of one launch" (docs/performance.md; issue 36);
+#   3. PENDING_STEPS=hsmu,star (+ .carry/hsmu): whether the peer leaves its hub rows unwritten,
 #      and the star-mixture class in both types (issue 34, item 1);
-#   3. RMATB4_SCALES=19-20 PENDING_STEPS=rmatb4, and DENSE_TYPE=f64 DENSE_SCALES=15-16
+#   4. RMATB4_SCALES=19-20 PENDING_STEPS=rmatb4, and DENSE_TYPE=f64 DENSE_SCALES=15-16
 #      PENDING_STEPS=dense (the threshold in f64; issue 34, item 2).
 # For example:
 #   run(command="PENDING_BUDGET_S=460 PENDING_STEPS=check,sanitize bash scripts/pending_h200.sh",
