@@ -81,21 +81,20 @@ magnus_status magnus_hash_phase_launch(const hash_phase *ph, hash_binned *b,
      * launch"). A phase of one local launch and no global work has nothing to run side by
      * side: it runs on the main queue, unordered. Else the largest local launch joins the
      * global work on heavy (which the global work ordered after main already), the others go
-     * to light, and main waits for those that got work. */
+     * to light, and main waits for those that got work. Below, the main queue stands for
+     * "none": ordering a queue after itself orders nothing (queue.c). */
+    const magnus_queue_id main = ph->cfg.main;
     const bool global = b->sizes[last] > 0;
     const int launches = magnus_hash_local_launches(ph, &b->plan, b->sizes, b->offsets);
     const bool alone = !global && launches <= 1;
-    const magnus_queue_id first = alone ? ph->cfg.main : ph->cfg.heavy,
-                          others = alone ? ph->cfg.main : ph->cfg.light;
-    const bool order_first = !alone && !global, order_others = !alone && launches >= 2;
-    if (((order_first || order_others) &&
-         (s = magnus_queue_fork(ctx, ph->cfg.main, order_first ? first : others,
-                                order_others ? others : first))) ||
+    const magnus_queue_id first = alone ? main : ph->cfg.heavy;
+    const magnus_queue_id others = alone ? main : ph->cfg.light;
+    const magnus_queue_id others_used = launches >= 2 ? others : main;
+    if ((s = magnus_queue_fork(ctx, main, global ? main : first, others_used)) ||
         (s = magnus_hash_run_local(ph, &b->plan, &b->w, b->sizes, b->offsets, first, others,
                                    st)) ||
-        (first != ph->cfg.main && (s = magnus_queue_depend(ctx, ph->cfg.main, first))) ||
-        (order_others && others != ph->cfg.main && others != first &&
-         (s = magnus_queue_depend(ctx, ph->cfg.main, others))))
+        (s = magnus_queue_depend(ctx, main, first)) ||
+        (others_used != first && (s = magnus_queue_depend(ctx, main, others_used))))
         return phase_failed(ph, b, s);
     /* The bins' kernels stay queued: the work buffers may be freed now, since a freed buffer
      * is reused only after every queue has been waited for (device_pool.c) or is released by
