@@ -91,6 +91,12 @@ set -u
 gpu_call_start pending summary.txt
 steps=${PENDING_STEPS:-check}
 budget=${PENDING_BUDGET_S:-540}
+# A step this script does not know would be skipped in silence (2026-12-06: rmatb4 was asked
+# for after its block had been dropped, and the call ran without it): refused before the GPU.
+known=",check,sanitize,compare,hsmu,star,stripes,trace,knob,rmatb4,rmatb4dense,dense,spmvbuilds,spmvhot,"
+for s in ${steps//,/ }; do
+  [[ $known == *",$s,"* ]] || { say "pending_h200: unknown step '$s' (known:${known//,/ })"; exit 2; }
+done
 left() { [ $((budget - SECONDS)) -ge 20 ] || { say "$1: skipped (budget spent)"; return 1; }; }
 # At most 8 files come back from $OUT: each step's folder goes back as one archive (unpacked
 # and committed as text here, never as the archive).
@@ -235,6 +241,26 @@ if has dense && left dense; then
       >>"$out/dense/dense.log" 2>&1
   done
   pack dense
+fi
+if has rmatb4 && left rmatb4; then
+  mkdir -p "$out/rmatb4"
+  step rmatb4 "$(limit 240)" env MAGNUS_BACKENDS=cuda "$magnus" bench --rmat-sweep \
+    --scales "${RMATB4_SCALES:-15-19}" --a-per-row 4,8,16,32 --b-per-row 4 --seeds 5 \
+    --systems cuda:0,cusparse@cuda:0,cusparse-pool@cuda:0 --runs 5 --max-products 2e9 \
+    --time-limit 220 --verify-limit 2e7 --csv "$out/rmatb4/rmatb4.csv" >"$out/rmatb4/rmatb4.log" 2>&1
+  pack rmatb4
+fi
+if has rmatb4dense && left rmatb4dense; then
+  mkdir -p "$out/rmatb4dense"
+  for dme in default 256 128; do
+    left "rmatb4dense $dme" || break
+    step "rmatb4dense $dme" "$(limit 100)" env MAGNUS_BACKENDS=cuda \
+      $([ "$dme" != default ] && echo "MAGNUS_DENSE_MIN_ELEMENTS=$dme") "$magnus" bench \
+      --rmat-sweep --scales 17-18 --a-per-row 4,8 --b-per-row 4 --seeds 6 \
+      --systems gmagnus@cuda:0,cusparse-pool@cuda:0 --runs 5 --time-limit 90 --verify-limit 2e7 \
+      --csv "$out/rmatb4dense/dense-$dme.csv" >"$out/rmatb4dense/dense-$dme.log" 2>&1
+  done
+  pack rmatb4dense
 fi
 if has spmvbuilds && left spmvbuilds; then
   # SpMV through this build and the one in .carry/base (SPMVBUILDS_BASE), alternately
