@@ -152,14 +152,16 @@ MG_KERNEL void hash_bin_count(MG_GLOBAL const mg_u32 *ids, mg_i64 ids_offset, mg
 
 /* Pass 2: bins_out[offset of bin b + cursor] = ids of bin b, where the offset of bin b is the
  * sum of the sizes of the bins before it (pass 1's counts; at most MG_HASH_MAX_BINS words,
- * summed by each group) and bin_cursor[b] (zeroed by the host) is advanced by one global
- * atomic per bin per group. The host never writes the offsets: no wait between the passes
- * but the read of the sizes it needs for the launches. */
+ * summed by each group) and bin b's cursor (counts[MG_HASH_CURSOR_WORD + b], zeroed by the
+ * host with the counts) is advanced by one global atomic per bin per group. The host never
+ * writes the offsets: no wait between the passes but the read of the sizes it needs for the
+ * launches. */
 MG_KERNEL void hash_bin_fill(MG_GLOBAL const mg_u32 *ids, mg_i64 ids_offset, mg_i32 has_ids,
                              mg_i64 count, MG_GLOBAL const mg_i64 *keys, mg_i32 key_is_ptr,
                              mg_i64 key_cap, MG_GLOBAL const mg_i64 *bounds, mg_u32 nbins,
-                             MG_GLOBAL const mg_u32 *counts, MG_GLOBAL mg_u32 *bin_cursor,
-                             MG_GLOBAL mg_u32 *bins_out, MG_DYN_LOCAL_PARAM) {
+                             MG_GLOBAL mg_u32 *counts, MG_GLOBAL mg_u32 *bins_out,
+                             MG_DYN_LOCAL_PARAM) {
+    MG_GLOBAL mg_u32 *bin_cursor = counts + MG_HASH_CURSOR_WORD;
     MG_LOCAL_ARRAY(mg_i64, lbounds, MG_HASH_MAX_BINS);
     MG_LOCAL_ARRAY(mg_u32, lcount, MG_HASH_MAX_BINS);
     MG_LOCAL_ARRAY(mg_u32, lbase, MG_HASH_MAX_BINS);

@@ -88,7 +88,7 @@ MG_KERNEL_SIG(hash_bin_count, (BUF_U32, ids), (I64, ids_offset), (I32, has_ids),
               (U32, nbins), (BUF_U32, counts))
 MG_KERNEL_SIG(hash_bin_fill, (BUF_U32, ids), (I64, ids_offset), (I32, has_ids), (I64, count),
               (BUF_I64, keys), (I32, key_is_ptr), (I64, key_cap), (BUF_I64, bounds),
-              (U32, nbins), (BUF_U32, counts), (BUF_U32, bin_cursor), (BUF_U32, bins_out))
+              (U32, nbins), (BUF_U32, counts), (BUF_U32, bins_out))
 MG_KERNEL_SIG(hash_gather_keys, (BUF_U32, bins), (I64, offset), (I64, count), (BUF_I64, keys),
               (I32, key_is_ptr), (I64, key_cap), (BUF_I64, out))
 

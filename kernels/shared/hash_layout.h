@@ -22,6 +22,11 @@
  * MG_HASH_KEY_SUM_WORD, 8-byte aligned). */
 #define MG_HASH_KEY_SUM_WORD MG_HASH_MAX_BINS
 #define MG_HASH_COUNT_WORDS (MG_HASH_MAX_BINS + 2)
+/* hash_bin_fill's cursor per bin follows in the same buffer (words MG_HASH_CURSOR_WORD ..
+ * + MG_HASH_MAX_BINS - 1), so that one fill zeroes both: through NVIDIA's OpenCL a fill costs
+ * the host 6-8 us (docs/performance.md). */
+#define MG_HASH_CURSOR_WORD MG_HASH_COUNT_WORDS
+#define MG_HASH_BIN_WORDS (MG_HASH_CURSOR_WORD + MG_HASH_MAX_BINS)
 
 /* A table slot's key (an mg_u32 column) and each item's counter beside its table (mg_u32:
  * symbolic, the distinct columns found; numeric, the compaction's entry count). */

@@ -16,6 +16,9 @@ typedef struct magnus_accumulate_knobs {
     uint32_t hash_merge_groups; /* a launch of local bins takes in the smaller bins below it
                                    while it stays within this many work groups (0: never;
                                    unset: the device's compute units) */
+    bool hash_side_queues; /* the hash algorithm runs a phase's bins on the heavy and light
+                              queues beside main (true, the default), or every launch on main
+                              with no ordering between queues (MAGNUS_HASH_SIDE_QUEUES=0) */
 } magnus_accumulate_knobs;
 _Static_assert(sizeof(magnus_accumulate_knobs) <= MAGNUS_KNOB_BYTES,
                "the accumulator's knobs must fit the context's slot");
@@ -39,6 +42,10 @@ static inline magnus_accumulate_knobs *magnus_accumulate_knobs_edit(struct magnu
  * MAGNUS_HASH_MERGE_GROUPS (the work groups up to which a launch of local bins takes in the
  * smaller bins below it, 1 to 2^31 - 1; unset: the device's compute units, measured in
  * docs/performance.md "Fewer launches for the smallest bins"; 0: every non-empty bin its own
- * launch). The dense rows' own knobs are theirs (dense/dense_rows_knobs.h). */
+ * launch), MAGNUS_HASH_SIDE_QUEUES (1 or unset: a phase's bins run on the heavy and light
+ * queues beside main; 0: on main alone, no queue ordered after another: each order is a
+ * recorded event, through OpenCL a marker and a flush of 11-16 us of host time, measured in
+ * docs/performance.md "One queue for the hash algorithm"). The dense rows' own knobs are
+ * theirs (dense/dense_rows_knobs.h). */
 
 #endif

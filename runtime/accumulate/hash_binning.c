@@ -11,15 +11,15 @@
 /* Device buffers of one phase, freed together; queued work may still use them (freed blocks
  * are reused only after every queue has been waited for: device_pool.c). */
 void magnus_hash_work_free(magnus_context ctx, hash_work *w) {
-    magnus_dbuf *all[] = {&w->counts, &w->cursor, &w->gkeys, &w->bins,
-                          &w->tables, &w->tkeys,  &w->tvals};
+    magnus_dbuf *all[] = {&w->counts, &w->gkeys, &w->bins, &w->tables, &w->tkeys, &w->tvals};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) magnus_dbuf_free(ctx, all[i]);
 }
 
 /* Bins the items: sizes[] and offsets[] on the host, the grouped ids in w->bins. The bin
  * bounds are a constant table of the context (uploaded at the plan's first use), the counts
- * and cursors are zeroed by fills, and the fill kernel finds each bin's offset from the
- * counts itself: the one host wait is the read of the counts, which the launches need. */
+ * and the fill kernel's cursors share one buffer zeroed by one fill, and the fill kernel
+ * finds each bin's offset from the counts itself: the one host wait is the read of the
+ * counts, which the launches need. */
 magnus_status magnus_hash_bin_items(const hash_phase *ph, const hash_plan *p, hash_work *w,
                                     uint32_t *sizes, int64_t *offsets, magnus_hash_stats *st) {
     magnus_context ctx = ph->ctx;
@@ -32,13 +32,11 @@ magnus_status magnus_hash_bin_items(const hash_phase *ph, const hash_plan *p, ha
     const magnus_dbuf *bounds_buf = NULL;
     if ((s = magnus_context_constant(&bounds_buf, ctx, bounds,
                                      (size_t)p->nbins * sizeof bounds[0])) ||
-        (s = magnus_dbuf_alloc(ctx, sizeof counts, &w->counts)) ||
-        (s = magnus_dbuf_alloc(ctx, HASH_MAX_BINS * sizeof(uint32_t), &w->cursor)) ||
+        (s = magnus_dbuf_alloc(ctx, MG_HASH_BIN_WORDS * sizeof(uint32_t), &w->counts)) ||
         (s = magnus_dbuf_alloc(ctx, (size_t)ph->count * sizeof(uint32_t), &w->bins)))
         return s;
-    if ((s = magnus_dbuf_fill(ctx, q, &w->counts, 0, &zero, sizeof zero, sizeof counts)) ||
-        (s = magnus_dbuf_fill(ctx, q, &w->cursor, 0, &zero, sizeof zero,
-                              HASH_MAX_BINS * sizeof(uint32_t))))
+    if ((s = magnus_dbuf_fill(ctx, q, &w->counts, 0, &zero, sizeof zero,
+                              MG_HASH_BIN_WORDS * sizeof(uint32_t))))
         return s;
 
     /* without an id list, keys stands in for it (has_ids 0: unread) */
@@ -53,7 +51,7 @@ magnus_status magnus_hash_bin_items(const hash_phase *ph, const hash_plan *p, ha
         (s = magnus_k_hash_bin_fill(ctx, q, ph->variant, groups, HASH_BIN_GROUP, 0, ids,
                                     ph->ids_offset, has_ids, ph->count, ph->keys, ph->key_is_ptr,
                                     ph->key_cap, bounds_buf, (uint32_t)p->nbins, &w->counts,
-                                    &w->cursor, &w->bins)) ||
+                                    &w->bins)) ||
         (s = magnus_dbuf_read(ctx, q, counts, &w->counts, 0, sizeof counts)))
         return s;
     uint64_t key_sum;

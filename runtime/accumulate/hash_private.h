@@ -140,7 +140,7 @@ static inline uint64_t hash_local_bytes(int numeric, uint64_t per_group, uint64_
 
 /* Device buffers of one phase, freed together. */
 typedef struct hash_work {
-    magnus_dbuf counts, cursor, bins, gkeys, tables, tkeys, tvals;
+    magnus_dbuf counts, bins, gkeys, tables, tkeys, tvals; /* counts: the fill's cursors too */
 } hash_work;
 
 /* ---- the steps of a phase (each file's comments say more) ---- */

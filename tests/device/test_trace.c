@@ -5,7 +5,8 @@
  * backwards; without it there are none. And the light queue's urgency knob
  * (MAGNUS_URGENT_LIGHT): a value other than 0 or 1 is refused by name, and both values give
  * the same product. The host's other device calls (timer events, queue ordering, fills) have
- * lines of their own. Skipped without a device.
+ * lines of their own, and the hash algorithm's queues follow MAGNUS_HASH_SIDE_QUEUES. Skipped
+ * without a device.
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -203,6 +204,51 @@ Test(trace, one_launch_phases_order_no_queues) {
     cr_assert_gt(t.norder, 0, "R-MAT with unmerged bins ordered no queues");
     magnus_csr_free(&band);
     magnus_csr_free(&rmat);
+}
+
+/* MAGNUS_HASH_SIDE_QUEUES=0: every hash phase on the main queue, so even R-MAT's phases of
+ * several launches order no queue, and C is the one the side queues give; a value other than
+ * 0 or 1 is refused by name. */
+Test(trace, hash_side_queues_off_orders_no_queues) {
+    static parsed_trace t[2];
+    magnus_csr A = test_matrix(), C[2] = {NULL, NULL};
+    setenv("MAGNUS_HASH_MERGE_GROUPS", "0", 1);
+    for (int side = 0; side < 2; side++) {
+        char path[64];
+        temp_path(path, sizeof path);
+        setenv("MAGNUS_HASH_SIDE_QUEUES", side ? "1" : "0", 1);
+        traced_multiply_by(path, "0", A, &C[side], MAGNUS_ALGORITHM_HASH);
+        parse(path, &t[side]);
+        unlink(path);
+    }
+    unsetenv("MAGNUS_HASH_MERGE_GROUPS");
+    cr_assert_gt(t[1].norder, 0, "R-MAT with unmerged bins ordered no queues");
+    cr_assert_eq(t[0].norder, 0, "%d queue orderings with MAGNUS_HASH_SIDE_QUEUES=0",
+                 t[0].norder);
+    cr_assert_eq(t[0].nlaunch, t[1].nlaunch, "the same launches on one queue");
+    cr_assert_eq(C[0]->nnz, C[1]->nnz);
+    cr_assert_arr_eq(C[0]->row_ptr, C[1]->row_ptr, (size_t)(C[0]->rows + 1) * sizeof(int64_t));
+    cr_assert_arr_eq(C[0]->col_idx, C[1]->col_idx, (size_t)C[0]->nnz * sizeof(int32_t));
+    const float *v0 = C[0]->values, *v1 = C[1]->values; /* float32 R-MAT */
+    for (int64_t i = 0; i < C[0]->nnz; i++)
+        cr_assert_float_eq(v0[i], v1[i], 1e-5f * (1.0f + (v0[i] < 0 ? -v0[i] : v0[i])),
+                           "entry %lld", (long long)i);
+    magnus_csr_free(&C[0]);
+    magnus_csr_free(&C[1]);
+    magnus_csr_free(&A);
+
+    magnus_device_info d = need_device();
+    magnus_context_options opt;
+    ASSERT_OK(magnus_context_options_init(&opt));
+    magnus_context ctx = NULL;
+    setenv("MAGNUS_HASH_SIDE_QUEUES", "2", 1);
+    magnus_status st = magnus_context_create(&ctx, &d, &opt);
+    unsetenv("MAGNUS_HASH_SIDE_QUEUES");
+    cr_assert_eq(st, MAGNUS_ERROR_INVALID_ARGUMENT, "MAGNUS_HASH_SIDE_QUEUES=2 gave %s",
+                 magnus_status_string(st));
+    cr_assert_null(ctx);
+    cr_assert(strstr(magnus_last_error(), "MAGNUS_HASH_SIDE_QUEUES"), "message: %s",
+              magnus_last_error());
 }
 
 Test(trace, urgent_light_knob) {

@@ -15,6 +15,10 @@ magnus_add_device_test(spgemm_hash
 # bin's tables.
 magnus_add_device_variant(spgemm_hash merged ENV MAGNUS_HASH_MERGE_GROUPS=2147483647
                           LABELS spgemm hash TIMEOUT 600 BACKENDS opencl level0_fake cuda)
+# Every hash phase on the main queue alone (MAGNUS_HASH_SIDE_QUEUES=0): the whole suite with no
+# ordering between queues, as the knob's measurement runs it (docs/performance.md).
+magnus_add_device_variant(spgemm_hash one_queue ENV MAGNUS_HASH_SIDE_QUEUES=0
+                          LABELS spgemm hash TIMEOUT 600 BACKENDS opencl cuda)
 # Every device scan in one work group that walks its tiles (MAGNUS_SCAN_ONE_GROUP_TILES past
 # any scan here): the row offsets of C and the bins' offsets through the one-launch path.
 magnus_add_device_variant(spgemm_hash scan_one_group ENV MAGNUS_SCAN_ONE_GROUP_TILES=65536

@@ -8,8 +8,10 @@
  *   numeric   bin rows by nnz, accumulate in local hash tables (global for rows too large),
  *             sort each row in local memory, write
  * The binned phases are runtime/accumulate/; this file strings them together and
- * fills the report. Heavy bins run on the HEAVY queue, the others on LIGHT, both after MAIN.
+ * fills the report. Heavy bins run on the HEAVY queue, the others on LIGHT, both after MAIN
+ * (all on MAIN with MAGNUS_HASH_SIDE_QUEUES=0).
  */
+#include "accumulate_knobs.h"
 #include "device_csr.h"
 #include "hash_accumulate.h"
 #include "primitives.h"
@@ -18,9 +20,11 @@
 
 #include <string.h>
 
-/* The queues of a multiply: main, with the heavy and light rows on their own. */
-static void default_config(magnus_hash_config *cfg) {
+/* The queues of a multiply: main, with the heavy and light rows on their own; or main alone
+ * (MAGNUS_HASH_SIDE_QUEUES=0), where every ordering between queues orders nothing (queue.c). */
+static void default_config(magnus_hash_config *cfg, magnus_context ctx) {
     magnus_hash_config_init(cfg, MAGNUS_QUEUE_MAIN);
+    if (!magnus_accumulate_knobs_of(ctx)->hash_side_queues) return;
     cfg->heavy = MAGNUS_QUEUE_HEAVY;
     cfg->light = MAGNUS_QUEUE_LIGHT;
 }
@@ -46,7 +50,7 @@ static magnus_status run_hash(magnus_device_csr *C, magnus_context ctx,
     if (config) {
         cfg = *config;
     } else {
-        default_config(&cfg);
+        default_config(&cfg, ctx);
     }
     magnus_hash_stats sym = {0}, num = {0};
     magnus_device_csr dC = NULL;
@@ -155,7 +159,7 @@ static magnus_report_run_section *plan_phase_begin(magnus_hash_config *cfg,
                                                    magnus_spgemm_section *section,
                                                    magnus_context ctx,
                                                    const struct magnus_device_csr_s *A) {
-    default_config(cfg);
+    default_config(cfg, ctx);
     begin_report(&section->run, ctx, A);
     return &section->run;
 }
