@@ -176,6 +176,34 @@ Test(trace, host_calls_between_launches) {
     cr_assert_gt(t.nfill, 0, "no device fill traced");
 }
 
+/* A context asked for with `variable`=2 (a knob of 0 or 1) is refused, naming it. */
+static void refused_by_name(const char *variable) {
+    magnus_device_info d = need_device();
+    magnus_context_options opt;
+    ASSERT_OK(magnus_context_options_init(&opt));
+    magnus_context ctx = NULL;
+    setenv(variable, "2", 1);
+    magnus_status s = magnus_context_create(&ctx, &d, &opt);
+    unsetenv(variable);
+    cr_assert_eq(s, MAGNUS_ERROR_INVALID_ARGUMENT, "%s=2 gave %s", variable,
+                 magnus_status_string(s));
+    cr_assert_null(ctx);
+    cr_assert(strstr(magnus_last_error(), variable), "message: %s", magnus_last_error());
+}
+
+/* The two float32 products have one structure and values within rounding; both are freed. */
+static void same_products_then_free(magnus_csr C[2]) {
+    cr_assert_eq(C[0]->nnz, C[1]->nnz);
+    cr_assert_arr_eq(C[0]->row_ptr, C[1]->row_ptr, (size_t)(C[0]->rows + 1) * sizeof(int64_t));
+    cr_assert_arr_eq(C[0]->col_idx, C[1]->col_idx, (size_t)C[0]->nnz * sizeof(int32_t));
+    const float *v0 = C[0]->values, *v1 = C[1]->values; /* float32 R-MAT */
+    for (int64_t i = 0; i < C[0]->nnz; i++)
+        cr_assert_float_eq(v0[i], v1[i], 1e-5f * (1.0f + (v0[i] < 0 ? -v0[i] : v0[i])),
+                           "entry %lld", (long long)i);
+    magnus_csr_free(&C[0]);
+    magnus_csr_free(&C[1]);
+}
+
 /* The hash algorithm's phases of a single launch (a band: every row in one bin) run on the
  * main queue with no ordering between queues; with every bin its own launch
  * (MAGNUS_HASH_MERGE_GROUPS=0), R-MAT's phases of several launches order their queues. */
@@ -226,44 +254,17 @@ Test(trace, hash_side_queues_off_orders_no_queues) {
     cr_assert_eq(t[0].norder, 0, "%d queue orderings with MAGNUS_HASH_SIDE_QUEUES=0",
                  t[0].norder);
     cr_assert_eq(t[0].nlaunch, t[1].nlaunch, "the same launches on one queue");
-    cr_assert_eq(C[0]->nnz, C[1]->nnz);
-    cr_assert_arr_eq(C[0]->row_ptr, C[1]->row_ptr, (size_t)(C[0]->rows + 1) * sizeof(int64_t));
-    cr_assert_arr_eq(C[0]->col_idx, C[1]->col_idx, (size_t)C[0]->nnz * sizeof(int32_t));
-    const float *v0 = C[0]->values, *v1 = C[1]->values; /* float32 R-MAT */
-    for (int64_t i = 0; i < C[0]->nnz; i++)
-        cr_assert_float_eq(v0[i], v1[i], 1e-5f * (1.0f + (v0[i] < 0 ? -v0[i] : v0[i])),
-                           "entry %lld", (long long)i);
-    magnus_csr_free(&C[0]);
-    magnus_csr_free(&C[1]);
+    same_products_then_free(C);
     magnus_csr_free(&A);
 
-    magnus_device_info d = need_device();
-    magnus_context_options opt;
-    ASSERT_OK(magnus_context_options_init(&opt));
-    magnus_context ctx = NULL;
-    setenv("MAGNUS_HASH_SIDE_QUEUES", "2", 1);
-    magnus_status st = magnus_context_create(&ctx, &d, &opt);
-    unsetenv("MAGNUS_HASH_SIDE_QUEUES");
-    cr_assert_eq(st, MAGNUS_ERROR_INVALID_ARGUMENT, "MAGNUS_HASH_SIDE_QUEUES=2 gave %s",
-                 magnus_status_string(st));
-    cr_assert_null(ctx);
-    cr_assert(strstr(magnus_last_error(), "MAGNUS_HASH_SIDE_QUEUES"), "message: %s",
-              magnus_last_error());
+    refused_by_name("MAGNUS_HASH_SIDE_QUEUES");
 }
 
 Test(trace, urgent_light_knob) {
     magnus_device_info d = need_device();
-    magnus_context_options opt;
-    ASSERT_OK(magnus_context_options_init(&opt));
-    magnus_context ctx = NULL;
-    setenv("MAGNUS_URGENT_LIGHT", "2", 1);
-    magnus_status s = magnus_context_create(&ctx, &d, &opt);
-    cr_assert_eq(s, MAGNUS_ERROR_INVALID_ARGUMENT, "MAGNUS_URGENT_LIGHT=2 gave %s",
-                 magnus_status_string(s));
-    cr_assert_null(ctx);
-    cr_assert(strstr(magnus_last_error(), "MAGNUS_URGENT_LIGHT"), "message: %s",
-              magnus_last_error());
+    refused_by_name("MAGNUS_URGENT_LIGHT");
     /* either value multiplies alike */
+    magnus_context ctx = NULL;
     magnus_csr A = test_matrix(), C[2] = {NULL, NULL};
     for (int u = 0; u < 2; u++) {
         setenv("MAGNUS_URGENT_LIGHT", u ? "1" : "0", 1);
@@ -275,14 +276,6 @@ Test(trace, urgent_light_knob) {
         ASSERT_OK(magnus_context_free(&ctx));
     }
     unsetenv("MAGNUS_URGENT_LIGHT");
-    cr_assert_eq(C[0]->nnz, C[1]->nnz);
-    cr_assert_arr_eq(C[0]->row_ptr, C[1]->row_ptr, (size_t)(C[0]->rows + 1) * sizeof(int64_t));
-    cr_assert_arr_eq(C[0]->col_idx, C[1]->col_idx, (size_t)C[0]->nnz * sizeof(int32_t));
-    const float *v0 = C[0]->values, *v1 = C[1]->values; /* float32 R-MAT */
-    for (int64_t i = 0; i < C[0]->nnz; i++)
-        cr_assert_float_eq(v0[i], v1[i], 1e-5f * (1.0f + (v0[i] < 0 ? -v0[i] : v0[i])),
-                           "entry %lld", (long long)i);
-    magnus_csr_free(&C[0]);
-    magnus_csr_free(&C[1]);
+    same_products_then_free(C);
     magnus_csr_free(&A);
 }
