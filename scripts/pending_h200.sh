@@ -3,16 +3,18 @@
 # here (and, for `compare`, an older build in .carry/base/ or .carry/prewait/; for `hsmu`, the
 # peer's binaries in .carry/hsmu/, never committed: bench/results/2026-12-06-h100-ptx/README.md
 # says how they are built). Every step ran on 2026-12-06 on an H100
-# (bench/results/2026-12-06-h100-pending/, -fifth/, -sixth/); the sixth session measured what the
-# fifth built. Left for the next session's 30 device minutes, on an H200 where one is lent:
-#   1. PENDING_STEPS=check,sanitize (issue 36, item 4 on the card it names; 420 s on the H100);
-#   2. COMPARE_SMALL=1 COMPARE_OLD=.carry/prev PENDING_STEPS=compare,trace (+ .carry/prev, the
-#      library and tool of ae0bd92, before the hash phases ordered only the queues they use):
-#      the prediction "One queue for a phase of one launch" (docs/performance.md; issue 36);
-#   3. PENDING_STEPS=hsmu,star (+ .carry/hsmu): whether the peer leaves its hub rows unwritten,
-#      and the star-mixture class in both types (issue 34, item 1);
-#   4. RMATB4_SCALES=19-20 PENDING_STEPS=rmatb4, and DENSE_TYPE=f64 DENSE_SCALES=15-16
-#      PENDING_STEPS=dense (the threshold in f64; issue 34, item 2).
+# (bench/results/2026-12-06-h100-pending/, -fifth/, -sixth/, -seventh/). Left for the next
+# session's 30 device minutes, on an H200 where one is lent (the seventh session's fifth call
+# found no machine, so what it built is unmeasured):
+#   1. PENDING_STEPS=check,sanitize PENDING_SANITIZE_CASES='^(hash-merged|scan-one-group)$'
+#      (issue 36, item 4 on the card it names; the first GPU run of one fill a binning, a
+#      kernel change: hash_bin_fill's cursors in the counts' buffer; 373 s on the H100);
+#   2. COMPARE_SMALL=1 COMPARE_OLD=.carry/cur KNOB=MAGNUS_HASH_SIDE_QUEUES KNOB_ORDER="1 0 0 1"
+#      KNOB_RMAT=1 PENDING_STEPS=compare,trace,knob (+ .carry/cur, the library and tool of
+#      e5ceec1, before one fill a binning): both predictions of docs/performance.md, "One fill a
+#      binning, and one queue for the hash algorithm" (issue 36);
+#   3. RMATB4_SCALES=19-20 PENDING_STEPS=rmatb4 (issue 34, item 2; the step was missing in the
+#      seventh session's call and is back).
 # For example:
 #   run(command="PENDING_BUDGET_S=460 PENDING_STEPS=check,sanitize bash scripts/pending_h200.sh",
 #       carry=[build-gpu, .carry/lib, .carry/opencl, .carry/matrices])
