@@ -45,7 +45,7 @@ static inline magnus_accumulate_knobs *magnus_accumulate_knobs_edit(struct magnu
  * launch), MAGNUS_HASH_SIDE_QUEUES (1 or unset: a phase's bins run on the heavy and light
  * queues beside main; 0: on main alone, no queue ordered after another: each order is a
  * recorded event, through OpenCL a marker and a flush of 11-16 us of host time, measured in
- * docs/performance.md "One queue for the hash algorithm"). The dense rows' own knobs are
- * theirs (dense/dense_rows_knobs.h). */
+ * docs/performance.md "One fill a binning, and one queue for the hash algorithm"). The dense
+ * rows' own knobs are theirs (dense/dense_rows_knobs.h). */
 
 #endif

@@ -250,6 +250,7 @@ Test(trace, hash_side_queues_off_orders_no_queues) {
         unlink(path);
     }
     unsetenv("MAGNUS_HASH_MERGE_GROUPS");
+    unsetenv("MAGNUS_HASH_SIDE_QUEUES");
     cr_assert_gt(t[1].norder, 0, "R-MAT with unmerged bins ordered no queues");
     cr_assert_eq(t[0].norder, 0, "%d queue orderings with MAGNUS_HASH_SIDE_QUEUES=0",
                  t[0].norder);
