@@ -86,7 +86,7 @@ typedef enum { OP_SCAN, OP_COPY } operation;
 /* One run of `op` on the main queue, timed with device events. */
 static magnus_status timed_run(magnus_context ctx, operation op, magnus_dbuf *out,
                                const magnus_dbuf *in, uint64_t n, double *ms) {
-    magnus_timer t;
+    magnus_timer t = {0};
     magnus_status s = magnus_timer_start(ctx, MAGNUS_QUEUE_MAIN, &t);
     if (s) return s;
     if (op == OP_SCAN)

@@ -80,7 +80,9 @@ typedef struct magnus_report {
 
 /*
  * C = A·B on the context's device. A and B are validated (magnus_csr_validate) and must have
- * the same value type; C gets it too. report and opt may be NULL. *C is an output only (see
+ * the same value type; C gets it too. report and opt may be NULL; without a report the phases
+ * are not timed on the device (each device timer costs the host two recorded events, through
+ * NVIDIA's OpenCL 11-16 us each: docs/vendors.md). *C is an output only (see
  * the conventions at the top): set to NULL first, then to a new matrix; a matrix *C held
  * before is neither read nor freed, so `magnus_spgemm(&C, ...)` in a loop must free C between
  * calls. On failure *C is NULL. A product whose C cannot fit the device's memory (or the

@@ -84,6 +84,7 @@ magnus_status magnus_timer_start(magnus_context ctx, magnus_queue_id q, magnus_t
     if (s) return s;
     if (!t) return magnus_error(MAGNUS_ERROR_NULL_POINTER, "magnus_timer_start: timer is NULL");
     t->start = t->end = NULL;
+    if (t->off) return MAGNUS_SUCCESS;
     const double at = MAGNUS_TRACE_START(ctx);
     s = ctx->ops->event_record(ctx->queues[q], &t->start);
     magnus_trace_event(ctx, "timer", "start", at, 0);
@@ -93,6 +94,7 @@ magnus_status magnus_timer_start(magnus_context ctx, magnus_queue_id q, magnus_t
 magnus_status magnus_timer_stop(magnus_context ctx, magnus_queue_id q, magnus_timer *t) {
     magnus_status s = magnus_queue_check(ctx, q, "magnus_timer_stop");
     if (s) return s;
+    if (t && t->off) return MAGNUS_SUCCESS;
     if (!t || !t->start)
         return magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT, "magnus_timer_stop: timer not started");
     if (t->end) ctx->ops->event_destroy(t->end);
@@ -115,6 +117,7 @@ magnus_status magnus_timer_elapsed_ms(magnus_context ctx, magnus_timer *t, doubl
     if (s) return s;
     if (!t || !ms) return magnus_error(MAGNUS_ERROR_NULL_POINTER, "magnus_timer_elapsed_ms: NULL");
     *ms = 0;
+    if (t->off) return MAGNUS_SUCCESS;
     if (!t->start || !t->end)
         s = magnus_error(MAGNUS_ERROR_INVALID_ARGUMENT,
                          "magnus_timer_elapsed_ms: timer not started and stopped");

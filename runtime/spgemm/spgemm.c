@@ -66,7 +66,7 @@ magnus_status magnus_spgemm_dispatch(magnus_device_csr *C, magnus_context ctx,
                               const struct magnus_device_csr_s *A,
                               const struct magnus_device_csr_s *B,
                               const magnus_spgemm_options *opt, magnus_report *rep,
-                              const magnus_spgemm_progress *progress) {
+                              bool phase_times, const magnus_spgemm_progress *progress) {
     magnus_algorithm algorithm = opt ? opt->algorithm : MAGNUS_ALGORITHM_AUTO;
     const double load0 = ctx->kernel_load_ms;
     rep->algorithm_requested = algorithm;
@@ -96,6 +96,7 @@ magnus_status magnus_spgemm_dispatch(magnus_device_csr *C, magnus_context ctx,
     /* the algorithm fills its sections alone; they enter the report here, on failure too */
     magnus_spgemm_section section;
     magnus_spgemm_section_begin(&section, ctx);
+    section.phase_times = phase_times;
     s = run->run(C, ctx, A, B, &section, pre, progress);
     magnus_spgemm_section_end(rep, &section, ctx, algorithm);
     magnus_row_products_free(ctx, &counted); /* the algorithms return with every queue idle */
@@ -148,7 +149,7 @@ magnus_status magnus_spgemm(magnus_csr *C, magnus_context ctx, const magnus_csr_
         goto done;
     rep->time_upload_ms = magnus_now_ms() - t;
     if ((s = magnus_spgemm_progress_call(opt, 0.1, "multiply")) ||
-        (s = magnus_spgemm_dispatch(&dC, ctx, dA, dB, opt, rep, &window)) ||
+        (s = magnus_spgemm_dispatch(&dC, ctx, dA, dB, opt, rep, report != NULL, &window)) ||
         (s = magnus_spgemm_progress_call(opt, 0.9, "download")))
         goto done;
     t = magnus_now_ms();
@@ -179,7 +180,7 @@ magnus_status magnus_spgemm_device(magnus_device_csr *C, magnus_context ctx,
         (s = magnus_spgemm_progress_call(opt, 0.0, "multiply")))
         return s;
     const magnus_spgemm_progress window = {opt, 0.0, 1.0};
-    if (!(s = magnus_spgemm_dispatch(C, ctx, A, B, opt, rep, &window)) &&
+    if (!(s = magnus_spgemm_dispatch(C, ctx, A, B, opt, rep, report != NULL, &window)) &&
         (s = magnus_spgemm_progress_call(opt, 1.0, "done")))
         magnus_device_csr_destroy(C);
     rep->time_total_ms = magnus_now_ms() - t0;

@@ -31,12 +31,14 @@ magnus_status magnus_spgemm_c_fits(magnus_context ctx, const struct magnus_devic
 
 /* The algorithm of opt (NULL: defaults; AUTO asks spgemm_choice.c) on checked operands, then
  * the alpha scaling: what magnus_spgemm_device runs after its checks (runtime/spgemm/spgemm.c).
- * Fills the report's algorithm fields; returns with every queue idle. */
+ * Fills the report's algorithm fields; returns with every queue idle. phase_times: whether
+ * the caller asked for a report, so that the phases' device timers run (they cost the host
+ * two recorded events a phase). */
 magnus_status magnus_spgemm_dispatch(magnus_device_csr *C, magnus_context ctx,
                                      const struct magnus_device_csr_s *A,
                                      const struct magnus_device_csr_s *B,
                                      const magnus_spgemm_options *opt, magnus_report *rep,
-                                     const magnus_spgemm_progress *progress);
+                                     bool phase_times, const magnus_spgemm_progress *progress);
 
 /* Where every SpGEMM entry point starts (spgemm.c, spgemm_plan.c): the last error cleared and
  * the report zeroed, the caller's or, where it passed none, *local; returns the one in use. */

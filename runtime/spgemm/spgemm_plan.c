@@ -79,7 +79,7 @@ static magnus_status plan_create_positions(struct magnus_spgemm_plan_s *p,
     magnus_spgemm_options_init(&o);
     if (opt) o.algorithm = opt->algorithm;
     magnus_device_csr C = NULL;
-    magnus_status s = magnus_spgemm_dispatch(&C, p->ctx, A, B, &o, &p->symbolic, NULL);
+    magnus_status s = magnus_spgemm_dispatch(&C, p->ctx, A, B, &o, &p->symbolic, true, NULL);
     if (s) return s;
     p->algorithm = p->symbolic.algorithm;
     p->nnz = C->nnz;

@@ -43,10 +43,11 @@ static magnus_csr test_matrix(void) {
     return A;
 }
 
-/* One multiply A·A by `algorithm` in a context created while the variables are set; the
- * trace lands in `path`. */
-static void traced_multiply_by(const char *path, const char *device_trace, magnus_csr A,
-                               magnus_csr *C, magnus_algorithm algorithm) {
+/* One multiply A·A by `algorithm` in a context created while the variables are set, with a
+ * report when `report` is set (its phases then get device timers); the trace lands in
+ * `path`. */
+static void traced_multiply_report(const char *path, const char *device_trace, magnus_csr A,
+                                   magnus_csr *C, magnus_algorithm algorithm, bool report) {
     magnus_device_info d = need_device();
     setenv("MAGNUS_TRACE", path, 1);
     setenv("MAGNUS_TRACE_DEVICE", device_trace, 1);
@@ -56,13 +57,19 @@ static void traced_multiply_by(const char *path, const char *device_trace, magnu
     magnus_spgemm_options opt;
     ASSERT_OK(magnus_spgemm_options_init(&opt));
     opt.algorithm = algorithm;
-    ASSERT_OK(magnus_spgemm(C, ctx, A, A, &opt, NULL));
+    magnus_report r;
+    ASSERT_OK(magnus_spgemm(C, ctx, A, A, &opt, report ? &r : NULL));
     ASSERT_OK(magnus_context_free(&ctx)); /* closes (and flushes) the trace */
 }
 
+static void traced_multiply_by(const char *path, const char *device_trace, magnus_csr A,
+                               magnus_csr *C, magnus_algorithm algorithm) {
+    traced_multiply_report(path, device_trace, A, C, algorithm, false);
+}
+
 static void traced_multiply(const char *path, const char *device_trace, magnus_csr A,
-                            magnus_csr *C) {
-    traced_multiply_by(path, device_trace, A, C, MAGNUS_ALGORITHM_MAGNUS);
+                            magnus_csr *C, bool report) {
+    traced_multiply_report(path, device_trace, A, C, MAGNUS_ALGORITHM_MAGNUS, report);
 }
 
 /* The launches between the multiply's mark and its end, and the dtrace lines after it. */
@@ -126,11 +133,11 @@ static void temp_path(char *path, size_t size) {
 }
 
 /* One traced multiply (MAGNUS_TRACE_DEVICE=device_trace), parsed into *t. */
-static void trace_one_multiply(const char *device_trace, parsed_trace *t) {
+static void trace_one_multiply(const char *device_trace, parsed_trace *t, bool report) {
     char path[64];
     temp_path(path, sizeof path);
     magnus_csr A = test_matrix(), C = NULL;
-    traced_multiply(path, device_trace, A, &C);
+    traced_multiply(path, device_trace, A, &C, report);
     parse(path, t);
     unlink(path);
     magnus_csr_free(&C);
@@ -139,7 +146,7 @@ static void trace_one_multiply(const char *device_trace, parsed_trace *t) {
 
 Test(trace, device_times_of_every_launch) {
     static parsed_trace t;
-    trace_one_multiply("1", &t);
+    trace_one_multiply("1", &t, false);
     cr_assert_eq(t.multiplies, 1);
     cr_assert_gt(t.nlaunch, 5, "only %d launches traced", t.nlaunch);
     cr_assert_leq(t.nlaunch, MAX_LAUNCHES);
@@ -157,17 +164,24 @@ Test(trace, device_times_of_every_launch) {
 
 Test(trace, no_device_times_unless_asked) {
     static parsed_trace t;
-    trace_one_multiply("0", &t);
+    trace_one_multiply("0", &t, false);
     cr_assert_eq(t.multiplies, 1);
     cr_assert_gt(t.nlaunch, 5);
     cr_assert_eq(t.ndevice, 0, "dtrace lines without MAGNUS_TRACE_DEVICE=1");
 }
 
 /* The host's calls between launches are named too (the device timers' events, the queues'
- * ordering, the fills), so that a trace accounts for the host's time between launches. */
+ * ordering, the fills), so that a trace accounts for the host's time between launches. The
+ * phases' device timers run only for a caller who asked for a report. */
 Test(trace, host_calls_between_launches) {
     static parsed_trace t;
-    trace_one_multiply("0", &t);
+    trace_one_multiply("0", &t, false);
+    cr_assert_eq(t.multiplies, 1);
+    cr_assert_eq(t.ntimer_start + t.ntimer_stop, 0, "%d timer events without a report",
+                 t.ntimer_start + t.ntimer_stop);
+    cr_assert_gt(t.norder, 0, "no queue ordering traced");
+    cr_assert_gt(t.nfill, 0, "no device fill traced");
+    trace_one_multiply("0", &t, true);
     cr_assert_eq(t.multiplies, 1);
     cr_assert_gt(t.ntimer_start, 0, "no device timer traced");
     cr_assert_eq(t.ntimer_start, t.ntimer_stop, "%d timer starts, %d stops", t.ntimer_start,
@@ -255,6 +269,7 @@ Test(trace, hash_side_queues_off_orders_no_queues) {
     cr_assert_eq(t[0].norder, 0, "%d queue orderings with MAGNUS_HASH_SIDE_QUEUES=0",
                  t[0].norder);
     cr_assert_eq(t[0].nlaunch, t[1].nlaunch, "the same launches on one queue");
+    cr_assert_eq(t[0].ntimer_start + t[1].ntimer_start, 0, "hash timed its setup unasked");
     same_products_then_free(C);
     magnus_csr_free(&A);
 

@@ -162,7 +162,7 @@ Test(queues, depend_and_timer) {
     enum { N = 1 << 20 };
     magnus_dbuf b;
     ASSERT_OK(magnus_dbuf_alloc(ctx, (size_t)N * 8, &b));
-    magnus_timer t;
+    magnus_timer t = {0};
     ASSERT_OK(magnus_timer_start(ctx, MAGNUS_QUEUE_HEAVY, &t));
     queue_ramp(ctx, MAGNUS_QUEUE_HEAVY, &b, N, 3);
     ASSERT_OK(magnus_timer_stop(ctx, MAGNUS_QUEUE_HEAVY, &t));

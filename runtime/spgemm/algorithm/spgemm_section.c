@@ -9,6 +9,7 @@
 void magnus_spgemm_section_begin(magnus_spgemm_section *s, magnus_context ctx) {
     memset(s, 0, sizeof *s);
     s->run.local_mem_bytes = ctx->device.local_mem_bytes;
+    s->phase_times = true;
     magnus_context_reset_peak(ctx);
 }
 

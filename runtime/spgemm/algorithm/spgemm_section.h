@@ -11,6 +11,8 @@
 #ifndef MAGNUS_SPGEMM_SECTION_H
 #define MAGNUS_SPGEMM_SECTION_H
 
+#include <stdbool.h>
+
 #include "magnus/magnus.h"
 
 /* MAGNUS_SPGEMM_IN_<want>_<section>(x): x when a field of `section` belongs to `want`. */
@@ -52,10 +54,13 @@ typedef struct magnus_report_gmagnus_section {
 typedef struct magnus_spgemm_section {
     magnus_report_run_section run;
     magnus_report_gmagnus_section gmagnus;
+    bool phase_times; /* time the phases with device timers (magnus_timer.off otherwise): the
+                         caller asked for a report */
 } magnus_spgemm_section;
 
 /* Before an algorithm's run or plan phase, by whoever dispatches it: s zeroed, its
- * run.local_mem_bytes the device's (an algorithm that knows its budget overwrites it), and the
+ * run.local_mem_bytes the device's (an algorithm that knows its budget overwrites it),
+ * phase_times set (a dispatcher whose caller asked for no report clears it), and the
  * context's memory peaks counted from here (what the context holds already counts). */
 void magnus_spgemm_section_begin(magnus_spgemm_section *s, magnus_context ctx);
 

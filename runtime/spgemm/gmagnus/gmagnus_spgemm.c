@@ -257,6 +257,7 @@ magnus_status magnus_gmagnus_spgemm(magnus_device_csr *C, magnus_context ctx,
     magnus_gm *g = magnus_host_calloc(1, sizeof *g);
     if (!g) return magnus_error(MAGNUS_ERROR_OUT_OF_HOST_MEMORY, "gMAGNUS state");
     g->ctx = ctx;
+    for (int i = 0; i < MAGNUS_GM_TIMERS; i++) g->timers[i].off = !r->phase_times;
     g->A = A;
     g->B = B;
     g->counted = counted;

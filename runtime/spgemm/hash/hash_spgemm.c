@@ -45,7 +45,7 @@ static magnus_status run_hash(magnus_device_csr *C, magnus_context ctx,
                               const struct magnus_device_csr_s *B, magnus_report_run_section *rep,
                               const magnus_hash_config *config, magnus_hash_stats *symbolic_stats,
                               magnus_hash_stats *numeric_stats,
-                              const magnus_row_products *counted) {
+                              const magnus_row_products *counted, bool phase_times) {
     magnus_hash_config cfg;
     if (config) {
         cfg = *config;
@@ -55,7 +55,7 @@ static magnus_status run_hash(magnus_device_csr *C, magnus_context ctx,
     magnus_hash_stats sym = {0}, num = {0};
     magnus_device_csr dC = NULL;
     magnus_hash_rows_numeric numeric = NULL;
-    magnus_timer setup_timer = {NULL, NULL};
+    magnus_timer setup_timer = {.off = !phase_times}; /* off: setup counts in symbolic */
     const int64_t m = A->rows;
     magnus_status s;
 
@@ -136,7 +136,7 @@ magnus_status magnus_hash_spgemm_ex(magnus_device_csr *C, magnus_context ctx,
     magnus_spgemm_section sec;
     magnus_spgemm_section_begin(&sec, ctx);
     magnus_status s =
-        run_hash(C, ctx, A, B, &sec.run, config, symbolic_stats, numeric_stats, NULL);
+        run_hash(C, ctx, A, B, &sec.run, config, symbolic_stats, numeric_stats, NULL, true);
     if (report) magnus_spgemm_section_end(report, &sec, ctx, MAGNUS_ALGORITHM_HASH);
     return s;
 }
@@ -148,7 +148,8 @@ static magnus_status hash_run(magnus_device_csr *C, magnus_context ctx,
                               magnus_spgemm_section *section, const magnus_row_products *counted,
                               const magnus_spgemm_progress *progress) {
     (void)progress;
-    return run_hash(C, ctx, A, B, &section->run, NULL, NULL, NULL, counted);
+    return run_hash(C, ctx, A, B, &section->run, NULL, NULL, NULL, counted,
+                    section->phase_times);
 }
 
 /* ---- the plan's phases (runtime/spgemm/spgemm_plan.c) ------------------------------------ */

@@ -191,7 +191,7 @@ Test(level0_runtime, timer_converts_ticks_and_survives_counter_wrap) {
     magnus_dbuf a, b;
     cr_assert_eq(magnus_dbuf_alloc(ctx, 1000, &a), MAGNUS_SUCCESS);
     cr_assert_eq(magnus_dbuf_alloc(ctx, 1000, &b), MAGNUS_SUCCESS);
-    magnus_timer t;
+    magnus_timer t = {0};
     cr_assert_eq(magnus_timer_start(ctx, MAGNUS_QUEUE_HEAVY, &t), MAGNUS_SUCCESS, "%s",
                  magnus_last_error());
     cr_assert_eq(magnus_dbuf_copy(ctx, MAGNUS_QUEUE_HEAVY, &b, 0, &a, 0, 1000), MAGNUS_SUCCESS);
