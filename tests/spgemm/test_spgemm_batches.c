@@ -202,6 +202,9 @@ Test(spgemm_batches, blocks_report_what_the_whole_product_does) {
                      same[i].name, (long long)same[i].blocks, (long long)same[i].whole);
 #undef SAME
     cr_assert_str_eq(blocks.heavy_row_rule, whole.heavy_row_rule);
+    /* a caller with a report gets the phases' device times, in blocks as whole */
+    cr_assert_gt(whole.time_outer_product_ms, 0, "the whole's outer product untimed");
+    cr_assert_gt(blocks.time_outer_product_ms, 0, "the blocks' outer products untimed");
     cr_assert_eq(blocks.algorithm, MAGNUS_ALGORITHM_MAGNUS);
     cr_assert_gt(blocks.peak_device_bytes, 0);
     magnus_context_free(&whole_ctx);

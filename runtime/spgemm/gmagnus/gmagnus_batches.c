@@ -144,6 +144,7 @@ static magnus_status run_blocks(magnus_device_csr *C, magnus_context ctx,
         memset(&rp, 0, sizeof rp);
         magnus_spgemm_section br;
         memset(&br, 0, sizeof br);
+        br.phase_times = rep->phase_times; /* each block timed as the whole would be */
         t = magnus_now_ms();
         if (!(s = magnus_device_csr_rows(&Ab, A, bounds[i], bounds[i + 1], MAGNUS_QUEUE_MAIN)))
             s = block_products(&rp, ctx, variant, all, bounds[i], bounds[i + 1], at[i],
