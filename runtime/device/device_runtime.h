@@ -403,10 +403,10 @@ magnus_status magnus_queue_depend(magnus_context ctx, magnus_queue_id waiter,
 magnus_status magnus_queue_fork(magnus_context ctx, magnus_queue_id signaller, magnus_queue_id a,
                                 magnus_queue_id b);
 
-/* Host-side timing of device work: a recorded point in a queue. */
-/* A device timer: two recorded events. off: start and stop record nothing and the elapsed
- * time is 0, for a phase whose time nobody asked for (each recorded event costs the host
- * 2-5 us through CUDA, 11-16 us through NVIDIA's OpenCL: docs/vendors.md). */
+/* Host-side timing of device work: two recorded points in a queue. off: start and stop
+ * record nothing and the elapsed time is 0, for a phase whose time nobody asked for (each
+ * recorded event costs the host 2-5 us through CUDA, 11-16 us through NVIDIA's OpenCL:
+ * docs/vendors.md). */
 typedef struct magnus_timer {
     magnus_bevent *start, *end;
     bool off;
