@@ -67,7 +67,7 @@ int cmd_bench(int argc, char **argv) {
     const char *op = "spgemm";
     bench_system_request req = {0};
     bool rmat_sweep = false, no_fit_check = false, progress_forced = false, list_columns = false;
-    bool cusparse_all = false, plan = false;
+    bool cusparse_all = false, plan = false, unreported = false;
     uint64_t seed = 1;
     const char *seed_list = NULL;
     int64_t runs = 20, runs_large = 5;
@@ -107,6 +107,10 @@ int cmd_bench(int argc, char **argv) {
          "libcusparse to load (default: libcusparse.so.12, .so.13, /usr/local/cuda/lib64)"},
         {"--cusparse-all", NULL, CLI_FLAG, &cusparse_all, NULL,
          "time every cuSPARSE algorithm RUNS times (default: one trial each, RUNS of the best)"},
+        {"--unreported", NULL, CLI_FLAG, &unreported, NULL,
+         "magnus systems: time the runs without a report, as a library caller who asks for "
+         "none (no device timers between the phases); the phase columns come from one more, "
+         "untimed run"},
         {"--plan", NULL, CLI_FLAG, &plan, NULL,
          "magnus systems: also make a plan once and time its re-executions into C (new "
          "values written first, the result verified; plan_* columns)"},
@@ -260,6 +264,7 @@ int cmd_bench(int argc, char **argv) {
     s.max_timed_seconds = max_timed;
     s.fit_check = !no_fit_check;
     s.cusparse_time_all = cusparse_all;
+    s.unreported = unreported;
     s.plan = plan;
     s.time_limit = time_limit;
     char *command = join_arguments(argc, argv);

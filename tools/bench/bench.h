@@ -280,6 +280,9 @@ typedef struct bench_plan {
     cli_progress *progress;
     const char *label;         /* "input 3/12 rmat-s15-a4-b8" */
     bool cusparse_time_all;    /* time every cuSPARSE algorithm, not only the best trial */
+    bool unreported;           /* magnus systems: timed runs without a report (as a library
+                                  caller who asks for none: no phase timers); the report's
+                                  columns come from one more, untimed run after them */
     /* magnus systems: run the randomized check's C·x on the warm-up's C while it is on the
      * device (row->device_check), at this tolerance and seed */
     bool random_check;
@@ -429,6 +432,7 @@ typedef struct bench_session {
     uint64_t host_limit;       /* bytes of magnus C kept on the host for the baseline check */
     bool fit_check;
     bool cusparse_time_all;
+    bool unreported;           /* --unreported: magnus's timed runs without a report */
     bool plan;                 /* --plan: time a plan's re-executions on every magnus system */
     double started, time_limit;/* seconds (cli_now); time_limit 0: none */
     const char *command;       /* the command line, for the JSON file */

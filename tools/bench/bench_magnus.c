@@ -4,7 +4,9 @@
  * end on the host clock around magnus_spgemm_device (which returns once the device is done:
  * setup, symbolic, numeric, allocation of C and of every work buffer, freeing the work
  * buffers). C is freed between runs, outside the timed region. The report's phase times are
- * averaged over the timed runs. Every timed run's C, after its timing, is compared with the
+ * averaged over the timed runs; with --unreported the timed runs pass no report (a library
+ * caller's multiply, without the phases' device timers) and the report is that of one more,
+ * untimed run after them. Every timed run's C, after its timing, is compared with the
  * warm-up's (the verified C) by its device fingerprint C·x (bench_fingerprint.c: only C.rows
  * values downloaded); one that differs is downloaded and compared by checksum, or checked on
  * its own (bench_runs_check_add).
@@ -140,7 +142,7 @@ void bench_magnus_run(bench_row *row, bench_system *sys, const bench_data *d,
     for (int r = 1; r <= plan->runs; r++) {
         progress_update(plan, sys, r, plan->runs);
         double t0 = cli_now();
-        s = magnus_spgemm_device(&dC, sys->ctx, dA, dB, &opt, &report);
+        s = magnus_spgemm_device(&dC, sys->ctx, dA, dB, &opt, plan->unreported ? NULL : &report);
         double ms = (cli_now() - t0) * 1e3;
         if (s) {
             fail(row, "multiply (timed run)", s);
@@ -181,13 +183,23 @@ void bench_magnus_run(bench_row *row, bench_system *sys, const bench_data *d,
             snprintf(row->failure, sizeof row->failure, "out of host memory");
             goto done;
         }
-        accumulate(&sum, &report);
+        if (!plan->unreported) accumulate(&sum, &report);
         timed += ms * 1e-3;
         if (bench_plan_stop(plan, r, timed)) break;
     }
     row->runs = samples.count;
     row->time = bench_samples_stats(&samples);
-    if (row->runs > 0) divide(&sum, row->runs);
+    int reported = row->runs;
+    if (plan->unreported && row->runs > 0) { /* the report's run, untimed, its C unchecked */
+        if ((s = magnus_spgemm_device(&dC, sys->ctx, dA, dB, &opt, &report))) {
+            fail(row, "multiply (the report's run after --unreported)", s);
+            goto done;
+        }
+        magnus_device_csr_free(&dC);
+        accumulate(&sum, &report);
+        reported = 1;
+    }
+    if (reported > 0) divide(&sum, reported);
     row->report = sum;
     row->has_report = row->runs > 0;
     /* the device footprint: what the allocator held, when it kept more than the buffers */

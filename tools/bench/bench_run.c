@@ -241,6 +241,7 @@ void bench_run_input(bench_session *s, const bench_input *in, int index, int cou
         .progress = &s->progress,
         .label = label,
         .cusparse_time_all = s->cusparse_time_all,
+        .unreported = s->unreported,
         .rtol = rtol,
         .seed = seed,
     };

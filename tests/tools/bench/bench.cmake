@@ -8,6 +8,8 @@
 #                              byte floor, y reset, and an old library without the optional
 #                              entry points
 #   bench_fake_cusparse_wrong  a wrong baseline C is reported, and not blamed on magnus
+#   bench_pocl_unreported      magnus and hash with --unreported: the phase columns from the
+#                              report's own run
 #   bench_compare              bench/compare.py's per-phase ratio table on a two-system PoCL run
 #   bench_fake_cusparse_wrong_run  a wrong C in a later timed run (the verified one right) is
 #                              reported too: verified=no, no speedup over it, left out
@@ -24,6 +26,12 @@ if(TARGET magnus_cli)
     COMMAND ${MAGNUS_BASH} ${_bench_script} pocl $<TARGET_FILE:magnus_cli> ${PROJECT_SOURCE_DIR}
             ${_bench_work} ${MAGNUS_SHARED_MATRICES})
   set_tests_properties(bench_pocl PROPERTIES TIMEOUT 300 SKIP_RETURN_CODE 77 LABELS bench)
+  # --unreported: the timed runs without a report, the phase columns from one more run
+  add_test(NAME bench_pocl_unreported
+    COMMAND ${MAGNUS_BASH} ${_bench_script} pocl-unreported $<TARGET_FILE:magnus_cli>
+            ${PROJECT_SOURCE_DIR} ${_bench_work} ${MAGNUS_SHARED_MATRICES})
+  set_tests_properties(bench_pocl_unreported PROPERTIES TIMEOUT 300 SKIP_RETURN_CODE 77
+                       LABELS bench)
   # bench/compare.py's table and ratios against a two-system run on PoCL (test_compare.sh).
   add_test(NAME bench_compare
     COMMAND ${MAGNUS_BASH} ${CMAKE_CURRENT_LIST_DIR}/test_compare.sh $<TARGET_FILE:magnus_cli>
