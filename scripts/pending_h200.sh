@@ -13,9 +13,9 @@
 #      KNOB_RMAT=1 PENDING_STEPS=compare,trace,knob (+ .carry/cur, the library and tool of
 #      e5ceec1, before one fill a binning): both predictions of docs/performance.md, "One fill a
 #      binning, and one queue for the hash algorithm" (issue 36);
-#   3. PENDING_STEPS=unreported: AUTO with and without a report in its timed runs (magnus
-#      bench --unreported), both APIs: what the phases' device timers cost (the same section,
-#      3; a caller without a report no longer pays them);
+#   3. KNOB=--unreported KNOB_ORDER="0 1 1 0" PENDING_STEPS=knob: AUTO with and without a
+#      report in its timed runs (magnus bench --unreported), both APIs: what the phases' device
+#      timers cost (the same section, 3; a caller without a report no longer pays them);
 #   4. RMATB4_SCALES=19-20 PENDING_STEPS=rmatb4 (issue 34, item 2; the step was missing in the
 #      seventh session's call and is back).
 # For example:
@@ -73,9 +73,6 @@
 #            KNOB_ORDER, default "0 8 8 0"; KNOB_RUNS; KNOB_RMAT=1 adds R-MAT s15-16): AUTO
 #            through CUDA and OpenCL on the shared matrices, f64 and f32, median of 20. Ran as
 #            `merge` for MAGNUS_HASH_MERGE_GROUPS (0 and 132) on 2026-12-06   (issue 36)
-#   unreported  does a multiply without a report (no phase timers) run faster? AUTO on the
-#            shared matrices through CUDA and OpenCL, f64 and f32, `magnus bench` with and without
-#            --unreported in UNREPORTED_ORDER, median of 20                 (issue 36)
 #   dense    MAGNUS_DENSE_MIN_ELEMENTS at 128 (DENSE_ORDER) beside the default on the shared
 #            matrices and R-MAT s15-17 with B 8 and 16 per row, seed 6, gMAGNUS and AUTO through
 #            CUDA: does the threshold that helps a sparse B (rmatb4dense) hurt elsewhere? (issue 34)
@@ -101,7 +98,7 @@ steps=${PENDING_STEPS:-check}
 budget=${PENDING_BUDGET_S:-540}
 # A step this script does not know would be skipped in silence (2026-12-06: rmatb4 was asked
 # for after its block had been dropped, and the call ran without it): refused before the GPU.
-known=",check,sanitize,compare,hsmu,star,stripes,trace,knob,unreported,rmatb4,rmatb4dense,dense,spmvbuilds,spmvhot,"
+known=",check,sanitize,compare,hsmu,star,stripes,trace,knob,rmatb4,rmatb4dense,dense,spmvbuilds,spmvhot,"
 for s in ${steps//,/ }; do
   [[ $known == *",$s,"* ]] || { say "pending_h200: unknown step '$s' (known:${known//,/ })"; exit 2; }
 done
@@ -214,7 +211,8 @@ if has knob && left knob; then
   # one knob's values (KNOB, KNOB_ORDER: e.g. "0 8 8 0", each value twice in mirrored order,
   # so the GPU's drift cancels in the pairs; the i-th run writes TYPE-API-VALUE-i.csv) through
   # both APIs, AUTO as users run it, on every shared matrix (KNOB_RMAT=1 adds R-MAT s15-16,
-  # 8 per row, held-out seed 4)
+  # 8 per row, held-out seed 4). A KNOB beginning with -- is a flag of `magnus bench` instead
+  # of a variable: value 1 passes it, 0 does not (e.g. KNOB=--unreported KNOB_ORDER="0 1 1 0")
   knob=${KNOB:-MAGNUS_SCAN_ONE_GROUP_TILES}
   for type in ${KNOB_TYPES:-f64 f32}; do
     for d in cuda opencl; do
@@ -222,8 +220,10 @@ if has knob && left knob; then
       for v in ${KNOB_ORDER:-0 8 8 0}; do
         i=$((i + 1))
         left "knob $type $d $v $i" || break 3
-        step "knob $knob=$v $type $d $i" "$(limit 75)" env "$knob=$v" "$magnus" bench \
-          ${KNOB_RMAT:+--rmat-sweep --scales 15-16 --a-per-row 8 --b-per-row 8 --seeds 4} \
+        set_knob=("$knob=$v") flag=()
+        [[ $knob == --* ]] && { set_knob=(); [ "$v" = 1 ] && flag=("$knob"); }
+        step "knob $knob=$v $type $d $i" "$(limit 75)" env "${set_knob[@]}" "$magnus" bench \
+          "${flag[@]}" ${KNOB_RMAT:+--rmat-sweep --scales 15-16 --a-per-row 8 --b-per-row 8 --seeds 4} \
           --matrices "$root/.carry/matrices" --type "$type" --systems "auto@$d:0" \
           --runs "${KNOB_RUNS:-20}" --time-limit 65 --verify-limit 2e7 --no-bandwidth \
           --csv "$out/knob/$type-$d-$v-$i.csv" >>"$out/knob/knob.log" 2>&1
@@ -231,27 +231,6 @@ if has knob && left knob; then
     done
   done
   pack knob
-fi
-if has unreported && left unreported; then
-  mkdir -p "$out/unreported"
-  # the phases' device timers (docs/performance.md, "One fill a binning, and one queue for the
-  # hash algorithm", 3): AUTO timed with a report (the default) and without (--unreported),
-  # in the order of UNREPORTED_ORDER, through both APIs, every shared matrix
-  for type in ${UNREPORTED_TYPES:-f64 f32}; do
-    for d in cuda opencl; do
-      i=0
-      for v in ${UNREPORTED_ORDER:-report unreported unreported report}; do
-        i=$((i + 1))
-        left "unreported $type $d $v $i" || break 3
-        step "unreported $v $type $d $i" "$(limit 75)" "$magnus" bench \
-          --matrices "$root/.carry/matrices" --type "$type" --systems "auto@$d:0" \
-          $([ "$v" = unreported ] && echo --unreported) --runs 20 --time-limit 65 \
-          --verify-limit 2e7 --no-bandwidth --csv "$out/unreported/$type-$d-$v-$i.csv" \
-          >>"$out/unreported/unreported.log" 2>&1
-      done
-    done
-  done
-  pack unreported
 fi
 if has dense && left dense; then
   mkdir -p "$out/dense"

@@ -62,11 +62,6 @@ static void traced_multiply_report(const char *path, const char *device_trace, m
     ASSERT_OK(magnus_context_free(&ctx)); /* closes (and flushes) the trace */
 }
 
-static void traced_multiply_by(const char *path, const char *device_trace, magnus_csr A,
-                               magnus_csr *C, magnus_algorithm algorithm) {
-    traced_multiply_report(path, device_trace, A, C, algorithm, false);
-}
-
 static void traced_multiply(const char *path, const char *device_trace, magnus_csr A,
                             magnus_csr *C, bool report) {
     traced_multiply_report(path, device_trace, A, C, MAGNUS_ALGORITHM_MAGNUS, report);
@@ -226,7 +221,7 @@ static void hash_trace(magnus_csr A, const char *merge_groups, parsed_trace *t) 
     temp_path(path, sizeof path);
     magnus_csr C = NULL;
     setenv("MAGNUS_HASH_MERGE_GROUPS", merge_groups, 1);
-    traced_multiply_by(path, "0", A, &C, MAGNUS_ALGORITHM_HASH);
+    traced_multiply_report(path, "0", A, &C, MAGNUS_ALGORITHM_HASH, false);
     unsetenv("MAGNUS_HASH_MERGE_GROUPS");
     parse(path, t);
     unlink(path);
@@ -259,7 +254,7 @@ Test(trace, hash_side_queues_off_orders_no_queues) {
         char path[64];
         temp_path(path, sizeof path);
         setenv("MAGNUS_HASH_SIDE_QUEUES", side ? "1" : "0", 1);
-        traced_multiply_by(path, "0", A, &C[side], MAGNUS_ALGORITHM_HASH);
+        traced_multiply_report(path, "0", A, &C[side], MAGNUS_ALGORITHM_HASH, false);
         parse(path, &t[side]);
         unlink(path);
     }
